@@ -1,0 +1,60 @@
+# ext4sim - build, test and run.  See README.md.
+#
+#   make            build build/ext4sim
+#   make run        build, then replay every scenario in scenarios/ with a summary table
+#   make check      build and run every unit and scenario test; last line "N passed, N failed"
+#   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
+#   make deps       install the Debian packages the build needs (root)
+#   make clean
+
+BUILD ?= build
+CC ?= cc
+OPT ?= -O2 -g
+PKGS := yaml-0.1 cmocka
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) $(SAN) \
+	  -Imodel -Ichecker -Isim $(PKG_CFLAGS)
+LDLIBS += $(PKG_LIBS) -lyaml -lroaring
+LDFLAGS += $(SAN)
+
+MODEL_SRC := $(sort $(wildcard model/*.c))
+CHECKER_SRC := $(sort $(wildcard checker/*.c))
+SIM_SRC := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c)))
+LIB_SRC := $(MODEL_SRC) $(CHECKER_SRC) $(SIM_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+REF_SRC := $(sort $(wildcard tests/ref/*.c))
+REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
+
+.PHONY: all run check asan clean deps bench
+all: $(BUILD)/ext4sim
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/ext4sim: $(LIB_OBJ) $(BUILD)/obj/sim/main.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB_OBJ) $(REF_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	scripts/install-deps
+
+run: $(BUILD)/ext4sim
+	$(BUILD)/ext4sim run --summary scenarios/*.yaml scenarios/*/*.yaml
+
+check: $(BUILD)/ext4sim $(TEST_BIN)
+	BUILD=$(BUILD) tests/run-tests.sh
+
+asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,657 @@
+/*
+ * checker.c - the contract's invariants (see checker.h).  One function per
+ * invariant or group, each named after what it checks.
+ */
+#include "checker.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap.h"
+#include "blkdev.h"
+
+static const struct chk_inv_info inv_table[INV_COUNT] = {
+	[INV_DISKSIZE_LE_SIZE] = { "disksize_le_size", false, "after every step",
+		"i_disksize <= i_size" },
+	[INV_DISKSIZE_PENDING] = { "disksize_pending", false, "after every step",
+		"if i_disksize < i_size, a delayed or in-flight block lies in (i_disksize, i_size]" },
+	[INV_GAP_ZERO_ON_EXTEND] = { "gap_zero_on_extend", false, "at every size extension",
+		"every byte in [old_size, new_size) that the extending step does not write reads zero" },
+	[INV_NO_STALE_DATA] = { "no_stale_data", false, "reads, and after crash + recovery",
+		"no byte in [0, size) comes from a block's previous owner (the sentinel)" },
+	[INV_ALLOC_CONSISTENT] = { "alloc_consistent", false, "after every step and recovery",
+		"no block owned twice; bitmap matches the extent map; no written extent past "
+		"the EOF block unless the inode is an orphan" },
+	[INV_READ_POSIX] = { "read_posix", false, "after every step",
+		"a read returns what a POSIX reference built from the steps holds" },
+	[INV_FSYNC_DURABLE] = { "fsync_durable", false, "after crash + recovery",
+		"size and data made durable by fsync/fdatasync/sync survive, unless a later step "
+		"changed them" },
+	[INV_GAP_ZERO_DURABLE] = { "gap_zero_durable", false, "after crash + recovery",
+		"if an extension from an unaligned size is durable, that gap reads zero on disk" },
+	[INV_JOURNAL_PREFIX] = { "journal_prefix", false, "after recovery",
+		"metadata equals the durable state plus the committed transactions" },
+	[INV_POST_EOF_ZERO_STRICT] = { "post_eof_zero_strict", true, "after crash + recovery",
+		"the on-disk tail of the EOF block is zero (not promised by ext4)" },
+	[INV_NO_FOLIO_LOCK_UNDER_HANDLE] = { "no_folio_lock_under_handle", true,
+		"on every folio lock", "no folio lock is taken while a jbd2 handle is open" },
+};
+
+const struct chk_inv_info *chk_inv_info(enum chk_inv inv)
+{
+	SIM_ASSERT((unsigned)inv < INV_COUNT);
+	return &inv_table[inv];
+}
+
+int chk_inv_lookup(const char *name)
+{
+	for (int i = 0; i < INV_COUNT; i++)
+		if (strcmp(inv_table[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+bool chk_is_invariant_name(const char *name)
+{
+	return chk_inv_lookup(name) >= 0;
+}
+
+void chk_init(struct chk_state *c, uint32_t block_size)
+{
+	memset(c, 0, sizeof(*c));
+	c->block_size = block_size;
+	runs_init(&c->posix);
+	runs_init(&c->durable);
+}
+
+void chk_destroy(struct chk_state *c)
+{
+	runs_destroy(&c->posix);
+	runs_destroy(&c->durable);
+	free(c->muts);
+	free(c->exts);
+	free(c->crash_muts);
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+void chk_report(struct chk_state *c, enum chk_inv inv, uint32_t step, const char *fmt, ...)
+{
+	struct chk_violation *v;
+	va_list ap;
+
+	if (c->nr_v == c->cap_v) {
+		c->cap_v = c->cap_v ? 2 * c->cap_v : 16;
+		c->v = sim_realloc_array(c->v, c->cap_v, sizeof(*c->v));
+	}
+	v = &c->v[c->nr_v++];
+	v->inv = inv;
+	v->step = step;
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof(v->msg), fmt, ap);
+	va_end(ap);
+}
+
+static void push_mut(struct chk_mut **arr, uint32_t *nr, uint32_t *cap, struct chk_mut m)
+{
+	if (*nr == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*arr = sim_realloc_array(*arr, *cap, sizeof(**arr));
+	}
+	(*arr)[(*nr)++] = m;
+}
+
+static void note_mut(struct chk_state *c, struct chk_mut m)
+{
+	m.size_after = c->posix.size;
+	push_mut(&c->muts, &c->nr_muts, &c->cap_muts, m);
+	push_mut(&c->crash_muts, &c->all_muts, &c->cap_crash_muts, m);
+}
+
+static void note_extension(struct chk_state *c, int64_t old_size, int64_t new_size, uint32_t mut)
+{
+	if (new_size <= old_size)
+		return;
+	if (c->nr_exts == c->cap_exts) {
+		c->cap_exts = c->cap_exts ? 2 * c->cap_exts : 16;
+		c->exts = sim_realloc_array(c->exts, c->cap_exts, sizeof(*c->exts));
+	}
+	c->exts[c->nr_exts++] = (struct chk_ext){ old_size, new_size, mut, 0 };
+	if (!c->step_extended) {
+		c->step_extended = true;
+		c->step_old_size = old_size;
+	}
+	c->step_new_size = new_size;
+}
+
+void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs)
+{
+	memcpy(c->locks_before, fs->counters->folio_lock_under_handle, sizeof(c->locks_before));
+	c->step_extended = false;
+	c->step_wr_off = 0;
+	c->step_wr_len = 0;
+}
+
+void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
+{
+	int64_t old = c->posix.size;
+
+	if (len <= 0)
+		return;
+	if (byte == BLKDEV_SENTINEL)
+		c->sentinel_written = true;
+	runs_fill(&c->posix, off, len, byte);
+	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
+	note_extension(c, old, c->posix.size, c->all_muts);
+	if (c->step_wr_len == 0)
+		c->step_wr_off = off;
+	c->step_wr_len = off + len - c->step_wr_off;
+}
+
+void chk_note_truncate(struct chk_state *c, int64_t size)
+{
+	int64_t old = c->posix.size;
+
+	runs_truncate(&c->posix, size);
+	note_mut(c, (struct chk_mut){ .kind = MUT_TRUNC, .off = size });
+	note_extension(c, old, size, c->all_muts);
+}
+
+void chk_note_durable(struct chk_state *c, uint32_t step)
+{
+	runs_destroy(&c->durable);
+	runs_copy(&c->durable, &c->posix);
+	c->durable_step = step;
+	c->nr_muts = 0;
+}
+
+/* --- byte ranges worth comparing: everything else is zero on both sides --- */
+
+struct ivls {
+	int64_t (*iv)[2];
+	uint32_t nr;
+	uint32_t cap;
+};
+
+static void ivl_add(struct ivls *l, int64_t s, int64_t e, int64_t limit)
+{
+	e = SIM_MIN(e, limit);
+	if (s >= e)
+		return;
+	if (l->nr == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->iv = sim_realloc_array(l->iv, l->cap, sizeof(*l->iv));
+	}
+	l->iv[l->nr][0] = s;
+	l->iv[l->nr][1] = e;
+	l->nr++;
+}
+
+static int ivl_cmp(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : (x[1] < y[1] ? -1 : x[1] > y[1]);
+}
+
+static void ivl_merge(struct ivls *l)
+{
+	uint32_t k = 0;
+
+	if (l->nr == 0)
+		return;
+	qsort(l->iv, l->nr, sizeof(*l->iv), ivl_cmp);
+	for (uint32_t i = 1; i < l->nr; i++) {
+		if (l->iv[i][0] <= l->iv[k][1]) {
+			l->iv[k][1] = SIM_MAX(l->iv[k][1], l->iv[i][1]);
+			continue;
+		}
+		k++;
+		l->iv[k][0] = l->iv[i][0];
+		l->iv[k][1] = l->iv[i][1];
+	}
+	l->nr = k + 1;
+}
+
+static void ivl_add_runs(struct ivls *l, const struct runs *rs, int64_t limit)
+{
+	for (uint32_t i = 0; i < rs->nr; i++)
+		ivl_add(l, rs->r[i].r_off, rs->r[i].r_off + rs->r[i].r_len, limit);
+}
+
+/* Folios and on-disk extents of the model: where it can hold non-zero bytes. */
+static void ivl_add_model(struct ivls *l, const struct ext4_fs *fs, int64_t limit)
+{
+	const struct address_space *m = &fs->inode.i_mapping;
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	uint32_t bits = ext4_blkbits(fs);
+
+	for (uint32_t i = 0; i < m->a_nr; i++) {
+		int64_t s = (int64_t)m->a_folios[i]->index << PAGE_SHIFT;
+
+		ivl_add(l, s, s + PAGE_SIZE, limit);
+	}
+	for (uint32_t i = 0; i < t->es_nr; i++)
+		if (t->es[i].es_state == ES_WRITTEN)
+			ivl_add(l, (int64_t)t->es[i].es_lblk << bits,
+				((int64_t)t->es[i].es_lblk + t->es[i].es_len) << bits, limit);
+}
+
+/* A range of bad bytes of one kind, for one report. */
+struct bad_range {
+	int64_t first;
+	int64_t last;
+	uint64_t count;
+	uint8_t got;
+	uint8_t want;
+};
+
+static void bad_add(struct bad_range *b, int64_t off, uint8_t got, uint8_t want)
+{
+	if (b->count++ == 0) {
+		b->first = off;
+		b->got = got;
+		b->want = want;
+	}
+	b->last = off;
+}
+
+#define CHUNK_BYTES 65536
+
+/* --- in memory --- */
+
+static bool in_step_gap(const struct chk_state *c, int64_t off)
+{
+	if (!c->step_extended || off < c->step_old_size || off >= c->step_new_size)
+		return false;
+	return !(off >= c->step_wr_off && off < c->step_wr_off + c->step_wr_len);
+}
+
+/* Classify one byte that differs from the POSIX reference. */
+static void classify_mismatch(const struct chk_state *c, struct bad_range bad[3], int64_t off,
+			      uint8_t got, uint8_t want)
+{
+	if (in_step_gap(c, off))
+		bad_add(&bad[0], off, got, want);
+	else if (got == BLKDEV_SENTINEL && !c->sentinel_written)
+		bad_add(&bad[1], off, got, want);
+	else
+		bad_add(&bad[2], off, got, want);
+}
+
+static void report_bad(struct chk_state *c, enum chk_inv inv, uint32_t step,
+		       const struct bad_range *b, const char *what)
+{
+	if (b->count == 0)
+		return;
+	chk_report(c, inv, step, "%s: %llu byte(s) in [%lld, %lld], first at %lld reads 0x%02x, "
+		   "expected 0x%02x", what, (unsigned long long)b->count, (long long)b->first,
+		   (long long)b->last, (long long)b->first, b->got, b->want);
+}
+
+/* read_posix, gap_zero_on_extend, no_stale_data: the page cache view. */
+static void check_reads(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	int64_t limit = SIM_MIN(fs->inode.i_size, c->posix.size);
+	struct bad_range bad[3] = { { 0 } };
+	uint8_t *got = sim_zalloc(CHUNK_BYTES), *want = sim_zalloc(CHUNK_BYTES);
+	struct ivls l = { 0 };
+
+	if (fs->inode.i_size != c->posix.size)
+		chk_report(c, INV_READ_POSIX, step, "i_size is %lld, the reference says %lld",
+			   (long long)fs->inode.i_size, (long long)c->posix.size);
+	ivl_add_runs(&l, &c->posix, limit);
+	ivl_add_model(&l, fs, limit);
+	ivl_merge(&l);
+	for (uint32_t i = 0; i < l.nr; i++) {
+		for (int64_t p = l.iv[i][0]; p < l.iv[i][1]; p += CHUNK_BYTES) {
+			int64_t n = SIM_MIN((int64_t)CHUNK_BYTES, l.iv[i][1] - p);
+
+			ext4_peek(fs, p, n, got);
+			runs_read(&c->posix, p, n, want);
+			for (int64_t k = 0; k < n; k++)
+				if (got[k] != want[k])
+					classify_mismatch(c, bad, p + k, got[k], want[k]);
+		}
+	}
+	report_bad(c, INV_GAP_ZERO_ON_EXTEND, step, &bad[0], "gap past the old size not zero");
+	report_bad(c, INV_NO_STALE_DATA, step, &bad[1], "read returns stale device bytes");
+	report_bad(c, INV_READ_POSIX, step, &bad[2], "read differs from the reference");
+	free(l.iv);
+	free(got);
+	free(want);
+}
+
+static void check_disksize(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	const struct ext4_inode_info *ei = &fs->inode;
+	uint32_t bits = ext4_blkbits(fs);
+	bool pending = false;
+
+	if (ei->i_disksize > ei->i_size)
+		chk_report(c, INV_DISKSIZE_LE_SIZE, step, "i_disksize %lld > i_size %lld",
+			   (long long)ei->i_disksize, (long long)ei->i_size);
+	if (ei->i_disksize >= ei->i_size)
+		return;
+	for (uint64_t b = (uint64_t)ei->i_disksize >> bits;
+	     !pending && b <= (uint64_t)(ei->i_size - 1) >> bits;) {
+		uint32_t pblk, len;
+
+		if (es_lookup(&ei->i_es, (uint32_t)b, &pblk, &len) == ES_DELAYED)
+			pending = true;
+		b += len ? len : 1;
+	}
+	if (!pending && !ext4_io_range_busy(fs, ei->i_disksize, ei->i_size - 1))
+		chk_report(c, INV_DISKSIZE_PENDING, step, "i_disksize %lld < i_size %lld with no "
+			   "delayed or in-flight block in between", (long long)ei->i_disksize,
+			   (long long)ei->i_size);
+}
+
+static int pblk_cmp(const void *a, const void *b)
+{
+	const struct extent_status *x = a, *y = b;
+
+	return x->es_pblk < y->es_pblk ? -1 : x->es_pblk > y->es_pblk;
+}
+
+/* No block owned twice; owned blocks marked used; no used block unowned. */
+static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			    uint64_t *owned)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	struct extent_status *ex = sim_zalloc((t->es_nr + 1) * sizeof(*ex));
+	uint32_t n = 0, bpb = fs->opts.block_size * 8;
+
+	for (uint32_t i = 0; i < t->es_nr; i++)
+		if (t->es[i].es_state != ES_DELAYED)
+			ex[n++] = t->es[i];
+	qsort(ex, n, sizeof(*ex), pblk_cmp);
+	*owned = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		*owned += ex[i].es_len;
+		if (i > 0 && (uint64_t)ex[i - 1].es_pblk + ex[i - 1].es_len > ex[i].es_pblk)
+			chk_report(c, INV_ALLOC_CONSISTENT, step, "block %u owned twice",
+				   ex[i].es_pblk);
+		for (uint32_t b = ex[i].es_pblk; b < ex[i].es_pblk + ex[i].es_len; b++) {
+			const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
+
+			if (!(*byte & (1u << (b % 8))) || bitmap_contains(fs->free_map, b)) {
+				chk_report(c, INV_ALLOC_CONSISTENT, step,
+					   "block %u is in the extent map but free in the bitmap", b);
+				break;
+			}
+		}
+	}
+	free(ex);
+}
+
+static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	uint32_t bpb = fs->opts.block_size * 8, bits = ext4_blkbits(fs);
+	uint64_t owned, used = 0;
+	uint64_t eof_blocks = ((uint64_t)fs->inode.i_disksize + fs->opts.block_size - 1) >> bits;
+
+	check_ownership(c, fs, step, &owned);
+	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks; b++)
+		used += (fs->meta[fs->lay.bitmap_start + b / bpb][(b % bpb) / 8] >> (b % 8)) & 1;
+	if (used != owned)
+		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu data blocks used, "
+			   "the extent map owns %llu", (unsigned long long)used,
+			   (unsigned long long)owned);
+	for (uint32_t i = 0; i < t->es_nr && !fs->inode.i_orphan; i++) {
+		const struct extent_status *e = &t->es[i];
+
+		if (e->es_state == ES_WRITTEN && (uint64_t)e->es_lblk + e->es_len > eof_blocks) {
+			chk_report(c, INV_ALLOC_CONSISTENT, step, "written block %llu past the EOF "
+				   "block of i_disksize %lld and the inode is no orphan",
+				   (unsigned long long)SIM_MAX((uint64_t)e->es_lblk, eof_blocks),
+				   (long long)fs->inode.i_disksize);
+			break;
+		}
+	}
+}
+
+static void check_folio_locks(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	char buf[CHK_MSG_MAX] = "";
+	size_t used = 0;
+
+	for (int s = 0; s < SITE_COUNT; s++) {
+		uint64_t d = fs->counters->folio_lock_under_handle[s] - c->locks_before[s];
+
+		if (d && used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%llu",
+						 used ? ", " : "", sim_lock_site_name(s),
+						 (unsigned long long)d);
+	}
+	if (used)
+		chk_report(c, INV_NO_FOLIO_LOCK_UNDER_HANDLE, step,
+			   "folio locks under a handle: %s", buf);
+}
+
+void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	check_disksize(c, fs, step);
+	check_alloc(c, fs, step);
+	check_reads(c, fs, step);
+	check_folio_locks(c, fs, step);
+}
+
+/* --- after crash and recovery --- */
+
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+#define FNV_BASIS 0xcbf29ce484222325ull
+
+uint64_t chk_expected_meta_hash(const struct ext4_fs *fs)
+{
+	const journal_t *j = &fs->journal;
+	uint8_t *b = sim_zalloc(fs->opts.block_size);
+	uint64_t h = FNV_BASIS;
+	uint32_t k = 0;
+
+	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++) {
+		while (k < j->j_nr_cp && j->j_cp[k].cp_blocknr < blk)
+			k++;
+		if (k < j->j_nr_cp && j->j_cp[k].cp_blocknr == blk)
+			memcpy(b, j->j_cp[k].cp_data, fs->opts.block_size);
+		else
+			blkdev_read_durable(fs->bdev, blk, b);
+		h = fnv1a(h, b, fs->opts.block_size);
+	}
+	free(b);
+	return h;
+}
+
+uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
+{
+	uint8_t *b = sim_zalloc(fs->opts.block_size);
+	uint64_t h = FNV_BASIS;
+
+	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++) {
+		blkdev_read(fs->bdev, blk, b);
+		h = fnv1a(h, b, fs->opts.block_size);
+	}
+	free(b);
+	return h;
+}
+
+/* Can byte @off hold @v after the crash, given the baseline and later steps? */
+static bool durable_allows(const struct chk_state *c, int64_t off, uint8_t v)
+{
+	uint8_t base = off < c->durable.size ? runs_byte_at(&c->durable, off) : 0;
+
+	if (v == base)
+		return true;
+	for (uint32_t i = 0; i < c->nr_muts; i++) {
+		const struct chk_mut *m = &c->muts[i];
+
+		if (m->kind == MUT_FILL && off >= m->off && off < m->off + m->len && m->byte == v)
+			return true;
+		if (m->kind == MUT_TRUNC && m->off <= off && v == 0)
+			return true;
+	}
+	return false;
+}
+
+static bool size_allowed(const struct chk_state *c, int64_t size)
+{
+	if (size == c->durable.size)
+		return true;
+	for (uint32_t i = 0; i < c->nr_muts; i++)
+		if (c->muts[i].size_after == size)
+			return true;
+	return false;
+}
+
+/* Bytes of the gap of extension @e: zero, or rewritten after it. */
+static bool gap_allows(const struct chk_state *c, const struct chk_ext *e, int64_t off,
+		       uint8_t v)
+{
+	if (v == 0)
+		return true;
+	for (uint32_t i = e->mut_index; i < c->all_muts; i++) {
+		const struct chk_mut *m = &c->crash_muts[i];
+
+		if (m->kind == MUT_FILL && off >= m->off && off < m->off + m->len && m->byte == v)
+			return true;
+	}
+	return false;
+}
+
+static void check_gaps_durable(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			       int64_t off, const uint8_t *buf, int64_t n, struct bad_range *bad)
+{
+	uint32_t bs = fs->opts.block_size;
+
+	for (uint32_t i = 0; i < c->nr_exts; i++) {
+		const struct chk_ext *e = &c->exts[i];
+		int64_t gap_end = SIM_MIN((e->old_size + bs - 1) & ~(int64_t)(bs - 1), e->new_size);
+
+		if (!(e->old_size & (bs - 1)) || fs->inode.i_size <= e->old_size)
+			continue;
+		for (int64_t p = SIM_MAX(off, e->old_size); p < SIM_MIN(off + n, gap_end); p++)
+			if (!gap_allows(c, e, p, buf[p - off]))
+				bad_add(bad, p, buf[p - off], 0);
+	}
+	(void)step;
+}
+
+/* Compare the recovered file with what the baseline and later steps allow. */
+static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	int64_t size = fs->inode.i_size;
+	struct bad_range bad[3] = { { 0 } };    /* fsync_durable, stale, gap */
+	uint8_t *buf = sim_zalloc(CHUNK_BYTES);
+	struct ivls l = { 0 };
+
+	ivl_add_runs(&l, &c->durable, size);
+	for (uint32_t i = 0; i < c->nr_muts; i++)
+		if (c->muts[i].kind == MUT_FILL)
+			ivl_add(&l, c->muts[i].off, c->muts[i].off + c->muts[i].len, size);
+	for (uint32_t i = 0; i < c->nr_exts; i++)
+		ivl_add(&l, c->exts[i].old_size, c->exts[i].new_size, size);
+	ivl_add_model(&l, fs, size);
+	ivl_merge(&l);
+	for (uint32_t i = 0; i < l.nr; i++) {
+		for (int64_t p = l.iv[i][0]; p < l.iv[i][1]; p += CHUNK_BYTES) {
+			int64_t n = SIM_MIN((int64_t)CHUNK_BYTES, l.iv[i][1] - p);
+
+			ext4_peek(fs, p, n, buf);
+			for (int64_t k = 0; k < n; k++) {
+				if (buf[k] == BLKDEV_SENTINEL && !c->sentinel_written)
+					bad_add(&bad[1], p + k, buf[k], 0);
+				else if (!durable_allows(c, p + k, buf[k]))
+					bad_add(&bad[0], p + k, buf[k],
+						runs_byte_at(&c->durable, p + k));
+			}
+			check_gaps_durable(c, fs, step, p, buf, n, &bad[2]);
+		}
+	}
+	report_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed since the "
+		   "last durable point");
+	report_bad(c, INV_NO_STALE_DATA, step, &bad[1], "recovered file exposes stale device bytes");
+	report_bad(c, INV_GAP_ZERO_DURABLE, step, &bad[2], "durable extension gap not zero");
+	free(l.iv);
+	free(buf);
+}
+
+static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode.i_size & (bs - 1)), pblk, len;
+	uint8_t *b;
+
+	if (off == 0 || es_lookup(&fs->inode.i_es, (uint32_t)(fs->inode.i_size >> ext4_blkbits(fs)),
+				  &pblk, &len) != ES_WRITTEN)
+		return;
+	b = sim_zalloc(bs);
+	blkdev_read(fs->bdev, pblk, b);
+	for (uint32_t k = off; k < bs; k++) {
+		if (b[k] != 0) {
+			chk_report(c, INV_POST_EOF_ZERO_STRICT, step, "on-disk byte %lld past EOF "
+				   "(block %u offset %u) is 0x%02x",
+				   (long long)(fs->inode.i_size - off + k), pblk, k, b[k]);
+			break;
+		}
+	}
+	free(b);
+}
+
+/* The recovered file becomes the reference and the durable baseline. */
+static void rebase(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	uint8_t *buf = sim_zalloc(CHUNK_BYTES);
+	struct ivls l = { 0 };
+
+	runs_destroy(&c->posix);
+	runs_init(&c->posix);
+	ivl_add_model(&l, fs, fs->inode.i_size);
+	ivl_merge(&l);
+	for (uint32_t i = 0; i < l.nr; i++) {
+		for (int64_t p = l.iv[i][0]; p < l.iv[i][1]; p += CHUNK_BYTES) {
+			int64_t n = SIM_MIN((int64_t)CHUNK_BYTES, l.iv[i][1] - p);
+
+			ext4_peek(fs, p, n, buf);
+			for (int64_t k = 0, s = 0; k <= n; k++) {
+				if (k < n && buf[k] == buf[s])
+					continue;
+				runs_fill(&c->posix, p + s, k - s, buf[s]);
+				s = k;
+			}
+		}
+	}
+	runs_truncate(&c->posix, fs->inode.i_size);
+	chk_note_durable(c, step);
+	c->nr_exts = 0;
+	c->all_muts = 0;
+	free(l.iv);
+	free(buf);
+}
+
+void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			uint64_t expected_meta, uint64_t replayed_meta)
+{
+	int64_t size = fs->inode.i_size;
+
+	if (expected_meta != replayed_meta)
+		chk_report(c, INV_JOURNAL_PREFIX, step, "metadata after replay differs from the "
+			   "durable state plus the committed transactions");
+	if (!size_allowed(c, size))
+		chk_report(c, INV_FSYNC_DURABLE, step, "recovered size %lld: the size at the last "
+			   "durable point was %lld and no later step set it", (long long)size,
+			   (long long)c->durable.size);
+	check_recovered_data(c, fs, step);
+	check_post_eof_zero(c, fs, step);
+	check_alloc(c, fs, step);
+	rebase(c, fs, step);
+}

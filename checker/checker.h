@@ -1,0 +1,132 @@
+/*
+ * checker.h - the invariants of the contract, judged against the model.
+ *
+ * The checker never changes the model: it reads the page cache through
+ * ext4_peek(), the block map and the device.  It keeps its own naive POSIX
+ * reference of the file (runs.h) built from what each step did, a durable
+ * baseline (the reference at the last fsync, fdatasync, sync, clean
+ * remount or crash) with the mutations since, and the size extensions
+ * since the last crash.
+ *
+ * What it does not verify: timestamps, link counts and directories (the
+ * model has one regular file); the content of blocks outside the file;
+ * that metadata not written by the journal (none, in this model) is sane;
+ * no_stale_data is judged by value (the sentinel byte), so a scenario that
+ * writes the sentinel itself turns that check off.
+ */
+#ifndef EXT4SIM_CHECKER_H
+#define EXT4SIM_CHECKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ext4.h"
+#include "runs.h"
+
+enum chk_inv {
+	INV_DISKSIZE_LE_SIZE,
+	INV_DISKSIZE_PENDING,
+	INV_GAP_ZERO_ON_EXTEND,
+	INV_NO_STALE_DATA,
+	INV_ALLOC_CONSISTENT,
+	INV_READ_POSIX,
+	INV_FSYNC_DURABLE,
+	INV_GAP_ZERO_DURABLE,
+	INV_JOURNAL_PREFIX,
+	INV_POST_EOF_ZERO_STRICT,
+	INV_NO_FOLIO_LOCK_UNDER_HANDLE,
+	INV_COUNT
+};
+
+struct chk_inv_info {
+	const char *name;
+	bool informational;     /* reported, fails only where expected */
+	const char *when;
+	const char *definition;
+};
+
+const struct chk_inv_info *chk_inv_info(enum chk_inv inv);
+/* The invariant named @name, or -1. */
+int chk_inv_lookup(const char *name);
+bool chk_is_invariant_name(const char *name);
+
+#define CHK_MSG_MAX 256
+
+struct chk_violation {
+	enum chk_inv inv;
+	uint32_t step;          /* 1-based step index */
+	char msg[CHK_MSG_MAX];
+};
+
+enum chk_mut_kind { MUT_FILL, MUT_TRUNC };
+
+struct chk_mut {
+	uint8_t kind;
+	uint8_t byte;
+	int64_t off;            /* fill: offset; trunc: the new size */
+	int64_t len;
+	int64_t size_after;
+};
+
+struct chk_ext {
+	int64_t old_size;
+	int64_t new_size;
+	uint32_t mut_index;     /* mutations after this one may rewrite the gap */
+	uint32_t step;
+};
+
+struct chk_state {
+	uint32_t block_size;
+	struct runs posix;              /* what a read must return now */
+	struct runs durable;            /* the baseline */
+	uint32_t durable_step;          /* 0: the empty file at the start */
+	struct chk_mut *muts;           /* since the baseline */
+	uint32_t nr_muts;
+	uint32_t cap_muts;
+	struct chk_ext *exts;           /* since the last crash */
+	uint32_t nr_exts;
+	uint32_t cap_exts;
+	uint32_t all_muts;              /* mutations since the last crash (for exts) */
+	struct chk_mut *crash_muts;     /* every mutation since the last crash */
+	uint32_t cap_crash_muts;
+	bool sentinel_written;
+	uint64_t locks_before[SITE_COUNT];
+	/* this step's extension, for gap_zero_on_extend */
+	bool step_extended;
+	int64_t step_old_size;
+	int64_t step_new_size;
+	int64_t step_wr_off;
+	int64_t step_wr_len;
+	struct chk_violation *v;
+	uint32_t nr_v;
+	uint32_t cap_v;
+};
+
+void chk_init(struct chk_state *c, uint32_t block_size);
+void chk_destroy(struct chk_state *c);
+
+/* Before a step: remember the counters the step may raise. */
+void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs);
+/* The step wrote @len bytes of @byte at @off. */
+void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
+/* The step set the size (truncate). */
+void chk_note_truncate(struct chk_state *c, int64_t size);
+/* The step made the whole file durable (fsync, fdatasync, sync, remount). */
+void chk_note_durable(struct chk_state *c, uint32_t step);
+/* After a step: the in-memory invariants. */
+void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step);
+
+/* Expected metadata after replay: committed copies over the durable home. */
+uint64_t chk_expected_meta_hash(const struct ext4_fs *fs);
+uint64_t chk_device_meta_hash(const struct ext4_fs *fs);
+/*
+ * After a crash, recovery and mount: the post-crash invariants; then the
+ * recovered file becomes the new reference and baseline.
+ */
+void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			uint64_t expected_meta, uint64_t replayed_meta);
+
+void chk_report(struct chk_state *c, enum chk_inv inv, uint32_t step, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif

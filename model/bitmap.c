@@ -1,0 +1,116 @@
+/*
+ * bitmap.c - the CRoaring wrapper.  roaring.h redefines feature macros, so
+ * it is included first and in this file only.
+ */
+#include <roaring/roaring.h>
+
+#include "bitmap.h"
+#include "sim.h"
+
+#define BITMAP_LIMIT (UINT64_C(1) << 32)
+
+struct sim_bitmap {
+	roaring_bitmap_t *r;
+};
+
+struct sim_bitmap *bitmap_create(void)
+{
+	struct sim_bitmap *b = sim_zalloc(sizeof(*b));
+
+	b->r = roaring_bitmap_create();
+	SIM_ASSERT(b->r != NULL);
+	return b;
+}
+
+struct sim_bitmap *bitmap_copy(const struct sim_bitmap *src)
+{
+	struct sim_bitmap *b = sim_zalloc(sizeof(*b));
+
+	b->r = roaring_bitmap_copy(src->r);
+	SIM_ASSERT(b->r != NULL);
+	return b;
+}
+
+void bitmap_free(struct sim_bitmap *b)
+{
+	if (!b)
+		return;
+	roaring_bitmap_free(b->r);
+	free(b);
+}
+
+/* CRoaring truncates max-1 to 32 bits and ignores min > max: assert both. */
+static void check_range(uint64_t start, uint64_t end)
+{
+	SIM_ASSERT(start <= end);
+	SIM_ASSERT(end <= BITMAP_LIMIT);
+}
+
+void bitmap_add_range(struct sim_bitmap *b, uint64_t start, uint64_t end)
+{
+	check_range(start, end);
+	if (start < end)
+		roaring_bitmap_add_range(b->r, start, end);
+	SIM_ASSERT(start == end || roaring_bitmap_contains((b)->r, (uint32_t)start));
+}
+
+void bitmap_remove_range(struct sim_bitmap *b, uint64_t start, uint64_t end)
+{
+	check_range(start, end);
+	if (start < end)
+		roaring_bitmap_remove_range(b->r, start, end);
+	SIM_ASSERT(start == end || !roaring_bitmap_contains(b->r, (uint32_t)start));
+}
+
+bool bitmap_contains(const struct sim_bitmap *b, uint32_t x)
+{
+	return roaring_bitmap_contains(b->r, x);
+}
+
+bool bitmap_contains_range(const struct sim_bitmap *b, uint64_t start, uint64_t end)
+{
+	check_range(start, end);
+	if (start == end)
+		return true;
+	return roaring_bitmap_contains_range(b->r, start, end);
+}
+
+uint64_t bitmap_cardinality(const struct sim_bitmap *b)
+{
+	return roaring_bitmap_get_cardinality(b->r);
+}
+
+uint64_t bitmap_range_cardinality(const struct sim_bitmap *b, uint64_t start, uint64_t end)
+{
+	check_range(start, end);
+	if (start == end)
+		return 0;
+	return roaring_bitmap_range_cardinality(b->r, start, end);
+}
+
+bool bitmap_equals(const struct sim_bitmap *a, const struct sim_bitmap *b)
+{
+	return roaring_bitmap_equals(a->r, b->r);
+}
+
+bool bitmap_next_set(const struct sim_bitmap *b, uint32_t from, uint32_t *out)
+{
+	roaring_uint32_iterator_t it;
+
+	roaring_init_iterator(b->r, &it);
+	if (!roaring_move_uint32_iterator_equalorlarger(&it, from))
+		return false;
+	SIM_ASSERT(it.current_value >= from);
+	*out = it.current_value;
+	return true;
+}
+
+uint32_t bitmap_run_length(const struct sim_bitmap *b, uint32_t start, uint32_t max)
+{
+	uint32_t n = 0;
+
+	while (n < max && (uint64_t)start + n < BITMAP_LIMIT &&
+	       roaring_bitmap_contains(b->r, start + n))
+		n++;
+	return n;
+}

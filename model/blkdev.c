@@ -1,0 +1,224 @@
+/*
+ * blkdev.c - the block device model: sparse durable storage plus an ordered
+ * list of writes that are in flight or sit in the volatile cache.  See
+ * blkdev.h for the state diagram and invariants.
+ */
+#include "blkdev.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define CHUNK_BLOCKS (1u << BLKDEV_CHUNK_SHIFT)
+
+struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size)
+{
+	struct blkdev *bd = sim_zalloc(sizeof(*bd));
+
+	SIM_ASSERT(nr_blocks > 0);
+	SIM_ASSERT(block_size == 1024 || block_size == 2048 || block_size == 4096);
+	bd->bd_block_size = block_size;
+	bd->bd_nr_blocks = nr_blocks;
+	bd->bd_nr_chunks = (nr_blocks + CHUNK_BLOCKS - 1) / CHUNK_BLOCKS;
+	bd->bd_chunks = sim_zalloc(bd->bd_nr_chunks * sizeof(*bd->bd_chunks));
+	bd->bd_next_seq = 1;
+	bd->bd_next_done = 1;
+	return bd;
+}
+
+void blkdev_destroy(struct blkdev *bd)
+{
+	if (!bd)
+		return;
+	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++) {
+		if (!bd->bd_chunks[c])
+			continue;
+		for (uint32_t i = 0; i < CHUNK_BLOCKS; i++)
+			free(bd->bd_chunks[c][i]);
+		free(bd->bd_chunks[c]);
+	}
+	free(bd->bd_chunks);
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+		free(bd->bd_bios[i].b_data);
+	free(bd->bd_bios);
+	free(bd);
+}
+
+/* The durable copy of @blk, allocated on first write. */
+static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
+{
+	uint32_t c = blk >> BLKDEV_CHUNK_SHIFT;
+	uint8_t **chunk;
+
+	SIM_ASSERT(blk < bd->bd_nr_blocks);
+	if (!bd->bd_chunks[c])
+		bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
+	chunk = bd->bd_chunks[c];
+	if (!chunk[blk & (CHUNK_BLOCKS - 1)])
+		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_zalloc(bd->bd_block_size);
+	return chunk[blk & (CHUNK_BLOCKS - 1)];
+}
+
+void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data)
+{
+	memcpy(durable_slot(bd, blk), data, bd->bd_block_size);
+}
+
+uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
+		       enum bio_kind kind, bool fua)
+{
+	struct bio_rec *b;
+
+	SIM_ASSERT(blk < bd->bd_nr_blocks);
+	if (bd->bd_nr_bios == bd->bd_cap_bios) {
+		bd->bd_cap_bios = bd->bd_cap_bios ? 2 * bd->bd_cap_bios : 64;
+		bd->bd_bios = sim_realloc_array(bd->bd_bios, bd->bd_cap_bios,
+						sizeof(*bd->bd_bios));
+	}
+	b = &bd->bd_bios[bd->bd_nr_bios++];
+	memset(b, 0, sizeof(*b));
+	b->b_seq = bd->bd_next_seq++;
+	b->b_blocknr = blk;
+	b->b_state = BIO_SUBMITTED;
+	b->b_kind = (uint8_t)kind;
+	b->b_fua = fua;
+	b->b_data = sim_zalloc(bd->bd_block_size);
+	memcpy(b->b_data, data, bd->bd_block_size);
+	return b->b_seq;
+}
+
+static struct bio_rec *find_bio(const struct blkdev *bd, uint64_t seq)
+{
+	uint32_t lo = 0, hi = bd->bd_nr_bios;
+
+	while (lo < hi) {       /* bd_bios stays sorted by b_seq */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (bd->bd_bios[mid].b_seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < bd->bd_nr_bios && bd->bd_bios[lo].b_seq == seq)
+		return &bd->bd_bios[lo];
+	return NULL;
+}
+
+static void remove_bio(struct blkdev *bd, struct bio_rec *b)
+{
+	uint32_t i = (uint32_t)(b - bd->bd_bios);
+
+	free(b->b_data);
+	memmove(b, b + 1, (bd->bd_nr_bios - i - 1) * sizeof(*b));
+	bd->bd_nr_bios--;
+}
+
+bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq)
+{
+	const struct bio_rec *b = find_bio(bd, seq);
+
+	return b && b->b_state == BIO_SUBMITTED;
+}
+
+void blkdev_complete(struct blkdev *bd, uint64_t seq)
+{
+	struct bio_rec *b = find_bio(bd, seq);
+
+	SIM_ASSERT(b != NULL);
+	SIM_ASSERT(b->b_state == BIO_SUBMITTED);
+	b->b_state = BIO_COMPLETED;
+	b->b_done_seq = bd->bd_next_done++;
+	if (!b->b_fua)
+		return;
+	/* FUA: on media now; older cached copies of the block are superseded. */
+	blkdev_write_durable(bd, b->b_blocknr, b->b_data);
+	for (uint32_t i = 0; i < bd->bd_nr_bios;) {
+		struct bio_rec *o = &bd->bd_bios[i];
+
+		if (o->b_blocknr == b->b_blocknr && o->b_state == BIO_COMPLETED &&
+		    o->b_done_seq <= b->b_done_seq && o != b) {
+			if (o < b)
+				b--;
+			remove_bio(bd, o);
+			continue;
+		}
+		i++;
+	}
+	remove_bio(bd, b);
+}
+
+void blkdev_complete_all(struct blkdev *bd)
+{
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		struct bio_rec *b = &bd->bd_bios[i];
+
+		if (b->b_state == BIO_SUBMITTED) {
+			uint64_t seq = b->b_seq;
+
+			blkdev_complete(bd, seq);
+			i = (uint32_t)-1;       /* FUA may have shrunk the list */
+		}
+	}
+}
+
+/* Apply completed writes to media in completion order, then drop them. */
+void blkdev_flush(struct blkdev *bd)
+{
+	for (uint64_t done = 1; done < bd->bd_next_done; done++) {
+		for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+			struct bio_rec *b = &bd->bd_bios[i];
+
+			if (b->b_state != BIO_COMPLETED || b->b_done_seq != done)
+				continue;
+			blkdev_write_durable(bd, b->b_blocknr, b->b_data);
+			remove_bio(bd, b);
+			break;
+		}
+	}
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+		SIM_ASSERT(bd->bd_bios[i].b_state == BIO_SUBMITTED);
+	bd->bd_flushes++;
+}
+
+void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out)
+{
+	uint8_t **chunk;
+
+	SIM_ASSERT(blk < bd->bd_nr_blocks);
+	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
+	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
+		memcpy(out, chunk[blk & (CHUNK_BLOCKS - 1)], bd->bd_block_size);
+	else
+		memset(out, BLKDEV_SENTINEL, bd->bd_block_size);
+}
+
+void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out)
+{
+	const struct bio_rec *newest = NULL;
+
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		const struct bio_rec *b = &bd->bd_bios[i];
+
+		if (b->b_blocknr != blk || b->b_state != BIO_COMPLETED)
+			continue;
+		if (!newest || b->b_done_seq > newest->b_done_seq)
+			newest = b;
+	}
+	if (newest)
+		memcpy(out, newest->b_data, bd->bd_block_size);
+	else
+		blkdev_read_durable(bd, blk, out);
+}
+
+void blkdev_crash(struct blkdev *bd)
+{
+	for (uint32_t i = 0; i < bd->bd_nr_bios;) {
+		if (bd->bd_bios[i].b_state == BIO_SUBMITTED)
+			remove_bio(bd, &bd->bd_bios[i]);
+		else
+			i++;
+	}
+	blkdev_flush(bd);
+	bd->bd_flushes--;       /* not a flush the file system issued */
+}

@@ -1,0 +1,79 @@
+/*
+ * blkdev.h - the block device and its volatile write cache.
+ *
+ * Every block starts filled with a sentinel byte standing for a previous
+ * owner's data.  A write goes through three stages, kept apart so that the
+ * crash code can enumerate what a power cut may leave:
+ *
+ *     blkdev_submit()        blkdev_complete()        blkdev_flush() / FUA
+ *   ------------------> SUBMITTED -------------> COMPLETED ---------------> DURABLE
+ *                       (in flight)              (in the volatile cache)     (on media)
+ *
+ * Invariants:
+ *   (1) a read returns the newest completed write to the block, else the
+ *       durable contents, else the sentinel; in-flight writes are invisible;
+ *   (2) a flush makes every write completed before it durable, in completion
+ *       order; a FUA write is durable when it completes;
+ *   (3) blkdev_crash() keeps every completed write and drops every in-flight
+ *       one: what a shutdown of a real machine with a write-back cache that
+ *       still has power leaves (the crash-state issue enumerates the rest).
+ * Storage is sparse: memory follows the blocks written, not the device size.
+ */
+#ifndef EXT4SIM_BLKDEV_H
+#define EXT4SIM_BLKDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BLKDEV_SENTINEL 0xee
+#define BLKDEV_CHUNK_SHIFT 10
+
+enum bio_state { BIO_SUBMITTED, BIO_COMPLETED };
+
+/* What issued a write; used by traces and by crash-state reports. */
+enum bio_kind { BIO_DATA, BIO_JOURNAL, BIO_COMMIT, BIO_JSB, BIO_META };
+
+struct bio_rec {
+	uint64_t b_seq;         /* submission sequence number, from 1 */
+	uint64_t b_done_seq;    /* completion order, 0 while in flight */
+	uint32_t b_blocknr;
+	uint8_t b_state;        /* enum bio_state */
+	uint8_t b_kind;         /* enum bio_kind */
+	bool b_fua;
+	uint8_t *b_data;        /* a private copy of the block */
+};
+
+struct blkdev {
+	uint32_t bd_block_size;
+	uint32_t bd_nr_blocks;
+	uint8_t ***bd_chunks;   /* durable blocks: [blk >> shift][blk & mask] */
+	uint32_t bd_nr_chunks;
+	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
+	uint32_t bd_nr_bios;
+	uint32_t bd_cap_bios;
+	uint64_t bd_next_seq;
+	uint64_t bd_next_done;
+	uint64_t bd_flushes;
+};
+
+struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size);
+void blkdev_destroy(struct blkdev *bd);
+/* Queue a write of one block; returns its sequence number. */
+uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
+		       enum bio_kind kind, bool fua);
+/* Complete an in-flight write (moves it into the cache, or to media if FUA). */
+void blkdev_complete(struct blkdev *bd, uint64_t seq);
+bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq);
+/* Complete every in-flight write, in submission order. */
+void blkdev_complete_all(struct blkdev *bd);
+/* REQ_PREFLUSH: every completed write becomes durable. */
+void blkdev_flush(struct blkdev *bd);
+void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out);
+/* The durable contents only (what survives a power cut with no cache). */
+void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);
+/* Real-shutdown outcome: completed writes kept, in-flight ones lost. */
+void blkdev_crash(struct blkdev *bd);
+/* Write durable contents directly (mkfs and tests). */
+void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data);
+
+#endif

@@ -1,0 +1,266 @@
+/*
+ * ext4.h - the modelled file system: one ext4 with one regular file, its
+ * block device, journal, allocator and page cache.
+ *
+ * Design.  The model keeps ext4's two views of the file apart, as the kernel
+ * does: the in-memory inode (i_size, i_disksize, the block map with delayed
+ * extents, the page cache) and the metadata blocks (superblock, block
+ * bitmap, raw inode, extent blocks) that reach the device only through jbd2.
+ * Everything a crash can observe is bytes on the block device; recovery and
+ * mount rebuild the in-memory state from those bytes alone.
+ *
+ * On-disk layout (the model's own, fixed at mkfs):
+ *   block 0           superblock
+ *   bitmap blocks     one bit per device block, 1 = in use
+ *   inode block       the raw inode (size = i_disksize, flags, orphan mark)
+ *   extent blocks     the file's written and unwritten extents, ext4's
+ *                     12-byte on-disk extent format, packed in order
+ *   journal           jbd2 superblock + log (size from mke2fs's default)
+ *   data blocks       the rest
+ *
+ * Invariants checked after every step (ext4_check_state):
+ *   (1) i_reserved_data_blocks == delayed blocks in the block map;
+ *   (2) every written/unwritten extent's blocks are allocated in the
+ *       in-memory bitmap and in the bitmap buffer, and owned once;
+ *   (3) every delayed buffer in the page cache lies over a delayed extent;
+ *   (4) no handle is open between steps.
+ * The contract's invariants (i_disksize <= i_size and others) are the
+ * checker's, in checker/.
+ */
+#ifndef EXT4SIM_EXT4_H
+#define EXT4SIM_EXT4_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "extents.h"
+#include "filemap.h"
+#include "jbd2.h"
+#include "profile.h"
+#include "sim.h"
+
+struct blkdev;
+struct sim_bitmap;
+
+enum ext4_data_mode { DATA_ORDERED, DATA_WRITEBACK, DATA_JOURNAL };
+
+struct ext4_mount_opts {
+	uint32_t block_size;
+	enum ext4_data_mode data;
+	bool delalloc;
+	bool dioread_nolock;
+	bool auto_da_alloc;
+	uint32_t disk_blocks;
+};
+
+struct ext4_layout {
+	uint32_t nr_blocks;
+	uint32_t bitmap_start;
+	uint32_t bitmap_blocks;
+	uint32_t inode_blk;
+	uint32_t ext_start;
+	uint32_t ext_blocks;
+	uint32_t journal_start;
+	uint32_t journal_blocks;
+	uint32_t data_start;
+	uint32_t extents_per_block;
+};
+
+#define EXT4_SYNC_FL 0x8u               /* chattr +S */
+#define EXT4_EXTENT_BLOCKS 16u
+#define EXT4_EXTENT_SIZE 12u
+#define EXT4_EXT_HEADER 12u
+
+struct ext4_inode_info {
+	int64_t i_size;                 /* VFS size (i_size_read) */
+	int64_t i_disksize;             /* what the raw inode gets */
+	uint32_t i_flags;
+	uint32_t i_sync_tid;
+	uint32_t i_datasync_tid;
+	bool i_orphan;                  /* on the orphan list */
+	bool i_da_alloc_close;          /* EXT4_STATE_DA_ALLOC_CLOSE */
+	uint32_t i_reserved_data_blocks;
+	struct ext4_es_tree i_es;       /* extent tree + extent status tree */
+	struct address_space i_mapping;
+};
+
+/* A block write in flight, and the io_end it belongs to (page-io.c). */
+struct ext4_io {
+	uint64_t io_seq;                /* device bio */
+	uint64_t io_index;              /* folio */
+	uint32_t io_end;                /* ext4_io_end id */
+	uint8_t io_bh;                  /* buffer in the folio */
+};
+
+struct ext4_io_end {
+	uint32_t ie_id;
+	bool ie_unwritten;              /* convert [lblk, lblk+len) at completion */
+	uint32_t ie_lblk;
+	uint32_t ie_len;
+	uint32_t ie_pending;            /* bios not yet completed */
+};
+
+struct ext4_fs {
+	struct ext4_mount_opts opts;
+	struct ext4_semantics sem;
+	struct ext4_layout lay;
+	struct blkdev *bdev;            /* not owned: survives a crash */
+	struct sim_counters *counters;  /* not owned: counts across mounts */
+	journal_t journal;
+	uint8_t **meta;                 /* metadata buffer cache, [0, journal_start) */
+	struct sim_bitmap *free_map;    /* allocatable now (freed blocks: after commit) */
+	uint64_t s_freeclusters;
+	uint64_t s_dirtyclusters;       /* delalloc reservations */
+	struct ext4_inode_info inode;
+	struct ext4_io *ios;            /* sorted by io_seq */
+	uint32_t nr_ios;
+	uint32_t cap_ios;
+	struct ext4_io_end *io_ends;
+	uint32_t nr_io_ends;
+	uint32_t cap_io_ends;
+	uint32_t next_io_end;
+	bool s_shutdown;
+};
+
+/* ext4_map_blocks() flags (fs/ext4/ext4.h EXT4_GET_BLOCKS_*) */
+#define GET_BLOCKS_CREATE 0x1u
+#define GET_BLOCKS_UNWRIT_EXT 0x2u      /* allocate unwritten */
+#define GET_BLOCKS_DELALLOC_RESERVE 0x4u/* allocation claims a reservation */
+#define GET_BLOCKS_IO_SUBMIT 0x8u       /* writeback: ordered add_wait */
+#define GET_BLOCKS_CONVERT 0x10u        /* unwritten -> written */
+
+/* EXT4_MAP_* */
+#define MAP_NEW 0x1u
+#define MAP_MAPPED 0x2u
+#define MAP_UNWRITTEN 0x4u
+#define MAP_DELAYED 0x8u
+
+struct ext4_map_blocks {
+	uint32_t m_lblk;
+	uint32_t m_len;
+	uint32_t m_pblk;
+	uint32_t m_flags;
+};
+
+/* jbd2 handle types (EXT4_HT_*) */
+enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_SYNC };
+
+static inline bool ext4_should_journal_data(const struct ext4_fs *fs)
+{
+	return fs->opts.data == DATA_JOURNAL;
+}
+
+static inline bool ext4_should_order_data(const struct ext4_fs *fs)
+{
+	return fs->opts.data == DATA_ORDERED;
+}
+
+static inline bool ext4_should_dioread_nolock_opts(const struct ext4_mount_opts *o)
+{
+	return o->dioread_nolock && o->delalloc && o->data != DATA_JOURNAL;
+}
+
+static inline bool ext4_should_dioread_nolock(const struct ext4_fs *fs)
+{
+	return ext4_should_dioread_nolock_opts(&fs->opts);
+}
+
+static inline uint32_t ext4_blkbits(const struct ext4_fs *fs)
+{
+	return fs->inode.i_mapping.a_blkbits;
+}
+
+/* Largest file size for the block size (ext4_max_size, extent files). */
+int64_t ext4_max_size(const struct ext4_fs *fs);
+
+/* super.c */
+void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts);
+int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
+		    const struct ext4_mount_opts *opts,
+		    const struct ext4_semantics *sem, struct sim_counters *c,
+		    struct jbd2_recovery_info *rinfo);
+void ext4_put_super(struct ext4_fs *fs);        /* clean unmount */
+void ext4_free_fs(struct ext4_fs *fs);          /* drop memory (after crash) */
+int ext4_sync_fs(struct ext4_fs *fs);
+void ext4_layout_compute(struct ext4_layout *lay, uint32_t nr_blocks, uint32_t bs);
+void ext4_serialize_inode(struct ext4_fs *fs, uint8_t *blk);
+void ext4_check_state(const struct ext4_fs *fs);
+
+/* ext4_jbd2.c */
+handle_t *ext4_journal_start(struct ext4_fs *fs, int type, uint32_t credits);
+int ext4_journal_stop(struct ext4_fs *fs, handle_t *h);
+handle_t *ext4_journal_current_handle(struct ext4_fs *fs);
+void ext4_handle_sync(handle_t *h);
+int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h);
+void ext4_ext_dirty(struct ext4_fs *fs, handle_t *h);
+void ext4_bitmap_dirty(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len,
+		       bool used);
+void ext4_jbd2_inode_add_write(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len);
+void ext4_jbd2_inode_add_wait(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len);
+void ext4_update_inode_fsync_trans(struct ext4_fs *fs, handle_t *h, bool datasync);
+extern const struct jbd2_fs_ops ext4_jbd2_ops;
+void sim_folio_lock(struct ext4_fs *fs, struct folio *f, enum sim_lock_site site);
+
+/* mballoc.c */
+int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t len,
+		       uint32_t *pblk, uint32_t *got);
+void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len);
+void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len);
+int ext4_da_reserve_space(struct ext4_fs *fs);
+void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr);
+bool ext4_nonda_switch(struct ext4_fs *fs);
+
+/* inode.c: block mapping and the buffered write path */
+int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map,
+		    uint32_t flags);
+int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			int64_t readable, int64_t *written);
+bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize);
+void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize);
+void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
+int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
+			       int64_t length);
+int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t start,
+			     int64_t len);
+
+/* readpage.c */
+int ext4_read_folio(struct ext4_fs *fs, struct folio *f);
+int ext4_file_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out,
+		   int64_t *got);
+int ext4_read_bh(struct ext4_fs *fs, struct folio *f, unsigned i);
+void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out);
+
+/* writepages.c and page-io.c */
+enum wb_sync_mode { WB_SYNC_NONE, WB_SYNC_ALL };
+int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
+		    enum wb_sync_mode mode, bool can_map);
+int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len,
+			 uint32_t io_end);
+uint32_t ext4_init_io_end(struct ext4_fs *fs);
+void ext4_io_end_set_unwritten(struct ext4_fs *fs, uint32_t io_end, uint32_t lblk,
+			       uint32_t len);
+void ext4_put_io_end(struct ext4_fs *fs, uint32_t io_end);
+void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end);
+void ext4_drop_ios(struct ext4_fs *fs);
+bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end);
+
+/* truncate.c and orphan.c */
+int ext4_setattr_size(struct ext4_fs *fs, int64_t newsize);
+int ext4_truncate(struct ext4_fs *fs);
+void ext4_truncate_failed_write(struct ext4_fs *fs);
+void truncate_pagecache(struct ext4_fs *fs, int64_t newsize);
+int ext4_orphan_add(struct ext4_fs *fs, handle_t *h);
+int ext4_orphan_del(struct ext4_fs *fs, handle_t *h);
+int ext4_orphan_cleanup(struct ext4_fs *fs);
+int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start);
+
+/* fsync.c and file.c: the system-call level */
+int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync);
+int ext4_sync_file_range(struct ext4_fs *fs, int64_t off, int64_t len, char flag);
+int ext4_release_file(struct ext4_fs *fs);
+int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+		    int64_t readable, int64_t *written);
+int ext4_set_sync_flag(struct ext4_fs *fs, bool on);
+void ext4_evict_clean(struct ext4_fs *fs);
+
+#endif

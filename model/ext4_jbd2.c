@@ -1,0 +1,213 @@
+/*
+ * ext4_jbd2.c - ext4's side of the journal: handle wrappers, inode and
+ * metadata dirtying, the ordered-data list, and the callbacks jbd2 calls
+ * during commit.  Mirrors fs/ext4/ext4_jbd2.c, ext4_mark_inode_dirty() and
+ * ext4_do_update_inode() of fs/ext4/inode.c, and the j_submit/j_finish
+ * inode data callbacks of fs/ext4/super.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap.h"
+#include "blkdev.h"
+#include "ext4.h"
+
+handle_t *ext4_journal_start(struct ext4_fs *fs, int type, uint32_t credits)
+{
+	SIM_ASSERT(credits > 0);
+	return jbd2_journal_start(&fs->journal, credits, type);
+}
+
+int ext4_journal_stop(struct ext4_fs *fs, handle_t *h)
+{
+	SIM_ASSERT(h == fs->journal.j_current_handle);
+	return jbd2_journal_stop(h);
+}
+
+handle_t *ext4_journal_current_handle(struct ext4_fs *fs)
+{
+	return fs->journal.j_current_handle;
+}
+
+void ext4_handle_sync(handle_t *h)
+{
+	h->h_sync = true;
+}
+
+/* ext4_update_inode_fsync_trans() */
+void ext4_update_inode_fsync_trans(struct ext4_fs *fs, handle_t *h, bool datasync)
+{
+	fs->inode.i_sync_tid = h->h_transaction->t_tid;
+	if (datasync)
+		fs->inode.i_datasync_tid = h->h_transaction->t_tid;
+}
+
+/*
+ * ext4_mark_inode_dirty(): copy the in-memory inode (i_disksize, flags,
+ * orphan mark) into the raw inode buffer under @h.  A changed size makes
+ * the transaction the one fdatasync must commit (ext4_do_update_inode).
+ */
+int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h)
+{
+	uint8_t *raw = fs->meta[fs->lay.inode_blk];
+	bool size_changed = (int64_t)get_le64(raw + 4) != fs->inode.i_disksize;
+
+	SIM_ASSERT(h != NULL);
+	SIM_ASSERT(fs->inode.i_disksize >= 0);
+	ext4_serialize_inode(fs, raw);
+	jbd2_journal_dirty_metadata(h, fs->lay.inode_blk);
+	ext4_update_inode_fsync_trans(fs, h, size_changed);
+	fs->counters->mark_dirty_calls++;
+	return 0;
+}
+
+/* Serialize the written and unwritten extents into the extent blocks. */
+static void serialize_extents(const struct ext4_fs *fs, uint8_t *out)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	uint32_t bs = fs->lay.nr_blocks ? fs->opts.block_size : 0, k = 0;
+
+	memset(out, 0, (size_t)fs->lay.ext_blocks * bs);
+	for (uint32_t i = 0; i < t->es_nr; i++) {
+		const struct extent_status *e = &t->es[i];
+		uint32_t blk = k / fs->lay.extents_per_block;
+		uint8_t *b = out + (size_t)blk * bs;
+		uint8_t *x;
+
+		if (e->es_state == ES_DELAYED)
+			continue;
+		SIM_ASSERT(blk < fs->lay.ext_blocks);
+		x = b + EXT4_EXT_HEADER + (k % fs->lay.extents_per_block) * EXT4_EXTENT_SIZE;
+		put_le32(x, e->es_lblk);
+		put_le32(x + 4, (e->es_state == ES_UNWRITTEN ? EXT_INIT_MAX_LEN : 0) + e->es_len);
+		put_le32(x + 8, e->es_pblk);
+		put_le32(b, 0xf30a);
+		put_le32(b + 4, get_le32(b + 4) + 1);
+		k++;
+	}
+}
+
+/* ext4_ext_dirty(): journal the extent blocks whose bytes changed. */
+void ext4_ext_dirty(struct ext4_fs *fs, handle_t *h)
+{
+	uint32_t bs = fs->opts.block_size;
+	uint8_t *img = sim_zalloc((size_t)fs->lay.ext_blocks * bs);
+
+	SIM_ASSERT(h != NULL);
+	serialize_extents(fs, img);
+	for (uint32_t i = 0; i < fs->lay.ext_blocks; i++) {
+		uint32_t blk = fs->lay.ext_start + i;
+
+		if (memcmp(fs->meta[blk], img + (size_t)i * bs, bs) == 0)
+			continue;
+		memcpy(fs->meta[blk], img + (size_t)i * bs, bs);
+		jbd2_journal_dirty_metadata(h, blk);
+	}
+	free(img);
+}
+
+/* Set or clear the bitmap-buffer bits of [pblk, pblk+len) under @h. */
+void ext4_bitmap_dirty(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len,
+		       bool used)
+{
+	uint32_t bits_per_block = fs->opts.block_size * 8;
+
+	for (uint32_t b = pblk; b < pblk + len; b++) {
+		uint32_t blk = fs->lay.bitmap_start + b / bits_per_block;
+		uint8_t *byte = fs->meta[blk] + (b % bits_per_block) / 8;
+		uint8_t bit = (uint8_t)(1u << (b % 8));
+
+		SIM_ASSERT(((*byte & bit) != 0) == !used);
+		*byte = used ? (uint8_t)(*byte | bit) : (uint8_t)(*byte & ~bit);
+		jbd2_journal_dirty_metadata(h, blk);
+	}
+}
+
+/* ext4_jbd2_inode_add_write(): commit submits and waits for the range. */
+void ext4_jbd2_inode_add_write(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len)
+{
+	jbd2_journal_inode_ranged(h, JI_WRITE_DATA | JI_WAIT_DATA, start, len);
+	fs->counters->ordered_ranges_added++;
+}
+
+/* ext4_jbd2_inode_add_wait(): commit only waits (writeback submitted it). */
+void ext4_jbd2_inode_add_wait(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len)
+{
+	jbd2_journal_inode_ranged(h, JI_WAIT_DATA, start, len);
+	fs->counters->ordered_ranges_added++;
+}
+
+void sim_folio_lock(struct ext4_fs *fs, struct folio *f, enum sim_lock_site site)
+{
+	(void)f;
+	if (fs->journal.j_current_handle)
+		fs->counters->folio_lock_under_handle[site]++;
+}
+
+/* --- callbacks from jbd2 commit --- */
+
+/* ext4_normal_submit_inode_data_buffers(): write mapped dirty data, no allocation. */
+static void ext4_submit_inode_data(void *p, int64_t start, int64_t end)
+{
+	ext4_writepages(p, start, end, WB_SYNC_ALL, false);
+}
+
+/* ext4_journal_finish_inode_data_buffers(): wait for the range's writeback. */
+static void ext4_finish_inode_data(void *p, int64_t start, int64_t end)
+{
+	ext4_wait_io_range(p, start, end);
+}
+
+static void ext4_get_journal_block(void *p, const struct jbd2_buf *b, uint8_t *out)
+{
+	struct ext4_fs *fs = p;
+	uint32_t bs = fs->opts.block_size;
+	struct folio *f;
+	uint64_t pos;
+
+	if (b->jb_lblk < 0) {
+		SIM_ASSERT(b->jb_blocknr < fs->lay.journal_start);
+		memcpy(out, fs->meta[b->jb_blocknr], bs);
+		return;
+	}
+	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);
+	f = filemap_get_folio(&fs->inode.i_mapping, pos >> PAGE_SHIFT);
+	SIM_ASSERT(f != NULL);
+	memcpy(out, f->data + (pos & (PAGE_SIZE - 1)), bs);
+}
+
+/* Journaled data is committed: its buffer may now be written in place. */
+static void ext4_buffer_committed(void *p, const struct jbd2_buf *b)
+{
+	struct ext4_fs *fs = p;
+	uint64_t pos;
+	struct folio *f;
+	unsigned i;
+
+	if (b->jb_lblk < 0)
+		return;
+	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);
+	f = filemap_get_folio(&fs->inode.i_mapping, pos >> PAGE_SHIFT);
+	if (!f)
+		return;
+	i = (unsigned)((pos & (PAGE_SIZE - 1)) >> ext4_blkbits(fs));
+	if (f->bh[i].b_state & BH_JBDDirty) {
+		f->bh[i].b_state &= (uint16_t)~BH_JBDDirty;
+		mark_buffer_dirty(f, i);
+	}
+}
+
+/* ext4_journal_commit_callback(): freed blocks become allocatable. */
+static void ext4_commit_callback(void *p, transaction_t *t)
+{
+	for (uint32_t i = 0; i < t->t_nr_freed; i++)
+		ext4_mb_release_freed(p, t->t_freed[i].start, t->t_freed[i].len);
+}
+
+const struct jbd2_fs_ops ext4_jbd2_ops = {
+	.submit_inode_data = ext4_submit_inode_data,
+	.finish_inode_data = ext4_finish_inode_data,
+	.get_block = ext4_get_journal_block,
+	.commit_callback = ext4_commit_callback,
+	.buffer_committed = ext4_buffer_committed,
+};

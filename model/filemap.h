@@ -1,0 +1,86 @@
+/*
+ * filemap.h - the page cache of the one modelled file: folios of PAGE_SIZE
+ * bytes with per-block buffer heads.  Mirrors the parts of mm/filemap.c,
+ * mm/truncate.c and fs/buffer.c that the ext4 write path uses.
+ *
+ * Folio and buffer states (set -> cleared, by function):
+ *   BH_Mapped    get_block maps the block        | truncate
+ *   BH_New       get_block allocated/reserved it | block_commit_write
+ *   BH_Delay     ext4_da_get_block_prep          | mpage_process_folio
+ *   BH_Unwritten block over an unwritten extent  | mpage_process_folio
+ *   BH_Uptodate  read, write, zeroing            | (invalidate)
+ *   BH_Dirty     mark_buffer_dirty               | ext4_bio_write_folio
+ *   BH_Async_Write  submitted for write          | ext4_end_io
+ *   BH_JBDDirty  data=journal: in the running tx | commit (then BH_Dirty)
+ *   PG_uptodate / PG_dirty / PG_writeback: folio-level summaries.
+ * Invariants (folio_check): a folio is uptodate iff every buffer is; a
+ * delayed buffer is mapped and not unwritten; a dirty folio has a dirty or
+ * journaled buffer or none yet attached; memory follows the folios present.
+ */
+#ifndef EXT4SIM_FILEMAP_H
+#define EXT4SIM_FILEMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+#define BH_Uptodate (1u << 0)
+#define BH_Dirty (1u << 1)
+#define BH_Mapped (1u << 2)
+#define BH_New (1u << 3)
+#define BH_Delay (1u << 4)
+#define BH_Unwritten (1u << 5)
+#define BH_Async_Write (1u << 6)
+#define BH_JBDDirty (1u << 7)
+
+#define PG_uptodate (1u << 0)
+#define PG_dirty (1u << 1)
+#define PG_writeback (1u << 2)
+#define PG_buffers (1u << 3)
+
+struct buffer_head {
+	uint16_t b_state;
+	uint32_t b_blocknr;
+};
+
+struct folio {
+	uint64_t index;
+	uint8_t flags;
+	struct buffer_head bh[SIM_BLOCKS_PER_PAGE_MAX];
+	uint8_t data[PAGE_SIZE];
+};
+
+struct address_space {
+	struct folio **a_folios;        /* sorted by index */
+	uint32_t a_nr;
+	uint32_t a_cap;
+	uint32_t a_blocksize;
+	uint32_t a_blkbits;
+};
+
+void mapping_init(struct address_space *m, uint32_t blocksize);
+void mapping_destroy(struct address_space *m);
+unsigned folio_nr_buffers(const struct address_space *m);
+
+/* Lookup; NULL if absent. */
+struct folio *filemap_get_folio(const struct address_space *m, uint64_t index);
+/* Lookup or create an empty (not uptodate) folio: __filemap_get_folio(FGP_CREAT). */
+struct folio *filemap_grab_folio(struct address_space *m, uint64_t index);
+/* Position of the first folio with index >= @index (for walks). */
+uint32_t filemap_first_at(const struct address_space *m, uint64_t index);
+void filemap_remove_folio(struct address_space *m, struct folio *f);
+
+void create_empty_buffers(const struct address_space *m, struct folio *f);
+void folio_zero_segment(struct folio *f, uint32_t start, uint32_t end);
+void folio_mark_dirty(struct folio *f);
+void mark_buffer_dirty(struct folio *f, unsigned i);
+bool folio_all_buffers(const struct address_space *m, const struct folio *f,
+		       uint16_t bit);
+bool folio_any_buffer(const struct address_space *m, const struct folio *f,
+		      uint16_t bit);
+/* Recompute PG_dirty / PG_writeback from the buffers. */
+void folio_update_summary(const struct address_space *m, struct folio *f);
+void folio_check(const struct address_space *m, const struct folio *f);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * fsync.c - making data durable: ext4_sync_file() and ext4_fsync_journal()
+ * (fs/ext4/fsync.c) and sync_file_range() (fs/sync.c), as of 6.18.
+ *
+ * fsync: write back and wait for the range (allocating delalloc blocks and
+ * raising i_disksize), then commit the transaction that last changed the
+ * inode (i_sync_tid, or i_datasync_tid for fdatasync); when that
+ * transaction is already committed its commit will not flush the device
+ * cache, so fsync flushes it itself.
+ */
+#include "blkdev.h"
+#include "ext4.h"
+
+static int ext4_fsync_journal(struct ext4_fs *fs, bool datasync, bool *needs_barrier)
+{
+	uint32_t commit_tid = datasync ? fs->inode.i_datasync_tid : fs->inode.i_sync_tid;
+
+	if (!jbd2_trans_will_send_data_barrier(&fs->journal, commit_tid))
+		*needs_barrier = true;
+	return jbd2_complete_transaction(&fs->journal, commit_tid);
+}
+
+/* file_write_and_wait_range() */
+static int file_write_and_wait_range(struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	int err = ext4_writepages(fs, start, end, WB_SYNC_ALL, true);
+
+	ext4_wait_io_range(fs, start, end);
+	return err;
+}
+
+int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync)
+{
+	bool needs_barrier = false;
+	int err;
+
+	SIM_ASSERT(ext4_journal_current_handle(fs) == NULL);
+	if (fs->s_shutdown)
+		return -EIO;
+	if ((err = file_write_and_wait_range(fs, start, end)) < 0)
+		return err;
+	err = ext4_fsync_journal(fs, datasync, &needs_barrier);
+	if (needs_barrier) {
+		blkdev_flush(fs->bdev);
+		fs->counters->flushes++;
+	}
+	return err;
+}
+
+/*
+ * sync_file_range() with one flag: 'w' starts writeback (WB_SYNC_NONE, no
+ * wait, no commit), 'a' and 'b' wait for writeback already under way.
+ * @len == 0 means to the end of the file.
+ */
+int ext4_sync_file_range(struct ext4_fs *fs, int64_t off, int64_t len, char flag)
+{
+	int64_t end = len == 0 ? INT64_MAX : off + len - 1;
+
+	if (off < 0 || len < 0)
+		return -EINVAL;
+	if (fs->s_shutdown)
+		return -EIO;
+	if (flag == 'w')
+		return ext4_writepages(fs, off, end, WB_SYNC_NONE, true);
+	SIM_ASSERT(flag == 'a' || flag == 'b');
+	ext4_wait_io_range(fs, off, end);
+	return 0;
+}

@@ -1,0 +1,727 @@
+/*
+ * inode.c - block mapping and the buffered write path.  Mirrors
+ * fs/ext4/inode.c (ext4_map_blocks, ext4_da_get_block_prep,
+ * ext4_block_write_begin, ext4_da_write_begin/end, ext4_da_do_write_end,
+ * ext4_write_begin/end, ext4_journalled_write_end, ext4_block_zero_page_range,
+ * ext4_zero_partial_blocks), fs/buffer.c (block_write_end,
+ * __block_commit_write, folio_zero_new_buffers), mm/filemap.c
+ * (generic_perform_write) and mm/truncate.c (pagecache_isize_extended), as of
+ * 6.18.  Decisions that differ between kernels read fs->sem.
+ *
+ * Lock order, as in the kernel: delalloc locks the folio with no handle;
+ * the non-delalloc path starts the handle first, then locks the folio.
+ * Not modelled: inline data, encryption, verity, DAX, large folios, the
+ * ENOSPC retry after a forced commit.
+ */
+#include <string.h>
+
+#include "ext4.h"
+
+/* ext4_ext_find_goal(): continue after the extent to the left. */
+static uint32_t ext4_ext_find_goal(const struct ext4_fs *fs, uint32_t lblk)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+
+	for (uint32_t i = t->es_nr; i-- > 0;) {
+		const struct extent_status *e = &t->es[i];
+
+		if (e->es_lblk > lblk || e->es_state == ES_DELAYED)
+			continue;
+		return e->es_pblk + (lblk - e->es_lblk);
+	}
+	return fs->lay.data_start;
+}
+
+/* Room for one more on-disk extent split (the model's fixed extent area). */
+static bool extent_room(const struct ext4_fs *fs)
+{
+	return es_nr_disk_extents(&fs->inode.i_es) + 2 <=
+	       fs->lay.ext_blocks * fs->lay.extents_per_block;
+}
+
+/* Allocate blocks for a hole or delayed range: ext4_ext_map_blocks(CREATE). */
+static int ext4_alloc_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map,
+			     uint32_t flags, bool delayed)
+{
+	enum es_state st = (flags & GET_BLOCKS_UNWRIT_EXT) ? ES_UNWRITTEN : ES_WRITTEN;
+	uint32_t pblk, got;
+	int err;
+
+	if (!extent_room(fs))
+		return -ENOSPC;
+	err = ext4_mb_new_blocks(fs, h, ext4_ext_find_goal(fs, map->m_lblk), map->m_len,
+				 &pblk, &got);
+	if (err < 0)
+		return err;
+	es_insert(&fs->inode.i_es, map->m_lblk, got, pblk, st);
+	ext4_ext_dirty(fs, h);
+	if (delayed)
+		ext4_da_release_space(fs, got);        /* ext4_da_update_reserve_space */
+	map->m_pblk = pblk;
+	map->m_len = got;
+	map->m_flags = MAP_NEW | (st == ES_UNWRITTEN ? MAP_UNWRITTEN : MAP_MAPPED);
+	ext4_update_inode_fsync_trans(fs, h, st != ES_UNWRITTEN);
+	return (int)got;
+}
+
+/* ext4_map_blocks() tail: new written blocks go on the ordered list. */
+static void ext4_map_order(struct ext4_fs *fs, handle_t *h, const struct ext4_map_blocks *map,
+			   uint32_t flags)
+{
+	int64_t start = (int64_t)map->m_lblk << ext4_blkbits(fs);
+	int64_t len = (int64_t)map->m_len << ext4_blkbits(fs);
+
+	if (!(map->m_flags & MAP_NEW) || (map->m_flags & MAP_UNWRITTEN) ||
+	    !ext4_should_order_data(fs))
+		return;
+	if (flags & GET_BLOCKS_IO_SUBMIT)
+		ext4_jbd2_inode_add_wait(fs, h, start, len);
+	else
+		ext4_jbd2_inode_add_write(fs, h, start, len);
+}
+
+/* Unwritten -> written: at I/O end, or a buffered write with ext4_get_block. */
+static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
+				       struct ext4_map_blocks *map)
+{
+	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_WRITTEN);
+	ext4_ext_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	return (int)map->m_len;
+}
+
+/*
+ * ext4_map_blocks(): look up (and with GET_BLOCKS_CREATE allocate or
+ * convert) the blocks from map->m_lblk.  Returns the number of mapped blocks
+ * (0 for a hole or delayed range without CREATE) or a negative errno;
+ * map->m_len is trimmed to the run found.
+ */
+int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map,
+		    uint32_t flags)
+{
+	uint32_t pblk, len;
+	enum es_state st = es_lookup(&fs->inode.i_es, map->m_lblk, &pblk, &len);
+	int ret;
+
+	SIM_ASSERT(map->m_len > 0);
+	map->m_len = SIM_MIN(map->m_len, len);
+	map->m_pblk = pblk;
+	map->m_flags = 0;
+	if (st == ES_WRITTEN) {
+		map->m_flags = MAP_MAPPED;
+		return (int)map->m_len;
+	}
+	if (st == ES_UNWRITTEN) {
+		map->m_flags = MAP_UNWRITTEN;
+		if (!(flags & GET_BLOCKS_CREATE) || (flags & GET_BLOCKS_UNWRIT_EXT))
+			return (int)map->m_len;
+		SIM_ASSERT(h != NULL);
+		if (!extent_room(fs))
+			return -ENOSPC;
+		ret = ext4_convert_to_initialized(fs, h, map);
+		map->m_flags = MAP_MAPPED | ((flags & GET_BLOCKS_CONVERT) ? 0 : MAP_NEW);
+		ext4_map_order(fs, h, map, flags);
+		return ret;
+	}
+	if (st == ES_DELAYED)
+		map->m_flags = MAP_DELAYED;
+	if (!(flags & GET_BLOCKS_CREATE))
+		return 0;
+	SIM_ASSERT(h != NULL);
+	ret = ext4_alloc_blocks(fs, h, map, flags, st == ES_DELAYED);
+	if (ret > 0)
+		ext4_map_order(fs, h, map, flags);
+	return ret;
+}
+
+/* map_bh() plus ext4_update_bh_state() */
+static void map_bh(struct buffer_head *bh, const struct ext4_map_blocks *map)
+{
+	bh->b_state |= BH_Mapped;
+	bh->b_blocknr = map->m_pblk;
+	if (map->m_flags & MAP_NEW)
+		bh->b_state |= BH_New;
+	if (map->m_flags & MAP_UNWRITTEN)
+		bh->b_state |= BH_Unwritten;
+}
+
+/*
+ * ext4_da_get_block_prep() via ext4_da_map_blocks(): an existing block maps
+ * the buffer; a hole becomes a delayed extent with a reservation; a delayed
+ * buffer is mapped to no block and marked new.
+ */
+static int ext4_da_get_block_prep(struct ext4_fs *fs, struct buffer_head *bh, uint32_t lblk)
+{
+	struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = 1 };
+	int ret = ext4_map_blocks(fs, NULL, &map, 0);
+
+	if (ret > 0) {
+		map_bh(bh, &map);
+		if (bh->b_state & BH_Unwritten)
+			bh->b_state |= BH_New | BH_Mapped;
+		return 0;
+	}
+	if (!(map.m_flags & MAP_DELAYED)) {             /* hole */
+		if ((ret = ext4_da_reserve_space(fs)) < 0)
+			return ret;
+		es_insert(&fs->inode.i_es, lblk, 1, 0, ES_DELAYED);
+	}
+	bh->b_state |= BH_Mapped | BH_New | BH_Delay;
+	bh->b_blocknr = 0;
+	return 0;
+}
+
+/* ext4_get_block(create=1): allocate inside the write handle. */
+static int ext4_get_block_create(struct ext4_fs *fs, handle_t *h, struct buffer_head *bh,
+				 uint32_t lblk)
+{
+	struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = 1 };
+	int ret = ext4_map_blocks(fs, h, &map, GET_BLOCKS_CREATE);
+
+	if (ret < 0)
+		return ret;
+	SIM_ASSERT(ret == 1);
+	map_bh(bh, &map);
+	return 0;
+}
+
+/* The absolute byte range of buffer i of folio f. */
+static int64_t bh_pos(const struct ext4_fs *fs, const struct folio *f, unsigned i)
+{
+	return ((int64_t)f->index << PAGE_SHIFT) + ((int64_t)i << ext4_blkbits(fs));
+}
+
+static uint32_t bh_lblk(const struct ext4_fs *fs, const struct folio *f, unsigned i)
+{
+	return (uint32_t)(bh_pos(fs, f, i) >> ext4_blkbits(fs));
+}
+
+/*
+ * Dirty a buffer the write path zeroed or filled: in data=journal it joins
+ * the running transaction (ext4_journalled_zero_new_buffers), otherwise
+ * mark_buffer_dirty().
+ */
+static void ext4_dirty_buffer(struct ext4_fs *fs, struct folio *f, unsigned i)
+{
+	handle_t *h = ext4_journal_current_handle(fs);
+
+	if (!ext4_should_journal_data(fs) || !h) {
+		mark_buffer_dirty(f, i);
+		return;
+	}
+	f->bh[i].b_state |= BH_JBDDirty;
+	jbd2_journal_dirty_data(h, f->bh[i].b_blocknr, bh_lblk(fs, f, i));
+	folio_mark_dirty(f);
+}
+
+/* One buffer of ext4_block_write_begin(); *need_read asks for a read. */
+static int write_begin_buffer(struct ext4_fs *fs, handle_t *h, struct folio *f, unsigned i,
+			      uint32_t from, uint32_t to, bool *need_read)
+{
+	uint32_t bs = fs->opts.block_size, start = i * bs, end = start + bs;
+	struct buffer_head *bh = &f->bh[i];
+	int err;
+
+	bh->b_state &= (uint16_t)~BH_New;
+	if (!(bh->b_state & BH_Mapped)) {
+		err = h ? ext4_get_block_create(fs, h, bh, bh_lblk(fs, f, i))
+			: ext4_da_get_block_prep(fs, bh, bh_lblk(fs, f, i));
+		if (err < 0)
+			return err;
+		if (bh->b_state & BH_New) {
+			if (f->flags & PG_uptodate) {
+				bh->b_state &= (uint16_t)~BH_New;
+				bh->b_state |= BH_Uptodate;
+				ext4_dirty_buffer(fs, f, i);
+				return 0;
+			}
+			if (end > to)
+				folio_zero_segment(f, SIM_MAX(to, start), end);
+			if (start < from)
+				folio_zero_segment(f, start, SIM_MIN(from, end));
+			return 0;
+		}
+	}
+	if (f->flags & PG_uptodate) {
+		bh->b_state |= BH_Uptodate;
+		return 0;
+	}
+	if (!(bh->b_state & (BH_Uptodate | BH_Delay | BH_Unwritten)) &&
+	    (start < from || end > to))
+		*need_read = true;
+	return 0;
+}
+
+/* folio_zero_new_buffers(): a failed or short write zeroes its new buffers. */
+static void folio_zero_new_buffers(struct ext4_fs *fs, struct folio *f, uint32_t from,
+				   uint32_t to)
+{
+	uint32_t bs = fs->opts.block_size;
+
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+		uint32_t start = i * bs, end = start + bs;
+		struct buffer_head *bh = &f->bh[i];
+
+		if (!(bh->b_state & BH_New) || end <= from || start >= to)
+			continue;
+		if (!(f->flags & PG_uptodate)) {
+			folio_zero_segment(f, SIM_MAX(from, start), SIM_MIN(to, end));
+			bh->b_state |= BH_Uptodate;
+		}
+		bh->b_state &= (uint16_t)~BH_New;
+		ext4_dirty_buffer(fs, f, i);
+	}
+}
+
+/*
+ * ext4_block_write_begin(): map every buffer the write touches (delalloc:
+ * reserve; otherwise allocate under @h), zero the unwritten parts of new
+ * blocks, and read partly-overwritten blocks that are on disk.
+ */
+static int ext4_block_write_begin(struct ext4_fs *fs, handle_t *h, struct folio *f,
+				  uint32_t from, uint32_t to)
+{
+	uint32_t bs = fs->opts.block_size;
+	bool need_read[SIM_BLOCKS_PER_PAGE_MAX] = { false };
+	int err = 0;
+
+	SIM_ASSERT(from < to);
+	SIM_ASSERT(to <= PAGE_SIZE);
+	create_empty_buffers(&fs->inode.i_mapping, f);
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+		uint32_t start = i * bs, end = start + bs;
+
+		if (end <= from || start >= to) {
+			if (f->flags & PG_uptodate)
+				f->bh[i].b_state |= BH_Uptodate;
+			continue;
+		}
+		if ((err = write_begin_buffer(fs, h, f, i, from, to, &need_read[i])) < 0)
+			break;
+	}
+	for (unsigned i = 0; err == 0 && i < folio_nr_buffers(&fs->inode.i_mapping); i++)
+		if (need_read[i])
+			err = ext4_read_bh(fs, f, i);
+	if (err < 0)
+		folio_zero_new_buffers(fs, f, from, to);
+	return err;
+}
+
+/* __block_commit_write(): written buffers uptodate and dirty, new cleared. */
+static void block_commit_write(struct ext4_fs *fs, struct folio *f, uint32_t from, uint32_t to)
+{
+	uint32_t bs = fs->opts.block_size;
+	bool partial = false;
+
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+		uint32_t start = i * bs, end = start + bs;
+		struct buffer_head *bh = &f->bh[i];
+
+		if (end <= from || start >= to) {
+			if (!(bh->b_state & BH_Uptodate))
+				partial = true;
+		} else {
+			bh->b_state |= BH_Uptodate;
+			if (!ext4_should_journal_data(fs))
+				mark_buffer_dirty(f, i);
+		}
+		bh->b_state &= (uint16_t)~BH_New;
+	}
+	if (!partial)
+		f->flags |= PG_uptodate;
+}
+
+/* block_write_end(): a short copy into a non-uptodate folio counts as 0. */
+static uint32_t block_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
+				uint32_t copied, struct folio *f)
+{
+	uint32_t start = (uint32_t)(pos & (PAGE_SIZE - 1));
+
+	if (copied < len) {
+		if (!(f->flags & PG_uptodate))
+			copied = 0;
+		folio_zero_new_buffers(fs, f, start + copied, start + len);
+	}
+	block_commit_write(fs, f, start, start + copied);
+	return copied;
+}
+
+bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize)
+{
+	bool changed = false;
+
+	if (newsize > fs->inode.i_size) {
+		fs->inode.i_size = newsize;
+		changed = true;
+	}
+	if (newsize > fs->inode.i_disksize) {
+		ext4_update_i_disksize(fs, newsize);
+		changed = true;
+	}
+	return changed;
+}
+
+void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize)
+{
+	if (newsize > fs->inode.i_disksize)
+		fs->inode.i_disksize = newsize;
+}
+
+/*
+ * pagecache_isize_extended(): when blocks are smaller than pages and the
+ * size grows past the block holding @from, write-protect the EOF folio
+ * (so mmap stores fault and allocate) and, since 52aecaee1c26, zero its
+ * newly exposed range if it is dirty.
+ */
+void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to)
+{
+	uint32_t bs = fs->opts.block_size;
+	int64_t rounded_from, fpos;
+	struct folio *f;
+
+	if (from >= to || bs >= PAGE_SIZE)
+		return;
+	rounded_from = (from + bs - 1) & ~(int64_t)(bs - 1);
+	if (to <= rounded_from || !(rounded_from & (PAGE_SIZE - 1)))
+		return;
+	f = filemap_get_folio(&fs->inode.i_mapping, (uint64_t)from >> PAGE_SHIFT);
+	if (!f)
+		return;
+	sim_folio_lock(fs, f, SITE_ISIZE_EXT);
+	fpos = (int64_t)f->index << PAGE_SHIFT;
+	if (fs->sem.eof_folio_zero_mm && (f->flags & PG_dirty))
+		folio_zero_segment(f, (uint32_t)(from - fpos),
+				   (uint32_t)SIM_MIN(to - fpos, (int64_t)PAGE_SIZE));
+}
+
+/*
+ * ext4_block_zero_page_range(): zero [from, from+length) inside one block
+ * in the page cache, reading the block first if it is on disk; dirty it,
+ * and in data=ordered put it on the ordered list (since Dec 2025 only for
+ * written buffers), in data=journal journal it.  A hole needs nothing.
+ */
+int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
+			       int64_t length)
+{
+	uint32_t bs = fs->opts.block_size, offset = (uint32_t)(from & (PAGE_SIZE - 1));
+	uint32_t max = bs - (offset & (bs - 1));
+	unsigned i = offset >> ext4_blkbits(fs);
+	struct buffer_head *bh;
+	struct folio *f;
+	int err;
+
+	if (length > max || length < 0)
+		length = max;
+	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)from >> PAGE_SHIFT);
+	sim_folio_lock(fs, f, SITE_ZERO_PARTIAL);
+	create_empty_buffers(&fs->inode.i_mapping, f);
+	bh = &f->bh[i];
+	if (!(bh->b_state & BH_Mapped)) {
+		struct ext4_map_blocks map = { .m_lblk = bh_lblk(fs, f, i), .m_len = 1 };
+
+		/* a hole, delayed or unwritten block stays unmapped: nothing to zero */
+		if (ext4_map_blocks(fs, NULL, &map, 0) <= 0 || !(map.m_flags & MAP_MAPPED))
+			goto out;
+		map_bh(bh, &map);
+	}
+	if (f->flags & PG_uptodate)
+		bh->b_state |= BH_Uptodate;
+	if (!(bh->b_state & BH_Uptodate) && (err = ext4_read_bh(fs, f, i)) < 0)
+		return err;
+	folio_zero_segment(f, offset, offset + (uint32_t)length);
+	if (ext4_should_journal_data(fs)) {
+		SIM_ASSERT(h != NULL);
+		bh->b_state |= BH_JBDDirty;
+		jbd2_journal_dirty_data(h, bh->b_blocknr, bh_lblk(fs, f, i));
+		folio_mark_dirty(f);
+	} else {
+		mark_buffer_dirty(f, i);
+		if (ext4_should_order_data(fs) && h &&
+		    (!fs->sem.zero_ordered_written_only ||
+		     !(bh->b_state & (BH_Delay | BH_Unwritten))))
+			ext4_jbd2_inode_add_write(fs, h, from, length);
+	}
+out:
+	return 0;
+}
+
+/* ext4_zero_partial_blocks(): zero the partial blocks at both ends. */
+int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, int64_t length)
+{
+	uint32_t bs = fs->opts.block_size;
+	int64_t byte_end = lstart + length - 1;
+	uint32_t partial_start = (uint32_t)(lstart & (bs - 1));
+	uint32_t partial_end = (uint32_t)(byte_end & (bs - 1));
+	int64_t start = lstart >> ext4_blkbits(fs), end = byte_end >> ext4_blkbits(fs);
+	int err = 0;
+
+	SIM_ASSERT(length > 0);
+	if (start == end && (partial_start || partial_end != bs - 1))
+		return ext4_block_zero_page_range(fs, h, lstart, length);
+	if (partial_start && (err = ext4_block_zero_page_range(fs, h, lstart, bs)) < 0)
+		return err;
+	if (partial_end != bs - 1)
+		err = ext4_block_zero_page_range(fs, h, byte_end - partial_end, partial_end + 1);
+	return err;
+}
+
+/* ext4_da_should_update_i_disksize(): the last written byte's block is on disk. */
+static bool ext4_da_should_update_i_disksize(const struct ext4_fs *fs, const struct folio *f,
+					     uint32_t offset)
+{
+	uint16_t s = f->bh[offset >> ext4_blkbits(fs)].b_state;
+
+	return (s & BH_Mapped) && !(s & (BH_Delay | BH_Unwritten));
+}
+
+/* ext4_write_begin(): handle first, then the folio; allocate under the handle. */
+static int ext4_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len, struct folio **fp)
+{
+	uint32_t from = (uint32_t)(pos & (PAGE_SIZE - 1));
+	struct folio *f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
+	handle_t *h;
+	int err;
+
+	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
+	create_empty_buffers(&fs->inode.i_mapping, f);
+	/* folio unlocked; the handle needs one more credit for the orphan list */
+	h = ext4_journal_start(fs, HT_WRITE_PAGE, 8 + 1);
+	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
+	err = ext4_block_write_begin(fs, h, f, from, from + len);
+	if (err < 0) {
+		bool extended = pos + len > fs->inode.i_size;
+
+		if (extended)
+			ext4_orphan_add(fs, h);
+		ext4_journal_stop(fs, h);
+		if (extended) {
+			ext4_truncate_failed_write(fs);
+			ext4_orphan_del(fs, NULL);
+		}
+		return err;
+	}
+	*fp = f;
+	return 0;
+}
+
+/* ext4_da_write_begin(): no handle; fall back to ext4_write_begin when short of space. */
+static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
+			       struct folio **fp, bool *fallback)
+{
+	uint32_t from = (uint32_t)(pos & (PAGE_SIZE - 1));
+	struct folio *f;
+	int err;
+
+	*fallback = ext4_nonda_switch(fs);
+	if (*fallback)
+		return ext4_write_begin(fs, pos, len, fp);
+	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
+	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
+	err = ext4_block_write_begin(fs, NULL, f, from, from + len);
+	if (err < 0) {
+		if (pos + len > fs->inode.i_size)
+			ext4_truncate_failed_write(fs);
+		return err;
+	}
+	*fp = f;
+	return 0;
+}
+
+/* Trim blocks a failed or short extending write left past i_size. */
+static void ext4_write_end_trim(struct ext4_fs *fs, handle_t *h, int64_t pos, uint32_t len)
+{
+	bool trim = pos + len > fs->inode.i_size;
+
+	if (trim)
+		ext4_orphan_add(fs, h);
+	ext4_journal_stop(fs, h);
+	if (trim) {
+		ext4_truncate_failed_write(fs);
+		ext4_orphan_del(fs, NULL);
+	}
+}
+
+/* ext4_write_end(): raise i_size and i_disksize together, inside the handle. */
+static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
+			  struct folio *f)
+{
+	handle_t *h = ext4_journal_current_handle(fs);
+	int64_t old_size = fs->inode.i_size;
+	bool changed;
+
+	SIM_ASSERT(h != NULL);
+	copied = block_write_end(fs, pos, len, copied, f);
+	changed = ext4_update_inode_size(fs, pos + copied);
+	if (old_size < pos) {
+		pagecache_isize_extended(fs, old_size, pos);
+		if (fs->sem.eof_zero_on_extend)
+			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size);
+	}
+	if (changed)
+		ext4_mark_inode_dirty(fs, h);
+	ext4_write_end_trim(fs, h, pos, len);
+	return (int)copied;
+}
+
+/* write_end_fn() + ext4_dirty_journalled_data() for [from, to). */
+static void ext4_journal_folio_buffers(struct ext4_fs *fs, handle_t *h, struct folio *f,
+				       uint32_t from, uint32_t to)
+{
+	uint32_t bs = fs->opts.block_size;
+
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+		struct buffer_head *bh = &f->bh[i];
+
+		if (i * bs + bs <= from || i * bs >= to || !(bh->b_state & BH_Mapped))
+			continue;
+		bh->b_state |= BH_Uptodate | BH_JBDDirty;
+		bh->b_state &= (uint16_t)~(BH_New | BH_Dirty);
+		jbd2_journal_dirty_data(h, bh->b_blocknr, bh_lblk(fs, f, i));
+	}
+	folio_mark_dirty(f);
+}
+
+/* ext4_journalled_write_end(): the data buffers join the transaction. */
+static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
+				     uint32_t copied, struct folio *f)
+{
+	handle_t *h = ext4_journal_current_handle(fs);
+	uint32_t from = (uint32_t)(pos & (PAGE_SIZE - 1));
+	int64_t old_size = fs->inode.i_size;
+	bool changed;
+
+	SIM_ASSERT(h != NULL);
+	if (copied < len && !(f->flags & PG_uptodate)) {
+		copied = 0;
+		folio_zero_new_buffers(fs, f, from, from + len);
+	} else {
+		if (copied < len)
+			folio_zero_new_buffers(fs, f, from + copied, from + len);
+		block_commit_write(fs, f, from, from + copied);
+		if (copied)
+			ext4_journal_folio_buffers(fs, h, f, from, from + copied);
+	}
+	changed = ext4_update_inode_size(fs, pos + copied);
+	fs->inode.i_datasync_tid = h->h_transaction->t_tid;
+	if (old_size < pos) {
+		pagecache_isize_extended(fs, old_size, pos);
+		if (fs->sem.eof_zero_on_extend)
+			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size);
+	}
+	if (changed)
+		ext4_mark_inode_dirty(fs, h);
+	ext4_write_end_trim(fs, h, pos, len);
+	return (int)copied;
+}
+
+/*
+ * ext4_da_do_write_end(): raise i_size under the folio lock; raise
+ * i_disksize too when the write ends inside a block already on disk (no
+ * writeback would do it).  A handle only if i_disksize changed or the gap
+ * past the old size needs zeroing (6.6; before, any size change).
+ */
+static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
+				uint32_t copied, struct folio *f)
+{
+	int64_t old_size = fs->inode.i_size, new_i_size, zero_len = 0;
+	bool disksize_changed = false, size_changed = false;
+	handle_t *h;
+
+	copied = block_write_end(fs, pos, len, copied, f);
+	new_i_size = pos + copied;
+	if (new_i_size > fs->inode.i_size) {
+		fs->inode.i_size = new_i_size;
+		size_changed = true;
+		if (copied && ext4_da_should_update_i_disksize(
+				fs, f, (uint32_t)((new_i_size - 1) & (PAGE_SIZE - 1)))) {
+			ext4_update_i_disksize(fs, new_i_size);
+			disksize_changed = true;
+		}
+	}
+	if (pos > old_size) {
+		pagecache_isize_extended(fs, old_size, pos);
+		if (fs->sem.eof_zero_on_extend)
+			zero_len = pos - old_size;
+	}
+	if (!(fs->sem.da_end_skip_dirty ? disksize_changed : size_changed) && !zero_len)
+		return (int)copied;
+	h = ext4_journal_start(fs, HT_INODE, 2);
+	if (zero_len)
+		ext4_zero_partial_blocks(fs, h, old_size, zero_len);
+	ext4_mark_inode_dirty(fs, h);
+	ext4_journal_stop(fs, h);
+	return (int)copied;
+}
+
+static int ext4_da_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
+			     struct folio *f, bool fallback)
+{
+	if (fallback)
+		return ext4_write_end(fs, pos, len, copied, f);
+	if (copied < len && !(f->flags & PG_uptodate))
+		copied = 0;
+	return ext4_da_do_write_end(fs, pos, len, copied, f);
+}
+
+/* One write_begin / copy / write_end round on one folio; returns copied. */
+static int write_one_folio(struct ext4_fs *fs, int64_t pos, uint32_t bytes, uint8_t fill,
+			   uint32_t copyable)
+{
+	struct folio *f = NULL;
+	bool fallback = false;
+	uint32_t copied = SIM_MIN(bytes, copyable);
+	int err;
+
+	if (fs->opts.delalloc)
+		err = ext4_da_write_begin(fs, pos, bytes, &f, &fallback);
+	else
+		err = ext4_write_begin(fs, pos, bytes, &f);
+	if (err < 0)
+		return err;
+	memset(f->data + (pos & (PAGE_SIZE - 1)), fill, copied);
+	if (ext4_journal_current_handle(fs))
+		fs->counters->copy_under_handle++;
+	if (ext4_should_journal_data(fs))
+		return ext4_journalled_write_end(fs, pos, bytes, copied, f);
+	if (fs->opts.delalloc)
+		return ext4_da_write_end(fs, pos, bytes, copied, f, fallback);
+	return ext4_write_end(fs, pos, bytes, copied, f);
+}
+
+/*
+ * generic_perform_write(): copy @len bytes of @fill at @pos, a folio at a
+ * time.  The user buffer is readable for its first @readable bytes only (a
+ * short copy); a round that copied nothing is retried with the bytes that
+ * did copy, as the kernel does after faulting them in.  *written gets the
+ * bytes written; the result is 0, or an error if nothing was written.
+ */
+int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			int64_t readable, int64_t *written)
+{
+	int status = 0;
+
+	*written = 0;
+	while (len > 0) {
+		uint32_t offset = (uint32_t)(pos & (PAGE_SIZE - 1));
+		uint32_t bytes = (uint32_t)SIM_MIN((int64_t)(PAGE_SIZE - offset), len);
+		int64_t avail = readable - *written;
+
+		if (avail <= 0) {
+			status = -EFAULT;
+			break;
+		}
+		status = write_one_folio(fs, pos, bytes, fill,
+					 (uint32_t)SIM_MIN(avail, (int64_t)bytes));
+		if (status < 0)
+			break;
+		if (status == 0) {
+			SIM_ASSERT(avail < bytes);
+			len = SIM_MIN(len, avail);      /* retry with what copies */
+			continue;
+		}
+		pos += status;
+		*written += status;
+		len -= status;
+	}
+	return *written > 0 ? 0 : status;
+}

@@ -1,0 +1,200 @@
+/*
+ * jbd2.h - the journal: handles, transactions, commit, checkpoint, recovery.
+ *
+ * Mirrors fs/jbd2 (transaction.c, commit.c, checkpoint.c, recovery.c,
+ * revoke.c) at the level a crash can observe: which metadata blocks (and, in
+ * data=journal, which data blocks) a transaction carries, in which order its
+ * blocks reach the device, and what recovery replays.
+ *
+ * Transaction life (state -> function that moves it on):
+ *
+ *   (none) --start_this_handle--> T_RUNNING --jbd2_journal_commit_transaction-->
+ *   T_LOCKED (t_updates == 0) --> T_FLUSH (ordered data submitted, journal
+ *   blocks written) --> T_COMMIT (ordered data and journal I/O waited, flush,
+ *   commit block FUA) --> T_FINISHED (freed blocks released, buffers on the
+ *   checkpoint list) --jbd2_log_do_checkpoint--> written home, log tail moved.
+ *
+ * Invariants:
+ *   (1) at most one running transaction; handles join it; a commit starts
+ *       only when no handle of the transaction is open (single task model);
+ *   (2) a committed transaction's blocks are in the log, followed by a
+ *       commit block made durable after a flush;
+ *   (3) recovery replays, in tid order, every transaction from the log tail
+ *       whose commit block is present, skipping revoked blocks;
+ *   (4) a block freed in a transaction is reused only after it commits.
+ *
+ * On-disk log format (the model's own, laid out like jbd2's): block 0 of the
+ * journal area is the journal superblock; every log block starts with a
+ * 12-byte header {magic, blocktype, sequence}.  Descriptor blocks carry 8-byte
+ * tags {blocknr, flags}; a journaled block that starts with the magic is
+ * escaped.  Not modelled: checksums, async commit, fast commit, barriers off.
+ */
+#ifndef EXT4SIM_JBD2_H
+#define EXT4SIM_JBD2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define JBD2_MAGIC_NUMBER 0xc03b3998u
+#define JBD2_DESCRIPTOR_BLOCK 1
+#define JBD2_COMMIT_BLOCK 2
+#define JBD2_SUPERBLOCK_V2 4
+#define JBD2_REVOKE_BLOCK 5
+#define JBD2_FLAG_ESCAPE 1u
+#define JBD2_FLAG_LAST_TAG 8u
+#define JBD2_HEADER_SIZE 12u
+#define JBD2_TAG_SIZE 8u
+
+/* jbd2_inode flags: what commit must do with the inode's dirty range. */
+#define JI_WRITE_DATA 1u        /* submit the range's dirty data */
+#define JI_WAIT_DATA 2u         /* wait for the range's data I/O */
+
+enum t_state { T_RUNNING, T_LOCKED, T_FLUSH, T_COMMIT, T_FINISHED };
+
+/* A block a transaction carries: metadata, or file data in data=journal. */
+struct jbd2_buf {
+	uint32_t jb_blocknr;
+	int64_t jb_lblk;        /* file block for journaled data, -1 for metadata */
+};
+
+struct jbd2_range {
+	uint32_t start;
+	uint32_t len;
+};
+
+typedef struct transaction_s {
+	uint32_t t_tid;
+	enum t_state t_state;
+	int t_updates;                  /* open handles */
+	uint32_t t_outstanding_credits;
+	struct jbd2_buf *t_buffers;     /* sorted by jb_blocknr, unique */
+	uint32_t t_nr_buffers;
+	uint32_t t_cap_buffers;
+	uint32_t *t_revoke;             /* revoked block numbers, sorted */
+	uint32_t t_nr_revoke;
+	uint32_t t_cap_revoke;
+	struct jbd2_range *t_freed;     /* released to the allocator at commit */
+	uint32_t t_nr_freed;
+	uint32_t t_cap_freed;
+	uint32_t t_ji_flags;            /* the file's jbd2_inode in this tx */
+	int64_t t_ji_start;             /* dirty range, bytes, inclusive */
+	int64_t t_ji_end;
+	bool t_synchronous_commit;
+} transaction_t;
+
+typedef struct handle_s {
+	struct journal_s *h_journal;
+	transaction_t *h_transaction;
+	int h_ref;                      /* nesting depth */
+	uint32_t h_total_credits;
+	bool h_sync;
+	int h_type;
+} handle_t;
+
+/* A committed transaction whose log blocks are not yet released. */
+struct jbd2_logged_tx {
+	uint32_t lt_tid;
+	uint32_t lt_start;              /* first log block (journal-relative) */
+	uint32_t lt_nr_blocks;
+};
+
+/* The newest committed copy of a block, waiting for checkpoint. */
+struct jbd2_cp_buf {
+	uint32_t cp_blocknr;
+	uint32_t cp_tid;
+	uint8_t *cp_data;
+};
+
+struct blkdev;
+struct sim_counters;
+
+/* What the file system provides to the journal (j_private and callbacks). */
+struct jbd2_fs_ops {
+	/* ext4_journal_submit_inode_data_buffers */
+	void (*submit_inode_data)(void *fs, int64_t start, int64_t end);
+	/* ext4_journal_finish_inode_data_buffers */
+	void (*finish_inode_data)(void *fs, int64_t start, int64_t end);
+	/* current contents of a metadata block or journaled data block */
+	void (*get_block)(void *fs, const struct jbd2_buf *b, uint8_t *out);
+	/* j_commit_callback: release blocks freed by the transaction */
+	void (*commit_callback)(void *fs, transaction_t *t);
+	/* a block the transaction carried is now committed (refile) */
+	void (*buffer_committed)(void *fs, const struct jbd2_buf *b);
+};
+
+typedef struct journal_s {
+	struct blkdev *j_dev;
+	void *j_private;
+	const struct jbd2_fs_ops *j_ops;
+	struct sim_counters *j_counters;
+	uint32_t j_blk_offset;          /* device block of journal block 0 */
+	uint32_t j_total_len;           /* journal blocks incl. the superblock */
+	uint32_t j_first;               /* first log block (1) */
+	uint32_t j_last;                /* one past the last log block */
+	uint32_t j_head;                /* next log block to write */
+	uint32_t j_tail;                /* oldest log block still needed */
+	uint32_t j_tail_sequence;       /* tid at j_tail */
+	uint32_t j_free;                /* free log blocks */
+	uint32_t j_transaction_sequence;/* tid of the next transaction */
+	uint32_t j_commit_sequence;     /* last committed tid */
+	uint32_t j_max_transaction_buffers;
+	transaction_t *j_running_transaction;
+	handle_t *j_current_handle;     /* current->journal_info */
+	struct jbd2_logged_tx *j_logged;/* committed, not checkpointed */
+	uint32_t j_nr_logged;
+	uint32_t j_cap_logged;
+	struct jbd2_cp_buf *j_cp;       /* checkpoint list, sorted by blocknr */
+	uint32_t j_nr_cp;
+	uint32_t j_cap_cp;
+	bool j_aborted;
+} journal_t;
+
+/* Recovery report (what jbd2_journal_recover found). */
+struct jbd2_recovery_info {
+	uint32_t start_transaction;
+	uint32_t end_transaction;       /* first tid not replayed */
+	uint32_t nr_replayed;           /* blocks written home */
+	uint32_t nr_revoke_hits;        /* blocks skipped because revoked */
+	uint32_t nr_revokes;
+};
+
+/* journal superblock helpers (jbd2_journal.c) */
+void jbd2_journal_init(journal_t *j, struct blkdev *dev, uint32_t blk_offset,
+		       uint32_t total_len, void *priv, const struct jbd2_fs_ops *ops,
+		       struct sim_counters *counters);
+void jbd2_journal_create(journal_t *j);         /* mkfs: empty journal */
+int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info); /* mount */
+void jbd2_journal_destroy(journal_t *j);        /* free memory only */
+void jbd2_journal_release(journal_t *j);        /* unmount: commit, checkpoint, mark empty */
+void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence);
+uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk);
+
+/* transaction.c */
+handle_t *jbd2_journal_start(journal_t *j, uint32_t credits, int type);
+int jbd2_journal_stop(handle_t *h);
+void jbd2_journal_dirty_metadata(handle_t *h, uint32_t blocknr);
+void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, int64_t lblk);
+void jbd2_journal_forget(handle_t *h, uint32_t blocknr);
+void jbd2_journal_unmap_buffer(journal_t *j, uint32_t blocknr);
+void jbd2_journal_revoke(handle_t *h, uint32_t blocknr);
+void jbd2_journal_free_blocks(handle_t *h, uint32_t start, uint32_t len);
+void jbd2_journal_inode_ranged(handle_t *h, uint32_t flags, int64_t start, int64_t len);
+bool jbd2_transaction_committed(journal_t *j, uint32_t tid);
+bool jbd2_buffer_in_running(const journal_t *j, uint32_t blocknr);
+void jbd2_transaction_free(transaction_t *t);
+
+/* commit.c */
+void jbd2_journal_commit_transaction(journal_t *j);
+int jbd2_complete_transaction(journal_t *j, uint32_t tid);
+int jbd2_journal_force_commit(journal_t *j);
+bool jbd2_trans_will_send_data_barrier(journal_t *j, uint32_t tid);
+
+/* checkpoint.c */
+void jbd2_log_do_checkpoint(journal_t *j);
+void jbd2_log_make_space(journal_t *j, uint32_t needed);
+void jbd2_journal_forget_checkpoint(journal_t *j, uint32_t blocknr);
+
+/* recovery.c: replay a crashed log onto the device. */
+int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info);
+
+#endif

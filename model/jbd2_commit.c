@@ -1,0 +1,278 @@
+/*
+ * jbd2_commit.c - committing the running transaction, in the order of
+ * fs/jbd2/commit.c jbd2_journal_commit_transaction() with barriers on and
+ * async_commit off:
+ *
+ *   1. T_LOCKED: no handle open; a new running transaction may start now;
+ *   2. T_FLUSH: submit the ordered data (JI_WRITE_DATA), write revoke
+ *      records, descriptor blocks and block copies to the log;
+ *   3. T_COMMIT: wait for ordered data (JI_WAIT_DATA) and the log writes,
+ *      flush the device cache, write the commit block with FUA;
+ *   4. T_FINISHED: copies go to the checkpoint list, freed blocks return to
+ *      the allocator (j_commit_callback).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "jbd2.h"
+#include "sim.h"
+
+struct log_writer {
+	journal_t *j;
+	uint64_t *seqs;         /* bios to wait for */
+	uint32_t nr;
+	uint32_t cap;
+	uint32_t written;       /* log blocks used */
+};
+
+static uint32_t tags_per_descriptor(const journal_t *j)
+{
+	return (j->j_dev->bd_block_size - JBD2_HEADER_SIZE) / JBD2_TAG_SIZE;
+}
+
+static uint32_t revokes_per_block(const journal_t *j)
+{
+	return (j->j_dev->bd_block_size - JBD2_HEADER_SIZE - 4) / 4;
+}
+
+static uint32_t div_round_up(uint32_t a, uint32_t b)
+{
+	return (a + b - 1) / b;
+}
+
+/* Log blocks a commit of @t takes, commit block included. */
+static uint32_t commit_log_blocks(const journal_t *j, const transaction_t *t)
+{
+	return div_round_up(t->t_nr_revoke, revokes_per_block(j)) +
+	       div_round_up(t->t_nr_buffers, tags_per_descriptor(j)) +
+	       t->t_nr_buffers + 1;
+}
+
+static void log_write(struct log_writer *w, const uint8_t *data, enum bio_kind kind)
+{
+	journal_t *j = w->j;
+
+	if (w->nr == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 32;
+		w->seqs = sim_realloc_array(w->seqs, w->cap, sizeof(*w->seqs));
+	}
+	w->seqs[w->nr++] = blkdev_submit(j->j_dev, jbd2_log_block(j, j->j_head), data,
+					 kind, false);
+	j->j_counters->bios_submitted++;
+	w->written++;
+	if (++j->j_head == j->j_last)
+		j->j_head = j->j_first;
+}
+
+static void put_header(uint8_t *b, uint32_t type, uint32_t tid)
+{
+	put_le32(b, JBD2_MAGIC_NUMBER);
+	put_le32(b + 4, type);
+	put_le32(b + 8, tid);
+}
+
+/* jbd2_journal_write_revoke_records() */
+static void write_revoke_records(struct log_writer *w, const transaction_t *t)
+{
+	uint32_t bs = w->j->j_dev->bd_block_size, per = revokes_per_block(w->j);
+	uint8_t *b = sim_zalloc(bs);
+
+	for (uint32_t i = 0; i < t->t_nr_revoke; i += per) {
+		uint32_t n = SIM_MIN(per, t->t_nr_revoke - i);
+
+		memset(b, 0, bs);
+		put_header(b, JBD2_REVOKE_BLOCK, t->t_tid);
+		put_le32(b + JBD2_HEADER_SIZE, JBD2_HEADER_SIZE + 4 + 4 * n);
+		for (uint32_t k = 0; k < n; k++)
+			put_le32(b + JBD2_HEADER_SIZE + 4 + 4 * k, t->t_revoke[i + k]);
+		log_write(w, b, BIO_JOURNAL);
+	}
+	free(b);
+}
+
+/* One descriptor block and the copies of up to a descriptor's worth of buffers. */
+static void write_descriptor_group(struct log_writer *w, const transaction_t *t,
+				   uint32_t first, uint32_t n, uint8_t **copies)
+{
+	uint32_t bs = w->j->j_dev->bd_block_size;
+	uint8_t *d = sim_zalloc(bs);
+
+	put_header(d, JBD2_DESCRIPTOR_BLOCK, t->t_tid);
+	for (uint32_t k = 0; k < n; k++) {
+		uint8_t *tag = d + JBD2_HEADER_SIZE + k * JBD2_TAG_SIZE;
+		uint32_t flags = k + 1 == n ? JBD2_FLAG_LAST_TAG : 0;
+
+		if (get_le32(copies[first + k]) == JBD2_MAGIC_NUMBER) {
+			put_le32(copies[first + k], 0);        /* escape */
+			flags |= JBD2_FLAG_ESCAPE;
+		}
+		put_le32(tag, t->t_buffers[first + k].jb_blocknr);
+		put_le32(tag + 4, flags);
+	}
+	log_write(w, d, BIO_JOURNAL);
+	for (uint32_t k = 0; k < n; k++)
+		log_write(w, copies[first + k], BIO_JOURNAL);
+	free(d);
+}
+
+/* Keep the newest committed copy of each block for checkpoint. */
+static void checkpoint_add(journal_t *j, uint32_t blocknr, uint32_t tid,
+			   const uint8_t *data)
+{
+	uint32_t bs = j->j_dev->bd_block_size, i = 0;
+
+	while (i < j->j_nr_cp && j->j_cp[i].cp_blocknr < blocknr)
+		i++;
+	if (i < j->j_nr_cp && j->j_cp[i].cp_blocknr == blocknr) {
+		memcpy(j->j_cp[i].cp_data, data, bs);
+		j->j_cp[i].cp_tid = tid;
+		return;
+	}
+	if (j->j_nr_cp == j->j_cap_cp) {
+		j->j_cap_cp = j->j_cap_cp ? 2 * j->j_cap_cp : 16;
+		j->j_cp = sim_realloc_array(j->j_cp, j->j_cap_cp, sizeof(*j->j_cp));
+	}
+	memmove(&j->j_cp[i + 1], &j->j_cp[i], (j->j_nr_cp - i) * sizeof(*j->j_cp));
+	j->j_cp[i].cp_blocknr = blocknr;
+	j->j_cp[i].cp_tid = tid;
+	j->j_cp[i].cp_data = sim_zalloc(bs);
+	memcpy(j->j_cp[i].cp_data, data, bs);
+	j->j_nr_cp++;
+}
+
+/* Copies of every buffer as it is now (jbd2 freezes them at T_FLUSH). */
+static uint8_t **snapshot_buffers(journal_t *j, const transaction_t *t)
+{
+	uint8_t **copies = sim_zalloc((t->t_nr_buffers + 1) * sizeof(*copies));
+
+	for (uint32_t i = 0; i < t->t_nr_buffers; i++) {
+		copies[i] = sim_zalloc(j->j_dev->bd_block_size);
+		j->j_ops->get_block(j->j_private, &t->t_buffers[i], copies[i]);
+		checkpoint_add(j, t->t_buffers[i].jb_blocknr, t->t_tid, copies[i]);
+	}
+	return copies;
+}
+
+static void write_metadata(struct log_writer *w, const transaction_t *t)
+{
+	uint32_t per = tags_per_descriptor(w->j);
+	uint8_t **copies = snapshot_buffers(w->j, t);
+
+	for (uint32_t i = 0; i < t->t_nr_buffers; i += per)
+		write_descriptor_group(w, t, i, SIM_MIN(per, t->t_nr_buffers - i), copies);
+	for (uint32_t i = 0; i < t->t_nr_buffers; i++)
+		free(copies[i]);
+	free(copies);
+}
+
+/* Step 3: wait for the log, flush, commit block with FUA. */
+static void write_commit_record(struct log_writer *w, const transaction_t *t)
+{
+	journal_t *j = w->j;
+	uint8_t *b = sim_zalloc(j->j_dev->bd_block_size);
+	uint64_t seq;
+
+	for (uint32_t i = 0; i < w->nr; i++)
+		if (blkdev_in_flight(j->j_dev, w->seqs[i]))
+			blkdev_complete(j->j_dev, w->seqs[i]);
+	blkdev_flush(j->j_dev);
+	j->j_counters->flushes++;
+	put_header(b, JBD2_COMMIT_BLOCK, t->t_tid);
+	seq = blkdev_submit(j->j_dev, jbd2_log_block(j, j->j_head), b, BIO_COMMIT, true);
+	j->j_counters->bios_submitted++;
+	w->written++;
+	if (++j->j_head == j->j_last)
+		j->j_head = j->j_first;
+	blkdev_complete(j->j_dev, seq);
+	free(b);
+}
+
+static void record_logged(journal_t *j, uint32_t tid, uint32_t start, uint32_t nr)
+{
+	if (j->j_nr_logged == j->j_cap_logged) {
+		j->j_cap_logged = j->j_cap_logged ? 2 * j->j_cap_logged : 16;
+		j->j_logged = sim_realloc_array(j->j_logged, j->j_cap_logged,
+						sizeof(*j->j_logged));
+	}
+	j->j_logged[j->j_nr_logged].lt_tid = tid;
+	j->j_logged[j->j_nr_logged].lt_start = start;
+	j->j_logged[j->j_nr_logged].lt_nr_blocks = nr;
+	j->j_nr_logged++;
+	SIM_ASSERT(j->j_free >= nr);
+	j->j_free -= nr;
+}
+
+static void finish_commit(journal_t *j, transaction_t *t)
+{
+	for (uint32_t i = 0; i < t->t_nr_buffers; i++)
+		if (j->j_ops->buffer_committed)
+			j->j_ops->buffer_committed(j->j_private, &t->t_buffers[i]);
+	j->j_ops->commit_callback(j->j_private, t);
+	j->j_commit_sequence = t->t_tid;
+	t->t_state = T_FINISHED;
+	j->j_counters->commits++;
+	jbd2_transaction_free(t);
+}
+
+void jbd2_journal_commit_transaction(journal_t *j)
+{
+	transaction_t *t = j->j_running_transaction;
+	struct log_writer w = { .j = j };
+	uint32_t need, start;
+
+	SIM_ASSERT(t != NULL);
+	SIM_ASSERT(t->t_updates == 0);
+	SIM_ASSERT(j->j_current_handle == NULL);
+	need = commit_log_blocks(j, t);
+	SIM_ASSERT(need <= j->j_last - j->j_first);
+	if (j->j_free < need)
+		jbd2_log_make_space(j, need);
+	t->t_state = T_LOCKED;
+	j->j_running_transaction = NULL;
+	t->t_state = T_FLUSH;
+	if (t->t_ji_flags & JI_WRITE_DATA)
+		j->j_ops->submit_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	start = j->j_head;
+	write_revoke_records(&w, t);
+	write_metadata(&w, t);
+	t->t_state = T_COMMIT;
+	if (t->t_ji_flags & JI_WAIT_DATA)
+		j->j_ops->finish_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	write_commit_record(&w, t);
+	SIM_ASSERT(w.written == need);
+	record_logged(j, t->t_tid, start, need);
+	free(w.seqs);
+	finish_commit(j, t);
+}
+
+/* jbd2_complete_transaction(): commit @tid if it is still running. */
+int jbd2_complete_transaction(journal_t *j, uint32_t tid)
+{
+	j->j_counters->j_state_lock_reads++;
+	if (j->j_running_transaction && j->j_running_transaction->t_tid == tid) {
+		jbd2_journal_commit_transaction(j);
+		j->j_counters->sync_waits++;
+	}
+	return 0;
+}
+
+/* jbd2_journal_force_commit(): commit whatever is running. */
+int jbd2_journal_force_commit(journal_t *j)
+{
+	if (j->j_running_transaction)
+		jbd2_journal_commit_transaction(j);
+	return 0;
+}
+
+/*
+ * True when committing @tid will flush the device (so fsync need not):
+ * false once @tid is already committed.
+ */
+bool jbd2_trans_will_send_data_barrier(journal_t *j, uint32_t tid)
+{
+	j->j_counters->j_state_lock_reads++;
+	if ((int32_t)(j->j_commit_sequence - tid) >= 0)
+		return false;
+	return true;
+}

@@ -1,0 +1,151 @@
+/*
+ * jbd2_journal.c - the journal superblock and the journal's life across
+ * mount and unmount.  Mirrors fs/jbd2/journal.c: journal_reset,
+ * jbd2_journal_load, jbd2_journal_destroy, jbd2_mark_journal_empty.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "jbd2.h"
+#include "sim.h"
+
+/* Journal superblock fields after the 12-byte header. */
+#define JSB_BLOCKSIZE 12
+#define JSB_MAXLEN 16
+#define JSB_FIRST 20
+#define JSB_SEQUENCE 24
+#define JSB_START 28
+
+void jbd2_journal_init(journal_t *j, struct blkdev *dev, uint32_t blk_offset,
+		       uint32_t total_len, void *priv, const struct jbd2_fs_ops *ops,
+		       struct sim_counters *counters)
+{
+	memset(j, 0, sizeof(*j));
+	SIM_ASSERT(total_len >= 64);
+	j->j_dev = dev;
+	j->j_private = priv;
+	j->j_ops = ops;
+	j->j_counters = counters;
+	j->j_blk_offset = blk_offset;
+	j->j_total_len = total_len;
+	j->j_first = 1;
+	j->j_last = total_len;
+	/* jbd2_journal_get_max_txn_bufs(): a quarter of the log */
+	j->j_max_transaction_buffers = (total_len - 1) / 4;
+}
+
+uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk)
+{
+	SIM_ASSERT(logblk < j->j_total_len);
+	return j->j_blk_offset + logblk;
+}
+
+/* Write the journal superblock with REQ_FUA (durable when it completes). */
+void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
+{
+	uint8_t *b = sim_zalloc(j->j_dev->bd_block_size);
+	uint64_t seq;
+
+	put_le32(b, JBD2_MAGIC_NUMBER);
+	put_le32(b + 4, JBD2_SUPERBLOCK_V2);
+	put_le32(b + 8, 0);
+	put_le32(b + JSB_BLOCKSIZE, j->j_dev->bd_block_size);
+	put_le32(b + JSB_MAXLEN, j->j_total_len);
+	put_le32(b + JSB_FIRST, j->j_first);
+	put_le32(b + JSB_SEQUENCE, sequence);
+	put_le32(b + JSB_START, start);
+	seq = blkdev_submit(j->j_dev, jbd2_log_block(j, 0), b, BIO_JSB, true);
+	blkdev_complete(j->j_dev, seq);
+	free(b);
+}
+
+/* mkfs: an empty journal (s_start == 0), first tid 1. */
+void jbd2_journal_create(journal_t *j)
+{
+	jbd2_write_superblock(j, 0, 1);
+	blkdev_flush(j->j_dev);
+}
+
+/* journal_reset(): an empty log starting at j_first with the next tid. */
+static void journal_reset(journal_t *j, uint32_t next_tid)
+{
+	j->j_head = j->j_first;
+	j->j_tail = j->j_first;
+	j->j_free = j->j_last - j->j_first;
+	j->j_tail_sequence = next_tid;
+	j->j_transaction_sequence = next_tid;
+	j->j_commit_sequence = next_tid - 1;
+	j->j_nr_logged = 0;
+	jbd2_write_superblock(j, j->j_tail, j->j_tail_sequence);
+}
+
+static int read_superblock(journal_t *j, uint32_t *start, uint32_t *sequence)
+{
+	uint8_t *b = sim_zalloc(j->j_dev->bd_block_size);
+	int err = 0;
+
+	blkdev_read(j->j_dev, jbd2_log_block(j, 0), b);
+	if (get_le32(b) != JBD2_MAGIC_NUMBER || get_le32(b + 4) != JBD2_SUPERBLOCK_V2 ||
+	    get_le32(b + JSB_MAXLEN) != j->j_total_len)
+		err = -EINVAL;
+	*start = get_le32(b + JSB_START);
+	*sequence = get_le32(b + JSB_SEQUENCE);
+	free(b);
+	return err;
+}
+
+/*
+ * jbd2_journal_load(): read the superblock, recover the log if it is not
+ * empty (what was found goes to @info), then reset it.
+ */
+int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info)
+{
+	uint32_t start, sequence;
+	int err = read_superblock(j, &start, &sequence);
+
+	memset(info, 0, sizeof(*info));
+	if (err < 0)
+		return err;
+	if (start != 0) {
+		err = jbd2_journal_recover(j, info);
+		if (err < 0)
+			return err;
+		/* jbd2 skips one tid past the last one found */
+		sequence = info->end_transaction + 1;
+	}
+	journal_reset(j, sequence);
+	return 0;
+}
+
+/* jbd2_journal_destroy() at unmount: commit, checkpoint, mark empty. */
+void jbd2_journal_release(journal_t *j)
+{
+	SIM_ASSERT(j->j_current_handle == NULL);
+	if (j->j_running_transaction)
+		jbd2_journal_commit_transaction(j);
+	jbd2_log_do_checkpoint(j);
+	SIM_ASSERT(j->j_nr_logged == 0);
+	/* jbd2_mark_journal_empty() */
+	jbd2_write_superblock(j, 0, j->j_tail_sequence);
+	blkdev_flush(j->j_dev);
+}
+
+/* Free the journal's memory (the in-memory state a crash loses). */
+void jbd2_journal_destroy(journal_t *j)
+{
+	if (j->j_running_transaction)
+		jbd2_transaction_free(j->j_running_transaction);
+	j->j_running_transaction = NULL;
+	if (j->j_current_handle)
+		free(j->j_current_handle);
+	j->j_current_handle = NULL;
+	for (uint32_t i = 0; i < j->j_nr_cp; i++)
+		free(j->j_cp[i].cp_data);
+	free(j->j_cp);
+	free(j->j_logged);
+	j->j_cp = NULL;
+	j->j_logged = NULL;
+	j->j_nr_cp = j->j_cap_cp = 0;
+	j->j_nr_logged = j->j_cap_logged = 0;
+}

@@ -1,0 +1,266 @@
+/*
+ * jbd2_transaction.c - handles and the running transaction.  Mirrors
+ * fs/jbd2/transaction.c (start_this_handle, jbd2_journal_stop,
+ * jbd2_journal_dirty_metadata, jbd2_journal_forget) and the revoke and
+ * jbd2_inode bookkeeping of revoke.c and journal.c.
+ *
+ * The model runs one task, so "current->journal_info" is j_current_handle
+ * and a nested start only raises h_ref.  A start that would overflow the
+ * running transaction, or the log, first commits or checkpoints, as
+ * start_this_handle() waits for them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "jbd2.h"
+#include "sim.h"
+
+static transaction_t *jbd2_get_transaction(journal_t *j)
+{
+	transaction_t *t = sim_zalloc(sizeof(*t));
+
+	t->t_tid = j->j_transaction_sequence++;
+	t->t_state = T_RUNNING;
+	t->t_ji_start = -1;
+	t->t_ji_end = -1;
+	j->j_running_transaction = t;
+	return t;
+}
+
+void jbd2_transaction_free(transaction_t *t)
+{
+	free(t->t_buffers);
+	free(t->t_revoke);
+	free(t->t_freed);
+	free(t);
+}
+
+/* Log blocks a commit of the running transaction would need, at most. */
+static uint32_t running_log_estimate(const journal_t *j, uint32_t extra)
+{
+	const transaction_t *t = j->j_running_transaction;
+	uint32_t bufs = extra + (t ? t->t_nr_buffers + t->t_outstanding_credits : 0);
+	uint32_t revokes = t ? t->t_nr_revoke : 0;
+	uint32_t per_desc = (j->j_dev->bd_block_size - JBD2_HEADER_SIZE) / JBD2_TAG_SIZE;
+
+	return bufs + bufs / per_desc + 1 + revokes + 2;
+}
+
+handle_t *jbd2_journal_start(journal_t *j, uint32_t credits, int type)
+{
+	handle_t *h = j->j_current_handle;
+
+	if (h) {                /* nested start: same handle, same transaction */
+		SIM_ASSERT(h->h_ref > 0);
+		h->h_ref++;
+		return h;
+	}
+	j->j_counters->j_state_lock_reads++;   /* start_this_handle: read_lock */
+	if (j->j_running_transaction &&
+	    j->j_running_transaction->t_nr_buffers +
+	    j->j_running_transaction->t_outstanding_credits + credits >
+	    j->j_max_transaction_buffers)
+		jbd2_journal_commit_transaction(j);
+	if (j->j_free < running_log_estimate(j, credits))
+		jbd2_log_make_space(j, running_log_estimate(j, credits));
+	if (!j->j_running_transaction)
+		jbd2_get_transaction(j);
+	h = sim_zalloc(sizeof(*h));
+	h->h_journal = j;
+	h->h_transaction = j->j_running_transaction;
+	h->h_ref = 1;
+	h->h_total_credits = credits;
+	h->h_type = type;
+	h->h_transaction->t_updates++;
+	h->h_transaction->t_outstanding_credits += credits;
+	j->j_current_handle = h;
+	j->j_counters->handles_started++;
+	return h;
+}
+
+/*
+ * Drop a reference; the last one detaches the handle from its transaction,
+ * and a synchronous handle then commits the transaction and waits.
+ */
+int jbd2_journal_stop(handle_t *h)
+{
+	transaction_t *t = h->h_transaction;
+	journal_t *j;
+	bool sync;
+
+	SIM_ASSERT(h->h_ref > 0);
+	SIM_ASSERT(t->t_state == T_RUNNING);
+	if (--h->h_ref > 0)
+		return 0;
+	SIM_ASSERT(t->t_updates > 0);
+	t->t_updates--;
+	t->t_outstanding_credits -= h->h_total_credits;
+	sync = h->h_sync;
+	if (sync)
+		t->t_synchronous_commit = true;
+	j = h->h_journal;
+	j->j_current_handle = NULL;
+	free(h);
+	if (sync && j->j_running_transaction == t)
+		jbd2_journal_commit_transaction(j);
+	return 0;
+}
+
+static uint32_t find_buffer(const transaction_t *t, uint32_t blocknr)
+{
+	uint32_t lo = 0, hi = t->t_nr_buffers;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->t_buffers[mid].jb_blocknr < blocknr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void add_buffer(handle_t *h, uint32_t blocknr, int64_t lblk)
+{
+	transaction_t *t = h->h_transaction;
+	uint32_t i = find_buffer(t, blocknr);
+
+	SIM_ASSERT(h->h_ref > 0);
+	if (i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr) {
+		t->t_buffers[i].jb_lblk = lblk;
+		return;
+	}
+	if (t->t_nr_buffers == t->t_cap_buffers) {
+		t->t_cap_buffers = t->t_cap_buffers ? 2 * t->t_cap_buffers : 16;
+		t->t_buffers = sim_realloc_array(t->t_buffers, t->t_cap_buffers,
+						 sizeof(*t->t_buffers));
+	}
+	memmove(&t->t_buffers[i + 1], &t->t_buffers[i],
+		(t->t_nr_buffers - i) * sizeof(*t->t_buffers));
+	t->t_buffers[i].jb_blocknr = blocknr;
+	t->t_buffers[i].jb_lblk = lblk;
+	t->t_nr_buffers++;
+}
+
+/* jbd2_journal_dirty_metadata(): the block joins the running transaction. */
+void jbd2_journal_dirty_metadata(handle_t *h, uint32_t blocknr)
+{
+	add_buffer(h, blocknr, -1);
+}
+
+/* Journaled file data (data=journal): ext4_dirty_journalled_data(). */
+void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, int64_t lblk)
+{
+	SIM_ASSERT(lblk >= 0);
+	add_buffer(h, blocknr, lblk);
+}
+
+bool jbd2_buffer_in_running(const journal_t *j, uint32_t blocknr)
+{
+	const transaction_t *t = j->j_running_transaction;
+	uint32_t i;
+
+	if (!t)
+		return false;
+	i = find_buffer(t, blocknr);
+	return i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr;
+}
+
+/* jbd2_journal_forget(): the block leaves the transaction and checkpoint. */
+void jbd2_journal_forget(handle_t *h, uint32_t blocknr)
+{
+	transaction_t *t = h->h_transaction;
+	uint32_t i = find_buffer(t, blocknr);
+
+	if (i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr) {
+		memmove(&t->t_buffers[i], &t->t_buffers[i + 1],
+			(t->t_nr_buffers - i - 1) * sizeof(*t->t_buffers));
+		t->t_nr_buffers--;
+	}
+	jbd2_journal_forget_checkpoint(h->h_journal, blocknr);
+}
+
+/*
+ * journal_unmap_buffer() for a truncated buffer of the running transaction:
+ * it leaves the transaction (the truncate frees its block).
+ */
+void jbd2_journal_unmap_buffer(journal_t *j, uint32_t blocknr)
+{
+	transaction_t *t = j->j_running_transaction;
+	uint32_t i;
+
+	if (!t)
+		return;
+	i = find_buffer(t, blocknr);
+	if (i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr) {
+		memmove(&t->t_buffers[i], &t->t_buffers[i + 1],
+			(t->t_nr_buffers - i - 1) * sizeof(*t->t_buffers));
+		t->t_nr_buffers--;
+	}
+}
+
+/* jbd2_journal_revoke(): recovery must not replay older copies of @blocknr. */
+void jbd2_journal_revoke(handle_t *h, uint32_t blocknr)
+{
+	transaction_t *t = h->h_transaction;
+	uint32_t i = 0;
+
+	jbd2_journal_forget(h, blocknr);
+	while (i < t->t_nr_revoke && t->t_revoke[i] < blocknr)
+		i++;
+	if (i < t->t_nr_revoke && t->t_revoke[i] == blocknr)
+		return;
+	if (t->t_nr_revoke == t->t_cap_revoke) {
+		t->t_cap_revoke = t->t_cap_revoke ? 2 * t->t_cap_revoke : 16;
+		t->t_revoke = sim_realloc_array(t->t_revoke, t->t_cap_revoke,
+						sizeof(*t->t_revoke));
+	}
+	memmove(&t->t_revoke[i + 1], &t->t_revoke[i],
+		(t->t_nr_revoke - i) * sizeof(*t->t_revoke));
+	t->t_revoke[i] = blocknr;
+	t->t_nr_revoke++;
+}
+
+/* Blocks freed under this handle become allocatable after the commit. */
+void jbd2_journal_free_blocks(handle_t *h, uint32_t start, uint32_t len)
+{
+	transaction_t *t = h->h_transaction;
+
+	if (t->t_nr_freed == t->t_cap_freed) {
+		t->t_cap_freed = t->t_cap_freed ? 2 * t->t_cap_freed : 16;
+		t->t_freed = sim_realloc_array(t->t_freed, t->t_cap_freed,
+					       sizeof(*t->t_freed));
+	}
+	t->t_freed[t->t_nr_freed].start = start;
+	t->t_freed[t->t_nr_freed].len = len;
+	t->t_nr_freed++;
+}
+
+/*
+ * jbd2_journal_inode_ranged_write/_wait(): the file joins the transaction's
+ * inode list; the dirty range grows to cover [start, start+len).
+ */
+void jbd2_journal_inode_ranged(handle_t *h, uint32_t flags, int64_t start, int64_t len)
+{
+	transaction_t *t = h->h_transaction;
+	int64_t end = start + len - 1;
+
+	SIM_ASSERT(len > 0);
+	SIM_ASSERT(flags & JI_WAIT_DATA);
+	if (t->t_ji_flags == 0) {
+		t->t_ji_start = start;
+		t->t_ji_end = end;
+	} else {
+		t->t_ji_start = SIM_MIN(t->t_ji_start, start);
+		t->t_ji_end = SIM_MAX(t->t_ji_end, end);
+	}
+	t->t_ji_flags |= flags;
+}
+
+bool jbd2_transaction_committed(journal_t *j, uint32_t tid)
+{
+	j->j_counters->j_state_lock_reads++;
+	return (int32_t)(j->j_commit_sequence - tid) >= 0;
+}

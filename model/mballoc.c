@@ -1,0 +1,106 @@
+/*
+ * mballoc.c - block allocation, freeing and delalloc reservations.
+ * Mirrors the decisions of fs/ext4/mballoc.c and balloc.c that a crash or a
+ * read can observe, not mballoc's buddy machinery:
+ *   - goal-based: the first free run at or after the goal, wrapping to the
+ *     start of the data area (ext4_ext_find_goal supplies the goal);
+ *   - freed blocks keep their old bytes on the device, and in data=ordered
+ *     and data=journal become allocatable only when the freeing transaction
+ *     commits (ext4_mb_free_metadata); data=writeback frees them at once;
+ *   - ext4_has_free_clusters() root-user accounting: r_blocks 5% plus
+ *     s_resv_clusters (min(2%, 4096)) held back from delalloc reservations.
+ * Not modelled: preallocation (inode/group PAs), stream allocation, groups.
+ */
+#include "bitmap.h"
+#include "ext4.h"
+
+/* One CPU, as in the qemu oracle: 4 * percpu_counter_batch(32) * 1. */
+#define EXT4_FREECLUSTERS_WATERMARK 128u
+
+static uint64_t resv_clusters(const struct ext4_fs *fs)
+{
+	return SIM_MIN((uint64_t)fs->lay.nr_blocks / 50, (uint64_t)4096);
+}
+
+/* ext4_has_free_clusters() for a root caller. */
+static bool ext4_has_free_clusters(const struct ext4_fs *fs, uint64_t n, bool use_reserved)
+{
+	uint64_t free = fs->s_freeclusters, dirty = fs->s_dirtyclusters;
+
+	if (free >= resv_clusters(fs) + n + dirty)
+		return true;
+	return use_reserved && free >= n + dirty;
+}
+
+int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t len,
+		       uint32_t *pblk, uint32_t *got)
+{
+	uint32_t start;
+
+	SIM_ASSERT(h != NULL);
+	SIM_ASSERT(len > 0);
+	if (goal < fs->lay.data_start || goal >= fs->lay.nr_blocks)
+		goal = fs->lay.data_start;
+	if (!bitmap_next_set(fs->free_map, goal, &start) &&
+	    !bitmap_next_set(fs->free_map, fs->lay.data_start, &start))
+		return -ENOSPC;
+	*got = bitmap_run_length(fs->free_map, start, len);
+	*pblk = start;
+	SIM_ASSERT(*got > 0);
+	SIM_ASSERT(start >= fs->lay.data_start);
+	bitmap_remove_range(fs->free_map, start, (uint64_t)start + *got);
+	SIM_ASSERT(fs->s_freeclusters >= *got);
+	fs->s_freeclusters -= *got;
+	ext4_bitmap_dirty(fs, h, start, *got, true);
+	return 0;
+}
+
+/* ext4_free_blocks(): the bitmap buffer now, the allocator at commit. */
+void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len)
+{
+	SIM_ASSERT(pblk >= fs->lay.data_start);
+	SIM_ASSERT((uint64_t)pblk + len <= fs->lay.nr_blocks);
+	ext4_bitmap_dirty(fs, h, pblk, len, false);
+	fs->s_freeclusters += len;
+	if (ext4_should_journal_data(fs))
+		for (uint32_t b = pblk; b < pblk + len; b++)
+			jbd2_journal_forget(h, b);      /* __ext4_forget, data=journal */
+	if (fs->opts.data == DATA_WRITEBACK)
+		bitmap_add_range(fs->free_map, pblk, (uint64_t)pblk + len);
+	else
+		jbd2_journal_free_blocks(h, pblk, len);
+}
+
+/* The freeing transaction committed (ext4_free_data_in_buddy). */
+void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
+{
+	SIM_ASSERT(bitmap_range_cardinality(fs->free_map, pblk, (uint64_t)pblk + len) == 0);
+	bitmap_add_range(fs->free_map, pblk, (uint64_t)pblk + len);
+}
+
+/* ext4_da_reserve_space(): one block for a new delayed block. */
+int ext4_da_reserve_space(struct ext4_fs *fs)
+{
+	if (!ext4_has_free_clusters(fs, 1, false))
+		return -ENOSPC;
+	fs->s_dirtyclusters++;
+	fs->inode.i_reserved_data_blocks++;
+	return 0;
+}
+
+/* ext4_da_release_space(): delayed blocks went away or got allocated. */
+void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
+{
+	SIM_ASSERT(fs->inode.i_reserved_data_blocks >= nr);
+	SIM_ASSERT(fs->s_dirtyclusters >= nr);
+	fs->inode.i_reserved_data_blocks -= nr;
+	fs->s_dirtyclusters -= nr;
+}
+
+/* ext4_nonda_switch(): too little free space left for delalloc. */
+bool ext4_nonda_switch(struct ext4_fs *fs)
+{
+	uint64_t free = fs->s_freeclusters, dirty = fs->s_dirtyclusters;
+
+	return 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
+}

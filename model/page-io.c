@@ -1,0 +1,223 @@
+/*
+ * page-io.c - writing folios to the device and finishing the I/O.  Mirrors
+ * fs/ext4/page-io.c: ext4_bio_write_folio() (including the zeroing of the
+ * EOF folio past i_size), io_end bookkeeping, and ext4_end_io_end() with its
+ * unwritten-extent conversion in a handle of its own (the reserved handle,
+ * which joins whatever transaction is running when the I/O completes).
+ *
+ * I/O stays in flight until something waits for it: an explicit
+ * `writeback` step, sync_range -a, fsync, a commit waiting for ordered data,
+ * truncate.  A crash drops what is still in flight.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "ext4.h"
+
+uint32_t ext4_init_io_end(struct ext4_fs *fs)
+{
+	struct ext4_io_end *ie;
+
+	if (fs->nr_io_ends == fs->cap_io_ends) {
+		fs->cap_io_ends = fs->cap_io_ends ? 2 * fs->cap_io_ends : 16;
+		fs->io_ends = sim_realloc_array(fs->io_ends, fs->cap_io_ends, sizeof(*fs->io_ends));
+	}
+	ie = &fs->io_ends[fs->nr_io_ends++];
+	memset(ie, 0, sizeof(*ie));
+	ie->ie_id = ++fs->next_io_end;
+	ie->ie_pending = 1;             /* the submitter's reference */
+	return ie->ie_id;
+}
+
+static struct ext4_io_end *find_io_end(struct ext4_fs *fs, uint32_t id)
+{
+	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
+		if (fs->io_ends[i].ie_id == id)
+			return &fs->io_ends[i];
+	SIM_ASSERT(!"io_end not found");
+	return NULL;
+}
+
+/* The io_end covers an unwritten extent: convert it when the I/O is done. */
+void ext4_io_end_set_unwritten(struct ext4_fs *fs, uint32_t id, uint32_t lblk, uint32_t len)
+{
+	struct ext4_io_end *ie = find_io_end(fs, id);
+
+	if (!ie->ie_unwritten) {
+		ie->ie_unwritten = true;
+		ie->ie_lblk = lblk;
+		ie->ie_len = len;
+		return;
+	}
+	SIM_ASSERT(lblk >= ie->ie_lblk);
+	ie->ie_len = SIM_MAX(ie->ie_len, lblk + len - ie->ie_lblk);
+}
+
+/*
+ * ext4_convert_unwritten_io_end_vec(): convert what is still unwritten in
+ * the io_end's range, in one handle (the reserved one in the kernel).
+ */
+static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_io_end *ie)
+{
+	handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
+	uint32_t lblk = ie->ie_lblk, end = ie->ie_lblk + ie->ie_len;
+
+	while (lblk < end) {
+		struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = end - lblk };
+		uint32_t pblk, len;
+
+		if (es_lookup(&fs->inode.i_es, lblk, &pblk, &len) == ES_UNWRITTEN)
+			SIM_ASSERT(ext4_map_blocks(fs, h, &map, GET_BLOCKS_CREATE |
+						   GET_BLOCKS_CONVERT) > 0);
+		else
+			map.m_len = SIM_MIN(len, end - lblk);
+		lblk += map.m_len;
+	}
+	ext4_mark_inode_dirty(fs, h);
+	ext4_journal_stop(fs, h);
+}
+
+/* Clear BH_Async_Write for every finished bio of io_end @id. */
+static void finish_bios(struct ext4_fs *fs, uint32_t id)
+{
+	for (uint32_t i = 0; i < fs->nr_ios;) {
+		struct ext4_io *io = &fs->ios[i];
+		struct folio *f;
+
+		if (io->io_end != id || blkdev_in_flight(fs->bdev, io->io_seq)) {
+			i++;
+			continue;
+		}
+		f = filemap_get_folio(&fs->inode.i_mapping, io->io_index);
+		if (f) {
+			f->bh[io->io_bh].b_state &= (uint16_t)~BH_Async_Write;
+			folio_update_summary(&fs->inode.i_mapping, f);
+		}
+		memmove(io, io + 1, (fs->nr_ios - i - 1) * sizeof(*io));
+		fs->nr_ios--;
+	}
+}
+
+/* Drop a reference; the last one runs ext4_end_io_end(). */
+void ext4_put_io_end(struct ext4_fs *fs, uint32_t id)
+{
+	struct ext4_io_end *ie = find_io_end(fs, id);
+	struct ext4_io_end done;
+
+	SIM_ASSERT(ie->ie_pending > 0);
+	if (--ie->ie_pending > 0)
+		return;
+	done = *ie;
+	*ie = fs->io_ends[--fs->nr_io_ends];
+	if (done.ie_unwritten)
+		ext4_convert_unwritten_io_end(fs, &done);
+	finish_bios(fs, done.ie_id);
+}
+
+static void add_io(struct ext4_fs *fs, uint64_t seq, uint64_t index, unsigned bh, uint32_t id)
+{
+	if (fs->nr_ios == fs->cap_ios) {
+		fs->cap_ios = fs->cap_ios ? 2 * fs->cap_ios : 64;
+		fs->ios = sim_realloc_array(fs->ios, fs->cap_ios, sizeof(*fs->ios));
+	}
+	fs->ios[fs->nr_ios].io_seq = seq;
+	fs->ios[fs->nr_ios].io_index = index;
+	fs->ios[fs->nr_ios].io_bh = (uint8_t)bh;
+	fs->ios[fs->nr_ios].io_end = id;
+	fs->nr_ios++;
+	find_io_end(fs, id)->ie_pending++;
+}
+
+/*
+ * ext4_bio_write_folio(): zero the folio past @len (the EOF folio: i_size
+ * within it), then submit every dirty, mapped, written buffer below @len.
+ * Buffers wholly past @len are cleaned; delayed and unwritten ones stay
+ * dirty for a later mapping pass.
+ */
+int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len, uint32_t io_end)
+{
+	struct address_space *m = &fs->inode.i_mapping;
+	uint32_t bs = fs->opts.block_size;
+
+	SIM_ASSERT(f->flags & PG_buffers);
+	if (len < PAGE_SIZE)
+		folio_zero_segment(f, len, PAGE_SIZE);
+	for (unsigned i = 0; i < folio_nr_buffers(m); i++) {
+		struct buffer_head *bh = &f->bh[i];
+		uint64_t seq;
+
+		if (i * bs >= len) {
+			bh->b_state &= (uint16_t)~BH_Dirty;
+			bh->b_state |= BH_Uptodate;
+			continue;
+		}
+		if (!(bh->b_state & BH_Dirty) || (bh->b_state & (BH_Delay | BH_Unwritten)) ||
+		    !(bh->b_state & BH_Mapped)) {
+			if (!(bh->b_state & BH_Mapped))
+				bh->b_state &= (uint16_t)~BH_Dirty;
+			continue;
+		}
+		bh->b_state &= (uint16_t)~(BH_New | BH_Dirty);
+		bh->b_state |= BH_Async_Write;
+		seq = blkdev_submit(fs->bdev, bh->b_blocknr, f->data + i * bs, BIO_DATA, false);
+		fs->counters->bios_submitted++;
+		add_io(fs, seq, f->index, i, io_end);
+	}
+	folio_update_summary(m, f);
+	return 0;
+}
+
+/* Complete one bio and its io_end reference. */
+static void ext4_end_bio(struct ext4_fs *fs, uint32_t i)
+{
+	struct ext4_io *io = &fs->ios[i];
+	struct ext4_io_end *ie = find_io_end(fs, io->io_end);
+
+	blkdev_complete(fs->bdev, io->io_seq);
+	if (!ie->ie_unwritten)
+		finish_bios(fs, io->io_end);
+	ext4_put_io_end(fs, ie->ie_id);
+}
+
+/*
+ * Wait for the writeback of folios in [start, end] (bytes): complete their
+ * bios in submission order (filemap_fdatawait_range).
+ */
+void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	uint64_t first = (uint64_t)start >> PAGE_SHIFT, last = (uint64_t)end >> PAGE_SHIFT;
+
+	SIM_ASSERT(start <= end);
+	bool waited = false;
+
+	for (uint32_t i = 0; i < fs->nr_ios; i++) {
+		struct ext4_io *io = &fs->ios[i];
+
+		if (io->io_index < first || io->io_index > last ||
+		    !blkdev_in_flight(fs->bdev, io->io_seq))
+			continue;
+		ext4_end_bio(fs, i);
+		waited = true;
+		i = (uint32_t)-1;       /* the list changed: rescan */
+	}
+	if (waited)
+		fs->counters->sync_waits++;
+}
+
+bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	uint64_t first = (uint64_t)start >> PAGE_SHIFT, last = (uint64_t)end >> PAGE_SHIFT;
+
+	for (uint32_t i = 0; i < fs->nr_ios; i++)
+		if (fs->ios[i].io_index >= first && fs->ios[i].io_index <= last)
+			return true;
+	return false;
+}
+
+/* A crash: the device dropped what was in flight; forget it. */
+void ext4_drop_ios(struct ext4_fs *fs)
+{
+	fs->nr_ios = 0;
+	fs->nr_io_ends = 0;
+}

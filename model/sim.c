@@ -1,0 +1,46 @@
+/*
+ * sim.c - shared helpers: the assertion handler and allocation wrappers.
+ */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+_Noreturn void sim_assert_fail(const char *expr, const char *file, int line)
+{
+	fprintf(stderr, "ext4sim: model assertion failed: %s (%s:%d)\n", expr,
+		file, line);
+	abort();
+}
+
+void *sim_zalloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	SIM_ASSERT(p != NULL);
+	return p;
+}
+
+void *sim_realloc_array(void *ptr, size_t nmemb, size_t size)
+{
+	void *p;
+
+	SIM_ASSERT(size == 0 || nmemb <= SIZE_MAX / size);
+	p = realloc(ptr, (nmemb * size) != 0 ? nmemb * size : 1);
+	SIM_ASSERT(p != NULL);
+	return p;
+}
+
+const char *sim_lock_site_name(enum sim_lock_site site)
+{
+	static const char *const names[SITE_COUNT] = {
+		[SITE_WRITE_BEGIN] = "write_begin",
+		[SITE_WRITEPAGES] = "writepages",
+		[SITE_ZERO_PARTIAL] = "zero_partial",
+		[SITE_ISIZE_EXT] = "isize_ext",
+		[SITE_READ] = "read",
+	};
+
+	SIM_ASSERT((unsigned)site < SITE_COUNT);
+	return names[site];
+}

@@ -1,0 +1,283 @@
+/*
+ * super.c - mkfs, mount, unmount, syncfs and the raw metadata formats.
+ * Mirrors fs/ext4/super.c (ext4_fill_super, ext4_put_super, ext4_sync_fs,
+ * ext4_orphan_cleanup's call site) and __ext4_iget()'s reading of the raw
+ * inode.  Mount rebuilds all in-memory state from device bytes only, after
+ * jbd2 recovery, so a crash test sees exactly what the device kept.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap.h"
+#include "blkdev.h"
+#include "ext4.h"
+
+#define EXT4SIM_SB_MAGIC 0x4d533445u    /* "E4SM" */
+#define EXT4SIM_INODE_MAGIC 0x444f4e49u /* "INOD" */
+#define EXT4_EXT_MAGIC 0xf30au
+
+/* mke2fs's ext2fs_default_journal_size(), capped for tiny devices. */
+static uint32_t default_journal_blocks(uint32_t nr_blocks)
+{
+	uint32_t j;
+
+	if (nr_blocks < 32768)
+		j = 1024;
+	else if (nr_blocks < 256 * 1024)
+		j = 4096;
+	else if (nr_blocks < 512 * 1024)
+		j = 8192;
+	else if (nr_blocks < 4096 * 1024)
+		j = 16384;
+	else
+		j = 32768;
+	return SIM_MAX(SIM_MIN(j, nr_blocks / 4), 64u);
+}
+
+void ext4_layout_compute(struct ext4_layout *lay, uint32_t nr_blocks, uint32_t bs)
+{
+	memset(lay, 0, sizeof(*lay));
+	lay->nr_blocks = nr_blocks;
+	lay->bitmap_start = 1;
+	lay->bitmap_blocks = (nr_blocks + bs * 8 - 1) / (bs * 8);
+	lay->inode_blk = lay->bitmap_start + lay->bitmap_blocks;
+	lay->ext_start = lay->inode_blk + 1;
+	lay->ext_blocks = EXT4_EXTENT_BLOCKS;
+	lay->journal_start = lay->ext_start + lay->ext_blocks;
+	lay->journal_blocks = default_journal_blocks(nr_blocks);
+	lay->data_start = lay->journal_start + lay->journal_blocks;
+	lay->extents_per_block = (bs - EXT4_EXT_HEADER) / EXT4_EXTENT_SIZE;
+	SIM_ASSERT(lay->data_start < nr_blocks);
+}
+
+int64_t ext4_max_size(const struct ext4_fs *fs)
+{
+	/* ext4_max_size() for extent files: 2^32 - 1 blocks */
+	return ((int64_t)1 << 32) * fs->opts.block_size - fs->opts.block_size;
+}
+
+static void write_sb(struct blkdev *bd, const struct ext4_layout *lay, uint32_t bs)
+{
+	uint8_t *b = sim_zalloc(bs);
+
+	put_le32(b, EXT4SIM_SB_MAGIC);
+	put_le32(b + 4, bs);
+	put_le32(b + 8, lay->nr_blocks);
+	put_le32(b + 12, lay->journal_start);
+	put_le32(b + 16, lay->journal_blocks);
+	blkdev_write_durable(bd, 0, b);
+	free(b);
+}
+
+/* mkfs: superblock, bitmap with the metadata in use, empty inode, journal. */
+void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
+{
+	uint32_t bs = opts->block_size;
+	struct ext4_layout lay;
+	uint8_t *b = sim_zalloc(bs);
+	journal_t j;
+	struct sim_counters c = { 0 };
+
+	ext4_layout_compute(&lay, bd->bd_nr_blocks, bs);
+	write_sb(bd, &lay, bs);
+	for (uint32_t i = 0; i < lay.bitmap_blocks; i++) {
+		memset(b, 0, bs);
+		for (uint32_t k = 0; k < bs * 8; k++) {
+			uint64_t blk = (uint64_t)i * bs * 8 + k;
+
+			if (blk < lay.data_start || blk >= lay.nr_blocks)
+				b[k / 8] = (uint8_t)(b[k / 8] | (1u << (k % 8)));
+		}
+		blkdev_write_durable(bd, lay.bitmap_start + i, b);
+	}
+	memset(b, 0, bs);
+	put_le32(b, EXT4SIM_INODE_MAGIC);
+	blkdev_write_durable(bd, lay.inode_blk, b);
+	memset(b, 0, bs);
+	for (uint32_t i = 0; i < lay.ext_blocks; i++)
+		blkdev_write_durable(bd, lay.ext_start + i, b);
+	jbd2_journal_init(&j, bd, lay.journal_start, lay.journal_blocks, NULL, NULL, &c);
+	jbd2_journal_create(&j);
+	free(b);
+}
+
+void ext4_serialize_inode(struct ext4_fs *fs, uint8_t *raw)
+{
+	put_le32(raw, EXT4SIM_INODE_MAGIC);
+	put_le64(raw + 4, (uint64_t)fs->inode.i_disksize);
+	put_le32(raw + 12, fs->inode.i_flags);
+	put_le32(raw + 16, fs->inode.i_orphan ? 1 : 0);
+}
+
+static int load_inode(struct ext4_fs *fs)
+{
+	const uint8_t *raw = fs->meta[fs->lay.inode_blk];
+
+	if (get_le32(raw) != EXT4SIM_INODE_MAGIC)
+		return -EUCLEAN;
+	fs->inode.i_disksize = (int64_t)get_le64(raw + 4);
+	fs->inode.i_size = fs->inode.i_disksize;
+	fs->inode.i_flags = get_le32(raw + 12);
+	fs->inode.i_orphan = get_le32(raw + 16) != 0;
+	return 0;
+}
+
+static int load_extents(struct ext4_fs *fs)
+{
+	for (uint32_t i = 0; i < fs->lay.ext_blocks; i++) {
+		const uint8_t *b = fs->meta[fs->lay.ext_start + i];
+		uint32_t n = get_le32(b + 4);
+
+		if (n == 0)
+			break;
+		if (get_le32(b) != EXT4_EXT_MAGIC || n > fs->lay.extents_per_block)
+			return -EUCLEAN;
+		for (uint32_t k = 0; k < n; k++) {
+			const uint8_t *x = b + EXT4_EXT_HEADER + k * EXT4_EXTENT_SIZE;
+			uint32_t len = get_le32(x + 4);
+			bool unwritten = len > EXT_INIT_MAX_LEN;
+
+			es_insert(&fs->inode.i_es, get_le32(x),
+				  unwritten ? len - EXT_INIT_MAX_LEN : len, get_le32(x + 8),
+				  unwritten ? ES_UNWRITTEN : ES_WRITTEN);
+		}
+	}
+	return 0;
+}
+
+static void load_bitmap(struct ext4_fs *fs)
+{
+	uint32_t bpb = fs->opts.block_size * 8;
+
+	fs->free_map = bitmap_create();
+	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks; b++) {
+		const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
+
+		if (!(*byte & (1u << (b % 8))))
+			bitmap_add_range(fs->free_map, b, (uint64_t)b + 1);
+	}
+	fs->s_freeclusters = bitmap_cardinality(fs->free_map);
+}
+
+static int read_sb(struct ext4_fs *fs)
+{
+	uint8_t *b = sim_zalloc(fs->bdev->bd_block_size);
+	int err = 0;
+
+	blkdev_read(fs->bdev, 0, b);
+	if (get_le32(b) != EXT4SIM_SB_MAGIC || get_le32(b + 4) != fs->opts.block_size ||
+	    get_le32(b + 8) != fs->bdev->bd_nr_blocks)
+		err = -EINVAL;
+	free(b);
+	return err;
+}
+
+static void load_meta(struct ext4_fs *fs)
+{
+	fs->meta = sim_zalloc(fs->lay.journal_start * sizeof(*fs->meta));
+	for (uint32_t i = 0; i < fs->lay.journal_start; i++) {
+		fs->meta[i] = sim_zalloc(fs->opts.block_size);
+		blkdev_read(fs->bdev, i, fs->meta[i]);
+	}
+}
+
+/*
+ * ext4_fill_super(): check the superblock, recover and reset the journal,
+ * read bitmap, inode and extents, then run orphan cleanup (which truncates
+ * an inode left on the orphan list to its on-disk size).
+ */
+int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
+		    const struct ext4_mount_opts *opts,
+		    const struct ext4_semantics *sem, struct sim_counters *c,
+		    struct jbd2_recovery_info *rinfo)
+{
+	int err;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->opts = *opts;
+	fs->sem = *sem;
+	fs->bdev = bd;
+	fs->counters = c;
+	ext4_layout_compute(&fs->lay, bd->bd_nr_blocks, opts->block_size);
+	if ((err = read_sb(fs)) < 0)
+		return err;
+	jbd2_journal_init(&fs->journal, bd, fs->lay.journal_start, fs->lay.journal_blocks,
+			  fs, &ext4_jbd2_ops, c);
+	if ((err = jbd2_journal_load(&fs->journal, rinfo)) < 0)
+		return err;
+	load_meta(fs);
+	load_bitmap(fs);
+	es_init(&fs->inode.i_es);
+	mapping_init(&fs->inode.i_mapping, opts->block_size);
+	if ((err = load_inode(fs)) < 0 || (err = load_extents(fs)) < 0)
+		return err;
+	fs->inode.i_sync_tid = fs->inode.i_datasync_tid = fs->journal.j_commit_sequence;
+	if (fs->inode.i_orphan)
+		return ext4_orphan_cleanup(fs);
+	return 0;
+}
+
+/* Drop all in-memory state (the half a crash loses). */
+void ext4_free_fs(struct ext4_fs *fs)
+{
+	jbd2_journal_destroy(&fs->journal);
+	if (fs->meta)
+		for (uint32_t i = 0; i < fs->lay.journal_start; i++)
+			free(fs->meta[i]);
+	free(fs->meta);
+	bitmap_free(fs->free_map);
+	es_destroy(&fs->inode.i_es);
+	mapping_destroy(&fs->inode.i_mapping);
+	free(fs->ios);
+	free(fs->io_ends);
+	memset(fs, 0, sizeof(*fs));
+}
+
+/*
+ * ext4_sync_fs(wait=1): commit the running transaction, or flush the
+ * device when the commit will not (jbd2_trans_will_send_data_barrier).
+ */
+int ext4_sync_fs(struct ext4_fs *fs)
+{
+	journal_t *j = &fs->journal;
+	uint32_t target = j->j_running_transaction ? j->j_running_transaction->t_tid
+						   : j->j_commit_sequence;
+	bool needs_barrier = !jbd2_trans_will_send_data_barrier(j, target);
+
+	jbd2_journal_force_commit(j);
+	if (needs_barrier) {
+		blkdev_flush(fs->bdev);
+		fs->counters->flushes++;
+	}
+	return 0;
+}
+
+/* Clean unmount: sync_filesystem(), then jbd2_journal_destroy(). */
+void ext4_put_super(struct ext4_fs *fs)
+{
+	ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_ALL, true);
+	ext4_wait_io_range(fs, 0, INT64_MAX);
+	ext4_sync_fs(fs);
+	jbd2_journal_release(&fs->journal);
+	ext4_free_fs(fs);
+}
+
+void ext4_check_state(const struct ext4_fs *fs)
+{
+	const struct ext4_inode_info *ei = &fs->inode;
+
+	es_check(&ei->i_es);
+	SIM_ASSERT(es_count(&ei->i_es, ES_DELAYED) == ei->i_reserved_data_blocks);
+	SIM_ASSERT(fs->journal.j_current_handle == NULL);
+	for (uint32_t i = 0; i < ei->i_es.es_nr; i++) {
+		const struct extent_status *e = &ei->i_es.es[i];
+
+		if (e->es_state == ES_DELAYED)
+			continue;
+		SIM_ASSERT(e->es_pblk >= fs->lay.data_start);
+		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, e->es_pblk,
+						    (uint64_t)e->es_pblk + e->es_len) == 0);
+	}
+	for (uint32_t i = 0; i < ei->i_mapping.a_nr; i++)
+		folio_check(&ei->i_mapping, ei->i_mapping.a_folios[i]);
+}

@@ -1,0 +1,172 @@
+/*
+ * truncate.c - size changes: ext4_setattr(ATTR_SIZE), ext4_truncate,
+ * ext4_ext_truncate / ext4_ext_remove_space, ext4_block_truncate_page,
+ * ext4_truncate_failed_write (fs/ext4/inode.c, extents.c) and
+ * truncate_pagecache (mm/truncate.c), as of 6.18.
+ *
+ * Shrink: orphan add, i_disksize and i_size set in one handle; the page
+ * cache is cut (the partial EOF folio zeroed in memory); ext4_truncate then
+ * zeroes the tail of the EOF block (ordered), frees the blocks past it and
+ * leaves the orphan list, in a second handle.
+ * Grow (6.13+): the old EOF block's tail is zeroed (ordered) in the same
+ * handle that sets the sizes; pagecache_isize_extended after it.
+ */
+#include <stdlib.h>
+
+#include "ext4.h"
+
+/* ext4_block_truncate_page(): zero [from, end of its block). */
+static int ext4_block_truncate_page(struct ext4_fs *fs, handle_t *h, int64_t from)
+{
+	uint32_t bs = fs->opts.block_size;
+	uint32_t length = bs - (uint32_t)(from & (bs - 1));
+
+	return ext4_block_zero_page_range(fs, h, from, length);
+}
+
+/* ext4_ext_remove_space(): free every block from logical block @start on. */
+int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start)
+{
+	struct ext4_es_tree *t = &fs->inode.i_es;
+	uint32_t cap = t->es_nr + 2, nr = 0, delayed;
+	struct es_freed *freed = sim_zalloc(cap * sizeof(*freed));
+
+	delayed = es_remove(t, start, (uint64_t)EXT_MAX_LBLK + 1 - start, freed, cap, &nr);
+	if (delayed)
+		ext4_da_release_space(fs, delayed);
+	for (uint32_t i = 0; i < nr; i++)
+		ext4_free_blocks(fs, h, freed[i].pblk, freed[i].len);
+	ext4_ext_dirty(fs, h);
+	free(freed);
+	return 0;
+}
+
+/* ext4_ext_truncate(): i_disksize = i_size first, then free past EOF. */
+static int ext4_ext_truncate(struct ext4_fs *fs, handle_t *h)
+{
+	uint32_t bs = fs->opts.block_size;
+	uint64_t last_block = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
+
+	fs->inode.i_disksize = fs->inode.i_size;
+	ext4_mark_inode_dirty(fs, h);
+	if (last_block > EXT_MAX_LBLK)
+		return 0;
+	return ext4_ext_remove_space(fs, h, (uint32_t)last_block);
+}
+
+/*
+ * ext4_truncate(): trim the blocks past i_size.  Orphan-protected so that a
+ * crash in the middle is finished by orphan cleanup at mount.
+ */
+int ext4_truncate(struct ext4_fs *fs)
+{
+	uint32_t bs = fs->opts.block_size;
+	handle_t *h;
+	int err;
+
+	if (fs->inode.i_size == 0 && fs->opts.auto_da_alloc)
+		fs->inode.i_da_alloc_close = true;
+	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	if (fs->inode.i_size & (bs - 1))
+		ext4_block_truncate_page(fs, h, fs->inode.i_size);
+	ext4_orphan_add(fs, h);
+	err = ext4_ext_truncate(fs, h);
+	if (!err && (fs->inode.i_flags & EXT4_SYNC_FL))
+		ext4_handle_sync(h);
+	ext4_orphan_del(fs, h);
+	ext4_mark_inode_dirty(fs, h);
+	ext4_journal_stop(fs, h);
+	return err;
+}
+
+/* Drop a journaled buffer a truncate discards (jbd2 journal_unmap_buffer). */
+static void discard_buffer(struct ext4_fs *fs, struct folio *f, unsigned i)
+{
+	struct buffer_head *bh = &f->bh[i];
+
+	if (bh->b_state & BH_JBDDirty)
+		jbd2_journal_unmap_buffer(&fs->journal, bh->b_blocknr);
+	bh->b_state = 0;
+	bh->b_blocknr = 0;
+}
+
+/* truncate_inode_partial_folio(): zero past @newsize, discard whole buffers. */
+static void truncate_partial_folio(struct ext4_fs *fs, struct folio *f, uint32_t offset)
+{
+	uint32_t bs = fs->opts.block_size;
+
+	folio_zero_segment(f, offset, PAGE_SIZE);
+	if (!(f->flags & PG_buffers))
+		return;
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++)
+		if (i * bs >= offset)
+			discard_buffer(fs, f, i);
+	if (!folio_all_buffers(&fs->inode.i_mapping, f, BH_Uptodate))
+		f->flags &= (uint8_t)~PG_uptodate;
+	folio_update_summary(&fs->inode.i_mapping, f);
+}
+
+/* truncate_pagecache(): remove everything past @newsize from the cache. */
+void truncate_pagecache(struct ext4_fs *fs, int64_t newsize)
+{
+	struct address_space *m = &fs->inode.i_mapping;
+	uint64_t first_whole = ((uint64_t)newsize + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	struct folio *partial = filemap_get_folio(m, (uint64_t)newsize >> PAGE_SHIFT);
+
+	ext4_wait_io_range(fs, newsize, INT64_MAX);     /* folio_wait_writeback */
+	if (partial && (newsize & (PAGE_SIZE - 1)))
+		truncate_partial_folio(fs, partial, (uint32_t)(newsize & (PAGE_SIZE - 1)));
+	while (m->a_nr > 0 && m->a_folios[m->a_nr - 1]->index >= first_whole) {
+		struct folio *f = m->a_folios[m->a_nr - 1];
+
+		for (unsigned i = 0; (f->flags & PG_buffers) && i < folio_nr_buffers(m); i++)
+			discard_buffer(fs, f, i);
+		filemap_remove_folio(m, f);
+	}
+}
+
+/* ext4_truncate_failed_write(): drop what a failed extending write left. */
+void ext4_truncate_failed_write(struct ext4_fs *fs)
+{
+	truncate_pagecache(fs, fs->inode.i_size);
+	ext4_truncate(fs);
+}
+
+/* The handle part of ext4_setattr() for a size change. */
+static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink)
+{
+	uint32_t bs = fs->opts.block_size;
+	int64_t oldsize = fs->inode.i_size;
+	handle_t *h = ext4_journal_start(fs, HT_INODE, 3);
+
+	if (shrink)
+		ext4_orphan_add(fs, h);
+	if (!shrink && fs->sem.eof_zero_on_extend && (oldsize & (bs - 1)))
+		ext4_block_truncate_page(fs, h, oldsize);
+	fs->inode.i_disksize = newsize;
+	ext4_mark_inode_dirty(fs, h);
+	fs->inode.i_size = newsize;
+	ext4_journal_stop(fs, h);
+	if (!shrink)
+		pagecache_isize_extended(fs, oldsize, newsize);
+}
+
+/* ext4_setattr(ATTR_SIZE) */
+int ext4_setattr_size(struct ext4_fs *fs, int64_t newsize)
+{
+	int64_t oldsize = fs->inode.i_size;
+	int err = 0;
+
+	if (newsize < 0)
+		return -EINVAL;
+	if (newsize > ext4_max_size(fs))
+		return -EFBIG;
+	if (newsize != oldsize)
+		setattr_size_handle(fs, newsize, newsize < oldsize);
+	truncate_pagecache(fs, fs->inode.i_size);
+	if (newsize <= oldsize)
+		err = ext4_truncate(fs);
+	if (fs->inode.i_orphan)
+		ext4_orphan_del(fs, NULL);
+	return err;
+}

@@ -1,0 +1,183 @@
+/*
+ * report.c - what ext4sim run prints about a variant: the verdict, the
+ * violations with the command that reproduces each, the counters; as text
+ * or as JSON.  Deterministic: no addresses, no times.
+ */
+#include "report.h"
+
+#include <string.h>
+
+void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", out);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+void report_reproduce(char *out, size_t cap, const struct scenario *s,
+		      const struct sim_overrides *ov, const char *variant, bool several)
+{
+	size_t used = (size_t)snprintf(out, cap, "ext4sim run%s%s", ov->argv_text[0] ? " " : "",
+				       ov->argv_text);
+
+	if (strcmp(s->path, "-c") == 0) {
+		for (unsigned i = 0; i < s->nr_steps && used < cap; i++)
+			used += (size_t)snprintf(out + used, cap - used, " -c '%s'",
+						 s->steps[i].s_text);
+		return;
+	}
+	if (used < cap)
+		used += (size_t)snprintf(out + used, cap - used, " %s", s->path);
+	if (several && used < cap)
+		snprintf(out + used, cap - used, " --variant %s", variant);
+}
+
+static void print_set(FILE *out, const bool *set, const struct scn_expect *e, bool from_expect)
+{
+	bool any = false;
+
+	fputc('[', out);
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		const char *name = chk_inv_info(inv)->name;
+		bool in = from_expect ? false : set[inv];
+
+		for (unsigned k = 0; from_expect && e && k < e->e_nr; k++)
+			in = in || strcmp(e->e_invariants[k], name) == 0;
+		if (!in)
+			continue;
+		fprintf(out, "%s%s", any ? ", " : "", name);
+		any = true;
+	}
+	fputc(']', out);
+}
+
+void report_verdict(FILE *out, const struct scenario *s, const struct sim_variant_result *r,
+		    const char *reproduce)
+{
+	(void)s;
+	for (uint32_t i = 0; i < r->chk.nr_v; i++) {
+		const struct chk_violation *v = &r->chk.v[i];
+		const struct chk_inv_info *info = chk_inv_info(v->inv);
+
+		fprintf(out, "  %s %s at step %u: %s\n", r->violated[v->inv] ? "VIOLATION" : "note",
+			info->name, v->step, v->msg);
+	}
+	fprintf(out, "  verdict %s: %s; violated ", r->cfg.name, r->passed ? "PASS" : "FAIL");
+	print_set(out, r->violated, NULL, false);
+	if (r->has_expect) {
+		fputs(", expected ", out);
+		print_set(out, NULL, r->expect, true);
+	}
+	fputc('\n', out);
+	if (!r->passed)
+		fprintf(out, "  reproduce: %s\n", reproduce);
+}
+
+void report_summary_line(FILE *out, const struct scenario *s,
+			 const struct sim_variant_result *r)
+{
+	fprintf(out, "%-44s %-12s %-4s ", s->name, r->cfg.name, r->passed ? "PASS" : "FAIL");
+	print_set(out, r->violated, NULL, false);
+	fputc('\n', out);
+}
+
+static void json_counters(FILE *out, const struct sim_counters *c)
+{
+	fprintf(out, "{\"handles_started\": %llu, \"copy_under_handle\": %llu, "
+		"\"folio_lock_under_handle\": {", (unsigned long long)c->handles_started,
+		(unsigned long long)c->copy_under_handle);
+	for (int s = 0; s < SITE_COUNT; s++)
+		fprintf(out, "%s\"%s\": %llu", s ? ", " : "", sim_lock_site_name(s),
+			(unsigned long long)c->folio_lock_under_handle[s]);
+	fprintf(out, "}, \"mark_dirty_calls\": %llu, \"ordered_ranges_added\": %llu, "
+		"\"j_state_lock_reads\": %llu, \"sync_waits\": %llu, \"commits\": %llu, "
+		"\"checkpoints\": %llu, \"bios_submitted\": %llu, \"flushes\": %llu}",
+		(unsigned long long)c->mark_dirty_calls, (unsigned long long)c->ordered_ranges_added,
+		(unsigned long long)c->j_state_lock_reads, (unsigned long long)c->sync_waits,
+		(unsigned long long)c->commits, (unsigned long long)c->checkpoints,
+		(unsigned long long)c->bios_submitted, (unsigned long long)c->flushes);
+}
+
+static void json_names(FILE *out, const bool *set)
+{
+	bool any = false;
+
+	fputc('[', out);
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		if (!set[inv])
+			continue;
+		fprintf(out, "%s\"%s\"", any ? ", " : "", chk_inv_info(inv)->name);
+		any = true;
+	}
+	fputc(']', out);
+}
+
+static void json_variant(FILE *out, const struct scenario *s, const struct sim_variant_result *r,
+			 const char *reproduce)
+{
+	const struct ext4_mount_opts *o = &r->cfg.opts;
+	static const char *const modes[] = { "ordered", "writeback", "journal" };
+
+	fprintf(out, "{\"name\": ");
+	json_string(out, r->cfg.name);
+	fprintf(out, ", \"kernel\": ");
+	json_string(out, r->cfg.profile->name);
+	fprintf(out, ", \"config\": {\"block_size\": %u, \"data\": \"%s\", \"delalloc\": %s, "
+		"\"dioread_nolock\": %s, \"disk_blocks\": %u}", o->block_size, modes[o->data],
+		o->delalloc ? "true" : "false", o->dioread_nolock ? "true" : "false",
+		o->disk_blocks);
+	fprintf(out, ", \"verdict\": \"%s\", \"violated\": ", r->passed ? "pass" : "fail");
+	json_names(out, r->violated);
+	fprintf(out, ", \"reported\": ");
+	json_names(out, r->seen);
+	fprintf(out, ", \"violations\": [");
+	for (uint32_t i = 0; i < r->chk.nr_v; i++) {
+		fprintf(out, "%s{\"invariant\": \"%s\", \"step\": %u, \"message\": ", i ? ", " : "",
+			chk_inv_info(r->chk.v[i].inv)->name, r->chk.v[i].step);
+		json_string(out, r->chk.v[i].msg);
+		fprintf(out, ", \"reproduce\": ");
+		json_string(out, reproduce);
+		fputc('}', out);
+	}
+	fprintf(out, "], \"counters\": ");
+	json_counters(out, &r->counters);
+	fprintf(out, ", \"final\": {\"i_size\": %lld, \"i_disksize\": %lld}, \"steps\": [",
+		(long long)r->final_size, (long long)r->final_disksize);
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct sim_step_result *sr = &r->steps[i];
+
+		fprintf(out, "%s{\"step\": %u, \"op\": \"%s\", \"result\": %d, \"bytes\": %lld, "
+			"\"i_size\": %lld, \"i_disksize\": %lld}", i ? ", " : "", i + 1,
+			scn_op_name(s->steps[i].s_op), sr->err, (long long)sr->bytes,
+			(long long)sr->i_size, (long long)sr->i_disksize);
+	}
+	fprintf(out, "]}");
+}
+
+void report_json_scenario(FILE *out, const struct scenario *s,
+			  const struct sim_variant_result *r, unsigned nr, bool first,
+			  const char *const *reproduce)
+{
+	fprintf(out, "%s{\"scenario\": ", first ? "" : ",\n ");
+	json_string(out, s->name);
+	fprintf(out, ", \"file\": ");
+	json_string(out, s->path);
+	fprintf(out, ", \"variants\": [");
+	for (unsigned i = 0; i < nr; i++) {
+		if (i)
+			fputs(", ", out);
+		json_variant(out, s, &r[i], reproduce[i]);
+	}
+	fprintf(out, "]}");
+}

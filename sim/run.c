@@ -1,0 +1,514 @@
+/*
+ * run.c - the step interpreter.  Each variant gets a fresh world: a device
+ * pre-filled with the sentinel, mkfs, mount, the empty durable file; then
+ * every step calls the model's system-call entry points, and the checker
+ * judges the result.  A crash keeps the device (completed writes only),
+ * drops every in-memory structure, and mounts again: jbd2 recovery and
+ * orphan cleanup run as on a real mount.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blkdev.h"
+#include "trace.h"
+
+#define XFS_IO_BUFSIZE 4096     /* xfs_io pwrite issues write(2)s of -b 4096 */
+
+struct world {
+	const struct sim_variant_cfg *cfg;
+	struct blkdev *bd;
+	struct ext4_fs fs;
+	struct sim_counters *c;
+	struct chk_state *chk;
+	struct jbd2_recovery_info *rec;
+};
+
+static int world_mount(struct world *w)
+{
+	return ext4_fill_super(&w->fs, w->bd, &w->cfg->opts, &w->cfg->sem, w->c, w->rec);
+}
+
+static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
+		       struct sim_variant_result *r)
+{
+	memset(w, 0, sizeof(*w));
+	w->cfg = cfg;
+	w->c = &r->counters;
+	w->chk = &r->chk;
+	w->rec = &r->last_recovery;
+	w->bd = blkdev_create(cfg->opts.disk_blocks, cfg->opts.block_size);
+	ext4_mkfs(w->bd, &cfg->opts);
+	SIM_ASSERT(world_mount(w) == 0);
+	memset(w->c, 0, sizeof(*w->c));
+	chk_init(w->chk, cfg->opts.block_size);
+}
+
+static void note(struct sim_step_result *sr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct sim_step_result *sr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sr->note, sizeof(sr->note), fmt, ap);
+	va_end(ap);
+}
+
+/* pwrite: xfs_io writes in -b sized write(2) calls; --short is one call. */
+static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	int64_t done = 0;
+
+	if (st->s_short_copy >= 0) {
+		sr->err = ext4_file_write(&w->fs, st->s_off, st->s_len, st->s_fill,
+					  st->s_short_copy, &done);
+	} else {
+		while (done < st->s_len && sr->err == 0) {
+			int64_t n = SIM_MIN((int64_t)XFS_IO_BUFSIZE, st->s_len - done), got;
+
+			sr->err = ext4_file_write(&w->fs, st->s_off + done, n, st->s_fill, n, &got);
+			chk_note_write(w->chk, st->s_off + done, got, st->s_fill);
+			done += got;
+			if (got < n && sr->err == 0)
+				break;
+		}
+	}
+	if (st->s_short_copy >= 0)
+		chk_note_write(w->chk, st->s_off, done, st->s_fill);
+	sr->bytes = done;
+	note(sr, "wrote %lld bytes at %lld", (long long)done, (long long)st->s_off);
+}
+
+static void step_pread(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+		       FILE *trace)
+{
+	int64_t len = SIM_MIN(st->s_len, (int64_t)1 << 26), got = 0;
+	uint8_t *buf = sim_zalloc((size_t)len + 1);
+
+	sr->err = ext4_file_read(&w->fs, st->s_off, len, buf, &got);
+	sr->bytes = got;
+	note(sr, "read %lld bytes at %lld", (long long)got, (long long)st->s_off);
+	if (st->s_verbose && trace)
+		trace_hexdump(trace, st->s_off, buf, got);
+	free(buf);
+}
+
+static void step_truncate(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	sr->err = ext4_setattr_size(&w->fs, st->s_len);
+	if (sr->err == 0)
+		chk_note_truncate(w->chk, st->s_len);
+	note(sr, "truncated to %lld", (long long)st->s_len);
+}
+
+/* syncfs(2): sync_filesystem() writes, commits, waits, commits again. */
+static int do_syncfs(struct ext4_fs *fs)
+{
+	int err;
+
+	if (fs->s_shutdown)
+		return -EIO;
+	err = ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_NONE, true);
+	jbd2_journal_force_commit(&fs->journal);
+	if (!err)
+		err = ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_ALL, true);
+	ext4_wait_io_range(fs, 0, INT64_MAX);
+	ext4_sync_fs(fs);
+	return err;
+}
+
+/*
+ * crash / shutdown: keep what the device completed, lose the rest (memory,
+ * in-flight writes, uncommitted transactions), mount (recovery, orphan
+ * cleanup) and check what survived.
+ */
+static void step_crash(struct world *w, uint32_t idx, struct sim_step_result *sr)
+{
+	uint64_t expected = chk_expected_meta_hash(&w->fs);
+	uint32_t running = w->fs.journal.j_running_transaction ?
+			   w->fs.journal.j_running_transaction->t_tid : 0;
+	uint32_t inflight = w->fs.nr_ios;
+	uint64_t replayed;
+
+	blkdev_crash(w->bd);
+	ext4_free_fs(&w->fs);
+	sr->err = world_mount(w);
+	SIM_ASSERT(sr->err == 0);
+	replayed = chk_device_meta_hash(&w->fs);
+	chk_after_recovery(w->chk, &w->fs, idx, expected, replayed);
+	if (running)
+		note(sr, "crash: %u in-flight write(s) and running transaction %u lost; recovery "
+		     "replayed %u block(s); continuing from the state a real shutdown leaves",
+		     inflight, running, w->rec->nr_replayed);
+	else
+		note(sr, "crash: %u in-flight write(s) lost; recovery replayed %u block(s); "
+		     "continuing from the state a real shutdown leaves", inflight,
+		     w->rec->nr_replayed);
+}
+
+static void step_remount(struct world *w, uint32_t idx, struct sim_step_result *sr)
+{
+	ext4_put_super(&w->fs);
+	sr->err = world_mount(w);
+	SIM_ASSERT(sr->err == 0);
+	chk_note_durable(w->chk, idx);
+	note(sr, "clean unmount and mount");
+}
+
+static void step_commit(struct world *w, struct sim_step_result *sr)
+{
+	transaction_t *t = w->fs.journal.j_running_transaction;
+
+	if (!t) {
+		note(sr, "no running transaction");
+		return;
+	}
+	note(sr, "committed transaction %u", t->t_tid);
+	jbd2_journal_commit_transaction(&w->fs.journal);
+}
+
+static void step_writeback(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	int64_t start = st->s_has_range ? st->s_off : 0;
+	int64_t end = st->s_has_range && st->s_len ? st->s_off + st->s_len - 1 : INT64_MAX;
+
+	sr->err = ext4_writepages(&w->fs, start, end, WB_SYNC_NONE, true);
+	ext4_wait_io_range(&w->fs, start, end);
+	note(sr, "writeback ran and its I/O completed");
+}
+
+/* Steps that flush or sync. */
+static bool step_sync_like(struct world *w, const struct scn_step *st, uint32_t idx,
+			   struct sim_step_result *sr)
+{
+	switch (st->s_op) {
+	case SCN_FSYNC:
+	case SCN_FDATASYNC:
+		sr->err = ext4_sync_file(&w->fs, 0, INT64_MAX, st->s_op == SCN_FDATASYNC);
+		if (sr->err == 0)
+			chk_note_durable(w->chk, idx);
+		return true;
+	case SCN_SYNC:
+		sr->err = do_syncfs(&w->fs);
+		if (sr->err == 0)
+			chk_note_durable(w->chk, idx);
+		return true;
+	case SCN_SYNC_RANGE:
+		sr->err = ext4_sync_file_range(&w->fs, st->s_off, st->s_len, st->s_sr_flag);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
+		     struct sim_step_result *sr, FILE *trace)
+{
+	if (step_sync_like(w, st, idx, sr))
+		return;
+	switch (st->s_op) {
+	case SCN_PWRITE: step_pwrite(w, st, sr); break;
+	case SCN_PREAD: step_pread(w, st, sr, trace); break;
+	case SCN_TRUNCATE: step_truncate(w, st, sr); break;
+	case SCN_CHATTR: sr->err = ext4_set_sync_flag(&w->fs, st->s_sync_flag); break;
+	case SCN_CLOSE: sr->err = ext4_release_file(&w->fs); break;
+	case SCN_SHUTDOWN:
+	case SCN_CRASH: step_crash(w, idx, sr); break;
+	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
+	case SCN_COMMIT: step_commit(w, sr); break;
+	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;
+	case SCN_REMOUNT: step_remount(w, idx, sr); break;
+	case SCN_EVICT: ext4_evict_clean(&w->fs); break;
+	default:
+		SIM_ASSERT(!"step not supported: rejected at load");
+	}
+}
+
+/* --- variants --- */
+
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Patch toggles: this release has none to switch; every name is unknown. */
+static int check_patches(const struct scenario *s, const struct scn_patch_setting *p,
+			 unsigned nr, char *err, size_t errlen)
+{
+	if (nr == 0)
+		return 0;
+	if (p[0].p_line)
+		errf(err, errlen, "%s:%u:%u: unknown patch '%s' (`ext4sim patches` lists them)",
+		     s->path, p[0].p_line, p[0].p_col, p[0].p_name);
+	else
+		errf(err, errlen, "ext4sim: unknown patch '%s' (`ext4sim patches` lists them)",
+		     p[0].p_name);
+	return -1;
+}
+
+static const struct ext4_profile *find_profile(const struct scenario *s, const char *name,
+					       uint32_t line, uint32_t col, char *err,
+					       size_t errlen)
+{
+	const struct ext4_profile *p = ext4_profile_find(name);
+
+	if (p)
+		return p;
+	if (line)
+		errf(err, errlen, "%s:%u:%u: unknown kernel profile '%s' (`ext4sim patches` "
+		     "lists them)", s->path, line, col, name);
+	else
+		errf(err, errlen, "ext4sim: unknown kernel profile '%s' (`ext4sim patches` "
+		     "lists them)", name);
+	return NULL;
+}
+
+static void base_opts(const struct scn_config *c, const struct sim_overrides *ov,
+		      struct ext4_mount_opts *o)
+{
+	o->block_size = ov->has_block_size ? ov->block_size : c->c_block_size;
+	o->data = (enum ext4_data_mode)(ov->has_data ? ov->data : c->c_data);
+	o->delalloc = ov->has_delalloc ? ov->delalloc : c->c_delalloc;
+	if (o->data == DATA_JOURNAL)
+		o->delalloc = false;
+	o->dioread_nolock = c->c_dioread_nolock;
+	o->auto_da_alloc = true;
+	o->disk_blocks = ov->has_disk_blocks ? ov->disk_blocks : c->c_disk_blocks;
+}
+
+int sim_resolve_variants(const struct scenario *s, const struct sim_overrides *ov,
+			 struct sim_variant_cfg *out, unsigned *nr, char *err, size_t errlen)
+{
+	const struct scn_config *c = &s->config;
+	unsigned n = s->nr_variants ? s->nr_variants : 1;
+
+	if (check_patches(s, c->c_patches, c->c_nr_patches, err, errlen) < 0 ||
+	    check_patches(s, ov->patches, ov->nr_patches, err, errlen) < 0)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		const struct scn_variant *v = s->nr_variants ? &s->variants[i] : NULL;
+		const char *kname = ov->has_kernel ? ov->kernel : c->c_kernel;
+		uint32_t line = ov->has_kernel ? 0 : c->c_kernel_line, col = c->c_kernel_col;
+
+		if (v && v->v_has_kernel && !ov->has_kernel) {
+			kname = v->v_kernel;
+			line = v->v_kernel_line;
+			col = v->v_kernel_col;
+		}
+		if (v && check_patches(s, v->v_patches, v->v_nr_patches, err, errlen) < 0)
+			return -1;
+		memset(&out[i], 0, sizeof(out[i]));
+		snprintf(out[i].name, sizeof(out[i].name), "%s", v ? v->v_name : "default");
+		out[i].profile = find_profile(s, kname, line, col, err, errlen);
+		if (!out[i].profile)
+			return -1;
+		out[i].sem = out[i].profile->sem;
+		base_opts(c, ov, &out[i].opts);
+	}
+	*nr = n;
+	return 0;
+}
+
+/* --- verdict --- */
+
+static const struct scn_expect *find_expect(const struct scenario *s, const char *variant)
+{
+	for (unsigned i = 0; i < s->nr_expect; i++)
+		if (strcmp(s->expect[i].e_variant, variant) == 0)
+			return &s->expect[i];
+	return NULL;
+}
+
+static bool expect_lists(const struct scn_expect *e, const char *name)
+{
+	for (unsigned i = 0; e && i < e->e_nr; i++)
+		if (strcmp(e->e_invariants[i], name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * An informational invariant counts only where expect: lists it (or
+ * --fail-on names it).  With expect:, the counted set must equal the list;
+ * without, it must be empty.
+ */
+static void compute_verdict(const struct scenario *s, const struct sim_options *o,
+			    struct sim_variant_result *r)
+{
+	r->expect = find_expect(s, r->cfg.name);
+	r->has_expect = r->expect != NULL;
+	for (uint32_t i = 0; i < r->chk.nr_v; i++)
+		r->seen[r->chk.v[i].inv] = true;
+	r->passed = true;
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		const struct chk_inv_info *info = chk_inv_info(inv);
+		bool listed = expect_lists(r->expect, info->name);
+
+		r->violated[inv] = r->seen[inv] &&
+				   (!info->informational || listed || o->fail_on[inv]);
+		if (r->violated[inv] != listed)
+			r->passed = false;
+	}
+}
+
+/* --- the run --- */
+
+static void trace_step_header(FILE *trace, uint32_t idx, const struct scn_step *st)
+{
+	fprintf(trace, "  [%u] %s\n", idx, st->s_text);
+}
+
+static void trace_step_result(FILE *trace, const struct sim_step_result *sr)
+{
+	if (sr->err)
+		fprintf(trace, "      error: %s\n", strerror(-sr->err));
+	if (sr->note[0])
+		fprintf(trace, "      %s\n", sr->note);
+}
+
+static void trace_violations(FILE *trace, const struct chk_state *c, uint32_t from)
+{
+	for (uint32_t i = from; i < c->nr_v; i++)
+		fprintf(trace, "      %s: %s: %s\n",
+			chk_inv_info(c->v[i].inv)->informational ? "note" : "violation",
+			chk_inv_info(c->v[i].inv)->name, c->v[i].msg);
+}
+
+int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
+		    const struct sim_options *o, FILE *trace, const char *dump_path,
+		    struct sim_variant_result *r, char *err, size_t errlen)
+{
+	struct trace_state before, now;
+	struct world w;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = *cfg;
+	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
+	world_init(&w, cfg, r);
+	trace_capture(&w.fs, &now);
+	for (uint32_t i = 0; i < s->nr_steps; i++) {
+		struct sim_step_result *sr = &r->steps[i];
+		uint32_t nv = r->chk.nr_v;
+
+		before = now;
+		if (trace)
+			trace_step_header(trace, i + 1, &s->steps[i]);
+		chk_step_begin(&r->chk, &w.fs);
+		run_step(&w, &s->steps[i], i + 1, sr, trace);
+		ext4_check_state(&w.fs);
+		chk_step_end(&r->chk, &w.fs, i + 1);
+		sr->i_size = w.fs.inode.i_size;
+		sr->i_disksize = w.fs.inode.i_disksize;
+		trace_capture(&w.fs, &now);
+		if (trace) {
+			trace_step_result(trace, sr);
+			trace_print_changes(trace, &before, &now);
+			trace_violations(trace, &r->chk, nv);
+		}
+	}
+	r->final_size = w.fs.inode.i_size;
+	r->final_disksize = w.fs.inode.i_disksize;
+	if (dump_path)
+		ret = sim_dump_file(&w.fs, dump_path, err, errlen);
+	ext4_free_fs(&w.fs);
+	blkdev_destroy(w.bd);
+	compute_verdict(s, o, r);
+	return ret;
+}
+
+void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
+{
+	(void)nr_steps;
+	free(r->steps);
+	chk_destroy(&r->chk);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- --dump-file --- */
+
+static int write_all(int fd, const uint8_t *buf, size_t n, off_t off)
+{
+	while (n > 0) {
+		ssize_t k = pwrite(fd, buf, n, off);
+
+		if (k < 0)
+			return -1;
+		buf += k;
+		n -= (size_t)k;
+		off += k;
+	}
+	return 0;
+}
+
+/* Dump the non-hole parts; the rest stays sparse zeros. */
+static int dump_contents(const struct ext4_fs *fs, int fd)
+{
+	const struct address_space *m = &fs->inode.i_mapping;
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	uint32_t bits = ext4_blkbits(fs);
+	uint8_t *buf = sim_zalloc(PAGE_SIZE);
+	int rc = ftruncate(fd, (off_t)fs->inode.i_size);
+
+	for (uint32_t i = 0; rc == 0 && i < m->a_nr; i++) {
+		int64_t p = (int64_t)m->a_folios[i]->index << PAGE_SHIFT;
+		int64_t n = SIM_MIN((int64_t)PAGE_SIZE, fs->inode.i_size - p);
+
+		if (n <= 0)
+			continue;
+		ext4_peek(fs, p, n, buf);
+		rc = write_all(fd, buf, (size_t)n, (off_t)p);
+	}
+	for (uint32_t i = 0; rc == 0 && i < t->es_nr; i++) {
+		int64_t s = (int64_t)t->es[i].es_lblk << bits;
+		int64_t e = SIM_MIN(((int64_t)t->es[i].es_lblk + t->es[i].es_len) << bits,
+				    fs->inode.i_size);
+
+		for (int64_t p = s; rc == 0 && p < e; p += PAGE_SIZE) {
+			int64_t n = SIM_MIN((int64_t)PAGE_SIZE, e - p);
+
+			ext4_peek(fs, p, n, buf);
+			rc = write_all(fd, buf, (size_t)n, (off_t)p);
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+int sim_dump_file(const struct ext4_fs *fs, const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
+		errf(err, errlen, "ext4sim: --dump-file path too long");
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		errf(err, errlen, "ext4sim: cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = dump_contents(fs, fd);
+	if (close(fd) < 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) == 0)
+		return 0;
+	errf(err, errlen, "ext4sim: cannot write %s: %s", path, strerror(errno));
+	unlink(tmp);
+	return -1;
+}

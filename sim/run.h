@@ -1,0 +1,95 @@
+/*
+ * run.h - replaying a scenario against the model: one "world" (device,
+ * mounted file system, counters, checker) per variant, the step
+ * interpreter, and the per-variant result the reports print.
+ */
+#ifndef EXT4SIM_RUN_H
+#define EXT4SIM_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "checker.h"
+#include "ext4.h"
+#include "scenario.h"
+
+/* Command-line settings layered over a scenario's config:. */
+struct sim_overrides {
+	bool has_block_size;
+	uint32_t block_size;
+	bool has_data;
+	enum scn_data_mode data;
+	bool has_delalloc;
+	bool delalloc;
+	bool has_disk_blocks;
+	uint32_t disk_blocks;
+	bool has_kernel;
+	char kernel[SCN_NAME_MAX];
+	unsigned nr_patches;
+	struct scn_patch_setting patches[SCN_PATCHES_MAX];
+	char argv_text[1024];           /* these flags as typed, for reproduce lines */
+};
+
+struct sim_options {
+	bool json;
+	bool summary;                   /* one line per variant, no trace */
+	bool quiet;                     /* no step trace */
+	const char *dump_file;
+	const char *variant;            /* run only this variant */
+	bool fail_on[INV_COUNT];
+};
+
+/* The effective settings of one variant. */
+struct sim_variant_cfg {
+	char name[SCN_NAME_MAX];
+	const struct ext4_profile *profile;
+	struct ext4_mount_opts opts;
+	struct ext4_semantics sem;
+};
+
+/* What one step did, for traces and JSON. */
+struct sim_step_result {
+	int err;                        /* 0 or -errno */
+	int64_t bytes;                  /* bytes written or read */
+	int64_t i_size;
+	int64_t i_disksize;
+	char note[256];                 /* a sentence for the trace */
+};
+
+struct sim_variant_result {
+	struct sim_variant_cfg cfg;
+	struct sim_step_result *steps;
+	struct chk_state chk;           /* violations live here */
+	struct sim_counters counters;
+	struct jbd2_recovery_info last_recovery;
+	int64_t final_size;
+	int64_t final_disksize;
+	bool has_expect;
+	const struct scn_expect *expect;
+	bool passed;
+	bool violated[INV_COUNT];       /* counted toward the verdict */
+	bool seen[INV_COUNT];           /* reported at all */
+};
+
+/*
+ * Resolve every variant's settings; on an unknown kernel profile or patch
+ * fill @err with "FILE:LINE:COL: message" and return -1.
+ */
+int sim_resolve_variants(const struct scenario *s, const struct sim_overrides *ov,
+			 struct sim_variant_cfg *out, unsigned *nr, char *err, size_t errlen);
+
+/*
+ * Run one variant; the trace goes to @trace unless NULL.  With @dump_path
+ * the final content is written there; returns -1 (message in @err) if that
+ * fails, else 0.
+ */
+int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
+		    const struct sim_options *o, FILE *trace, const char *dump_path,
+		    struct sim_variant_result *r, char *err, size_t errlen);
+void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps);
+
+/* Write the final file content (as a reader sees it) to @path, atomically. */
+int sim_dump_file(const struct ext4_fs *fs, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,1625 @@
+/*
+ * scenario.c - load a scenario file; parse xfs_io-style step lines.
+ *
+ * scn_load() reads one YAML file (at most SCN_FILE_BYTES_MAX bytes, checked
+ * before any parsing) and runs libyaml's event parser over it twice:
+ *
+ *   pass 1 (ldr_scan)    the stream's shape only: YAML syntax, UTF-8, exactly
+ *                        one non-empty document, nesting depth, and no
+ *                        anchors, aliases, explicit tags or NUL bytes.  It is
+ *                        a flat yaml_parser_parse() loop, so a hostile file
+ *                        (deep nesting, alias bombs) is rejected early and
+ *                        cheaply, wherever in the file the problem lies.
+ *   pass 2 (ldr_schema)  the schema, on a stream now known to be well formed:
+ *                        a small pull parser with one function per schema
+ *                        node (top mapping, config, patches, steps, variants,
+ *                        expect); each consumes exactly the events of its
+ *                        value.  Checks that span keys (required keys,
+ *                        expect: naming a variant, data=journal against
+ *                        delalloc) run when their mapping ends.
+ *
+ * The first error wins and is written as "PATH:LINE:COL: message", 1-based
+ * (libyaml's marks are 0-based).  The loader keeps no state outside its
+ * struct ldr and frees the parser, the current event and the file buffer on
+ * every path; scn_free() releases the step array.
+ *
+ * scn_parse_step() turns one line of xfs_io syntax into a struct scn_step
+ * (contract section 4); scn_parse_num() is xfs_io's cvtnum restricted to
+ * decimal, 0x hex and k/m/g/t suffixes.
+ *
+ * Not checked here: whether kernel profiles and patch names exist (the
+ * profile code does that), and whether a step makes sense for the file's
+ * state (the model answers with an errno, as the kernel does).  A number
+ * with a leading zero ("010") is rejected rather than guessed: xfs_io reads
+ * it as octal.  Step error columns are exact for plain and simple quoted
+ * scalars on one line; inside a quoted scalar with escapes they may drift,
+ * and for a multi-line scalar they point at the scalar's start.
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <yaml.h>
+
+#define QUOTE_MAX 48             /* bytes of user text quoted in a message */
+#define QUOTE_BUF (QUOTE_MAX + 4)
+#define STEPS_CAP_MIN 16u        /* first allocation of the step array */
+#define STEP_TOK_MAX 8           /* tokens in one step line */
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+/* The loader's whole state; one per scn_load() call. */
+struct ldr {
+	const char *l_path;              /* file as given, for messages */
+	unsigned char *l_buf;            /* the file's bytes */
+	size_t l_len;                    /* bytes in l_buf */
+	yaml_parser_t l_parser;
+	yaml_event_t l_ev;               /* current event, valid if l_has_ev */
+	bool l_has_ev;
+	unsigned l_depth;                /* open collections, <= SCN_DEPTH_MAX */
+	bool l_failed;                   /* an error has been recorded */
+	char *l_err;
+	size_t l_errlen;
+	struct scenario *l_scn;
+	bool (*l_is_invariant)(const char *name);
+	unsigned l_steps_cap;            /* allocated entries of l_scn->steps */
+};
+
+/* A mapping with a fixed set of keys. */
+struct ldr_keys {
+	const char *k_where;             /* "at the top level", "in config", ... */
+	const char *const *k_names;      /* NULL-terminated, at most 32 */
+};
+
+typedef int (*ldr_key_fn)(struct ldr *L, unsigned idx, void *ctx);
+typedef int (*ldr_entry_fn)(struct ldr *L, void *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Format "PATH:LINE:COL: message" from 0-based @line0/@col0 unless an error
+ * was already recorded (the first one wins).  Always returns -1. */
+static int ldr_verr(struct ldr *L, size_t line0, size_t col0, const char *fmt,
+		    va_list ap)
+{
+	int n;
+
+	if (L->l_failed)
+		return -1;
+	L->l_failed = true;
+	if (L->l_err == NULL || L->l_errlen == 0)
+		return -1;
+	n = snprintf(L->l_err, L->l_errlen, "%s:%zu:%zu: ", L->l_path,
+		     line0 + 1, col0 + 1);
+	if (n < 0 || (size_t)n >= L->l_errlen)
+		return -1;
+	vsnprintf(L->l_err + n, L->l_errlen - (size_t)n, fmt, ap);
+	return -1;
+}
+
+/* Record an error at 0-based @line0/@col0.  Returns -1. */
+PRINTF_LIKE(4, 5)
+static int ldr_err_at(struct ldr *L, size_t line0, size_t col0,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ldr_verr(L, line0, col0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Record an error at @mark.  Returns -1. */
+PRINTF_LIKE(3, 4)
+static int ldr_err_mark(struct ldr *L, const yaml_mark_t *mark,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ldr_verr(L, mark->line, mark->column, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Record an error at the current event's start.  Returns -1. */
+PRINTF_LIKE(2, 3)
+static int ldr_err_ev(struct ldr *L, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ldr_verr(L, L->l_ev.start_mark.line, L->l_ev.start_mark.column, fmt,
+		 ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Copy user text @src into @dst for a message: at most QUOTE_MAX bytes, cut
+ * on a UTF-8 boundary and marked "...", control bytes shown as '?'. */
+static const char *ldr_quote(char dst[QUOTE_BUF], const char *src)
+{
+	size_t n = 0;
+	size_t i;
+	bool cut;
+
+	while (src[n] != '\0' && n < QUOTE_MAX)
+		n++;
+	cut = src[n] != '\0';
+	while (cut && n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+		n--;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	strcpy(dst + n, cut ? "..." : "");
+	return dst;
+}
+
+/* Words for the kind of node an event starts, for "must be X, not Y". */
+static const char *ldr_kind(const yaml_event_t *ev)
+{
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.length == 0 &&
+		    ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+			return "an empty value";
+		return "a scalar";
+	case YAML_SEQUENCE_START_EVENT:
+		return "a sequence";
+	case YAML_MAPPING_START_EVENT:
+		return "a mapping";
+	default:
+		return "the end of a collection";
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Events: the stream-wide rules                                      */
+/* ------------------------------------------------------------------ */
+
+/* Report a libyaml reader error (bad UTF-8, control characters): its mark
+ * is not set, so the line and column come from the byte offset. */
+static int ldr_reader_err(struct ldr *L)
+{
+	const yaml_parser_t *p = &L->l_parser;
+	size_t off = p->problem_offset < L->l_len ? p->problem_offset : L->l_len;
+	size_t line = 0;
+	size_t col = 0;
+	size_t i;
+
+	for (i = 0; i < off; i++) {
+		if (L->l_buf[i] == '\n') {
+			line++;
+			col = 0;
+		} else if ((L->l_buf[i] & 0xc0) != 0x80) {
+			col++;
+		}
+	}
+	if (p->problem_value >= 0)
+		return ldr_err_at(L, line, col, "invalid input: %s (0x%02x)",
+				  p->problem, (unsigned)p->problem_value);
+	return ldr_err_at(L, line, col, "invalid input: %s", p->problem);
+}
+
+/* Report why yaml_parser_parse() failed.  Returns -1. */
+static int ldr_syntax_err(struct ldr *L)
+{
+	const yaml_parser_t *p = &L->l_parser;
+	const char *problem = p->problem ? p->problem : "unknown problem";
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return ldr_err_at(L, 0, 0, "out of memory");
+	if (p->error == YAML_READER_ERROR)
+		return ldr_reader_err(L);
+	if (p->context == NULL)
+		return ldr_err_mark(L, &p->problem_mark, "syntax error: %s",
+				    problem);
+	return ldr_err_mark(L, &p->problem_mark,
+			    "syntax error: %s (%s at %zu:%zu)", problem,
+			    p->context, p->context_mark.line + 1,
+			    p->context_mark.column + 1);
+}
+
+/* Reject an anchor or tag on the current node event. */
+static int ldr_check_props(struct ldr *L, const yaml_char_t *anchor,
+			   const yaml_char_t *tag)
+{
+	char q[QUOTE_BUF];
+
+	if (anchor != NULL)
+		return ldr_err_ev(L, "anchors are not allowed ('&%s')",
+				  ldr_quote(q, (const char *)anchor));
+	if (tag != NULL)
+		return ldr_err_ev(L, "explicit tags are not allowed ('%s')",
+				  ldr_quote(q, (const char *)tag));
+	return 0;
+}
+
+/* Apply the stream-wide rules to the current event and track depth. */
+static int ldr_check_event(struct ldr *L)
+{
+	const yaml_event_t *ev = &L->l_ev;
+	char q[QUOTE_BUF];
+
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		return ldr_err_ev(L, "aliases are not allowed ('*%s')",
+				  ldr_quote(q, (const char *)ev->data.alias.anchor));
+	case YAML_SCALAR_EVENT:
+		if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
+			return ldr_err_ev(L, "scalar contains a NUL byte");
+		return ldr_check_props(L, ev->data.scalar.anchor,
+				       ev->data.scalar.tag);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		if (++L->l_depth > SCN_DEPTH_MAX)
+			return ldr_err_ev(L, "nesting deeper than %d levels",
+					  SCN_DEPTH_MAX);
+		if (ev->type == YAML_SEQUENCE_START_EVENT)
+			return ldr_check_props(L, ev->data.sequence_start.anchor,
+					       ev->data.sequence_start.tag);
+		return ldr_check_props(L, ev->data.mapping_start.anchor,
+				       ev->data.mapping_start.tag);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		L->l_depth--;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Free the current event (if any), parse the next one and apply the
+ * stream-wide rules.  Returns 0, or -1 with the error recorded. */
+static int ldr_next(struct ldr *L)
+{
+	if (L->l_has_ev) {
+		yaml_event_delete(&L->l_ev);
+		L->l_has_ev = false;
+	}
+	if (!yaml_parser_parse(&L->l_parser, &L->l_ev))
+		return ldr_syntax_err(L);
+	L->l_has_ev = true;
+	return ldr_check_event(L);
+}
+
+/* Run @pass with a fresh parser over the file's bytes; frees the parser and
+ * the last event whatever @pass returns. */
+static int ldr_pass(struct ldr *L, int (*pass)(struct ldr *L))
+{
+	int rc;
+
+	if (!yaml_parser_initialize(&L->l_parser))
+		return ldr_err_at(L, 0, 0, "out of memory");
+	yaml_parser_set_input_string(&L->l_parser, L->l_buf, L->l_len);
+	L->l_depth = 0;
+	rc = pass(L);
+	if (L->l_has_ev) {
+		yaml_event_delete(&L->l_ev);
+		L->l_has_ev = false;
+	}
+	yaml_parser_delete(&L->l_parser);
+	return rc;
+}
+
+/* Pass 1: read every event; exactly one document. */
+static int ldr_scan(struct ldr *L)
+{
+	unsigned nr_docs = 0;
+
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		switch (L->l_ev.type) {
+		case YAML_DOCUMENT_START_EVENT:
+			if (++nr_docs > 1)
+				return ldr_err_ev(L, "more than one document "
+						  "(a scenario is one YAML document)");
+			break;
+		case YAML_STREAM_END_EVENT:
+			if (nr_docs == 0)
+				return ldr_err_ev(L, "empty document");
+			return 0;
+		default:
+			break;
+		}
+	}
+}
+
+/* Read the file into L->l_buf, refusing files above SCN_FILE_BYTES_MAX
+ * and UTF-16 (libyaml would accept it; the format is UTF-8, BOM allowed). */
+static int ldr_read_file(struct ldr *L)
+{
+	FILE *f = fopen(L->l_path, "rb");
+	struct stat st;
+	size_t n;
+	int e;
+
+	if (f == NULL)
+		return ldr_err_at(L, 0, 0, "cannot open: %s", strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > (off_t)SCN_FILE_BYTES_MAX) {
+		fclose(f);
+		return ldr_err_at(L, 0, 0, "file too large (%lld bytes, max %u)",
+				  (long long)st.st_size, SCN_FILE_BYTES_MAX);
+	}
+	L->l_buf = malloc(SCN_FILE_BYTES_MAX + 1);
+	if (L->l_buf == NULL) {
+		fclose(f);
+		return ldr_err_at(L, 0, 0, "out of memory");
+	}
+	n = fread(L->l_buf, 1, SCN_FILE_BYTES_MAX + 1, f);
+	e = ferror(f) ? (errno != 0 ? errno : EIO) : 0;
+	fclose(f);
+	if (e != 0)
+		return ldr_err_at(L, 0, 0, "cannot read: %s", strerror(e));
+	if (n > SCN_FILE_BYTES_MAX)
+		return ldr_err_at(L, 0, 0, "file too large (more than %u bytes)",
+				  SCN_FILE_BYTES_MAX);
+	if (n >= 2 && ((L->l_buf[0] == 0xfe && L->l_buf[1] == 0xff) ||
+		       (L->l_buf[0] == 0xff && L->l_buf[1] == 0xfe)))
+		return ldr_err_at(L, 0, 0, "invalid input: UTF-16 byte order "
+				  "mark (a scenario must be UTF-8)");
+	L->l_len = n;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                             */
+/* ------------------------------------------------------------------ */
+
+/* The current scalar's text (NUL-terminated; pass 1 rejected inner NULs). */
+static const char *ev_str(const struct ldr *L)
+{
+	return (const char *)L->l_ev.data.scalar.value;
+}
+
+/* True if the current scalar is exactly @word. */
+static bool ev_is(const struct ldr *L, const char *word)
+{
+	return strcmp(ev_str(L), word) == 0;
+}
+
+/* Advance to @key's value; it must start with an event of @type (@what
+ * describes the expected value). */
+static int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type,
+		     const char *what)
+{
+	char q[QUOTE_BUF];
+
+	if (ldr_next(L) < 0)
+		return -1;
+	if (L->l_ev.type == type)
+		return 0;
+	return ldr_err_ev(L, "'%s' must be %s, not %s", ldr_quote(q, key), what,
+			  ldr_kind(&L->l_ev));
+}
+
+/* Copy the current scalar into @dst (capacity @cap, NUL included). */
+static int ldr_take_str(struct ldr *L, const char *what, char *dst, size_t cap)
+{
+	size_t len = L->l_ev.data.scalar.length;
+
+	if (len >= cap)
+		return ldr_err_ev(L, "%s is too long (%zu bytes, max %zu)", what,
+				  len, cap - 1);
+	memcpy(dst, ev_str(L), len + 1);
+	return 0;
+}
+
+/* True if @s is a valid name: [a-z0-9._-]+. */
+static bool scn_name_ok(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		char c = *s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* Copy the current scalar into the name buffer @dst, checking length and
+ * the [a-z0-9._-]+ pattern; @what names the item in messages. */
+static int ldr_take_name(struct ldr *L, const char *what,
+			 char dst[SCN_NAME_MAX])
+{
+	char q[QUOTE_BUF];
+
+	if (L->l_ev.data.scalar.length == 0)
+		return ldr_err_ev(L, "%s must not be empty", what);
+	if (ldr_take_str(L, what, dst, SCN_NAME_MAX) < 0)
+		return -1;
+	if (!scn_name_ok(dst))
+		return ldr_err_ev(L, "invalid %s '%s': use only a-z, 0-9, '.', "
+				  "'_' and '-'", what, ldr_quote(q, dst));
+	return 0;
+}
+
+/* Read @key's value as a name (see ldr_take_name). */
+static int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX])
+{
+	if (ldr_value(L, key, YAML_SCALAR_EVENT, "a string") < 0)
+		return -1;
+	return ldr_take_name(L, key, dst);
+}
+
+/* Read @key's value as free text of at most @cap - 1 bytes. */
+static int ldr_text(struct ldr *L, const char *key, char *dst, size_t cap)
+{
+	if (ldr_value(L, key, YAML_SCALAR_EVENT, "a string") < 0)
+		return -1;
+	return ldr_take_str(L, key, dst, cap);
+}
+
+/* Read @key's value as a boolean: plain true or false, nothing else. */
+static int ldr_bool(struct ldr *L, const char *key, bool *out)
+{
+	char q[QUOTE_BUF];
+
+	if (ldr_value(L, key, YAML_SCALAR_EVENT, "true or false") < 0)
+		return -1;
+	if (L->l_ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return ldr_err_ev(L, "'%s' must be true or false (unquoted), "
+				  "not a quoted string", key);
+	if (ev_is(L, "true") || ev_is(L, "false")) {
+		*out = ev_is(L, "true");
+		return 0;
+	}
+	return ldr_err_ev(L, "'%s' must be true or false, not '%s'", key,
+			  ldr_quote(q, ev_str(L)));
+}
+
+/* Read @key's value as a plain (unquoted) number, see scn_parse_num; a
+ * number above SCN_OFFSET_MAX gives INT64_MAX, for the caller's range check. */
+static int ldr_number(struct ldr *L, const char *key, int64_t *out)
+{
+	char q[QUOTE_BUF];
+	int rc;
+
+	if (ldr_value(L, key, YAML_SCALAR_EVENT, "a number") < 0)
+		return -1;
+	if (L->l_ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return ldr_err_ev(L, "'%s' must be a number, not a quoted string",
+				  key);
+	rc = scn_parse_num(ev_str(L), out);
+	if (rc == -ERANGE) {
+		*out = INT64_MAX;
+		return 0;
+	}
+	if (rc < 0)
+		return ldr_err_ev(L, "'%s' is not a valid number: '%s'", key,
+				  ldr_quote(q, ev_str(L)));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Mappings                                                           */
+/* ------------------------------------------------------------------ */
+
+/* The current event is a mapping key: it must be a scalar. */
+static int ldr_key_scalar(struct ldr *L)
+{
+	if (L->l_ev.type == YAML_SCALAR_EVENT)
+		return 0;
+	return ldr_err_ev(L, "mapping keys must be scalars, not %s",
+			  ldr_kind(&L->l_ev));
+}
+
+/* Report an unknown key (the current event), listing the known ones. */
+static int ldr_unknown_key(struct ldr *L, const struct ldr_keys *keys)
+{
+	char known[256] = "";
+	char q[QUOTE_BUF];
+	unsigned i;
+
+	for (i = 0; keys->k_names[i] != NULL; i++) {
+		if (i > 0)
+			strncat(known, ", ", sizeof known - strlen(known) - 1);
+		strncat(known, keys->k_names[i], sizeof known - strlen(known) - 1);
+	}
+	return ldr_err_ev(L, "unknown key '%s' %s (known: %s)",
+			  ldr_quote(q, ev_str(L)), keys->k_where, known);
+}
+
+/* Read the mapping whose MAPPING_START is current.  Each key must be one
+ * of @keys, at most once; @fn is called with the key's index while the key
+ * is the current event and must consume the value.  *@seen_out gets the
+ * bit set of keys present. */
+static int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys,
+			     ldr_key_fn fn, void *ctx, uint32_t *seen_out)
+{
+	char q[QUOTE_BUF];
+	uint32_t seen = 0;
+	unsigned i;
+
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		if (ldr_key_scalar(L) < 0)
+			return -1;
+		for (i = 0; keys->k_names[i] != NULL; i++)
+			if (ev_is(L, keys->k_names[i]))
+				break;
+		if (keys->k_names[i] == NULL)
+			return ldr_unknown_key(L, keys);
+		if (seen & (1u << i))
+			return ldr_err_ev(L, "duplicate key '%s'",
+					  ldr_quote(q, ev_str(L)));
+		seen |= 1u << i;
+		if (fn(L, i, ctx) < 0)
+			return -1;
+	}
+	*seen_out = seen;
+	return 0;
+}
+
+/* Read the mapping whose MAPPING_START is current, with keys chosen by the
+ * user (patch names, variant names): @fn is called with each scalar key
+ * current and must check it (duplicates too) and consume the value. */
+static int ldr_open_mapping(struct ldr *L, ldr_entry_fn fn, void *ctx)
+{
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_MAPPING_END_EVENT)
+			return 0;
+		if (ldr_key_scalar(L) < 0)
+			return -1;
+		if (fn(L, ctx) < 0)
+			return -1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* patches: NAME: on|off                                              */
+/* ------------------------------------------------------------------ */
+
+struct ldr_patches {
+	struct scn_patch_setting *lp_arr;  /* SCN_PATCHES_MAX entries */
+	unsigned *lp_nr;
+};
+
+/* One patches entry; the key is current. */
+static int ldr_patch_entry(struct ldr *L, void *vctx)
+{
+	struct ldr_patches *ctx = vctx;
+	struct scn_patch_setting *p;
+	char q[QUOTE_BUF];
+	unsigned i;
+
+	if (*ctx->lp_nr == SCN_PATCHES_MAX)
+		return ldr_err_ev(L, "too many patches (max %d)", SCN_PATCHES_MAX);
+	p = &ctx->lp_arr[*ctx->lp_nr];
+	p->p_line = (uint32_t)L->l_ev.start_mark.line + 1;
+	p->p_col = (uint32_t)L->l_ev.start_mark.column + 1;
+	if (ldr_take_name(L, "patch name", p->p_name) < 0)
+		return -1;
+	for (i = 0; i < *ctx->lp_nr; i++)
+		if (strcmp(ctx->lp_arr[i].p_name, p->p_name) == 0)
+			return ldr_err_ev(L, "duplicate key '%s'", p->p_name);
+	if (ldr_value(L, p->p_name, YAML_SCALAR_EVENT, "on or off") < 0)
+		return -1;
+	if (!ev_is(L, "on") && !ev_is(L, "off"))
+		return ldr_err_ev(L, "patch '%s' must be on or off, not '%s'",
+				  p->p_name, ldr_quote(q, ev_str(L)));
+	p->p_on = ev_is(L, "on");
+	(*ctx->lp_nr)++;
+	return 0;
+}
+
+/* Read a patches: value into @arr / *@nr. */
+static int ldr_patches(struct ldr *L, struct scn_patch_setting *arr,
+		       unsigned *nr)
+{
+	struct ldr_patches ctx = { .lp_arr = arr, .lp_nr = nr };
+
+	if (ldr_value(L, "patches", YAML_MAPPING_START_EVENT, "a mapping") < 0)
+		return -1;
+	return ldr_open_mapping(L, ldr_patch_entry, &ctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* config:                                                            */
+/* ------------------------------------------------------------------ */
+
+enum { CK_BLOCK_SIZE, CK_DATA, CK_DELALLOC, CK_DIOREAD_NOLOCK, CK_DISK_BLOCKS,
+       CK_KERNEL, CK_PATCHES };
+
+static const char *const config_key_names[] = {
+	"block_size", "data", "delalloc", "dioread_nolock", "disk_blocks",
+	"kernel", "patches", NULL
+};
+static const struct ldr_keys config_keys = { "in config", config_key_names };
+
+struct ldr_config {
+	struct scn_config *lc_cfg;
+	yaml_mark_t lc_delalloc_mark;     /* where delalloc's value was */
+};
+
+/* block_size: 1024 | 2048 | 4096. */
+static int ldr_block_size(struct ldr *L, struct scn_config *c)
+{
+	char q[QUOTE_BUF];
+	int64_t v;
+
+	if (ldr_number(L, "block_size", &v) < 0)
+		return -1;
+	if (v != 1024 && v != 2048 && v != 4096)
+		return ldr_err_ev(L, "'block_size' must be 1024, 2048 or 4096, "
+				  "not '%s'", ldr_quote(q, ev_str(L)));
+	c->c_block_size = (uint32_t)v;
+	return 0;
+}
+
+/* disk_blocks: SCN_DISK_BLOCKS_MIN .. SCN_DISK_BLOCKS_MAX. */
+static int ldr_disk_blocks(struct ldr *L, struct scn_config *c)
+{
+	char q[QUOTE_BUF];
+	int64_t v;
+
+	if (ldr_number(L, "disk_blocks", &v) < 0)
+		return -1;
+	if (v < SCN_DISK_BLOCKS_MIN || v > SCN_DISK_BLOCKS_MAX)
+		return ldr_err_ev(L, "'disk_blocks' must be between %u and %u, "
+				  "not '%s'", SCN_DISK_BLOCKS_MIN,
+				  SCN_DISK_BLOCKS_MAX, ldr_quote(q, ev_str(L)));
+	c->c_disk_blocks = (uint32_t)v;
+	return 0;
+}
+
+/* data: ordered | writeback | journal. */
+static int ldr_data(struct ldr *L, struct scn_config *c)
+{
+	char q[QUOTE_BUF];
+
+	if (ldr_value(L, "data", YAML_SCALAR_EVENT, "a data mode") < 0)
+		return -1;
+	if (ev_is(L, "ordered"))
+		c->c_data = SCN_DATA_ORDERED;
+	else if (ev_is(L, "writeback"))
+		c->c_data = SCN_DATA_WRITEBACK;
+	else if (ev_is(L, "journal"))
+		c->c_data = SCN_DATA_JOURNAL;
+	else
+		return ldr_err_ev(L, "'data' must be ordered, writeback or "
+				  "journal, not '%s'", ldr_quote(q, ev_str(L)));
+	return 0;
+}
+
+/* One config key; the key is current. */
+static int ldr_config_key(struct ldr *L, unsigned idx, void *vctx)
+{
+	struct ldr_config *ctx = vctx;
+	struct scn_config *c = ctx->lc_cfg;
+
+	switch (idx) {
+	case CK_BLOCK_SIZE:
+		return ldr_block_size(L, c);
+	case CK_DATA:
+		return ldr_data(L, c);
+	case CK_DELALLOC:
+		c->c_set_delalloc = true;
+		if (ldr_bool(L, "delalloc", &c->c_delalloc) < 0)
+			return -1;
+		ctx->lc_delalloc_mark = L->l_ev.start_mark;
+		return 0;
+	case CK_DIOREAD_NOLOCK:
+		return ldr_bool(L, "dioread_nolock", &c->c_dioread_nolock);
+	case CK_DISK_BLOCKS:
+		return ldr_disk_blocks(L, c);
+	case CK_KERNEL:
+		if (ldr_name(L, "kernel", c->c_kernel) < 0)
+			return -1;
+		c->c_kernel_line = (uint32_t)L->l_ev.start_mark.line + 1;
+		c->c_kernel_col = (uint32_t)L->l_ev.start_mark.column + 1;
+		return 0;
+	default:
+		return ldr_patches(L, c->c_patches, &c->c_nr_patches);
+	}
+}
+
+/* config: a mapping; data=journal forces delalloc off (an explicit
+ * delalloc: true with it is an error). */
+static int ldr_config(struct ldr *L)
+{
+	struct ldr_config ctx = { .lc_cfg = &L->l_scn->config };
+	struct scn_config *c = ctx.lc_cfg;
+	uint32_t seen = 0;
+
+	if (ldr_value(L, "config", YAML_MAPPING_START_EVENT, "a mapping") < 0)
+		return -1;
+	if (ldr_fixed_mapping(L, &config_keys, ldr_config_key, &ctx, &seen) < 0)
+		return -1;
+	if (c->c_data != SCN_DATA_JOURNAL)
+		return 0;
+	if (c->c_set_delalloc && c->c_delalloc)
+		return ldr_err_mark(L, &ctx.lc_delalloc_mark,
+				    "data=journal does not support delalloc");
+	c->c_delalloc = false;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* steps:                                                             */
+/* ------------------------------------------------------------------ */
+
+/* Make room for one more step. */
+static int ldr_grow_steps(struct ldr *L)
+{
+	struct scenario *s = L->l_scn;
+	struct scn_step *steps;
+	unsigned cap;
+
+	if (s->nr_steps < L->l_steps_cap)
+		return 0;
+	cap = L->l_steps_cap ? L->l_steps_cap * 2 : STEPS_CAP_MIN;
+	if (cap > SCN_STEPS_MAX)
+		cap = SCN_STEPS_MAX;
+	steps = realloc(s->steps, cap * sizeof(*steps));
+	if (steps == NULL)
+		return ldr_err_ev(L, "out of memory");
+	s->steps = steps;
+	L->l_steps_cap = cap;
+	return 0;
+}
+
+/* Report a step error at byte @off of the current scalar. */
+static int ldr_step_err(struct ldr *L, unsigned off, const char *msg)
+{
+	const yaml_event_t *ev = &L->l_ev;
+	size_t col = ev->start_mark.column;
+
+	if (ev->start_mark.line == ev->end_mark.line) {
+		col += off;
+		if (ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+		    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+			col++;
+	}
+	return ldr_err_at(L, ev->start_mark.line, col, "%s", msg);
+}
+
+/* One steps: entry (the current event): a step line in xfs_io syntax. */
+static int ldr_step(struct ldr *L)
+{
+	struct scenario *s = L->l_scn;
+	struct scn_step *step;
+	char msg[SCN_ERR_MAX];
+	unsigned col = 0;
+
+	if (L->l_ev.type != YAML_SCALAR_EVENT)
+		return ldr_err_ev(L, "each step must be a string, not %s",
+				  ldr_kind(&L->l_ev));
+	if (s->nr_steps == SCN_STEPS_MAX)
+		return ldr_err_ev(L, "too many steps (max %d)", SCN_STEPS_MAX);
+	if (ldr_grow_steps(L) < 0)
+		return -1;
+	step = &s->steps[s->nr_steps];
+	if (scn_parse_step(ev_str(L), step, msg, sizeof msg, &col) < 0)
+		return ldr_step_err(L, col, msg);
+	step->s_line = (uint32_t)L->l_ev.start_mark.line + 1;
+	step->s_col = (uint32_t)L->l_ev.start_mark.column + 1;
+	s->nr_steps++;
+	return 0;
+}
+
+/* steps: a non-empty sequence of step strings. */
+static int ldr_steps(struct ldr *L)
+{
+	yaml_mark_t start;
+
+	if (ldr_value(L, "steps", YAML_SEQUENCE_START_EVENT, "a sequence") < 0)
+		return -1;
+	start = L->l_ev.start_mark;
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		if (ldr_step(L) < 0)
+			return -1;
+	}
+	if (L->l_scn->nr_steps == 0)
+		return ldr_err_mark(L, &start, "'steps' must not be empty");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* variants:                                                          */
+/* ------------------------------------------------------------------ */
+
+enum { VK_NAME, VK_KERNEL, VK_PATCHES };
+
+static const char *const variant_key_names[] = {
+	"name", "kernel", "patches", NULL
+};
+static const struct ldr_keys variant_keys = { "in a variant",
+					      variant_key_names };
+
+/* One variant key; the key is current; the variant is variants[nr]. */
+static int ldr_variant_key(struct ldr *L, unsigned idx, void *vctx)
+{
+	struct scenario *s = L->l_scn;
+	struct scn_variant *v = vctx;
+	unsigned i;
+
+	switch (idx) {
+	case VK_NAME:
+		if (ldr_name(L, "name", v->v_name) < 0)
+			return -1;
+		for (i = 0; i < s->nr_variants; i++)
+			if (strcmp(s->variants[i].v_name, v->v_name) == 0)
+				return ldr_err_ev(L, "duplicate variant name '%s'",
+						  v->v_name);
+		return 0;
+	case VK_KERNEL:
+		v->v_has_kernel = true;
+		if (ldr_name(L, "kernel", v->v_kernel) < 0)
+			return -1;
+		v->v_kernel_line = (uint32_t)L->l_ev.start_mark.line + 1;
+		v->v_kernel_col = (uint32_t)L->l_ev.start_mark.column + 1;
+		return 0;
+	default:
+		return ldr_patches(L, v->v_patches, &v->v_nr_patches);
+	}
+}
+
+/* One variants: entry (the current event): a mapping with a name. */
+static int ldr_variant(struct ldr *L)
+{
+	struct scenario *s = L->l_scn;
+	struct scn_variant *v;
+	yaml_mark_t start = L->l_ev.start_mark;
+	uint32_t seen = 0;
+
+	if (L->l_ev.type != YAML_MAPPING_START_EVENT)
+		return ldr_err_ev(L, "each variant must be a mapping, not %s",
+				  ldr_kind(&L->l_ev));
+	if (s->nr_variants == SCN_VARIANTS_MAX)
+		return ldr_err_ev(L, "too many variants (max %d)",
+				  SCN_VARIANTS_MAX);
+	v = &s->variants[s->nr_variants];
+	memset(v, 0, sizeof(*v));
+	v->v_line = (uint32_t)start.line + 1;
+	v->v_col = (uint32_t)start.column + 1;
+	if (ldr_fixed_mapping(L, &variant_keys, ldr_variant_key, v, &seen) < 0)
+		return -1;
+	if (!(seen & (1u << VK_NAME)))
+		return ldr_err_mark(L, &start, "variant is missing required "
+				    "key 'name'");
+	s->nr_variants++;
+	return 0;
+}
+
+/* variants: a sequence of variant mappings. */
+static int ldr_variants(struct ldr *L)
+{
+	if (ldr_value(L, "variants", YAML_SEQUENCE_START_EVENT,
+		      "a sequence") < 0)
+		return -1;
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (ldr_variant(L) < 0)
+			return -1;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* expect:                                                            */
+/* ------------------------------------------------------------------ */
+
+/* One invariant name (the current event) of expect entry @e. */
+static int ldr_invariant(struct ldr *L, struct scn_expect *e)
+{
+	char *name;
+	unsigned i;
+
+	if (L->l_ev.type != YAML_SCALAR_EVENT)
+		return ldr_err_ev(L, "each invariant must be a name, not %s",
+				  ldr_kind(&L->l_ev));
+	if (e->e_nr == SCN_EXPECT_MAX)
+		return ldr_err_ev(L, "too many invariants in expect entry '%s' "
+				  "(max %d)", e->e_variant, SCN_EXPECT_MAX);
+	name = e->e_invariants[e->e_nr];
+	if (ldr_take_name(L, "invariant name", name) < 0)
+		return -1;
+	if (L->l_is_invariant != NULL && !L->l_is_invariant(name))
+		return ldr_err_ev(L, "unknown invariant '%s'", name);
+	for (i = 0; i < e->e_nr; i++)
+		if (strcmp(e->e_invariants[i], name) == 0)
+			return ldr_err_ev(L, "invariant '%s' listed twice", name);
+	e->e_nr++;
+	return 0;
+}
+
+/* One expect entry; the key (a variant name) is current. */
+static int ldr_expect_entry(struct ldr *L, void *unused)
+{
+	struct scenario *s = L->l_scn;
+	struct scn_expect *e;
+	unsigned i;
+
+	(void)unused;
+	if (s->nr_expect == SCN_VARIANTS_MAX)
+		return ldr_err_ev(L, "too many expect entries (max %d)",
+				  SCN_VARIANTS_MAX);
+	e = &s->expect[s->nr_expect];
+	memset(e, 0, sizeof(*e));
+	e->e_line = (uint32_t)L->l_ev.start_mark.line + 1;
+	e->e_col = (uint32_t)L->l_ev.start_mark.column + 1;
+	if (ldr_take_name(L, "variant name", e->e_variant) < 0)
+		return -1;
+	for (i = 0; i < s->nr_expect; i++)
+		if (strcmp(s->expect[i].e_variant, e->e_variant) == 0)
+			return ldr_err_ev(L, "duplicate key '%s'", e->e_variant);
+	if (ldr_value(L, e->e_variant, YAML_SEQUENCE_START_EVENT,
+		      "a sequence of invariant names") < 0)
+		return -1;
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		if (ldr_invariant(L, e) < 0)
+			return -1;
+	}
+	s->nr_expect++;
+	return 0;
+}
+
+/* expect: a mapping variant-name -> invariant names. */
+static int ldr_expect(struct ldr *L)
+{
+	if (ldr_value(L, "expect", YAML_MAPPING_START_EVENT, "a mapping") < 0)
+		return -1;
+	L->l_scn->has_expect = true;
+	return ldr_open_mapping(L, ldr_expect_entry, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The document                                                       */
+/* ------------------------------------------------------------------ */
+
+enum { TK_NAME, TK_DESCRIPTION, TK_SOURCE, TK_CONFIG, TK_STEPS, TK_VARIANTS,
+       TK_EXPECT };
+
+static const char *const top_key_names[] = {
+	"name", "description", "source", "config", "steps", "variants",
+	"expect", NULL
+};
+static const struct ldr_keys top_keys = { "at the top level", top_key_names };
+
+/* One top-level key; the key is current. */
+static int ldr_top_key(struct ldr *L, unsigned idx, void *unused)
+{
+	struct scenario *s = L->l_scn;
+
+	(void)unused;
+	switch (idx) {
+	case TK_NAME:
+		return ldr_name(L, "name", s->name);
+	case TK_DESCRIPTION:
+		return ldr_text(L, "description", s->description, SCN_TEXT_MAX);
+	case TK_SOURCE:
+		return ldr_text(L, "source", s->source, SCN_TEXT_MAX);
+	case TK_CONFIG:
+		return ldr_config(L);
+	case TK_STEPS:
+		return ldr_steps(L);
+	case TK_VARIANTS:
+		return ldr_variants(L);
+	default:
+		return ldr_expect(L);
+	}
+}
+
+/* True if @name is one of the scenario's variants ("default" without
+ * variants:). */
+static bool scn_has_variant(const struct scenario *s, const char *name)
+{
+	unsigned i;
+
+	if (s->nr_variants == 0)
+		return strcmp(name, "default") == 0;
+	for (i = 0; i < s->nr_variants; i++)
+		if (strcmp(s->variants[i].v_name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Checks that span keys, once the top mapping (started at @root) is read. */
+static int ldr_top_finish(struct ldr *L, uint32_t seen, const yaml_mark_t *root)
+{
+	const struct scenario *s = L->l_scn;
+	const struct scn_expect *e;
+	unsigned i;
+
+	if (!(seen & (1u << TK_NAME)))
+		return ldr_err_mark(L, root, "missing required key 'name'");
+	if (!(seen & (1u << TK_STEPS)))
+		return ldr_err_mark(L, root, "missing required key 'steps'");
+	for (i = 0; i < s->nr_expect; i++) {
+		e = &s->expect[i];
+		if (scn_has_variant(s, e->e_variant))
+			continue;
+		return ldr_err_at(L, e->e_line - 1, e->e_col - 1,
+				  "expect: no variant named '%s'%s", e->e_variant,
+				  s->nr_variants ? "" : " (without variants: the "
+				  "only variant is 'default')");
+	}
+	return 0;
+}
+
+/* Pass 2: the root must be a mapping; read it against the schema. */
+static int ldr_schema(struct ldr *L)
+{
+	yaml_mark_t doc = { 0, 0, 0 };
+	yaml_mark_t root;
+	uint32_t seen = 0;
+
+	do {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_DOCUMENT_START_EVENT)
+			doc = L->l_ev.start_mark;
+	} while (L->l_ev.type == YAML_STREAM_START_EVENT ||
+		 L->l_ev.type == YAML_DOCUMENT_START_EVENT);
+	root = L->l_ev.start_mark;
+	if (L->l_ev.type == YAML_SCALAR_EVENT &&
+	    L->l_ev.data.scalar.length == 0 &&
+	    L->l_ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+		return ldr_err_mark(L, &doc, "empty document");
+	if (L->l_ev.type != YAML_MAPPING_START_EVENT)
+		return ldr_err_ev(L, "top level must be a mapping, not %s",
+				  ldr_kind(&L->l_ev));
+	if (ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
+		return -1;
+	return ldr_top_finish(L, seen, &root);
+}
+
+/* Fill @cfg with the contract's defaults. */
+void scn_config_defaults(struct scn_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->c_block_size = 4096;
+	cfg->c_data = SCN_DATA_ORDERED;
+	cfg->c_delalloc = true;
+	cfg->c_dioread_nolock = true;
+	cfg->c_disk_blocks = 16384;
+	strcpy(cfg->c_kernel, "6.18");
+}
+
+/* Load and validate @path into @out; see scenario.h. */
+int scn_load(const char *path, struct scenario *out,
+	     bool (*is_invariant)(const char *name), char *err, size_t errlen)
+{
+	struct ldr L;
+	size_t n = strlen(path);
+	int rc;
+
+	memset(&L, 0, sizeof(L));
+	L.l_path = path;
+	L.l_err = err;
+	L.l_errlen = errlen;
+	L.l_scn = out;
+	L.l_is_invariant = is_invariant;
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	memset(out, 0, sizeof(*out));
+	if (n >= sizeof(out->path))
+		n = sizeof(out->path) - 1;
+	memcpy(out->path, path, n);
+	scn_config_defaults(&out->config);
+	rc = ldr_read_file(&L);
+	if (rc == 0)
+		rc = ldr_pass(&L, ldr_scan);
+	if (rc == 0)
+		rc = ldr_pass(&L, ldr_schema);
+	free(L.l_buf);
+	if (rc < 0)
+		scn_free(out);
+	return rc;
+}
+
+/* Release the step array; safe on a zeroed or already freed scenario. */
+void scn_free(struct scenario *s)
+{
+	free(s->steps);
+	s->steps = NULL;
+	s->nr_steps = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Value of digit @c in bases up to 16, or 16 if it is not one. */
+static unsigned num_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (unsigned)(c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (unsigned)(c - 'a') + 10;
+	if (c >= 'A' && c <= 'F')
+		return (unsigned)(c - 'A') + 10;
+	return 16;
+}
+
+/* Shift of a k/m/g/t suffix (any case), or 0 if @c is not one. */
+static unsigned num_shift(char c)
+{
+	switch (c) {
+	case 'k': case 'K':
+		return 10;
+	case 'm': case 'M':
+		return 20;
+	case 'g': case 'G':
+		return 30;
+	case 't': case 'T':
+		return 40;
+	default:
+		return 0;
+	}
+}
+
+/* Parse an xfs_io number.  Returns 0, -EINVAL (not a number: empty, sign,
+ * trailing garbage, leading zero) or -ERANGE (above SCN_OFFSET_MAX). */
+int scn_parse_num(const char *s, int64_t *out)
+{
+	unsigned base = 10;
+	unsigned nr_digits = 0;
+	unsigned shift;
+	uint64_t v = 0;
+	bool big = false;
+
+	if (s == NULL || out == NULL)
+		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0' && num_digit(s[1]) < 10) {
+		return -EINVAL;    /* xfs_io would read octal */
+	}
+	for (; num_digit(*s) < base; s++, nr_digits++) {
+		v = v * base + num_digit(*s);
+		if (v > (uint64_t)SCN_OFFSET_MAX) {
+			big = true;
+			v = (uint64_t)SCN_OFFSET_MAX + 1;
+		}
+	}
+	shift = num_shift(*s);
+	if (shift != 0)
+		s++;
+	if (nr_digits == 0 || *s != '\0')
+		return -EINVAL;
+	if (big || v > ((uint64_t)SCN_OFFSET_MAX >> shift))
+		return -ERANGE;
+	*out = (int64_t)(v << shift);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Steps                                                              */
+/* ------------------------------------------------------------------ */
+
+enum step_opt {
+	OPT_FILL = 1u << 0,      /* -S B */
+	OPT_SHORT = 1u << 1,     /* --short N */
+	OPT_VERBOSE = 1u << 2,   /* -v */
+	OPT_KEEP = 1u << 3,      /* -k */
+	OPT_SR = 1u << 4,        /* -w | -a | -b */
+};
+
+enum step_args {
+	ARGS_NONE,               /* no arguments */
+	ARGS_RANGE,              /* OFF LEN */
+	ARGS_SIZE,               /* SIZE */
+	ARGS_RANGE_OPT,          /* [OFF LEN] */
+	ARGS_CHATTR,             /* +S | -S */
+};
+
+struct step_desc {
+	const char *d_name;
+	const char *d_usage;
+	unsigned d_opts;         /* enum step_opt bits accepted */
+	enum step_args d_args;
+	uint8_t d_fill;          /* default -S byte */
+};
+
+static const struct step_desc step_descs[SCN_OP_COUNT] = {
+	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [--short N] OFF LEN",
+			 OPT_FILL | OPT_SHORT, ARGS_RANGE, 0xcd },
+	[SCN_PREAD] = { "pread", "pread [-v] OFF LEN", OPT_VERBOSE,
+			ARGS_RANGE, 0 },
+	[SCN_TRUNCATE] = { "truncate", "truncate SIZE", 0, ARGS_SIZE, 0 },
+	[SCN_FALLOC] = { "falloc", "falloc [-k] OFF LEN", OPT_KEEP,
+			 ARGS_RANGE, 0 },
+	[SCN_FZERO] = { "fzero", "fzero [-k] OFF LEN", OPT_KEEP, ARGS_RANGE, 0 },
+	[SCN_FPUNCH] = { "fpunch", "fpunch OFF LEN", 0, ARGS_RANGE, 0 },
+	[SCN_FCOLLAPSE] = { "fcollapse", "fcollapse OFF LEN", 0, ARGS_RANGE, 0 },
+	[SCN_FINSERT] = { "finsert", "finsert OFF LEN", 0, ARGS_RANGE, 0 },
+	[SCN_MWRITE] = { "mwrite", "mwrite [-S B] OFF LEN", OPT_FILL,
+			 ARGS_RANGE, 0x58 },
+	[SCN_FSYNC] = { "fsync", "fsync", 0, ARGS_NONE, 0 },
+	[SCN_FDATASYNC] = { "fdatasync", "fdatasync", 0, ARGS_NONE, 0 },
+	[SCN_SYNC_RANGE] = { "sync_range", "sync_range -w|-a|-b OFF LEN",
+			     OPT_SR, ARGS_RANGE, 0 },
+	[SCN_SYNC] = { "sync", "sync", 0, ARGS_NONE, 0 },
+	[SCN_CHATTR] = { "chattr", "chattr +S|-S", 0, ARGS_CHATTR, 0 },
+	[SCN_CLOSE] = { "close", "close", 0, ARGS_NONE, 0 },
+	[SCN_SHUTDOWN] = { "shutdown", "shutdown", 0, ARGS_NONE, 0 },
+	[SCN_WRITEBACK] = { "writeback", "writeback [OFF LEN]", 0,
+			    ARGS_RANGE_OPT, 0 },
+	[SCN_COMMIT] = { "commit", "commit", 0, ARGS_NONE, 0 },
+	[SCN_CHECKPOINT] = { "checkpoint", "checkpoint", 0, ARGS_NONE, 0 },
+	[SCN_CRASH] = { "crash", "crash", 0, ARGS_NONE, 0 },
+	[SCN_REMOUNT] = { "remount", "remount", 0, ARGS_NONE, 0 },
+	[SCN_EVICT] = { "evict", "evict", 0, ARGS_NONE, 0 },
+};
+
+/* State of one scn_parse_step() call. */
+struct step_parser {
+	const struct step_desc *p_desc;   /* NULL until the keyword is known */
+	struct scn_step *p_out;
+	char p_buf[SCN_STEP_TEXT_MAX];    /* the trimmed text, tokens split */
+	const char *p_tok[STEP_TOK_MAX];
+	unsigned p_off[STEP_TOK_MAX];     /* byte offset of each token in text */
+	unsigned p_nr;                    /* tokens stored */
+	bool p_overflow;                  /* more than STEP_TOK_MAX tokens */
+	unsigned p_overflow_off;          /* offset of the first one dropped */
+	unsigned p_end;                   /* offset just past the trimmed text */
+	unsigned p_seen;                  /* enum step_opt bits given */
+	unsigned p_short_tok;             /* token index of --short's value */
+	char *p_err;
+	size_t p_errlen;
+	unsigned *p_col;
+};
+
+/* Record a step error starting at byte @off of the text.  Returns -1. */
+PRINTF_LIKE(3, 4)
+static int step_err(struct step_parser *P, unsigned off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (P->p_col != NULL)
+		*P->p_col = off;
+	if (P->p_err == NULL || P->p_errlen == 0)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(P->p_err, P->p_errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* True for the bytes that separate or surround a step's words. */
+static bool step_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Split the trimmed p_buf (which starts at offset @base of the text) into
+ * tokens at spaces and tabs. */
+static void step_tokenize(struct step_parser *P, unsigned base)
+{
+	char *b = P->p_buf;
+	unsigned i = 0;
+
+	while (b[i] != '\0') {
+		if (b[i] == ' ' || b[i] == '\t') {
+			b[i++] = '\0';
+			continue;
+		}
+		if (P->p_nr == STEP_TOK_MAX) {
+			P->p_overflow = true;
+			P->p_overflow_off = base + i;
+			return;
+		}
+		P->p_tok[P->p_nr] = b + i;
+		P->p_off[P->p_nr++] = base + i;
+		while (b[i] != '\0' && b[i] != ' ' && b[i] != '\t')
+			i++;
+	}
+}
+
+/* Trim @text, check its length and bytes, keep it in s_text, tokenize. */
+static int step_split(struct step_parser *P, const char *text)
+{
+	size_t start = 0;
+	size_t end = strlen(text);
+	size_t i;
+
+	while (start < end && step_space(text[start]))
+		start++;
+	while (end > start && step_space(text[end - 1]))
+		end--;
+	if (start == end)
+		return step_err(P, 0, "empty step");
+	if (end - start >= SCN_STEP_TEXT_MAX)
+		return step_err(P, (unsigned)start, "step too long (%zu bytes, "
+				"max %d)", end - start, SCN_STEP_TEXT_MAX - 1);
+	for (i = start; i < end; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (c == '\n' || c == '\r')
+			return step_err(P, (unsigned)i, "a step must be one line");
+		if ((c < 0x20 && c != '\t') || c == 0x7f)
+			return step_err(P, (unsigned)i, "control character "
+					"0x%02x in step", c);
+	}
+	memcpy(P->p_out->s_text, text + start, end - start);
+	memcpy(P->p_buf, text + start, end - start);
+	P->p_end = (unsigned)end;
+	step_tokenize(P, (unsigned)start);
+	return 0;
+}
+
+/* Look up the keyword (token 0); set the step's op and default fill. */
+static int step_find_op(struct step_parser *P)
+{
+	const struct step_desc *d;
+	char q[QUOTE_BUF];
+	unsigned op;
+
+	for (op = 0; op < SCN_OP_COUNT; op++)
+		if (strcmp(P->p_tok[0], step_descs[op].d_name) == 0)
+			break;
+	if (op == SCN_OP_COUNT)
+		return step_err(P, P->p_off[0], "unknown step '%s'",
+				ldr_quote(q, P->p_tok[0]));
+	d = &step_descs[op];
+	P->p_desc = d;
+	P->p_out->s_op = (enum scn_op)op;
+	P->p_out->s_fill = d->d_fill;
+	if (P->p_overflow)
+		return step_err(P, P->p_overflow_off, "%s: too many arguments; "
+				"usage: %s", d->d_name, d->d_usage);
+	return 0;
+}
+
+/* True if token @t looks like an option ("-x", "--x"), not a number. */
+static bool step_is_option(const char *t)
+{
+	return t[0] == '-' && t[1] != '\0' && num_digit(t[1]) >= 10;
+}
+
+/* The enum step_opt bit of option token @t, or 0 if unknown. */
+static unsigned step_opt_bit(const char *t)
+{
+	if (strcmp(t, "-S") == 0)
+		return OPT_FILL;
+	if (strcmp(t, "--short") == 0)
+		return OPT_SHORT;
+	if (strcmp(t, "-v") == 0)
+		return OPT_VERBOSE;
+	if (strcmp(t, "-k") == 0)
+		return OPT_KEEP;
+	if (strcmp(t, "-w") == 0 || strcmp(t, "-a") == 0 || strcmp(t, "-b") == 0)
+		return OPT_SR;
+	return 0;
+}
+
+/* Why scn_parse_num() returned @rc for token @t, for a message. */
+static const char *num_problem(const char *t, int rc)
+{
+	if (t[0] == '-')
+		return "is negative";
+	if (rc == -ERANGE)
+		return "is too large (max 16 TiB)";
+	if (t[0] == '0' && num_digit(t[1]) < 10)
+		return "has a leading zero (xfs_io would read it as octal)";
+	return "is not a number";
+}
+
+/* Parse token @idx as a number into @out. */
+static int step_num(struct step_parser *P, unsigned idx, int64_t *out)
+{
+	char q[QUOTE_BUF];
+	int rc = scn_parse_num(P->p_tok[idx], out);
+
+	if (rc == 0)
+		return 0;
+	return step_err(P, P->p_off[idx], "%s: '%s' %s", P->p_desc->d_name,
+			ldr_quote(q, P->p_tok[idx]), num_problem(P->p_tok[idx], rc));
+}
+
+/* The value of option -S or --short, at token *@i; advances *@i. */
+static int step_option_value(struct step_parser *P, unsigned opt,
+			     const char *name, unsigned *i)
+{
+	const struct step_desc *d = P->p_desc;
+	int64_t v;
+
+	if (*i >= P->p_nr)
+		return step_err(P, P->p_end, "%s: option '%s' needs a value; "
+				"usage: %s", d->d_name, name, d->d_usage);
+	if (step_num(P, *i, &v) < 0)
+		return -1;
+	if (opt == OPT_FILL) {
+		if (v > 255)
+			return step_err(P, P->p_off[*i], "%s: fill byte '%s' is "
+					"out of range (0..255)", d->d_name,
+					P->p_tok[*i]);
+		P->p_out->s_fill = (uint8_t)v;
+	} else {
+		P->p_out->s_short_copy = v;
+		P->p_short_tok = *i;
+	}
+	(*i)++;
+	return 0;
+}
+
+/* One option at token *@i (and its value); advances *@i past them. */
+static int step_option(struct step_parser *P, unsigned *i)
+{
+	const struct step_desc *d = P->p_desc;
+	const char *t = P->p_tok[*i];
+	unsigned off = P->p_off[*i];
+	unsigned opt = step_opt_bit(t);
+	char q[QUOTE_BUF];
+
+	if (!(opt & d->d_opts))
+		return step_err(P, off, "%s: unknown option '%s'; usage: %s",
+				d->d_name, ldr_quote(q, t), d->d_usage);
+	if ((P->p_seen & opt) && opt == OPT_SR)
+		return step_err(P, off, "%s: give exactly one of -w, -a, -b",
+				d->d_name);
+	if (P->p_seen & opt)
+		return step_err(P, off, "%s: option '%s' given twice",
+				d->d_name, t);
+	P->p_seen |= opt;
+	(*i)++;
+	if (opt == OPT_VERBOSE)
+		P->p_out->s_verbose = true;
+	else if (opt == OPT_KEEP)
+		P->p_out->s_keep_size = true;
+	else if (opt == OPT_SR)
+		P->p_out->s_sr_flag = t[1];
+	else
+		return step_option_value(P, opt, t, i);
+	return 0;
+}
+
+/* Name of the first missing argument when @have were given. */
+static const char *step_arg_name(const struct step_desc *d, unsigned have)
+{
+	switch (d->d_args) {
+	case ARGS_SIZE:
+		return "SIZE";
+	case ARGS_CHATTR:
+		return "+S or -S";
+	default:
+		return have == 0 ? "OFF" : "LEN";
+	}
+}
+
+/* Check the number of arguments from token @first on, and that no option
+ * follows them. */
+static int step_count_args(struct step_parser *P, unsigned first)
+{
+	const struct step_desc *d = P->p_desc;
+	unsigned have = P->p_nr - first;
+	unsigned want = 1;
+	unsigned i;
+
+	if (d->d_args == ARGS_NONE || (d->d_args == ARGS_RANGE_OPT && have == 0))
+		want = 0;
+	else if (d->d_args == ARGS_RANGE || d->d_args == ARGS_RANGE_OPT)
+		want = 2;
+	for (i = first; i < P->p_nr && d->d_args != ARGS_CHATTR; i++)
+		if (step_is_option(P->p_tok[i]))
+			return step_err(P, P->p_off[i], "%s: options must come "
+					"before the arguments; usage: %s",
+					d->d_name, d->d_usage);
+	if (have < want)
+		return step_err(P, P->p_end, "%s: missing %s; usage: %s",
+				d->d_name, step_arg_name(d, have), d->d_usage);
+	if (have > want)
+		return step_err(P, P->p_off[first + want], "%s: too many "
+				"arguments; usage: %s", d->d_name, d->d_usage);
+	return 0;
+}
+
+/* Parse the arguments from token @first on into the step. */
+static int step_args(struct step_parser *P, unsigned first)
+{
+	struct scn_step *out = P->p_out;
+	const char *t = P->p_tok[first];
+	char q[QUOTE_BUF];
+
+	if (step_count_args(P, first) < 0)
+		return -1;
+	switch (P->p_desc->d_args) {
+	case ARGS_NONE:
+		return 0;
+	case ARGS_SIZE:
+		return step_num(P, first, &out->s_len);
+	case ARGS_CHATTR:
+		if (strcmp(t, "+S") != 0 && strcmp(t, "-S") != 0)
+			return step_err(P, P->p_off[first], "chattr: expected "
+					"+S or -S, not '%s'", ldr_quote(q, t));
+		out->s_sync_flag = t[0] == '+';
+		return 0;
+	default:
+		if (first == P->p_nr)
+			return 0;      /* writeback without a range */
+		out->s_has_range = P->p_desc->d_args == ARGS_RANGE_OPT;
+		if (step_num(P, first, &out->s_off) < 0)
+			return -1;
+		return step_num(P, first + 1, &out->s_len);
+	}
+}
+
+/* Checks across arguments: sync_range's flag, OFF + LEN, --short <= LEN. */
+static int step_check(struct step_parser *P, unsigned first)
+{
+	const struct step_desc *d = P->p_desc;
+	const struct scn_step *s = P->p_out;
+
+	if ((d->d_opts & OPT_SR) && !(P->p_seen & OPT_SR))
+		return step_err(P, P->p_off[0], "%s: needs one of -w, -a, -b; "
+				"usage: %s", d->d_name, d->d_usage);
+	if (s->s_off + s->s_len > SCN_OFFSET_MAX)
+		return step_err(P, P->p_off[first + 1], "%s: OFF + LEN is "
+				"beyond 16 TiB", d->d_name);
+	if (s->s_short_copy > s->s_len)
+		return step_err(P, P->p_off[P->p_short_tok], "%s: --short %lld "
+				"is more than LEN %lld", d->d_name,
+				(long long)s->s_short_copy, (long long)s->s_len);
+	return 0;
+}
+
+/* Parse one step line; see scenario.h. */
+int scn_parse_step(const char *text, struct scn_step *out, char *err,
+		   size_t errlen, unsigned *col_out)
+{
+	struct step_parser P;
+	unsigned first = 1;
+
+	memset(&P, 0, sizeof(P));
+	P.p_out = out;
+	P.p_err = err;
+	P.p_errlen = errlen;
+	P.p_col = col_out;
+	memset(out, 0, sizeof(*out));
+	out->s_short_copy = -1;
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	if (col_out != NULL)
+		*col_out = 0;
+	if (text == NULL)
+		return step_err(&P, 0, "empty step");
+	if (step_split(&P, text) < 0 || step_find_op(&P) < 0)
+		return -1;
+	while (P.p_desc->d_args != ARGS_CHATTR && first < P.p_nr &&
+	       step_is_option(P.p_tok[first]))
+		if (step_option(&P, &first) < 0)
+			return -1;
+	if (step_args(&P, first) < 0)
+		return -1;
+	return step_check(&P, first);
+}
+
+/* The step keyword of @op, or "?" if @op is out of range. */
+const char *scn_op_name(enum scn_op op)
+{
+	if ((unsigned)op >= SCN_OP_COUNT)
+		return "?";
+	return step_descs[op].d_name;
+}

@@ -1,0 +1,177 @@
+/*
+ * scenario.h - the scenario file: YAML loader and xfs_io-style step parser.
+ *
+ * A scenario is one YAML document (see docs/scenario-format.md and the
+ * contract).  scn_load() reads it with libyaml's event parser, checks every
+ * key, type, limit and step, and fills a struct scenario.  Every error is
+ * reported once, as "FILE:LINE:COL: message" (1-based), into a caller buffer;
+ * the caller prints it and exits 2.  Nothing here touches the model.
+ *
+ * The same step parser serves `ext4sim run -c CMD`: scn_parse_step() turns
+ * one line of xfs_io syntax into a struct scn_step.
+ */
+#ifndef EXT4SIM_SCENARIO_H
+#define EXT4SIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Hard limits; each is checked with a clear error. */
+#define SCN_FILE_BYTES_MAX (1u << 20)    /* scenario file size */
+#define SCN_DEPTH_MAX 8                  /* YAML nesting depth */
+#define SCN_STEPS_MAX 100000             /* steps in one scenario */
+#define SCN_VARIANTS_MAX 16              /* variants in one scenario */
+#define SCN_PATCHES_MAX 64               /* patch settings per config/variant */
+#define SCN_EXPECT_MAX 16                /* invariant names per expect entry */
+#define SCN_NAME_MAX 64                  /* name, variant and patch names */
+#define SCN_TEXT_MAX 4096                /* description / source */
+#define SCN_STEP_TEXT_MAX 256            /* one step line */
+#define SCN_OFFSET_MAX (1LL << 44)       /* 16 TiB: offsets, lengths, sizes */
+#define SCN_DISK_BLOCKS_MIN 256
+#define SCN_DISK_BLOCKS_MAX (1u << 24)
+#define SCN_ERR_MAX 512                  /* error message buffer */
+
+enum scn_op {
+	SCN_PWRITE,
+	SCN_PREAD,
+	SCN_TRUNCATE,
+	SCN_FALLOC,
+	SCN_FZERO,
+	SCN_FPUNCH,
+	SCN_FCOLLAPSE,
+	SCN_FINSERT,
+	SCN_MWRITE,
+	SCN_FSYNC,
+	SCN_FDATASYNC,
+	SCN_SYNC_RANGE,
+	SCN_SYNC,
+	SCN_CHATTR,
+	SCN_CLOSE,
+	SCN_SHUTDOWN,
+	SCN_WRITEBACK,
+	SCN_COMMIT,
+	SCN_CHECKPOINT,
+	SCN_CRASH,
+	SCN_REMOUNT,
+	SCN_EVICT,
+	SCN_OP_COUNT
+};
+
+/* sync_range flags: exactly one per step, as xfs_io keeps only the last. */
+enum scn_sync_range_flag {
+	SCN_SR_WRITE = 'w',       /* SYNC_FILE_RANGE_WRITE */
+	SCN_SR_WAIT_AFTER = 'a',  /* SYNC_FILE_RANGE_WAIT_AFTER */
+	SCN_SR_WAIT_BEFORE = 'b', /* SYNC_FILE_RANGE_WAIT_BEFORE */
+};
+
+struct scn_step {
+	enum scn_op s_op;
+	int64_t s_off;          /* byte offset (pwrite, pread, falloc..., sync_range, writeback) */
+	int64_t s_len;          /* byte length; truncate: the new size */
+	uint8_t s_fill;         /* -S byte for pwrite (default 0xcd) and mwrite (0x58) */
+	bool s_has_range;       /* writeback OFF LEN given (otherwise: whole file) */
+	bool s_keep_size;       /* falloc -k / fzero -k */
+	bool s_verbose;         /* pread -v */
+	bool s_sync_flag;       /* chattr: true for +S, false for -S */
+	char s_sr_flag;         /* sync_range: 'w', 'a' or 'b' */
+	int64_t s_short_copy;   /* pwrite --short N: bytes the user copy delivers; -1 if not short */
+	uint32_t s_line;        /* 1-based position of the step in the file (0 for -c) */
+	uint32_t s_col;
+	char s_text[SCN_STEP_TEXT_MAX]; /* the step as written, for traces and reports */
+};
+
+enum scn_data_mode { SCN_DATA_ORDERED, SCN_DATA_WRITEBACK, SCN_DATA_JOURNAL };
+
+struct scn_patch_setting {
+	char p_name[SCN_NAME_MAX];
+	bool p_on;
+	uint32_t p_line, p_col;         /* position of the name, 1-based */
+};
+
+/*
+ * Configuration.  c_set_* record which keys were written explicitly, so that
+ * command-line flags and variants layer over the scenario's values.
+ */
+struct scn_config {
+	uint32_t c_block_size;          /* 1024 | 2048 | 4096 */
+	enum scn_data_mode c_data;
+	bool c_delalloc;
+	bool c_dioread_nolock;
+	uint32_t c_disk_blocks;
+	char c_kernel[SCN_NAME_MAX];    /* profile name, default "6.18" */
+	uint32_t c_kernel_line, c_kernel_col;   /* 0 when not written */
+	unsigned c_nr_patches;
+	struct scn_patch_setting c_patches[SCN_PATCHES_MAX];
+	bool c_set_delalloc;            /* delalloc given explicitly */
+};
+
+struct scn_variant {
+	char v_name[SCN_NAME_MAX];
+	bool v_has_kernel;
+	char v_kernel[SCN_NAME_MAX];
+	uint32_t v_kernel_line, v_kernel_col;
+	unsigned v_nr_patches;
+	struct scn_patch_setting v_patches[SCN_PATCHES_MAX];
+	uint32_t v_line, v_col;
+};
+
+struct scn_expect {
+	char e_variant[SCN_NAME_MAX];
+	unsigned e_nr;
+	char e_invariants[SCN_EXPECT_MAX][SCN_NAME_MAX];
+	uint32_t e_line, e_col;
+};
+
+struct scenario {
+	char path[1024];                 /* file as given ("-c" for inline steps) */
+	char name[SCN_NAME_MAX];
+	char description[SCN_TEXT_MAX];
+	char source[SCN_TEXT_MAX];
+	struct scn_config config;
+	unsigned nr_steps;
+	struct scn_step *steps;          /* heap array of nr_steps */
+	unsigned nr_variants;            /* 0: one implicit variant "default" */
+	struct scn_variant variants[SCN_VARIANTS_MAX];
+	bool has_expect;
+	unsigned nr_expect;
+	struct scn_expect expect[SCN_VARIANTS_MAX];
+};
+
+/* Fill @cfg with the contract's defaults (4096, ordered, delalloc, ...). */
+void scn_config_defaults(struct scn_config *cfg);
+
+/*
+ * Load and validate the scenario at @path.  Returns 0 and a filled @out
+ * (free with scn_free), or -1 with "PATH:LINE:COL: message" in @err.
+ * Checks: file size, YAML syntax, depth, aliases/anchors/tags, unknown and
+ * duplicate keys, types, value ranges, names, steps, variant names
+ * referenced by expect:, invariant names in expect: (via @is_invariant).
+ * Patch and kernel names are checked later by the profile code.
+ */
+int scn_load(const char *path, struct scenario *out,
+	     bool (*is_invariant)(const char *name), char *err, size_t errlen);
+
+/*
+ * Parse one step line (xfs_io syntax, see the contract section 4).  Returns
+ * 0, or -1 with a message (no position) in @err; @col_out gets the 0-based
+ * byte offset in @text where the problem starts.
+ */
+int scn_parse_step(const char *text, struct scn_step *out, char *err,
+		   size_t errlen, unsigned *col_out);
+
+/*
+ * Parse an xfs_io number: decimal, 0x hex, k/m/g/t suffixes (1024-based,
+ * any case).  Returns 0, -EINVAL (empty, sign, trailing garbage, or a leading
+ * zero, which xfs_io would read as octal) or -ERANGE (above SCN_OFFSET_MAX);
+ * @out is written only on success.
+ */
+int scn_parse_num(const char *s, int64_t *out);
+
+/* Name of a step operation, e.g. "pwrite". */
+const char *scn_op_name(enum scn_op op);
+
+/* Release what scn_load allocated. */
+void scn_free(struct scenario *s);
+
+#endif

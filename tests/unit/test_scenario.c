@@ -1,0 +1,765 @@
+/*
+ * test_scenario.c - unit tests for sim/scenario.c (YAML loader, step parser,
+ * number parser).
+ *
+ * Valid scenarios are written to build/test_scenario-tmp/ and loaded back;
+ * malformed ones live in tests/data/yaml-bad/, each starting with a line
+ * "# expect: LINE:COL: message-substring" that test_scenario__bad_fixtures
+ * checks against the loader's "PATH:LINE:COL: message".  Run from the
+ * repository root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "scenario.h"
+
+#define TMP_DIR "build/test_scenario-tmp"
+#define BAD_DIR "tests/data/yaml-bad"
+#define FIXTURES_MIN 25
+#define FIXTURES_MAX 256
+
+/* Invariant names of the contract (section 5), plus "extra_*" so a fixture
+ * can list more distinct names than the contract has. */
+static bool test_is_invariant(const char *name)
+{
+	static const char *const names[] = {
+		"disksize_le_size", "disksize_pending", "gap_zero_on_extend",
+		"gap_zero_durable", "no_stale_data", "fsync_durable",
+		"alloc_consistent", "journal_prefix", "post_eof_zero_strict",
+		"no_folio_lock_under_handle",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return strncmp(name, "extra_", 6) == 0;
+}
+
+/* Give each test a zeroed scenario on the heap (it is ~100 KiB). */
+static int scn_setup(void **state)
+{
+	*state = calloc(1, sizeof(struct scenario));
+	return *state == NULL ? -1 : 0;
+}
+
+/* Free the test's scenario and whatever scn_load left in it. */
+static int scn_teardown(void **state)
+{
+	scn_free(*state);
+	free(*state);
+	return 0;
+}
+
+/* Write @len bytes of @data to TMP_DIR/@name; the path goes to @path. */
+static void write_tmp(const char *name, const char *data, size_t len,
+		      char *path, size_t pathlen)
+{
+	FILE *f;
+
+	if (mkdir("build", 0777) < 0)
+		assert_int_equal(errno, EEXIST);
+	if (mkdir(TMP_DIR, 0777) < 0)
+		assert_int_equal(errno, EEXIST);
+	snprintf(path, pathlen, "%s/%s", TMP_DIR, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* Write @yaml to a temporary file and load it into @s. */
+static int load_text(const char *name, const char *yaml, struct scenario *s,
+		     char *err, size_t errlen)
+{
+	char path[256];
+
+	write_tmp(name, yaml, strlen(yaml), path, sizeof(path));
+	return scn_load(path, s, test_is_invariant, err, errlen);
+}
+
+/* Load @yaml and fail the test with the loader's message if it fails. */
+static void load_ok(const char *name, const char *yaml, struct scenario *s)
+{
+	char err[SCN_ERR_MAX];
+
+	if (load_text(name, yaml, s, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+static const char full_yaml[] =
+	"# a scenario with every key\n"
+	"name: append-after-mmap-eof-pollution\n"
+	"description: >\n"
+	"  mmap store beyond EOF, then an extending write.\n"
+	"source: 'fstests generic/363; commit c7fc0366c656'\n"
+	"config:\n"
+	"  block_size: 1024\n"
+	"  data: writeback\n"
+	"  delalloc: false\n"
+	"  dioread_nolock: false\n"
+	"  disk_blocks: 64k\n"
+	"  kernel: 6.12\n"
+	"  patches: {gap-zero: on, old_thing: off}\n"
+	"steps:\n"
+	"  - pwrite -S 0x11 0 2048\n"
+	"  - \"mwrite -S 0x58 2048 2048\"\n"
+	"  - crash\n"
+	"variants:\n"
+	"  - {name: before, kernel: \"6.12\"}\n"
+	"  - name: after\n"
+	"    patches:\n"
+	"      gap-zero: off\n"
+	"expect:\n"
+	"  before: [gap_zero_on_extend, no_stale_data]\n"
+	"  after: []\n";
+
+/* A file using every key loads with every value in place. */
+static void test_scenario__full_file_loads(void **state)
+{
+	struct scenario *s = *state;
+	const struct scn_config *c = &s->config;
+
+	load_ok("full.yaml", full_yaml, s);
+	assert_string_equal(s->path, TMP_DIR "/full.yaml");
+	assert_string_equal(s->name, "append-after-mmap-eof-pollution");
+	assert_string_equal(s->description,
+			    "mmap store beyond EOF, then an extending write.\n");
+	assert_string_equal(s->source, "fstests generic/363; commit c7fc0366c656");
+	assert_int_equal(c->c_block_size, 1024);
+	assert_int_equal(c->c_data, SCN_DATA_WRITEBACK);
+	assert_false(c->c_delalloc);
+	assert_true(c->c_set_delalloc);
+	assert_false(c->c_dioread_nolock);
+	assert_int_equal(c->c_disk_blocks, 65536);
+	assert_string_equal(c->c_kernel, "6.12");
+	assert_int_equal(c->c_nr_patches, 2);
+	assert_string_equal(c->c_patches[0].p_name, "gap-zero");
+	assert_true(c->c_patches[0].p_on);
+	assert_string_equal(c->c_patches[1].p_name, "old_thing");
+	assert_false(c->c_patches[1].p_on);
+	assert_int_equal(s->nr_steps, 3);
+	assert_int_equal(s->steps[1].s_op, SCN_MWRITE);
+	assert_int_equal(s->steps[2].s_op, SCN_CRASH);
+	assert_int_equal(s->nr_variants, 2);
+	assert_string_equal(s->variants[0].v_name, "before");
+	assert_true(s->variants[0].v_has_kernel);
+	assert_string_equal(s->variants[0].v_kernel, "6.12");
+	assert_int_equal(s->variants[0].v_nr_patches, 0);
+	assert_int_equal(s->variants[0].v_line, 19);
+	assert_int_equal(s->variants[0].v_col, 5);
+	assert_string_equal(s->variants[1].v_name, "after");
+	assert_false(s->variants[1].v_has_kernel);
+	assert_int_equal(s->variants[1].v_nr_patches, 1);
+	assert_false(s->variants[1].v_patches[0].p_on);
+	assert_true(s->has_expect);
+	assert_int_equal(s->nr_expect, 2);
+	assert_string_equal(s->expect[0].e_variant, "before");
+	assert_int_equal(s->expect[0].e_nr, 2);
+	assert_string_equal(s->expect[0].e_invariants[1], "no_stale_data");
+	assert_int_equal(s->expect[0].e_line, 24);
+	assert_int_equal(s->expect[0].e_col, 3);
+	assert_string_equal(s->expect[1].e_variant, "after");
+	assert_int_equal(s->expect[1].e_nr, 0);
+}
+
+/* Without config:, the contract's defaults apply; no variants, no expect. */
+static void test_scenario__defaults_apply(void **state)
+{
+	struct scenario *s = *state;
+	struct scn_config d;
+
+	load_ok("min.yaml", "name: min\nsteps: [fsync]\n", s);
+	scn_config_defaults(&d);
+	assert_int_equal(d.c_block_size, 4096);
+	assert_int_equal(d.c_data, SCN_DATA_ORDERED);
+	assert_true(d.c_delalloc);
+	assert_true(d.c_dioread_nolock);
+	assert_int_equal(d.c_disk_blocks, 16384);
+	assert_string_equal(d.c_kernel, "6.18");
+	assert_int_equal(d.c_nr_patches, 0);
+	assert_false(d.c_set_delalloc);
+	assert_memory_equal(&s->config, &d, sizeof(d));
+	assert_int_equal(s->nr_variants, 0);
+	assert_false(s->has_expect);
+	assert_string_equal(s->description, "");
+	assert_int_equal(s->nr_steps, 1);
+	assert_int_equal(s->steps[0].s_op, SCN_FSYNC);
+}
+
+/* data: journal turns delalloc off; an explicit delalloc: false is fine. */
+static void test_scenario__journal_turns_delalloc_off(void **state)
+{
+	struct scenario *s = *state;
+
+	load_ok("j1.yaml", "name: j\nconfig: {data: journal}\nsteps: [sync]\n", s);
+	assert_int_equal(s->config.c_data, SCN_DATA_JOURNAL);
+	assert_false(s->config.c_delalloc);
+	assert_false(s->config.c_set_delalloc);
+	scn_free(s);
+	load_ok("j2.yaml", "name: j\nconfig:\n  delalloc: false\n"
+		"  data: journal\nsteps: [sync]\n", s);
+	assert_false(s->config.c_delalloc);
+	assert_true(s->config.c_set_delalloc);
+}
+
+/* Without variants:, expect: may name "default"; a NULL is_invariant lets
+ * any well-formed invariant name through. */
+static void test_scenario__expect_default_variant(void **state)
+{
+	struct scenario *s = *state;
+	char path[256];
+	char err[SCN_ERR_MAX];
+	static const char yaml[] = "name: d\nsteps: [sync]\n"
+				   "expect:\n  default: [not_in_the_contract]\n";
+
+	write_tmp("def.yaml", yaml, strlen(yaml), path, sizeof(path));
+	assert_int_equal(scn_load(path, s, NULL, err, sizeof(err)), 0);
+	assert_true(s->has_expect);
+	assert_int_equal(s->nr_expect, 1);
+	assert_string_equal(s->expect[0].e_variant, "default");
+	assert_string_equal(s->expect[0].e_invariants[0], "not_in_the_contract");
+	scn_free(s);
+	assert_int_equal(scn_load(path, s, test_is_invariant, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, ":4:13: unknown invariant"));
+	assert_null(s->steps);
+}
+
+/* expect: may come before the variants: it names. */
+static void test_scenario__expect_may_precede_variants(void **state)
+{
+	struct scenario *s = *state;
+
+	load_ok("order.yaml", "name: o\nsteps: [sync]\n"
+		"expect: {b: [no_stale_data]}\nvariants: [{name: b}]\n", s);
+	assert_int_equal(s->nr_variants, 1);
+	assert_int_equal(s->nr_expect, 1);
+	assert_string_equal(s->expect[0].e_variant, "b");
+	assert_int_equal(s->expect[0].e_line, 3);
+	assert_int_equal(s->expect[0].e_col, 10);
+}
+
+/* A UTF-8 byte order mark is accepted; a UTF-16 file is refused at 1:1. */
+static void test_scenario__encoding(void **state)
+{
+	struct scenario *s = *state;
+	static const char utf16[] = "\xff\xfen\0a\0m\0e\0";
+	char path[256];
+	char err[SCN_ERR_MAX];
+
+	load_ok("bom.yaml", "\xef\xbb\xbfname: bom\nsteps: [sync]\n", s);
+	assert_string_equal(s->name, "bom");
+	scn_free(s);
+	write_tmp("utf16.yaml", utf16, sizeof(utf16) - 1, path, sizeof(path));
+	assert_int_equal(scn_load(path, s, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "utf16.yaml:1:1: invalid input: UTF-16"));
+}
+
+/* Each step records its 1-based position; s_text is the trimmed text. */
+static void test_scenario__step_positions(void **state)
+{
+	struct scenario *s = *state;
+
+	load_ok("pos.yaml", "name: p\nsteps:\n  -   pwrite 0 1\n"
+		"  - '  fsync  '\n  - \"sync\"\nvariants: []\n", s);
+	assert_int_equal(s->nr_steps, 3);
+	assert_int_equal(s->steps[0].s_line, 3);
+	assert_int_equal(s->steps[0].s_col, 7);
+	assert_string_equal(s->steps[0].s_text, "pwrite 0 1");
+	assert_int_equal(s->steps[1].s_line, 4);
+	assert_int_equal(s->steps[1].s_col, 5);
+	assert_string_equal(s->steps[1].s_text, "fsync");
+	assert_int_equal(s->steps[2].s_line, 5);
+	assert_string_equal(s->steps[2].s_text, "sync");
+	assert_int_equal(s->nr_variants, 0);
+}
+
+/* A missing file is reported at 1:1 with strerror's text. */
+static void test_scenario__missing_file(void **state)
+{
+	struct scenario *s = *state;
+	char err[SCN_ERR_MAX];
+
+	assert_int_equal(scn_load("build/no/such/file.yaml", s, NULL, err,
+				  sizeof(err)), -1);
+	assert_string_equal(err, "build/no/such/file.yaml:1:1: cannot open: "
+			    "No such file or directory");
+	assert_null(s->steps);
+	assert_int_equal(s->nr_steps, 0);
+}
+
+/* Fill @buf (@len bytes) with a valid scenario padded by comment lines. */
+static void fill_padded(char *buf, size_t len)
+{
+	static const char head[] = "name: big\nsteps: [sync]\n";
+	size_t i;
+
+	memset(buf, '#', len);
+	memcpy(buf, head, sizeof(head) - 1);
+	for (i = sizeof(head) - 1 + 70; i < len; i += 71)
+		buf[i] = '\n';
+	buf[len - 1] = '\n';
+}
+
+/* A file of exactly SCN_FILE_BYTES_MAX bytes loads; one byte more fails
+ * before parsing, at 1:1. */
+static void test_scenario__file_size_limit(void **state)
+{
+	struct scenario *s = *state;
+	size_t len = SCN_FILE_BYTES_MAX + 1;
+	char *buf = malloc(len);
+	char path[256];
+	char err[SCN_ERR_MAX];
+
+	assert_non_null(buf);
+	fill_padded(buf, len - 1);
+	write_tmp("limit.yaml", buf, len - 1, path, sizeof(path));
+	fill_padded(buf, len);
+	write_tmp("over.yaml", buf, len, path, sizeof(path));
+	free(buf);
+	assert_int_equal(scn_load(TMP_DIR "/limit.yaml", s, NULL, err,
+				  sizeof(err)), 0);
+	assert_int_equal(s->nr_steps, 1);
+	scn_free(s);
+	assert_int_equal(scn_load(path, s, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "over.yaml:1:1: file too large"));
+}
+
+/* Write a scenario with @nr "- sync" steps; returns its path in @path. */
+static void write_many_steps(const char *name, unsigned nr, char *path,
+			     size_t pathlen)
+{
+	static const char head[] = "name: many\nsteps:\n";
+	size_t len = sizeof(head) - 1 + (size_t)nr * 7;
+	char *buf = malloc(len);
+	unsigned i;
+
+	assert_non_null(buf);
+	memcpy(buf, head, sizeof(head) - 1);
+	for (i = 0; i < nr; i++)
+		memcpy(buf + sizeof(head) - 1 + (size_t)i * 7, "- sync\n", 7);
+	write_tmp(name, buf, len, path, pathlen);
+	free(buf);
+}
+
+/* SCN_STEPS_MAX steps load; one more is an error at the extra step. */
+static void test_scenario__steps_limit(void **state)
+{
+	struct scenario *s = *state;
+	char path[256];
+	char err[SCN_ERR_MAX];
+	char want[64];
+
+	write_many_steps("steps-max.yaml", SCN_STEPS_MAX, path, sizeof(path));
+	assert_int_equal(scn_load(path, s, NULL, err, sizeof(err)), 0);
+	assert_int_equal(s->nr_steps, SCN_STEPS_MAX);
+	assert_int_equal(s->steps[SCN_STEPS_MAX - 1].s_line, SCN_STEPS_MAX + 2);
+	scn_free(s);
+	write_many_steps("steps-over.yaml", SCN_STEPS_MAX + 1, path,
+			 sizeof(path));
+	assert_int_equal(scn_load(path, s, NULL, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), ":%d:3: too many steps", SCN_STEPS_MAX + 3);
+	assert_non_null(strstr(err, want));
+	assert_null(s->steps);
+}
+
+/* Read "# expect: LINE:COL: SUBSTRING" from the first line of @path. */
+static void read_expectation(const char *path, unsigned *line, unsigned *col,
+			     char *sub, size_t sublen)
+{
+	char first[512];
+	char *nl;
+	int used = 0;
+	FILE *f = fopen(path, "rb");
+
+	assert_non_null(f);
+	assert_non_null(fgets(first, sizeof(first), f));
+	fclose(f);
+	nl = strchr(first, '\n');
+	if (nl != NULL)
+		*nl = '\0';
+	if (sscanf(first, "# expect: %u:%u: %n", line, col, &used) != 2 ||
+	    used == 0 || first[used] == '\0')
+		fail_msg("%s: first line is not '# expect: LINE:COL: text'", path);
+	snprintf(sub, sublen, "%s", first + used);
+}
+
+/* Check one bad fixture: load fails with PATH:LINE:COL: ...SUBSTRING... */
+static void check_fixture(const char *path, struct scenario *s)
+{
+	char err[SCN_ERR_MAX];
+	char sub[512];
+	char prefix[600];
+	unsigned line;
+	unsigned col;
+
+	read_expectation(path, &line, &col, sub, sizeof(sub));
+	if (scn_load(path, s, test_is_invariant, err, sizeof(err)) == 0)
+		fail_msg("%s: loaded, expected an error", path);
+	snprintf(prefix, sizeof(prefix), "%s:%u:%u: ", path, line, col);
+	if (strncmp(err, prefix, strlen(prefix)) != 0 || !strstr(err, sub))
+		fail_msg("%s:\n  got:  %s\n  want: %s...%s", path, err, prefix,
+			 sub);
+	assert_null(s->steps);
+}
+
+/* qsort comparator for an array of fixture names. */
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Every .yaml file in tests/data/yaml-bad fails as its first line says. */
+static void test_scenario__bad_fixtures(void **state)
+{
+	char names[FIXTURES_MAX][256];
+	char path[512];
+	unsigned nr = 0;
+	unsigned i;
+	struct dirent *de;
+	DIR *dir = opendir(BAD_DIR);
+
+	assert_non_null(dir);
+	while ((de = readdir(dir)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".yaml") != 0)
+			continue;
+		assert_true(nr < FIXTURES_MAX);
+		assert_true(n < sizeof(names[0]));
+		memcpy(names[nr++], de->d_name, n + 1);
+	}
+	closedir(dir);
+	assert_true(nr >= FIXTURES_MIN);
+	qsort(names, nr, sizeof(names[0]), cmp_names);
+	for (i = 0; i < nr; i++) {
+		snprintf(path, sizeof(path), "%s/%.255s", BAD_DIR, names[i]);
+		check_fixture(path, *state);
+	}
+}
+
+struct step_case {
+	const char *sc_text;
+	enum scn_op sc_op;
+	int64_t sc_off;
+	int64_t sc_len;
+	unsigned sc_fill;
+	char sc_flag;        /* sync_range flag, or 'r' writeback range,
+			      * 'k' keep size, 'v' verbose, '+'/'-' chattr */
+	int64_t sc_short;
+};
+
+static const struct step_case step_cases[] = {
+	{ "pwrite 0 4096", SCN_PWRITE, 0, 4096, 0xcd, 0, -1 },
+	{ "pwrite -S 0x11 --short 100 4k 1k", SCN_PWRITE, 4096, 1024, 0x11, 0,
+	  100 },
+	{ "pwrite --short 0 -S 255 0 0", SCN_PWRITE, 0, 0, 255, 0, 0 },
+	{ "\t pwrite   1\t2  ", SCN_PWRITE, 1, 2, 0xcd, 0, -1 },
+	{ "pread -v 10 20", SCN_PREAD, 10, 20, 0, 'v', -1 },
+	{ "pread 0 0", SCN_PREAD, 0, 0, 0, 0, -1 },
+	{ "truncate 1m", SCN_TRUNCATE, 0, 1 << 20, 0, 0, -1 },
+	{ "falloc -k 0 8192", SCN_FALLOC, 0, 8192, 0, 'k', -1 },
+	{ "falloc 4096 0", SCN_FALLOC, 4096, 0, 0, 0, -1 },
+	{ "fzero -k 1 2", SCN_FZERO, 1, 2, 0, 'k', -1 },
+	{ "fzero 1 2", SCN_FZERO, 1, 2, 0, 0, -1 },
+	{ "fpunch 0x1000 0x1000", SCN_FPUNCH, 4096, 4096, 0, 0, -1 },
+	{ "fcollapse 4096 4096", SCN_FCOLLAPSE, 4096, 4096, 0, 0, -1 },
+	{ "finsert 0 4k", SCN_FINSERT, 0, 4096, 0, 0, -1 },
+	{ "mwrite 2048 2048", SCN_MWRITE, 2048, 2048, 0x58, 0, -1 },
+	{ "mwrite -S 0 0 1", SCN_MWRITE, 0, 1, 0, 0, -1 },
+	{ "fsync", SCN_FSYNC, 0, 0, 0, 0, -1 },
+	{ "fdatasync", SCN_FDATASYNC, 0, 0, 0, 0, -1 },
+	{ "sync_range -w 0 0", SCN_SYNC_RANGE, 0, 0, 0, 'w', -1 },
+	{ "sync_range -a 4096 8192", SCN_SYNC_RANGE, 4096, 8192, 0, 'a', -1 },
+	{ "sync_range -b 1 2", SCN_SYNC_RANGE, 1, 2, 0, 'b', -1 },
+	{ "sync", SCN_SYNC, 0, 0, 0, 0, -1 },
+	{ "chattr +S", SCN_CHATTR, 0, 0, 0, '+', -1 },
+	{ "chattr -S", SCN_CHATTR, 0, 0, 0, '-', -1 },
+	{ "close", SCN_CLOSE, 0, 0, 0, 0, -1 },
+	{ "shutdown", SCN_SHUTDOWN, 0, 0, 0, 0, -1 },
+	{ "writeback", SCN_WRITEBACK, 0, 0, 0, 0, -1 },
+	{ "writeback 0 4096", SCN_WRITEBACK, 0, 4096, 0, 'r', -1 },
+	{ "commit", SCN_COMMIT, 0, 0, 0, 0, -1 },
+	{ "checkpoint", SCN_CHECKPOINT, 0, 0, 0, 0, -1 },
+	{ "crash", SCN_CRASH, 0, 0, 0, 0, -1 },
+	{ "remount", SCN_REMOUNT, 0, 0, 0, 0, -1 },
+	{ "evict", SCN_EVICT, 0, 0, 0, 0, -1 },
+};
+
+/* Check the fields of @st against case @c. */
+static void check_step(const struct scn_step *st, const struct step_case *c)
+{
+	char f = c->sc_flag;
+
+	assert_int_equal(st->s_op, c->sc_op);
+	assert_int_equal(st->s_off, c->sc_off);
+	assert_int_equal(st->s_len, c->sc_len);
+	assert_int_equal(st->s_fill, c->sc_fill);
+	assert_int_equal(st->s_short_copy, c->sc_short);
+	assert_int_equal(st->s_keep_size, f == 'k');
+	assert_int_equal(st->s_verbose, f == 'v');
+	assert_int_equal(st->s_has_range, f == 'r');
+	assert_int_equal(st->s_sync_flag, f == '+');
+	if (c->sc_op == SCN_SYNC_RANGE)
+		assert_int_equal(st->s_sr_flag, f);
+	else
+		assert_int_equal(st->s_sr_flag, 0);
+	assert_int_equal(st->s_line, 0);
+}
+
+/* Every step form parses into the right fields. */
+static void test_scenario__step_forms(void **state)
+{
+	struct scn_step st;
+	char err[SCN_ERR_MAX];
+	unsigned col;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(step_cases) / sizeof(step_cases[0]); i++) {
+		const struct step_case *c = &step_cases[i];
+
+		if (scn_parse_step(c->sc_text, &st, err, sizeof(err), &col) != 0)
+			fail_msg("'%s': %s (col %u)", c->sc_text, err, col);
+		check_step(&st, c);
+	}
+	assert_int_equal(scn_parse_step("  pwrite\t0  1 \n", &st, err,
+					sizeof(err), &col), 0);
+	assert_string_equal(st.s_text, "pwrite\t0  1");
+}
+
+struct step_bad {
+	const char *sb_text;
+	unsigned sb_col;
+	const char *sb_msg;
+};
+
+static const struct step_bad step_bads[] = {
+	{ "", 0, "empty step" },
+	{ " \t ", 0, "empty step" },
+	{ "foo", 0, "unknown step 'foo'" },
+	{ "  foo 1", 2, "unknown step 'foo'" },
+	{ "PWRITE 0 1", 0, "unknown step 'PWRITE'" },
+	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [--short N] OFF LEN" },
+	{ "pwrite 0", 8, "pwrite: missing LEN" },
+	{ "pwrite 0 1 2", 11, "pwrite: too many arguments" },
+	{ "pwrite 1 2 3 4 5 6 7 8 9", 21, "pwrite: too many arguments" },
+	{ "pwrite -S", 9, "option '-S' needs a value" },
+	{ "pwrite -S 300 0 1", 10, "fill byte '300' is out of range" },
+	{ "pwrite -S 1 -S 2 0 1", 12, "option '-S' given twice" },
+	{ "pwrite -x 0 1", 7, "unknown option '-x'" },
+	{ "pwrite --short 5 0 4", 15, "--short 5 is more than LEN 4" },
+	{ "pwrite 0 1 -S 2", 11, "options must come before the arguments" },
+	{ "pwrite -1 1", 7, "'-1' is negative" },
+	{ "pwrite 0x 1", 7, "'0x' is not a number" },
+	{ "pwrite 1 2x", 9, "'2x' is not a number" },
+	{ "pwrite 08 1", 7, "leading zero" },
+	{ "pwrite 16t 1", 11, "OFF + LEN is beyond 16 TiB" },
+	{ "pwrite 17t 0", 7, "is too large" },
+	{ "pread -k 0 1", 6, "pread: unknown option '-k'; usage: pread [-v] OFF LEN" },
+	{ "truncate", 8, "truncate: missing SIZE" },
+	{ "truncate 1 2", 11, "truncate: too many arguments" },
+	{ "sync_range 0 0", 0, "sync_range: needs one of -w, -a, -b" },
+	{ "sync_range -w -b 0 0", 14, "give exactly one of -w, -a, -b" },
+	{ "sync_range -w 0", 15, "sync_range: missing LEN" },
+	{ "chattr", 6, "chattr: missing +S or -S" },
+	{ "chattr S", 7, "expected +S or -S, not 'S'" },
+	{ "chattr +S +S", 10, "chattr: too many arguments" },
+	{ "writeback 0", 11, "writeback: missing LEN; usage: writeback [OFF LEN]" },
+	{ "writeback 0 1 2", 14, "writeback: too many arguments" },
+	{ "fsync 1", 6, "fsync: too many arguments" },
+	{ "crash -k", 6, "crash: unknown option '-k'" },
+	{ "pwrite 0\n1", 8, "a step must be one line" },
+	{ "pwrite\x01 0 1", 6, "control character 0x01" },
+};
+
+/* Malformed steps fail with a clear message at the right byte offset. */
+static void test_scenario__step_errors(void **state)
+{
+	struct scn_step st;
+	char err[SCN_ERR_MAX];
+	char longer[SCN_STEP_TEXT_MAX + 8];
+	unsigned col;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(step_bads) / sizeof(step_bads[0]); i++) {
+		const struct step_bad *b = &step_bads[i];
+
+		col = 999;
+		if (scn_parse_step(b->sb_text, &st, err, sizeof(err), &col) == 0)
+			fail_msg("'%s' parsed, expected an error", b->sb_text);
+		if (strstr(err, b->sb_msg) == NULL || col != b->sb_col)
+			fail_msg("'%s': got '%s' at %u, want '%s' at %u",
+				 b->sb_text, err, col, b->sb_msg, b->sb_col);
+	}
+	memset(longer, 'x', sizeof(longer));
+	memcpy(longer, "pwrite ", 7);
+	longer[SCN_STEP_TEXT_MAX] = '\0';
+	assert_int_equal(scn_parse_step(longer, &st, err, sizeof(err), &col), -1);
+	assert_non_null(strstr(err, "step too long"));
+	longer[SCN_STEP_TEXT_MAX - 1] = '\0';
+	assert_int_equal(scn_parse_step(longer, &st, err, sizeof(err), &col), -1);
+	assert_non_null(strstr(err, "pwrite: missing LEN"));
+	assert_int_equal(col, SCN_STEP_TEXT_MAX - 1);
+}
+
+struct num_case {
+	const char *nc_text;
+	int nc_rc;
+	int64_t nc_val;
+};
+
+static const struct num_case num_cases[] = {
+	{ "0", 0, 0 },
+	{ "4096", 0, 4096 },
+	{ "0x10", 0, 16 },
+	{ "0X1f", 0, 31 },
+	{ "0xAbC", 0, 0xabc },
+	{ "4k", 0, 4096 },
+	{ "4K", 0, 4096 },
+	{ "1m", 0, 1 << 20 },
+	{ "3M", 0, 3 << 20 },
+	{ "1g", 0, 1LL << 30 },
+	{ "2G", 0, 2LL << 30 },
+	{ "1t", 0, 1LL << 40 },
+	{ "16T", 0, 1LL << 44 },
+	{ "0x10k", 0, 16384 },
+	{ "0k", 0, 0 },
+	{ "17592186044416", 0, 1LL << 44 },
+	{ "17592186044417", -ERANGE, 0 },
+	{ "16385g", -ERANGE, 0 },
+	{ "17t", -ERANGE, 0 },
+	{ "99999999999999999999999", -ERANGE, 0 },
+	{ "0xffffffffffffffffffffffff", -ERANGE, 0 },
+	{ "", -EINVAL, 0 },
+	{ "k", -EINVAL, 0 },
+	{ "-1", -EINVAL, 0 },
+	{ "+1", -EINVAL, 0 },
+	{ " 1", -EINVAL, 0 },
+	{ "1 ", -EINVAL, 0 },
+	{ "1kb", -EINVAL, 0 },
+	{ "1kk", -EINVAL, 0 },
+	{ "1.5", -EINVAL, 0 },
+	{ "1e3", -EINVAL, 0 },
+	{ "1p", -EINVAL, 0 },
+	{ "0x", -EINVAL, 0 },
+	{ "0xg", -EINVAL, 0 },
+	{ "010", -EINVAL, 0 },
+	{ "00", -EINVAL, 0 },
+};
+
+/* Numbers: decimal, 0x hex, k/m/g/t (1024-based, any case), the 16 TiB cap,
+ * and every malformed form rejected. */
+static void test_scenario__number_forms(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(num_cases) / sizeof(num_cases[0]); i++) {
+		const struct num_case *c = &num_cases[i];
+		int64_t v = -42;
+		int rc = scn_parse_num(c->nc_text, &v);
+
+		if (rc != c->nc_rc)
+			fail_msg("'%s': rc %d, want %d", c->nc_text, rc, c->nc_rc);
+		if (rc == 0 && v != c->nc_val)
+			fail_msg("'%s': %lld, want %lld", c->nc_text, (long long)v,
+				 (long long)c->nc_val);
+		if (rc != 0)
+			assert_int_equal(v, -42);
+	}
+	assert_int_equal(scn_parse_num(NULL, NULL), -EINVAL);
+}
+
+/* Each op has a distinct keyword; "?" for out-of-range values. */
+static void test_scenario__op_names(void **state)
+{
+	unsigned i;
+	unsigned j;
+
+	(void)state;
+	for (i = 0; i < SCN_OP_COUNT; i++) {
+		assert_non_null(scn_op_name((enum scn_op)i));
+		assert_string_not_equal(scn_op_name((enum scn_op)i), "?");
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(scn_op_name((enum scn_op)i),
+						scn_op_name((enum scn_op)j));
+	}
+	assert_string_equal(scn_op_name(SCN_PWRITE), "pwrite");
+	assert_string_equal(scn_op_name(SCN_SYNC_RANGE), "sync_range");
+	assert_string_equal(scn_op_name(SCN_EVICT), "evict");
+	assert_string_equal(scn_op_name(SCN_OP_COUNT), "?");
+}
+
+/* A short or absent error buffer is never overrun; scn_free is idempotent. */
+static void test_scenario__small_error_buffer(void **state)
+{
+	struct scenario *s = *state;
+	struct scn_step st;
+	char err[12];
+
+	memset(err, 'z', sizeof(err));
+	assert_int_equal(load_text("small.yaml", "name: x\nlenght: 1\n", s, err,
+				   sizeof(err)), -1);
+	assert_int_equal(strlen(err), sizeof(err) - 1);
+	assert_int_equal(load_text("small.yaml", "name: x\nlenght: 1\n", s,
+				   NULL, 0), -1);
+	assert_int_equal(scn_parse_step("bogus", &st, NULL, 0, NULL), -1);
+	assert_int_equal(scn_parse_step("pwrite 0 99999", &st, err, 4, NULL), 0);
+	assert_int_equal(scn_parse_step("pwrite -", &st, err, 4, NULL), -1);
+	assert_int_equal(strlen(err), 3);
+	scn_free(s);
+	scn_free(s);
+	assert_null(s->steps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_scenario__full_file_loads,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__defaults_apply,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_scenario__journal_turns_delalloc_off, scn_setup,
+			scn_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_scenario__expect_default_variant, scn_setup,
+			scn_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_scenario__expect_may_precede_variants, scn_setup,
+			scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__encoding,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__step_positions,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__missing_file,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__file_size_limit,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__steps_limit,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__bad_fixtures,
+						scn_setup, scn_teardown),
+		cmocka_unit_test(test_scenario__step_forms),
+		cmocka_unit_test(test_scenario__step_errors),
+		cmocka_unit_test(test_scenario__number_forms),
+		cmocka_unit_test(test_scenario__op_names),
+		cmocka_unit_test_setup_teardown(test_scenario__small_error_buffer,
+						scn_setup, scn_teardown),
+	};
+
+	return cmocka_run_group_tests_name("scenario", tests, NULL, NULL);
+}
