@@ -111,6 +111,7 @@ struct ext4_fs {
 	struct sim_bitmap *free_map;    /* allocatable now (freed blocks: after commit) */
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
+	uint32_t s_mb_last_block;       /* next-fit cursor (locality-group stream) */
 	struct ext4_inode_info inode;
 	struct ext4_io *ios;            /* sorted by io_seq */
 	uint32_t nr_ios;

@@ -17,7 +17,11 @@
 
 #include "ext4.h"
 
-/* ext4_ext_find_goal(): continue after the extent to the left. */
+/*
+ * ext4_ext_find_goal(): continue after the extent to the left; a file with
+ * none starts where the last allocation ended (mballoc's locality-group
+ * stream, which does not hand just-freed blocks straight back).
+ */
 static uint32_t ext4_ext_find_goal(const struct ext4_fs *fs, uint32_t lblk)
 {
 	const struct ext4_es_tree *t = &fs->inode.i_es;
@@ -29,7 +33,7 @@ static uint32_t ext4_ext_find_goal(const struct ext4_fs *fs, uint32_t lblk)
 			continue;
 		return e->es_pblk + (lblk - e->es_lblk);
 	}
-	return fs->lay.data_start;
+	return fs->s_mb_last_block;
 }
 
 /* Room for one more on-disk extent split (the model's fixed extent area). */

@@ -3,7 +3,9 @@
  * Mirrors the decisions of fs/ext4/mballoc.c and balloc.c that a crash or a
  * read can observe, not mballoc's buddy machinery:
  *   - goal-based: the first free run at or after the goal, wrapping to the
- *     start of the data area (ext4_ext_find_goal supplies the goal);
+ *     start of the data area (ext4_ext_find_goal supplies the goal; with no
+ *     extent to follow, the goal is where the last allocation ended, a
+ *     next-fit stand-in for locality-group preallocation);
  *   - freed blocks keep their old bytes on the device, and in data=ordered
  *     and data=journal become allocatable only when the freeing transaction
  *     commits (ext4_mb_free_metadata); data=writeback frees them at once;
@@ -52,6 +54,7 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 	SIM_ASSERT(fs->s_freeclusters >= *got);
 	fs->s_freeclusters -= *got;
 	ext4_bitmap_dirty(fs, h, start, *got, true);
+	fs->s_mb_last_block = start + *got;
 	return 0;
 }
 

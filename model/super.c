@@ -157,6 +157,7 @@ static void load_bitmap(struct ext4_fs *fs)
 			bitmap_add_range(fs->free_map, b, (uint64_t)b + 1);
 	}
 	fs->s_freeclusters = bitmap_cardinality(fs->free_map);
+	fs->s_mb_last_block = fs->lay.data_start;
 }
 
 static int read_sb(struct ext4_fs *fs)

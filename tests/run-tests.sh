@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# run-tests.sh - everything `make check` runs; ends with "N passed, N failed".
+#
+#   1. the cmocka unit tests (build/tests/test_*), one count per test case;
+#   2. every scenario in scenarios/, one count per variant (its expect:);
+#   3. command-line behaviour: bad input exits 2 and prints nothing on stdout;
+#   4. determinism: the whole scenario suite twice, byte-identical JSON;
+#   5. the real-kernel comparison against recorded ground truth
+#      (tests/kernel/compare.sh), one count per record.
+set -uo pipefail
+export LC_ALL=C
+cd "$(dirname "$0")/.."
+build=${BUILD:-build}
+sim=$build/ext4sim
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# 1. unit tests
+for t in "$build"/tests/test_*; do
+	[ -x "$t" ] || continue
+	"$t" > "$tmp/unit.out" 2>&1
+	rc=$?
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$tmp/unit.out" | tail -1)
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$tmp/unit.out" | tail -1)
+	if [ -z "$p" ] && [ -z "$f" ]; then
+		bad "$t exited $rc without a cmocka summary"
+		tail -20 "$tmp/unit.out"
+		continue
+	fi
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${f:-0}))
+	if [ "${f:-0}" != 0 ] || [ $rc != 0 ]; then
+		grep -E '^\[  (FAILED|ERROR) |^\[   LINE   \]' "$tmp/unit.out" | head -20
+		[ "${f:-0}" = 0 ] && bad "$t exited $rc"
+	fi
+done
+echo "unit tests done: $pass passed, $fail failed so far"
+
+# 2. scenarios: one count per variant, from the summary lines
+"$sim" run --summary scenarios > "$tmp/scen.out" 2> "$tmp/scen.err"
+rc=$?
+[ $rc -le 1 ] || bad "ext4sim run scenarios exited $rc: $(head -3 "$tmp/scen.err")"
+while read -r name variant verdict rest; do
+	case $verdict in
+	PASS) ok ;;
+	FAIL) bad "scenario $name variant $variant: violated $rest (reproduce: $sim run scenarios/.../$name.yaml)" ;;
+	esac
+done < "$tmp/scen.out"
+echo "scenarios done: $pass passed, $fail failed so far"
+
+# 3. command-line behaviour
+expect_exit2() {
+	local what=$1
+	shift
+	"$@" > "$tmp/cli.out" 2> "$tmp/cli.err"
+	local rc=$?
+	if [ $rc = 2 ] && [ ! -s "$tmp/cli.out" ] && [ -s "$tmp/cli.err" ]; then ok; else
+		bad "$what: exit $rc, stdout $(wc -c < "$tmp/cli.out") bytes"; fi
+}
+for f in tests/data/yaml-bad/*.yaml; do
+	expect_exit2 "bad scenario $f" "$sim" run "$f"
+	want=$(sed -n '1s/^# expect: //p' "$f" | cut -d: -f1,2)
+	if [ -n "$want" ] && ! grep -q "^$f:$want:" "$tmp/cli.err"; then
+		bad "$f: error '$(cat "$tmp/cli.err")' is not at $want"
+	fi
+done
+expect_exit2 "unknown command" "$sim" frobnicate
+expect_exit2 "unknown flag" "$sim" run --frob scenarios
+expect_exit2 "bad step" "$sim" run -c "pwrite 0"
+expect_exit2 "bad block size" "$sim" run --block-size 512 -c fsync
+expect_exit2 "unknown kernel" "$sim" run --kernel 2.6 -c fsync
+expect_exit2 "unknown patch" "$sim" run --patch nosuch=on -c fsync
+expect_exit2 "missing file" "$sim" run "$tmp/nonexistent.yaml"
+expect_exit2 "unknown variant" "$sim" run --variant nosuch scenarios
+"$sim" run --dump-file "$tmp/nodir/x" -c "pwrite 0 10" > /dev/null 2>&1
+if [ $? = 2 ] && ! ls "$tmp/nodir" > /dev/null 2>&1; then ok; else bad "dump into a missing directory"; fi
+"$sim" run --quiet --dump-file "$tmp/d" -c "pwrite -S 0x41 1m 3" > /dev/null
+if [ "$(stat -c %s "$tmp/d")" = 1048579 ] && [ "$(tail -c 3 "$tmp/d")" = AAA ]; then ok; else
+	bad "--dump-file content"; fi
+echo "command line done: $pass passed, $fail failed so far"
+
+# 4. determinism
+"$sim" run --json scenarios > "$tmp/j1" 2>/dev/null
+"$sim" run --json scenarios > "$tmp/j2" 2>/dev/null
+if [ -s "$tmp/j1" ] && cmp -s "$tmp/j1" "$tmp/j2"; then ok; else bad "two runs of the suite differ"; fi
+"$sim" run scenarios > "$tmp/t1" 2>/dev/null
+"$sim" run scenarios > "$tmp/t2" 2>/dev/null
+if [ -s "$tmp/t1" ] && cmp -s "$tmp/t1" "$tmp/t2"; then ok; else bad "two traces of the suite differ"; fi
+other=build-asan
+[ "$build" = build-asan ] && other=build
+if [ -x "$other/ext4sim" ]; then
+	"$other/ext4sim" run --json scenarios > "$tmp/j3" 2>/dev/null
+	if cmp -s "$tmp/j1" "$tmp/j3"; then ok; else bad "$build and $other builds print different JSON"; fi
+fi
+
+# 5. real-kernel comparison (recorded ground truth)
+tests/kernel/compare.sh -b "$build" > "$tmp/k.out" 2>&1
+grep '^FAIL' -A1 "$tmp/k.out" | head -20
+kp=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/k.out")
+kf=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/k.out")
+if [ -z "$kp" ]; then bad "kernel comparison did not run: $(tail -2 "$tmp/k.out")"; else
+	pass=$((pass + kp)); fail=$((fail + kf)); fi
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
