@@ -30,6 +30,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
 
 .PHONY: all run check asan clean deps bench
+.SECONDARY:
 all: $(BUILD)/ext4sim
 
 $(BUILD)/obj/%.o: %.c $(HDRS)

@@ -144,7 +144,7 @@ void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
 		c->sentinel_written = true;
 	runs_fill(&c->posix, off, len, byte);
 	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
-	note_extension(c, old, c->posix.size, c->all_muts);
+	note_extension(c, old, c->posix.size, c->all_muts - 1);    /* its own bytes count */
 	if (c->step_wr_len == 0)
 		c->step_wr_off = off;
 	c->step_wr_len = off + len - c->step_wr_off;
@@ -156,7 +156,7 @@ void chk_note_truncate(struct chk_state *c, int64_t size)
 
 	runs_truncate(&c->posix, size);
 	note_mut(c, (struct chk_mut){ .kind = MUT_TRUNC, .off = size });
-	note_extension(c, old, size, c->all_muts);
+	note_extension(c, old, size, c->all_muts - 1);
 }
 
 void chk_note_durable(struct chk_state *c, uint32_t step)
@@ -559,8 +559,10 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 	for (uint32_t i = 0; i < c->nr_muts; i++)
 		if (c->muts[i].kind == MUT_FILL)
 			ivl_add(&l, c->muts[i].off, c->muts[i].off + c->muts[i].len, size);
-	for (uint32_t i = 0; i < c->nr_exts; i++)
-		ivl_add(&l, c->exts[i].old_size, c->exts[i].new_size, size);
+	for (uint32_t i = 0; i < c->nr_exts; i++)      /* the gaps: to the old EOF block's end */
+		ivl_add(&l, c->exts[i].old_size,
+			SIM_MIN(c->exts[i].new_size, (c->exts[i].old_size + c->block_size - 1) &
+				~(int64_t)(c->block_size - 1)), size);
 	ivl_add_model(&l, fs, size);
 	ivl_merge(&l);
 	for (uint32_t i = 0; i < l.nr; i++) {

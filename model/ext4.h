@@ -204,7 +204,7 @@ void sim_folio_lock(struct ext4_fs *fs, struct folio *f, enum sim_lock_site site
 
 /* mballoc.c */
 int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t len,
-		       uint32_t *pblk, uint32_t *got);
+		       bool reserved, uint32_t *pblk, uint32_t *got);
 void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len);
 void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len);
 int ext4_da_reserve_space(struct ext4_fs *fs);

@@ -181,6 +181,11 @@ uint32_t es_remove(struct ext4_es_tree *t, uint32_t lblk, uint64_t len,
 		}
 		delete_at(t, i);
 	}
+	/* the pieces cut at the edges may now merge with their far neighbours */
+	if (i < t->es_nr)
+		merge_around(t, i);
+	if (i > 0 && i - 1 < t->es_nr)
+		merge_around(t, i - 1);
 	return delayed;
 }
 

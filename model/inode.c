@@ -54,7 +54,7 @@ static int ext4_alloc_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_bl
 	if (!extent_room(fs))
 		return -ENOSPC;
 	err = ext4_mb_new_blocks(fs, h, ext4_ext_find_goal(fs, map->m_lblk), map->m_len,
-				 &pblk, &got);
+				 delayed, &pblk, &got);
 	if (err < 0)
 		return err;
 	es_insert(&fs->inode.i_es, map->m_lblk, got, pblk, st);

@@ -73,6 +73,9 @@ typedef struct transaction_s {
 	uint32_t *t_revoke;             /* revoked block numbers, sorted */
 	uint32_t t_nr_revoke;
 	uint32_t t_cap_revoke;
+	uint32_t *t_forget;             /* freed blocks: drop their checkpoint copies at commit */
+	uint32_t t_nr_forget;
+	uint32_t t_cap_forget;
 	struct jbd2_range *t_freed;     /* released to the allocator at commit */
 	uint32_t t_nr_freed;
 	uint32_t t_cap_freed;

@@ -205,6 +205,8 @@ static void record_logged(journal_t *j, uint32_t tid, uint32_t start, uint32_t n
 
 static void finish_commit(journal_t *j, transaction_t *t)
 {
+	for (uint32_t i = 0; i < t->t_nr_forget; i++)
+		jbd2_journal_forget_checkpoint(j, t->t_forget[i]);
 	for (uint32_t i = 0; i < t->t_nr_buffers; i++)
 		if (j->j_ops->buffer_committed)
 			j->j_ops->buffer_committed(j->j_private, &t->t_buffers[i]);

@@ -31,6 +31,7 @@ static transaction_t *jbd2_get_transaction(journal_t *j)
 void jbd2_transaction_free(transaction_t *t)
 {
 	free(t->t_buffers);
+	free(t->t_forget);
 	free(t->t_revoke);
 	free(t->t_freed);
 	free(t);
@@ -122,12 +123,26 @@ static uint32_t find_buffer(const transaction_t *t, uint32_t blocknr)
 	return lo;
 }
 
+/* jbd2_journal_cancel_revoke(): a block journaled again is not revoked. */
+static void cancel_revoke(transaction_t *t, uint32_t blocknr)
+{
+	for (uint32_t i = 0; i < t->t_nr_revoke; i++) {
+		if (t->t_revoke[i] != blocknr)
+			continue;
+		memmove(&t->t_revoke[i], &t->t_revoke[i + 1],
+			(t->t_nr_revoke - i - 1) * sizeof(*t->t_revoke));
+		t->t_nr_revoke--;
+		return;
+	}
+}
+
 static void add_buffer(handle_t *h, uint32_t blocknr, int64_t lblk)
 {
 	transaction_t *t = h->h_transaction;
 	uint32_t i = find_buffer(t, blocknr);
 
 	SIM_ASSERT(h->h_ref > 0);
+	cancel_revoke(t, blocknr);
 	if (i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr) {
 		t->t_buffers[i].jb_lblk = lblk;
 		return;
@@ -168,7 +183,12 @@ bool jbd2_buffer_in_running(const journal_t *j, uint32_t blocknr)
 	return i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr;
 }
 
-/* jbd2_journal_forget(): the block leaves the transaction and checkpoint. */
+/*
+ * jbd2_journal_forget(): the block leaves the transaction.  An older
+ * committed copy stays on the checkpoint list until this transaction
+ * commits (the kernel files the buffer on the transaction's forget list):
+ * until then the free is not durable and the copy may still be needed.
+ */
 void jbd2_journal_forget(handle_t *h, uint32_t blocknr)
 {
 	transaction_t *t = h->h_transaction;
@@ -179,7 +199,12 @@ void jbd2_journal_forget(handle_t *h, uint32_t blocknr)
 			(t->t_nr_buffers - i - 1) * sizeof(*t->t_buffers));
 		t->t_nr_buffers--;
 	}
-	jbd2_journal_forget_checkpoint(h->h_journal, blocknr);
+	if (t->t_nr_forget == t->t_cap_forget) {
+		t->t_cap_forget = t->t_cap_forget ? 2 * t->t_cap_forget : 16;
+		t->t_forget = sim_realloc_array(t->t_forget, t->t_cap_forget,
+						sizeof(*t->t_forget));
+	}
+	t->t_forget[t->t_nr_forget++] = blocknr;
 }
 
 /*

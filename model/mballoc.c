@@ -34,13 +34,26 @@ static bool ext4_has_free_clusters(const struct ext4_fs *fs, uint64_t n, bool us
 	return use_reserved && free >= n + dirty;
 }
 
+/*
+ * ext4_mb_new_blocks(): up to @len blocks at or after @goal.  A request for
+ * delayed blocks (@reserved) spends their reservation; any other request
+ * must leave the delalloc reservations and the reserved pool alone
+ * (ext4_claim_free_clusters), and is trimmed to what that leaves.
+ */
 int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t len,
-		       uint32_t *pblk, uint32_t *got)
+		       bool reserved, uint32_t *pblk, uint32_t *got)
 {
 	uint32_t start;
 
 	SIM_ASSERT(h != NULL);
 	SIM_ASSERT(len > 0);
+	if (!reserved) {
+		uint64_t held = fs->s_dirtyclusters + resv_clusters(fs);
+
+		if (!ext4_has_free_clusters(fs, 1, false))
+			return -ENOSPC;
+		len = (uint32_t)SIM_MIN((uint64_t)len, fs->s_freeclusters - held);
+	}
 	if (goal < fs->lay.data_start || goal >= fs->lay.nr_blocks)
 		goal = fs->lay.data_start;
 	if (!bitmap_next_set(fs->free_map, goal, &start) &&

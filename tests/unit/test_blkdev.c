@@ -1,0 +1,469 @@
+/*
+ * test_blkdev.c - model/blkdev.c against a naive reference kept here: per
+ * block the durable version and the list of completed-but-unflushed
+ * versions in completion order, plus the list of writes in flight.  A read
+ * must return the newest completed version, else the durable one, else the
+ * sentinel 0xee; a flush or a crash leaves each block at its newest
+ * completed version, and a crash forgets what was in flight.
+ *
+ * Seeded random sequences of submit (plain and FUA), complete, complete_all,
+ * flush, crash, read, read_durable, in_flight and write_durable over a
+ * 64-block device of 1 KiB blocks; targeted tests for FUA, completion order,
+ * crash, copy-on-submit and sparse storage.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "../ref/prng.h"
+
+#define NBLK 64u
+#define BS 1024u
+#define SEEDS 20
+#define STEPS 600
+#define SWEEP_EVERY 50
+#define NO_VERSION 0u           /* never written: the sentinel */
+
+/*
+ * Block contents are named by a version id: every byte depends on the id
+ * and the offset, so two versions differ almost everywhere.  Id 1 is all
+ * sentinel bytes, to check the device gives the byte no meaning.
+ */
+static void make_block(uint32_t id, uint8_t *out)
+{
+	if (id == NO_VERSION || id == 1) {
+		memset(out, BLKDEV_SENTINEL, BS);
+		return;
+	}
+	for (uint32_t i = 0; i < BS; i++)
+		out[i] = (uint8_t)((id * 2654435761u + i * 40503u) >> 13);
+}
+
+struct ref_bio {
+	uint64_t seq;
+	uint32_t blk;
+	uint32_t id;
+	bool fua;
+};
+
+struct ref {
+	uint32_t durable[NBLK];
+	uint32_t cache[NBLK][STEPS];    /* completed, unflushed; oldest first */
+	uint32_t nr_cache[NBLK];
+	struct ref_bio flight[STEPS];   /* in flight, by seq */
+	uint32_t nr_flight;
+	uint64_t next_seq;
+	uint64_t flushes;
+};
+
+static struct ref *ref_create(void)
+{
+	struct ref *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	r->next_seq = 1;
+	return r;
+}
+
+static uint32_t ref_read(const struct ref *r, uint32_t blk)
+{
+	if (r->nr_cache[blk])
+		return r->cache[blk][r->nr_cache[blk] - 1];
+	return r->durable[blk];
+}
+
+static void ref_complete(struct ref *r, uint32_t i)
+{
+	struct ref_bio b = r->flight[i];
+
+	memmove(&r->flight[i], &r->flight[i + 1], (r->nr_flight - i - 1) * sizeof(b));
+	r->nr_flight--;
+	if (b.fua) {            /* on media; every cached copy is older */
+		r->durable[b.blk] = b.id;
+		r->nr_cache[b.blk] = 0;
+	} else {
+		r->cache[b.blk][r->nr_cache[b.blk]++] = b.id;
+	}
+}
+
+static void ref_flush(struct ref *r)
+{
+	for (uint32_t blk = 0; blk < NBLK; blk++) {
+		if (r->nr_cache[blk])
+			r->durable[blk] = r->cache[blk][r->nr_cache[blk] - 1];
+		r->nr_cache[blk] = 0;
+	}
+}
+
+static void expect_block(const uint8_t *got, uint32_t id, uint64_t seed, int step,
+			 uint32_t blk, const char *what)
+{
+	uint8_t want[BS];
+
+	make_block(id, want);
+	if (memcmp(got, want, BS) != 0)
+		fail_msg("seed=%llu step=%d: %s of block %u differs from version %u",
+			 (unsigned long long)seed, step, what, blk, id);
+}
+
+static void check_block(const struct blkdev *bd, const struct ref *r, uint32_t blk,
+			uint64_t seed, int step)
+{
+	uint8_t got[BS];
+
+	blkdev_read(bd, blk, got);
+	expect_block(got, ref_read(r, blk), seed, step, blk, "read");
+	blkdev_read_durable(bd, blk, got);
+	expect_block(got, r->durable[blk], seed, step, blk, "read_durable");
+}
+
+static void check_all(const struct blkdev *bd, const struct ref *r, uint64_t seed, int step)
+{
+	for (uint32_t blk = 0; blk < NBLK; blk++)
+		check_block(bd, r, blk, seed, step);
+	for (uint32_t i = 0; i < r->nr_flight; i++)
+		if (!blkdev_in_flight(bd, r->flight[i].seq))
+			fail_msg("seed=%llu step=%d: seq %llu is not in flight",
+				 (unsigned long long)seed, step,
+				 (unsigned long long)r->flight[i].seq);
+	if (bd->bd_flushes != r->flushes)
+		fail_msg("seed=%llu step=%d: %llu flushes counted, want %llu",
+			 (unsigned long long)seed, step, (unsigned long long)bd->bd_flushes,
+			 (unsigned long long)r->flushes);
+}
+
+/* A sequence number that is not in flight: completed, dropped or unissued. */
+static void check_not_in_flight(struct prng *p, const struct blkdev *bd,
+				const struct ref *r, uint64_t seed, int step)
+{
+	uint64_t seq = 1 + prng_below(p, r->next_seq + 2);
+
+	for (uint32_t i = 0; i < r->nr_flight; i++)
+		if (r->flight[i].seq == seq)
+			return;
+	if (blkdev_in_flight(bd, seq))
+		fail_msg("seed=%llu step=%d: seq %llu reported in flight",
+			 (unsigned long long)seed, step, (unsigned long long)seq);
+}
+
+static void do_submit(struct prng *p, struct blkdev *bd, struct ref *r, uint32_t *next_id,
+		      uint64_t seed, int step)
+{
+	uint8_t data[BS];
+	struct ref_bio b;
+
+	/* one call per statement: initializer lists are unsequenced */
+	b.blk = (uint32_t)prng_below(p, NBLK);
+	b.id = prng_below(p, 16) == 0 ? 1 : (*next_id)++;
+	b.fua = prng_below(p, 5) == 0;
+	make_block(b.id, data);
+	b.seq = blkdev_submit(bd, b.blk, data, BIO_DATA, b.fua);
+	if (b.seq != r->next_seq)
+		fail_msg("seed=%llu step=%d: submit returned seq %llu, want %llu",
+			 (unsigned long long)seed, step, (unsigned long long)b.seq,
+			 (unsigned long long)r->next_seq);
+	r->next_seq++;
+	memset(data, 0x5a, BS);         /* the device kept its own copy */
+	r->flight[r->nr_flight++] = b;
+}
+
+static void run_seed(uint64_t seed)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	struct ref *r = ref_create();
+	uint32_t next_id = 2;
+	struct prng p;
+
+	prng_seed(&p, seed);
+	for (int step = 0; step < STEPS; step++) {
+		uint64_t op = prng_below(&p, 100);
+		uint32_t blk = (uint32_t)prng_below(&p, NBLK);
+
+		if (op < 40) {
+			do_submit(&p, bd, r, &next_id, seed, step);
+		} else if (op < 70) {
+			if (r->nr_flight) {
+				uint32_t i = (uint32_t)prng_below(&p, r->nr_flight);
+
+				blkdev_complete(bd, r->flight[i].seq);
+				ref_complete(r, i);
+			}
+		} else if (op < 74) {
+			blkdev_complete_all(bd);
+			while (r->nr_flight)
+				ref_complete(r, 0);
+		} else if (op < 82) {
+			blkdev_flush(bd);
+			ref_flush(r);
+			r->flushes++;
+		} else if (op < 85) {
+			blkdev_crash(bd);
+			r->nr_flight = 0;
+			ref_flush(r);
+			if (bd->bd_nr_bios != 0)
+				fail_msg("seed=%llu step=%d: %u writes left after crash",
+					 (unsigned long long)seed, step, bd->bd_nr_bios);
+			check_all(bd, r, seed, step);
+		} else if (op < 87) {
+			uint8_t data[BS];
+
+			make_block(next_id, data);
+			blkdev_write_durable(bd, blk, data);
+			r->durable[blk] = next_id++;
+		} else {
+			check_block(bd, r, blk, seed, step);
+		}
+		check_not_in_flight(&p, bd, r, seed, step);
+		if (step % SWEEP_EVERY == SWEEP_EVERY - 1)
+			check_all(bd, r, seed, step);
+	}
+	check_all(bd, r, seed, STEPS);
+	/* and what a power cut now leaves */
+	blkdev_crash(bd);
+	r->nr_flight = 0;
+	ref_flush(r);
+	check_all(bd, r, seed, STEPS + 1);
+	free(r);
+	blkdev_destroy(bd);
+}
+
+static void test_blkdev__random_vs_reference(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= SEEDS; seed++)
+		run_seed(seed);
+}
+
+static void assert_block(const struct blkdev *bd, uint32_t blk, uint32_t id, bool durable)
+{
+	uint8_t got[BS];
+	uint8_t want[BS];
+
+	if (durable)
+		blkdev_read_durable(bd, blk, got);
+	else
+		blkdev_read(bd, blk, got);
+	make_block(id, want);
+	assert_memory_equal(got, want, BS);
+}
+
+static void test_blkdev__fresh_device_reads_sentinel(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+
+	(void)state;
+	for (uint32_t blk = 0; blk < NBLK; blk++) {
+		assert_block(bd, blk, NO_VERSION, false);
+		assert_block(bd, blk, NO_VERSION, true);
+	}
+	assert_false(blkdev_in_flight(bd, 1));
+	blkdev_destroy(bd);
+}
+
+/* In flight: invisible to reads; completed: visible, not yet durable. */
+static void test_blkdev__write_stages(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t seq;
+
+	(void)state;
+	make_block(7, data);
+	seq = blkdev_submit(bd, 3, data, BIO_META, false);
+	assert_int_equal(seq, 1);
+	assert_true(blkdev_in_flight(bd, seq));
+	assert_block(bd, 3, NO_VERSION, false);
+	blkdev_complete(bd, seq);
+	assert_false(blkdev_in_flight(bd, seq));
+	assert_block(bd, 3, 7, false);
+	assert_block(bd, 3, NO_VERSION, true);
+	blkdev_flush(bd);
+	assert_block(bd, 3, 7, true);
+	assert_int_equal(bd->bd_nr_bios, 0);
+	assert_int_equal(bd->bd_flushes, 1);
+	blkdev_destroy(bd);
+}
+
+/* The device copies the data at submission. */
+static void test_blkdev__submit_copies_data(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t seq;
+
+	(void)state;
+	make_block(9, data);
+	seq = blkdev_submit(bd, 0, data, BIO_DATA, false);
+	memset(data, 0, BS);
+	blkdev_complete(bd, seq);
+	assert_block(bd, 0, 9, false);
+	blkdev_destroy(bd);
+}
+
+/* A FUA write is durable when it completes, and supersedes cached copies. */
+static void test_blkdev__fua_durable_at_completion(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t a, b;
+
+	(void)state;
+	make_block(10, data);
+	a = blkdev_submit(bd, 5, data, BIO_DATA, false);
+	blkdev_complete(bd, a);                 /* cached, not durable */
+	make_block(11, data);
+	b = blkdev_submit(bd, 5, data, BIO_COMMIT, true);
+	assert_block(bd, 5, NO_VERSION, true);
+	assert_block(bd, 5, 10, false);
+	blkdev_complete(bd, b);
+	assert_block(bd, 5, 11, true);
+	assert_block(bd, 5, 11, false);
+	assert_int_equal(bd->bd_flushes, 0);
+	/* the older cached copy must not land over the FUA write */
+	blkdev_flush(bd);
+	assert_block(bd, 5, 11, true);
+	blkdev_crash(bd);
+	assert_block(bd, 5, 11, true);
+	blkdev_destroy(bd);
+}
+
+/* A non-FUA write completed after a FUA write to the block is newer. */
+static void test_blkdev__write_after_fua_is_newer(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t a, b;
+
+	(void)state;
+	make_block(20, data);
+	a = blkdev_submit(bd, 8, data, BIO_DATA, false);
+	make_block(21, data);
+	b = blkdev_submit(bd, 8, data, BIO_COMMIT, true);
+	blkdev_complete(bd, b);
+	blkdev_complete(bd, a);                 /* completes last: wins */
+	assert_block(bd, 8, 20, false);
+	assert_block(bd, 8, 21, true);
+	blkdev_crash(bd);
+	assert_block(bd, 8, 20, true);
+	blkdev_destroy(bd);
+}
+
+/* Flush applies completed writes in completion order, not submission order. */
+static void test_blkdev__flush_orders_by_completion(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t a, b;
+
+	(void)state;
+	make_block(30, data);
+	a = blkdev_submit(bd, 2, data, BIO_DATA, false);
+	make_block(31, data);
+	b = blkdev_submit(bd, 2, data, BIO_DATA, false);
+	blkdev_complete(bd, b);
+	blkdev_complete(bd, a);
+	assert_block(bd, 2, 30, false);
+	blkdev_flush(bd);
+	assert_block(bd, 2, 30, true);
+	assert_block(bd, 2, 30, false);
+	blkdev_destroy(bd);
+}
+
+/* complete_all completes in submission order: the last submitted wins. */
+static void test_blkdev__complete_all_in_submission_order(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+
+	(void)state;
+	for (uint32_t id = 40; id < 45; id++) {
+		make_block(id, data);
+		blkdev_submit(bd, 1, data, BIO_DATA, id == 42);
+	}
+	blkdev_complete_all(bd);
+	assert_block(bd, 1, 44, false);
+	assert_block(bd, 1, 42, true);
+	for (uint64_t seq = 1; seq <= 5; seq++)
+		assert_false(blkdev_in_flight(bd, seq));
+	blkdev_flush(bd);
+	assert_block(bd, 1, 44, true);
+	blkdev_destroy(bd);
+}
+
+/* A crash keeps completed writes and drops in-flight ones. */
+static void test_blkdev__crash_drops_in_flight(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t a, b, c;
+
+	(void)state;
+	make_block(50, data);
+	a = blkdev_submit(bd, 4, data, BIO_DATA, false);
+	make_block(51, data);
+	b = blkdev_submit(bd, 4, data, BIO_DATA, false);
+	make_block(52, data);
+	c = blkdev_submit(bd, 6, data, BIO_JOURNAL, false);
+	blkdev_complete(bd, a);
+	blkdev_crash(bd);
+	assert_false(blkdev_in_flight(bd, b));
+	assert_false(blkdev_in_flight(bd, c));
+	assert_int_equal(bd->bd_nr_bios, 0);
+	assert_int_equal(bd->bd_flushes, 0);
+	assert_block(bd, 4, 50, true);
+	assert_block(bd, 4, 50, false);
+	assert_block(bd, 6, NO_VERSION, true);
+	blkdev_destroy(bd);
+}
+
+/* Memory follows the blocks written: a 2^24-block device with two writes. */
+static void test_blkdev__sparse_storage(void **state)
+{
+	const uint32_t nr = UINT32_C(1) << 24;
+	struct blkdev *bd = blkdev_create(nr, BS);
+	uint32_t chunks = 0;
+	uint8_t data[BS];
+	uint64_t seq;
+
+	(void)state;
+	make_block(60, data);
+	seq = blkdev_submit(bd, nr - 1, data, BIO_DATA, false);
+	blkdev_complete(bd, seq);
+	blkdev_flush(bd);
+	make_block(61, data);
+	blkdev_write_durable(bd, nr - 2, data);
+	assert_block(bd, nr - 1, 60, true);
+	assert_block(bd, nr - 2, 61, true);
+	assert_block(bd, nr - 3, NO_VERSION, false);
+	assert_block(bd, 0, NO_VERSION, false);
+	assert_block(bd, nr / 2, NO_VERSION, true);
+	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++)
+		chunks += bd->bd_chunks[c] != NULL;
+	assert_int_equal(chunks, 1);
+	blkdev_destroy(bd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_blkdev__random_vs_reference),
+		cmocka_unit_test(test_blkdev__fresh_device_reads_sentinel),
+		cmocka_unit_test(test_blkdev__write_stages),
+		cmocka_unit_test(test_blkdev__submit_copies_data),
+		cmocka_unit_test(test_blkdev__fua_durable_at_completion),
+		cmocka_unit_test(test_blkdev__write_after_fua_is_newer),
+		cmocka_unit_test(test_blkdev__flush_orders_by_completion),
+		cmocka_unit_test(test_blkdev__complete_all_in_submission_order),
+		cmocka_unit_test(test_blkdev__crash_drops_in_flight),
+		cmocka_unit_test(test_blkdev__sparse_storage),
+	};
+
+	return cmocka_run_group_tests_name("blkdev", tests, NULL, NULL);
+}
