@@ -1,18 +1,21 @@
 # ext4sim - build, test and run.  See README.md.
 #
 #   make            build build/ext4sim
-#   make run        build, then replay every scenario in scenarios/ with a summary table
-#   make check      build and run every unit and scenario test; last line "N passed, N failed"
+#   make run        install missing dependencies, build, replay every scenario in scenarios/
+#                   with a summary table
+#   make check      install missing dependencies, build, run every test; the last line is
+#                   "N passed, N failed"
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
-#   make deps       install the Debian packages the build needs (root)
+#   make deps       install the Debian packages the build needs (as root)
 #   make clean
 
 BUILD ?= build
 CC ?= cc
 OPT ?= -O2 -g
 PKGS := yaml-0.1 cmocka
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# evaluated when used, so that a sub-make started after `deps` sees the packages
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) $(SAN) \
 	  -Imodel -Ichecker -Isim $(PKG_CFLAGS)
 LDLIBS += $(PKG_LIBS) -lyaml -lroaring
@@ -45,12 +48,14 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB_OBJ) $(REF_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 deps:
-	scripts/install-deps
+	@scripts/install-deps
 
-run: $(BUILD)/ext4sim
-	$(BUILD)/ext4sim run --summary scenarios/*.yaml scenarios/*/*.yaml
+run: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
+	$(BUILD)/ext4sim run --summary scenarios
 
-check: $(BUILD)/ext4sim $(TEST_BIN)
+check: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN)
 	BUILD=$(BUILD) tests/run-tests.sh
 
 asan:

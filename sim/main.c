@@ -256,7 +256,8 @@ static int expand_dir(struct input_list *l, const char *dir, int depth)
 		add_path(&here, p);
 	}
 	closedir(d);
-	qsort(here.paths, here.nr, sizeof(*here.paths), cmp_str);
+	if (here.nr)
+		qsort(here.paths, here.nr, sizeof(*here.paths), cmp_str);
 	for (unsigned i = 0; i < here.nr; i++) {
 		struct stat st;
 

@@ -86,6 +86,8 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 	note(sr, "wrote %lld bytes at %lld", (long long)done, (long long)st->s_off);
 }
 
+static void trace_step_result(FILE *trace, const struct sim_step_result *sr);
+
 static void step_pread(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
 		       FILE *trace)
 {
@@ -95,8 +97,11 @@ static void step_pread(struct world *w, const struct scn_step *st, struct sim_st
 	sr->err = ext4_file_read(&w->fs, st->s_off, len, buf, &got);
 	sr->bytes = got;
 	note(sr, "read %lld bytes at %lld", (long long)got, (long long)st->s_off);
-	if (st->s_verbose && trace)
+	if (st->s_verbose && trace) {
+		trace_step_result(trace, sr);
+		sr->note[0] = '\0';            /* printed already, before the dump */
 		trace_hexdump(trace, st->s_off, buf, got);
+	}
 	free(buf);
 }
 
