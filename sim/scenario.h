@@ -171,6 +171,11 @@ int scn_parse_num(const char *s, int64_t *out);
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);
 
+/* For messages: @src cut to SCN_QUOTE_MAX bytes, control bytes as '?'. */
+#define SCN_QUOTE_MAX 48
+#define SCN_QUOTE_BUF (SCN_QUOTE_MAX + 4)
+const char *scn_quote(char dst[SCN_QUOTE_BUF], const char *src);
+
 /* Release what scn_load allocated. */
 void scn_free(struct scenario *s);
 
