@@ -32,7 +32,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
 
-.PHONY: all run check asan clean deps bench
+.PHONY: all run check asan clean deps
 .SECONDARY:
 all: $(BUILD)/ext4sim
 

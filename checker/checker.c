@@ -395,8 +395,17 @@ static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 	uint64_t eof_blocks = ((uint64_t)fs->inode.i_disksize + fs->opts.block_size - 1) >> bits;
 
 	check_ownership(c, fs, step, &owned);
-	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks; b++)
-		used += (fs->meta[fs->lay.bitmap_start + b / bpb][(b % bpb) / 8] >> (b % 8)) & 1;
+	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks;) {
+		const uint8_t *byte = &fs->meta[fs->lay.bitmap_start + b / bpb][(b % bpb) / 8];
+
+		if (b % 8 == 0 && b + 8 <= fs->lay.nr_blocks) {     /* a whole byte */
+			used += (uint64_t)__builtin_popcount(*byte);
+			b += 8;
+		} else {
+			used += (*byte >> (b % 8)) & 1;
+			b++;
+		}
+	}
 	if (used != owned)
 		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu data blocks used, "
 			   "the extent map owns %llu", (unsigned long long)used,

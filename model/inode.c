@@ -531,10 +531,25 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	return 0;
 }
 
-/* Trim blocks a failed or short extending write left past i_size. */
-static void ext4_write_end_trim(struct ext4_fs *fs, handle_t *h, int64_t pos, uint32_t len)
+/*
+ * The tail both handle-holding write_end paths share: expose the gap past
+ * the old size (write-protect the EOF folio; zero the old EOF block, 6.13+),
+ * journal the new size, and trim blocks a failed or short extending write
+ * left past i_size (orphan-protected).  Stops the write's handle.
+ */
+static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_size,
+				  int64_t pos, uint32_t len, bool size_changed)
 {
-	bool trim = pos + len > fs->inode.i_size;
+	bool trim;
+
+	if (old_size < pos) {
+		pagecache_isize_extended(fs, old_size, pos);
+		if (fs->sem.eof_zero_on_extend)
+			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size);
+	}
+	if (size_changed)
+		ext4_mark_inode_dirty(fs, h);
+	trim = pos + len > fs->inode.i_size;
 
 	if (trim)
 		ext4_orphan_add(fs, h);
@@ -556,14 +571,7 @@ static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_
 	SIM_ASSERT(h != NULL);
 	copied = block_write_end(fs, pos, len, copied, f);
 	changed = ext4_update_inode_size(fs, pos + copied);
-	if (old_size < pos) {
-		pagecache_isize_extended(fs, old_size, pos);
-		if (fs->sem.eof_zero_on_extend)
-			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size);
-	}
-	if (changed)
-		ext4_mark_inode_dirty(fs, h);
-	ext4_write_end_trim(fs, h, pos, len);
+	ext4_write_end_finish(fs, h, old_size, pos, len, changed);
 	return (int)copied;
 }
 
@@ -607,14 +615,7 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 	}
 	changed = ext4_update_inode_size(fs, pos + copied);
 	fs->inode.i_datasync_tid = h->h_transaction->t_tid;
-	if (old_size < pos) {
-		pagecache_isize_extended(fs, old_size, pos);
-		if (fs->sem.eof_zero_on_extend)
-			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size);
-	}
-	if (changed)
-		ext4_mark_inode_dirty(fs, h);
-	ext4_write_end_trim(fs, h, pos, len);
+	ext4_write_end_finish(fs, h, old_size, pos, len, changed);
 	return (int)copied;
 }
 

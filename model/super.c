@@ -149,13 +149,22 @@ static void load_bitmap(struct ext4_fs *fs)
 {
 	uint32_t bpb = fs->opts.block_size * 8;
 
+	uint64_t run = UINT64_MAX;      /* start of the current run of free blocks */
+
 	fs->free_map = bitmap_create();
 	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks; b++) {
 		const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
+		bool used = *byte & (1u << (b % 8));
 
-		if (!(*byte & (1u << (b % 8))))
-			bitmap_add_range(fs->free_map, b, (uint64_t)b + 1);
+		if (!used && run == UINT64_MAX)
+			run = b;
+		if (used && run != UINT64_MAX) {
+			bitmap_add_range(fs->free_map, run, b);
+			run = UINT64_MAX;
+		}
 	}
+	if (run != UINT64_MAX)
+		bitmap_add_range(fs->free_map, run, fs->lay.nr_blocks);
 	fs->s_freeclusters = bitmap_cardinality(fs->free_map);
 	fs->s_mb_last_block = fs->lay.data_start;
 }

@@ -11,7 +11,9 @@
 #   with mkfs.ext4 (fixed UUID and hash_seed), attached with losetup and mounted; the empty
 #   file f is created and sync'ed.  The steps are split at each `crash`; every segment runs
 #   as one xfs_io process on f (`close` ends that process and starts a new one, `evict`
-#   becomes `fadvise -d 0 0`, every other step is passed to xfs_io unchanged).  After each
+#   becomes `fadvise -d 0 0`, `chattr +S`/`-S` ends the xfs_io process and runs e2fsprogs'
+#   chattr, as xfs_io's chattr cannot set ext4's sync flag; every other step is passed to
+#   xfs_io unchanged).  After each
 #   segment the size and bytes of f are read through the page cache (record preN); a
 #   `crash` is `xfs_io -x -c shutdown` (NOLOGFLUSH) on the mount, umount, mount again
 #   (journal replay + orphan cleanup), then f is read again (record postN).  If the case does
@@ -199,6 +201,7 @@ translate_step() {
         crash) echo CRASH ;;
         close) echo CLOSE ;;
         evict) echo "fadvise -d 0 0" ;;
+        "chattr +S"|"chattr -S") echo "CHATTR ${s#chattr }" ;;
         *)
             if [[ $s =~ ^pwrite(\ -S\ 0x[0-9a-fA-F]{1,2})?\ $NUM\ $NUM$ ||
                   $s =~ ^truncate\ $NUM$ ||
@@ -337,9 +340,12 @@ run_case() {   # run_case NAME BS MODE
         cmds=()
         while IFS= read -r line; do
             [[ -n $line ]] || continue
-            if [[ $line == CLOSE ]]; then
+            if [[ $line == CLOSE || $line == CHATTR* ]]; then
                 if [[ ${#cmds[@]} -gt 0 ]]; then run_xfs_io "seg$k" "${cmds[@]}"; fi
                 cmds=()
+                if [[ $line == CHATTR* ]]; then
+                    chattr "${line#CHATTR }" "$MNT/f" || die "$CUR: chattr ${line#CHATTR } failed"
+                fi
             else
                 cmds+=("$line")
             fi

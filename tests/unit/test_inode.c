@@ -1,0 +1,908 @@
+/*
+ * test_inode.c - the page cache and the write, read, truncate, fsync and
+ * writeback paths of the model (model/file.c, inode.c, readpage.c,
+ * truncate.c, fsync.c, writepages.c, page-io.c, super.c) against a naive
+ * reference: a byte array plus a size, what POSIX says the file holds.
+ *
+ * Random sequences of 200 operations over a small file (offsets within
+ * 64 KiB, lengths 0..9000, often at or next to block, page and EOF
+ * boundaries) run for 15 fixed seeds in every configuration: block size
+ * 1024, 2048 and 4096 x data=ordered delalloc, data=ordered nodelalloc,
+ * data=writeback delalloc and data=journal, the delalloc ones with and
+ * without dioread_nolock.  The operations: write(2) (a random fill byte,
+ * sometimes a short copy: the reference applies exactly the bytes the
+ * model reports written), truncate up and down, fsync and fdatasync (whole
+ * file or a range), sync_file_range 'w' (sometimes followed by 'a'),
+ * writeback with its I/O completed, a jbd2 commit, a checkpoint, evicting
+ * clean folios, close, a clean unmount and mount (everything must
+ * persist), a read of a random range, and fsync followed by a crash and
+ * recovery (the file must equal the reference at the fsync).
+ *
+ * After every operation: ext4_check_state(); i_size equals the reference
+ * size and 0 <= i_disksize <= i_size; ext4_peek() of the whole file returns
+ * the reference bytes and leaves the page cache, the block map and the
+ * device untouched; ext4_file_read() of the whole file (and past EOF)
+ * returns the reference bytes.  The whole-file read fills the page cache,
+ * which would hide the paths that work on folios that are not uptodate
+ * (writes into evicted or never-read folios, short copies that count as
+ * zero), so odd seeds read after every operation and even seeds only after
+ * one in eight (ext4_peek checks them after every operation).  After a
+ * whole-file fsync: no delayed or unwritten extent, no reservation left,
+ * i_disksize == i_size.
+ *
+ * Targeted tests: a sparse write at 1 TiB (a few folios only), EFBIG at
+ * and past ext4_max_size(), ENOSPC on a tiny device (the bytes reported
+ * written read back, fsync succeeds, and they survive a crash), and the
+ * state of a delalloc file after fsync.
+ *
+ * Every failure message names the configuration, the seed and the
+ * operation index; a model assertion (abort) prints them too.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blkdev.h"
+#include "ext4.h"
+#include "../ref/prng.h"
+
+#define FILE_SPAN (64 * 1024)           /* random offsets fall in [0, FILE_SPAN] */
+#define MAX_LEN 9000
+#define MAX_SIZE (FILE_SPAN + MAX_LEN)  /* largest size a random sequence makes */
+#define NR_OPS 200
+#define NR_SEEDS 15
+#define DISK_BLOCKS 16384u
+#define TIB ((int64_t)1 << 40)
+
+struct cfg {
+	const char *name;
+	uint32_t bs;
+	enum ext4_data_mode data;
+	bool delalloc;
+	bool dioread_nolock;
+};
+
+/* One mounted file system and its reference. */
+struct world {
+	const struct cfg *cfg;
+	struct ext4_mount_opts o;
+	struct blkdev *bd;
+	struct sim_counters c;
+	struct jbd2_recovery_info ri;
+	struct ext4_fs fs;
+	struct prng rng;
+	uint64_t seed;
+	int op;                         /* index of the operation, from 0 */
+	bool read_every;                /* whole-file read after every operation */
+	uint8_t ref[MAX_SIZE + 16];     /* bytes past ref_size are always zero */
+	int64_t ref_size;
+	uint8_t got[MAX_SIZE + 8192];
+};
+
+/* What a failure (or a model abort) is about. */
+static char g_ctx[256] = "(setup)";
+
+#define FAIL(w, fmt, ...) fail_msg("%s: " fmt, g_ctx, __VA_ARGS__)
+#define CHECK(w, cond, fmt, ...)                                              \
+	do {                                                                  \
+		if (!(cond))                                                  \
+			FAIL(w, fmt, __VA_ARGS__);                            \
+	} while (0)
+
+static void set_ctx(const struct world *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_ctx(const struct world *w, const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(g_ctx, sizeof(g_ctx), "%s seed=%llu op=%d %s", w->cfg ? w->cfg->name : "?",
+		 (unsigned long long)w->seed, w->op, what);
+}
+
+/* ------------------------------------------------------------------ */
+/* the world                                                           */
+
+static void mount_world(struct world *w)
+{
+	int err = ext4_fill_super(&w->fs, w->bd, &w->o, &ext4_profile_default()->sem, &w->c,
+				  &w->ri);
+
+	CHECK(w, err == 0, "ext4_fill_super returned %d", err);
+}
+
+static struct world *world_new(const struct cfg *cfg, uint32_t disk_blocks, uint64_t seed)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	assert_non_null(w);
+	w->cfg = cfg;
+	w->seed = seed;
+	prng_seed(&w->rng, seed);
+	w->o = (struct ext4_mount_opts){
+		.block_size = cfg->bs,
+		.data = cfg->data,
+		.delalloc = cfg->delalloc,
+		.dioread_nolock = cfg->dioread_nolock,
+		.auto_da_alloc = true,
+		.disk_blocks = disk_blocks,
+	};
+	w->bd = blkdev_create(disk_blocks, cfg->bs);
+	ext4_mkfs(w->bd, &w->o);
+	set_ctx(w, "mount");
+	mount_world(w);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	ext4_free_fs(&w->fs);
+	blkdev_destroy(w->bd);
+	free(w);
+}
+
+/* A crash: completed writes survive, memory and in-flight writes do not. */
+static void crash_and_mount(struct world *w)
+{
+	blkdev_crash(w->bd);
+	ext4_free_fs(&w->fs);
+	mount_world(w);
+}
+
+static void remount_clean(struct world *w)
+{
+	ext4_put_super(&w->fs);
+	mount_world(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* the reference                                                       */
+
+static void ref_write(struct world *w, int64_t pos, int64_t len, uint8_t fill)
+{
+	if (len <= 0)
+		return;
+	assert_true(pos + len <= MAX_SIZE);
+	memset(w->ref + pos, fill, (size_t)len);
+	if (pos + len > w->ref_size)
+		w->ref_size = pos + len;
+}
+
+static void ref_truncate(struct world *w, int64_t size)
+{
+	assert_true(size <= MAX_SIZE);
+	if (size < w->ref_size)
+		memset(w->ref + size, 0, (size_t)(w->ref_size - size));
+	w->ref_size = size;
+}
+
+/* ------------------------------------------------------------------ */
+/* checks                                                              */
+
+static void compare_bytes(struct world *w, const char *what, int64_t pos, const uint8_t *got,
+			  const uint8_t *want, int64_t len)
+{
+	for (int64_t i = 0; i < len; i++) {
+		if (got[i] == want[i])
+			continue;
+		int64_t last = i;
+
+		while (last + 1 < len && got[last + 1] != want[last + 1])
+			last++;
+		FAIL(w, "%s: byte %lld reads 0x%02x, the reference says 0x%02x "
+		     "(bad through %lld; i_size %lld, i_disksize %lld)", what,
+		     (long long)(pos + i), got[i], want[i], (long long)(pos + last),
+		     (long long)w->fs.inode.i_size, (long long)w->fs.inode.i_disksize);
+	}
+}
+
+/* Enough of the cache, block map and device to see that a peek changed nothing. */
+struct snapshot {
+	uint32_t a_nr;
+	struct folio *folios;
+	uint32_t es_nr;
+	struct extent_status *es;
+	int64_t i_size;
+	int64_t i_disksize;
+	uint32_t i_reserved;
+	uint64_t bd_next_seq;
+	uint32_t bd_nr_bios;
+	uint32_t nr_ios;
+	struct sim_counters counters;
+};
+
+static void snap_take(const struct world *w, struct snapshot *s)
+{
+	const struct address_space *m = &w->fs.inode.i_mapping;
+	const struct ext4_es_tree *t = &w->fs.inode.i_es;
+
+	s->a_nr = m->a_nr;
+	s->folios = calloc(m->a_nr + 1, sizeof(*s->folios));
+	assert_non_null(s->folios);
+	for (uint32_t i = 0; i < m->a_nr; i++)
+		s->folios[i] = *m->a_folios[i];
+	s->es_nr = t->es_nr;
+	s->es = calloc(t->es_nr + 1, sizeof(*s->es));
+	assert_non_null(s->es);
+	if (t->es_nr)
+		memcpy(s->es, t->es, t->es_nr * sizeof(*s->es));
+	s->i_size = w->fs.inode.i_size;
+	s->i_disksize = w->fs.inode.i_disksize;
+	s->i_reserved = w->fs.inode.i_reserved_data_blocks;
+	s->bd_next_seq = w->bd->bd_next_seq;
+	s->bd_nr_bios = w->bd->bd_nr_bios;
+	s->nr_ios = w->fs.nr_ios;
+	s->counters = w->c;
+}
+
+static void snap_check_free(struct world *w, struct snapshot *s)
+{
+	const struct address_space *m = &w->fs.inode.i_mapping;
+	const struct ext4_es_tree *t = &w->fs.inode.i_es;
+	bool same = s->a_nr == m->a_nr && s->es_nr == t->es_nr &&
+		    s->i_size == w->fs.inode.i_size && s->i_disksize == w->fs.inode.i_disksize &&
+		    s->i_reserved == w->fs.inode.i_reserved_data_blocks &&
+		    s->bd_next_seq == w->bd->bd_next_seq && s->bd_nr_bios == w->bd->bd_nr_bios &&
+		    s->nr_ios == w->fs.nr_ios && memcmp(&s->counters, &w->c, sizeof(w->c)) == 0;
+
+	for (uint32_t i = 0; same && i < m->a_nr; i++) {
+		const struct folio *a = &s->folios[i], *b = m->a_folios[i];
+
+		same = a->index == b->index && a->flags == b->flags &&
+		       memcmp(a->data, b->data, PAGE_SIZE) == 0;
+		for (unsigned k = 0; same && k < SIM_BLOCKS_PER_PAGE_MAX; k++)
+			same = a->bh[k].b_state == b->bh[k].b_state &&
+			       a->bh[k].b_blocknr == b->bh[k].b_blocknr;
+	}
+	for (uint32_t i = 0; same && i < t->es_nr; i++)
+		same = s->es[i].es_lblk == t->es[i].es_lblk && s->es[i].es_len == t->es[i].es_len &&
+		       s->es[i].es_pblk == t->es[i].es_pblk &&
+		       s->es[i].es_state == t->es[i].es_state;
+	free(s->folios);
+	free(s->es);
+	CHECK(w, same, "ext4_peek changed the page cache, block map or device (%s)",
+	      "it must only look");
+}
+
+static void check_whole_read(struct world *w)
+{
+	int64_t got = -1;
+	int err = ext4_file_read(&w->fs, 0, w->ref_size + 4096, w->got, &got);
+
+	CHECK(w, err == 0, "ext4_file_read(0, %lld) returned %d", (long long)w->ref_size + 4096,
+	      err);
+	CHECK(w, got == w->ref_size, "ext4_file_read of the whole file got %lld bytes, size %lld",
+	      (long long)got, (long long)w->ref_size);
+	compare_bytes(w, "ext4_file_read", 0, w->got, w->ref, w->ref_size);
+	err = ext4_file_read(&w->fs, w->ref_size, 100, w->got, &got);
+	CHECK(w, err == 0 && got == 0, "read at EOF %lld returned %d and %lld bytes",
+	      (long long)w->ref_size, err, (long long)got);
+}
+
+/* After every operation. */
+static void check_world(struct world *w, bool force_read)
+{
+	struct snapshot s;
+
+	ext4_check_state(&w->fs);
+	CHECK(w, w->fs.journal.j_current_handle == NULL, "a handle is open (%s)", "between steps");
+	CHECK(w, w->fs.inode.i_size == w->ref_size, "i_size %lld, the reference size %lld",
+	      (long long)w->fs.inode.i_size, (long long)w->ref_size);
+	CHECK(w, w->fs.inode.i_disksize >= 0 && w->fs.inode.i_disksize <= w->fs.inode.i_size,
+	      "i_disksize %lld, i_size %lld", (long long)w->fs.inode.i_disksize,
+	      (long long)w->fs.inode.i_size);
+	snap_take(w, &s);
+	memset(w->got, 0x5a, (size_t)w->ref_size);
+	ext4_peek(&w->fs, 0, w->ref_size, w->got);
+	snap_check_free(w, &s);
+	compare_bytes(w, "ext4_peek", 0, w->got, w->ref, w->ref_size);
+	if (force_read || w->read_every || prng_below(&w->rng, 8) == 0)
+		check_whole_read(w);
+}
+
+/* After a whole-file fsync: nothing delayed or unwritten, sizes equal. */
+static void check_synced(struct world *w)
+{
+	const struct ext4_inode_info *ei = &w->fs.inode;
+	uint64_t delayed = es_count(&ei->i_es, ES_DELAYED);
+	uint64_t unwritten = es_count(&ei->i_es, ES_UNWRITTEN);
+
+	CHECK(w, delayed == 0 && unwritten == 0 && ei->i_reserved_data_blocks == 0,
+	      "after fsync: %llu delayed, %llu unwritten block(s), %u reserved",
+	      (unsigned long long)delayed, (unsigned long long)unwritten,
+	      ei->i_reserved_data_blocks);
+	CHECK(w, ei->i_disksize == ei->i_size, "after fsync: i_disksize %lld != i_size %lld",
+	      (long long)ei->i_disksize, (long long)ei->i_size);
+	CHECK(w, w->fs.nr_ios == 0, "after fsync: %u bio(s) still in flight", w->fs.nr_ios);
+}
+
+/* ------------------------------------------------------------------ */
+/* random choices                                                      */
+
+static uint64_t below(struct world *w, uint64_t n)
+{
+	return prng_below(&w->rng, n);
+}
+
+/* An offset in [0, max], often at or next to a block, page or EOF boundary. */
+static int64_t pick_pos(struct world *w, int64_t max)
+{
+	int64_t bs = w->cfg->bs, p;
+	uint64_t r = below(w, 8);
+
+	if (r < 3) {
+		int64_t unit = below(w, 2) ? bs : (int64_t)PAGE_SIZE;
+
+		p = (int64_t)below(w, (uint64_t)(max / unit) + 1) * unit + (int64_t)below(w, 5) - 2;
+	} else if (r < 5) {
+		int64_t eof = w->ref_size;
+
+		if (below(w, 2))
+			eof = (eof + bs - 1) / bs * bs;
+		p = eof + (int64_t)below(w, 9) - 4;
+	} else {
+		p = (int64_t)below(w, (uint64_t)max + 1);
+	}
+	return SIM_MAX((int64_t)0, SIM_MIN(p, max));
+}
+
+/* A length in [0, MAX_LEN], often whole blocks or pages, or ending on one. */
+static int64_t pick_len(struct world *w, int64_t pos)
+{
+	int64_t bs = w->cfg->bs, len;
+	uint64_t r = below(w, 16);
+
+	if (r == 0)
+		return 0;
+	if (r < 4) {
+		int64_t unit = below(w, 2) ? bs : (int64_t)PAGE_SIZE;
+
+		len = (int64_t)(1 + below(w, 2)) * unit + (int64_t)below(w, 3) - 1;
+	} else if (r < 6) {
+		int64_t end = (pos / bs + 1 + (int64_t)below(w, 3)) * bs;
+
+		len = end - pos;
+	} else {
+		len = 1 + (int64_t)below(w, MAX_LEN);
+	}
+	return SIM_MAX((int64_t)0, SIM_MIN(len, (int64_t)MAX_LEN));
+}
+
+/* ------------------------------------------------------------------ */
+/* operations                                                          */
+
+static void op_write(struct world *w)
+{
+	int64_t pos = pick_pos(w, FILE_SPAN), len = pick_len(w, pos), readable = len, written;
+	uint8_t fill = (uint8_t)(1 + below(w, 255));
+	int err;
+
+	if (fill == BLKDEV_SENTINEL)
+		fill = 0x5e;
+	if (len > 0 && below(w, 6) == 0)
+		readable = (int64_t)below(w, (uint64_t)len);    /* short copy */
+	set_ctx(w, "write(pos %lld, len %lld, fill 0x%02x, readable %lld)", (long long)pos,
+		(long long)len, fill, (long long)readable);
+	err = ext4_file_write(&w->fs, pos, len, fill, readable, &written);
+	CHECK(w, written >= 0 && written <= SIM_MIN(len, readable),
+	      "write reported %lld bytes written", (long long)written);
+	if (len > 0 && readable == 0)
+		CHECK(w, err == -EFAULT && written == 0, "write returned %d, %lld written, want "
+		      "-EFAULT", err, (long long)written);
+	else
+		CHECK(w, err == 0 && written == SIM_MIN(len, readable), "write returned %d, "
+		      "%lld bytes written, want 0 and %lld", err, (long long)written,
+		      (long long)SIM_MIN(len, readable));
+	ref_write(w, pos, written, fill);
+}
+
+static void op_truncate(struct world *w)
+{
+	int64_t size = w->ref_size, bs = w->cfg->bs, newsize;
+	uint64_t r = below(w, 4);
+	int err;
+
+	if (r == 0)
+		newsize = (int64_t)below(w, (uint64_t)size + 1);
+	else if (r == 1)
+		newsize = size + 1 + (int64_t)below(w, 2 * bs);
+	else if (r == 2)
+		newsize = SIM_MAX((int64_t)0, (size / bs + (int64_t)below(w, 3) - 1) * bs +
+				  (int64_t)below(w, 3) - 1);
+	else
+		newsize = pick_pos(w, MAX_SIZE);
+	newsize = SIM_MIN(newsize, (int64_t)MAX_SIZE);
+	set_ctx(w, "truncate(%lld) from %lld", (long long)newsize, (long long)size);
+	err = ext4_setattr_size(&w->fs, newsize);
+	CHECK(w, err == 0, "truncate returned %d", err);
+	ref_truncate(w, newsize);
+}
+
+static void op_fsync(struct world *w)
+{
+	bool datasync = below(w, 2), whole = below(w, 4) != 0;
+	int64_t start = 0, end = INT64_MAX;
+	int err;
+
+	if (!whole) {
+		start = pick_pos(w, FILE_SPAN);
+		end = start + (int64_t)below(w, MAX_LEN);
+	}
+	set_ctx(w, "%s(%lld, %lld)", datasync ? "fdatasync" : "fsync", (long long)start,
+		(long long)end);
+	err = ext4_sync_file(&w->fs, start, end, datasync);
+	CHECK(w, err == 0, "fsync returned %d", err);
+	if (whole)
+		check_synced(w);
+}
+
+static void op_sync_range(struct world *w)
+{
+	int64_t off = pick_pos(w, FILE_SPAN), len = below(w, 3) ? pick_len(w, off) : 0;
+	bool wait = below(w, 2);
+	int err;
+
+	set_ctx(w, "sync_file_range(%lld, %lld, 'w'%s)", (long long)off, (long long)len,
+		wait ? " then 'a'" : "");
+	err = ext4_sync_file_range(&w->fs, off, len, 'w');
+	CHECK(w, err == 0, "sync_file_range 'w' returned %d", err);
+	if (wait) {
+		err = ext4_sync_file_range(&w->fs, off, len, 'a');
+		CHECK(w, err == 0, "sync_file_range 'a' returned %d", err);
+	}
+}
+
+static void op_writeback(struct world *w)
+{
+	int64_t start = 0, end = INT64_MAX;
+	int err;
+
+	if (below(w, 2)) {
+		start = pick_pos(w, FILE_SPAN);
+		end = start + (int64_t)below(w, MAX_LEN);
+	}
+	set_ctx(w, "writeback(%lld, %lld)", (long long)start, (long long)end);
+	err = ext4_writepages(&w->fs, start, end, WB_SYNC_NONE, true);
+	CHECK(w, err == 0, "ext4_writepages returned %d", err);
+	ext4_wait_io_range(&w->fs, start, end);
+}
+
+static void op_read_range(struct world *w)
+{
+	int64_t pos = pick_pos(w, MAX_SIZE), len = pick_len(w, pos), got = -1;
+	int64_t want = SIM_MAX((int64_t)0, SIM_MIN(len, w->ref_size - pos));
+	int err;
+
+	set_ctx(w, "read(%lld, %lld)", (long long)pos, (long long)len);
+	err = ext4_file_read(&w->fs, pos, len, w->got, &got);
+	CHECK(w, err == 0 && got == want, "read returned %d and %lld bytes, want %lld", err,
+	      (long long)got, (long long)want);
+	compare_bytes(w, "ext4_file_read (range)", pos, w->got, w->ref + pos, want);
+}
+
+/* fsync, then a crash: recovery must give back exactly the fsynced file. */
+static void op_fsync_crash(struct world *w)
+{
+	bool datasync = below(w, 2);
+	int err;
+
+	set_ctx(w, "%s then crash", datasync ? "fdatasync" : "fsync");
+	err = ext4_sync_file(&w->fs, 0, INT64_MAX, datasync);
+	CHECK(w, err == 0, "fsync returned %d", err);
+	check_synced(w);
+	crash_and_mount(w);
+}
+
+static void run_op(struct world *w)
+{
+	uint64_t r = below(w, 100);
+
+	if (r < 40) {
+		op_write(w);
+	} else if (r < 50) {
+		op_truncate(w);
+	} else if (r < 58) {
+		op_fsync(w);
+	} else if (r < 64) {
+		op_sync_range(w);
+	} else if (r < 69) {
+		op_writeback(w);
+	} else if (r < 74) {
+		set_ctx(w, "commit%s", w->fs.journal.j_running_transaction ? "" : " (none running)");
+		if (w->fs.journal.j_running_transaction)
+			jbd2_journal_commit_transaction(&w->fs.journal);
+	} else if (r < 77) {
+		set_ctx(w, "checkpoint");
+		jbd2_log_do_checkpoint(&w->fs.journal);
+	} else if (r < 82) {
+		set_ctx(w, "evict clean folios");
+		ext4_evict_clean(&w->fs);
+	} else if (r < 85) {
+		set_ctx(w, "close");
+		CHECK(w, ext4_release_file(&w->fs) == 0, "close returned an error (%s)", "release");
+	} else if (r < 87) {
+		set_ctx(w, "clean unmount and mount");
+		remount_clean(w);
+		CHECK(w, w->fs.inode.i_disksize == w->fs.inode.i_size,
+		      "after a clean mount i_disksize %lld != i_size %lld",
+		      (long long)w->fs.inode.i_disksize, (long long)w->fs.inode.i_size);
+	} else if (r < 89) {
+		op_fsync_crash(w);
+	} else {
+		op_read_range(w);
+	}
+}
+
+static void run_random(const struct cfg *cfg)
+{
+	for (uint64_t seed = 1; seed <= NR_SEEDS; seed++) {
+		struct world *w = world_new(cfg, DISK_BLOCKS, seed);
+
+		w->read_every = seed % 2 == 1;
+		for (w->op = 0; w->op < NR_OPS; w->op++) {
+			run_op(w);
+			check_world(w, false);
+		}
+		w->op = NR_OPS;
+		set_ctx(w, "final clean unmount and mount");
+		remount_clean(w);
+		check_world(w, true);
+		world_free(w);
+	}
+	snprintf(g_ctx, sizeof(g_ctx), "(between tests)");
+}
+
+#define RANDOM_TEST(id, bs_, data_, da, dio)                                  \
+	static void test_inode__random_##id(void **state)                    \
+	{                                                                     \
+		static const struct cfg c = { #id, bs_, data_, da, dio };     \
+		(void)state;                                                  \
+		run_random(&c);                                               \
+	}
+
+RANDOM_TEST(1k_ordered_delalloc, 1024, DATA_ORDERED, true, false)
+RANDOM_TEST(1k_ordered_delalloc_dioread_nolock, 1024, DATA_ORDERED, true, true)
+RANDOM_TEST(1k_ordered_nodelalloc, 1024, DATA_ORDERED, false, false)
+RANDOM_TEST(1k_writeback_delalloc, 1024, DATA_WRITEBACK, true, false)
+RANDOM_TEST(1k_writeback_delalloc_dioread_nolock, 1024, DATA_WRITEBACK, true, true)
+RANDOM_TEST(1k_journal, 1024, DATA_JOURNAL, false, false)
+RANDOM_TEST(2k_ordered_delalloc, 2048, DATA_ORDERED, true, false)
+RANDOM_TEST(2k_ordered_delalloc_dioread_nolock, 2048, DATA_ORDERED, true, true)
+RANDOM_TEST(2k_ordered_nodelalloc, 2048, DATA_ORDERED, false, false)
+RANDOM_TEST(2k_writeback_delalloc, 2048, DATA_WRITEBACK, true, false)
+RANDOM_TEST(2k_writeback_delalloc_dioread_nolock, 2048, DATA_WRITEBACK, true, true)
+RANDOM_TEST(2k_journal, 2048, DATA_JOURNAL, false, false)
+RANDOM_TEST(4k_ordered_delalloc, 4096, DATA_ORDERED, true, false)
+RANDOM_TEST(4k_ordered_delalloc_dioread_nolock, 4096, DATA_ORDERED, true, true)
+RANDOM_TEST(4k_ordered_nodelalloc, 4096, DATA_ORDERED, false, false)
+RANDOM_TEST(4k_writeback_delalloc, 4096, DATA_WRITEBACK, true, false)
+RANDOM_TEST(4k_writeback_delalloc_dioread_nolock, 4096, DATA_WRITEBACK, true, true)
+RANDOM_TEST(4k_journal, 4096, DATA_JOURNAL, false, false)
+
+/* ------------------------------------------------------------------ */
+/* targeted tests                                                      */
+
+static const struct cfg mode_cfgs[] = {
+	{ "1k_ordered_delalloc", 1024, DATA_ORDERED, true, false },
+	{ "1k_ordered_delalloc_dioread_nolock", 1024, DATA_ORDERED, true, true },
+	{ "1k_ordered_nodelalloc", 1024, DATA_ORDERED, false, false },
+	{ "1k_writeback_delalloc", 1024, DATA_WRITEBACK, true, false },
+	{ "1k_journal", 1024, DATA_JOURNAL, false, false },
+	{ "4k_ordered_delalloc", 4096, DATA_ORDERED, true, false },
+	{ "4k_ordered_nodelalloc", 4096, DATA_ORDERED, false, false },
+	{ "4k_journal", 4096, DATA_JOURNAL, false, false },
+};
+
+#define NR_MODE_CFGS (sizeof(mode_cfgs) / sizeof(mode_cfgs[0]))
+
+/* Compare [pos, pos+len) of the file, read through ext4_peek and ext4_file_read. */
+static void check_window(struct world *w, int64_t pos, int64_t len, uint8_t byte)
+{
+	uint8_t *got = malloc((size_t)len), *want = malloc((size_t)len);
+	int64_t n = -1;
+	int err;
+
+	assert_non_null(got);
+	assert_non_null(want);
+	memset(want, byte, (size_t)len);
+	ext4_peek(&w->fs, pos, len, got);
+	compare_bytes(w, "ext4_peek (window)", pos, got, want, len);
+	memset(got, 0x5a, (size_t)len);
+	err = ext4_file_read(&w->fs, pos, len, got, &n);
+	CHECK(w, err == 0 && n == len, "read(%lld, %lld) returned %d and %lld bytes",
+	      (long long)pos, (long long)len, err, (long long)n);
+	compare_bytes(w, "ext4_file_read (window)", pos, got, want, len);
+	free(got);
+	free(want);
+}
+
+/* A write at 1 TiB makes a sparse file: a few folios, zeros before it. */
+static void test_inode__write_at_1tib_is_sparse(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < NR_MODE_CFGS; k++) {
+		struct world *w = world_new(&mode_cfgs[k], DISK_BLOCKS, 0);
+		int64_t pos = TIB + 100, written = -1;
+		int err;
+
+		set_ctx(w, "write 5000 bytes at 1 TiB + 100");
+		err = ext4_file_write(&w->fs, pos, 5000, 0xa1, 5000, &written);
+		CHECK(w, err == 0 && written == 5000, "write returned %d, %lld written", err,
+		      (long long)written);
+		CHECK(w, w->fs.inode.i_size == pos + 5000, "i_size %lld",
+		      (long long)w->fs.inode.i_size);
+		CHECK(w, w->fs.inode.i_mapping.a_nr == 2, "%u folios after the write, want 2",
+		      w->fs.inode.i_mapping.a_nr);
+		ext4_check_state(&w->fs);
+		check_window(w, pos, 5000, 0xa1);
+		check_window(w, pos - 3 * PAGE_SIZE, 3 * PAGE_SIZE, 0);
+		check_window(w, 0, 2 * PAGE_SIZE, 0);
+		CHECK(w, w->fs.inode.i_mapping.a_nr <= 8, "%u folios after reading three windows",
+		      w->fs.inode.i_mapping.a_nr);
+
+		set_ctx(w, "fsync, crash and mount");
+		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
+		check_synced(w);
+		crash_and_mount(w);
+		ext4_check_state(&w->fs);
+		CHECK(w, w->fs.inode.i_size == pos + 5000, "i_size %lld after the crash",
+		      (long long)w->fs.inode.i_size);
+		CHECK(w, w->fs.inode.i_mapping.a_nr == 0, "%u folios after mount",
+		      w->fs.inode.i_mapping.a_nr);
+		check_window(w, pos - 100, 100, 0);
+		check_window(w, pos, 5000, 0xa1);
+		CHECK(w, w->fs.inode.i_mapping.a_nr == 2, "%u folios after reading [1 TiB, EOF)",
+		      w->fs.inode.i_mapping.a_nr);
+
+		set_ctx(w, "truncate to 0");
+		CHECK(w, ext4_setattr_size(&w->fs, 0) == 0, "truncate %s", "failed");
+		ext4_check_state(&w->fs);
+		CHECK(w, w->fs.inode.i_mapping.a_nr == 0 && w->fs.inode.i_es.es_nr == 0,
+		      "%u folios, %u extents after truncate to 0", w->fs.inode.i_mapping.a_nr,
+		      w->fs.inode.i_es.es_nr);
+		world_free(w);
+	}
+}
+
+/* EFBIG at and past ext4_max_size(); a write across it is cut short there. */
+static void test_inode__efbig_at_max_size(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k < NR_MODE_CFGS; k++) {
+		struct world *w = world_new(&mode_cfgs[k], DISK_BLOCKS, 0);
+		int64_t max = ext4_max_size(&w->fs), written = -1;
+		int err;
+
+		CHECK(w, max == ((int64_t)1 << 32) * w->cfg->bs - w->cfg->bs, "max size %lld",
+		      (long long)max);
+		set_ctx(w, "write at max size %lld", (long long)max);
+		err = ext4_file_write(&w->fs, max, 1, 0xb2, 1, &written);
+		CHECK(w, err == -EFBIG && written == 0, "returned %d, %lld written", err,
+		      (long long)written);
+		err = ext4_file_write(&w->fs, max + 4096, 10, 0xb2, 10, &written);
+		CHECK(w, err == -EFBIG && written == 0, "past max: returned %d, %lld written", err,
+		      (long long)written);
+		err = ext4_file_write(&w->fs, -1, 10, 0xb2, 10, &written);
+		CHECK(w, err == -EINVAL && written == 0, "at -1: returned %d, %lld written", err,
+		      (long long)written);
+		CHECK(w, w->fs.inode.i_size == 0 && w->fs.inode.i_mapping.a_nr == 0,
+		      "refused writes left i_size %lld and %u folios", (long long)w->fs.inode.i_size,
+		      w->fs.inode.i_mapping.a_nr);
+		CHECK(w, ext4_setattr_size(&w->fs, max + 1) == -EFBIG, "truncate past max %s",
+		      "not refused");
+		CHECK(w, ext4_setattr_size(&w->fs, -1) == -EINVAL, "truncate to -1 %s",
+		      "not refused");
+		ext4_check_state(&w->fs);
+
+		set_ctx(w, "write 100 bytes at max size - 10");
+		err = ext4_file_write(&w->fs, max - 10, 100, 0xb3, 100, &written);
+		CHECK(w, err == 0 && written == 10, "returned %d, %lld written, want 0 and 10", err,
+		      (long long)written);
+		CHECK(w, w->fs.inode.i_size == max, "i_size %lld, want the max size",
+		      (long long)w->fs.inode.i_size);
+		ext4_check_state(&w->fs);
+		check_window(w, max - 10, 10, 0xb3);
+		check_window(w, max - 2 * PAGE_SIZE, 2 * PAGE_SIZE - 10, 0);
+		CHECK(w, ext4_setattr_size(&w->fs, max) == 0, "truncate to the max size %s",
+		      "failed");
+
+		set_ctx(w, "fsync, crash and mount at max size");
+		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
+		check_synced(w);
+		crash_and_mount(w);
+		ext4_check_state(&w->fs);
+		CHECK(w, w->fs.inode.i_size == max, "i_size %lld after the crash",
+		      (long long)w->fs.inode.i_size);
+		check_window(w, max - 10, 10, 0xb3);
+		check_window(w, max - PAGE_SIZE, PAGE_SIZE - 10, 0);
+		CHECK(w, ext4_setattr_size(&w->fs, 0) == 0, "truncate to 0 %s", "failed");
+		ext4_check_state(&w->fs);
+		CHECK(w, w->fs.inode.i_es.es_nr == 0, "%u extents left after truncate to 0",
+		      w->fs.inode.i_es.es_nr);
+		world_free(w);
+	}
+}
+
+/*
+ * Writing 4 MiB to a 2 MiB device: the write stops at ENOSPC and reports
+ * what it wrote; those bytes read back, fsync succeeds and they survive a
+ * crash.  A further write gets -ENOSPC or writes what still fits.
+ */
+static void test_inode__enospc_fill_reads_back_and_fsyncs(void **state)
+{
+	const int64_t total = 4 << 20;
+
+	(void)state;
+	for (unsigned k = 0; k < NR_MODE_CFGS; k++) {
+		struct world *w;
+		int64_t written = -1, more = -1, size;
+		int err;
+
+		if (mode_cfgs[k].bs != 1024)
+			continue;
+		w = world_new(&mode_cfgs[k], 2048, 0);
+		set_ctx(w, "write 4 MiB on a 2048-block device");
+		err = ext4_file_write(&w->fs, 0, total, 0x3c, total, &written);
+		CHECK(w, err == 0 && written > 0 && written < total,
+		      "returned %d with %lld written, want 0 and a short count", err,
+		      (long long)written);
+		CHECK(w, written >= (1 << 20), "only %lld bytes fit on a device with %u data blocks",
+		      (long long)written, w->fs.lay.nr_blocks - w->fs.lay.data_start);
+		CHECK(w, w->fs.inode.i_size == written, "i_size %lld, %lld written",
+		      (long long)w->fs.inode.i_size, (long long)written);
+		ext4_check_state(&w->fs);
+		set_ctx(w, "write 64 KiB more at %lld", (long long)written);
+		err = ext4_file_write(&w->fs, written, 65536, 0x3c, 65536, &more);
+		CHECK(w, (err == -ENOSPC && more == 0) || (err == 0 && more > 0),
+		      "returned %d with %lld written", err, (long long)more);
+		size = written + more;
+		CHECK(w, w->fs.inode.i_size == size, "i_size %lld, %lld written",
+		      (long long)w->fs.inode.i_size, (long long)size);
+		ext4_check_state(&w->fs);
+		check_window(w, 0, size, 0x3c);
+
+		set_ctx(w, "fsync after ENOSPC (size %lld)", (long long)size);
+		err = ext4_sync_file(&w->fs, 0, INT64_MAX, false);
+		CHECK(w, err == 0, "fsync returned %d", err);
+		check_synced(w);
+		ext4_check_state(&w->fs);
+		check_window(w, 0, size, 0x3c);
+		set_ctx(w, "crash after fsync after ENOSPC (size %lld)", (long long)size);
+		crash_and_mount(w);
+		ext4_check_state(&w->fs);
+		CHECK(w, w->fs.inode.i_size == size, "i_size %lld after the crash, want %lld",
+		      (long long)w->fs.inode.i_size, (long long)size);
+		check_window(w, 0, size, 0x3c);
+		world_free(w);
+	}
+}
+
+/*
+ * After fsync of a delalloc file with holes, extensions and partial
+ * blocks, every block that holds written data is a written extent, nothing
+ * is delayed or unwritten, no reservation is left, i_disksize == i_size,
+ * and the blocks never written are still holes.
+ */
+static void test_inode__fsync_delalloc_leaves_only_written_extents(void **state)
+{
+	static const struct cfg da_cfgs[] = {
+		{ "1k_ordered_delalloc", 1024, DATA_ORDERED, true, false },
+		{ "1k_ordered_delalloc_dioread_nolock", 1024, DATA_ORDERED, true, true },
+		{ "2k_writeback_delalloc", 2048, DATA_WRITEBACK, true, false },
+		{ "2k_writeback_delalloc_dioread_nolock", 2048, DATA_WRITEBACK, true, true },
+		{ "4k_ordered_delalloc", 4096, DATA_ORDERED, true, false },
+		{ "4k_ordered_delalloc_dioread_nolock", 4096, DATA_ORDERED, true, true },
+	};
+	static const struct { int64_t pos, len; uint8_t fill; } wr[] = {
+		{ 0, 100, 0x11 }, { 5000, 3000, 0x22 }, { 20000, 1, 0x33 },
+		{ 40960, 4096, 0x44 }, { 4500, 10, 0x55 }, { 53000, 700, 0x66 },
+	};
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof(da_cfgs) / sizeof(da_cfgs[0]); k++) {
+		struct world *w = world_new(&da_cfgs[k], DISK_BLOCKS, 0);
+		uint32_t bits = ext4_blkbits(&w->fs), pblk, len;
+		enum es_state st;
+
+		w->read_every = true;
+		for (unsigned i = 0; i < sizeof(wr) / sizeof(wr[0]); i++) {
+			int64_t written = -1;
+
+			w->op = (int)i;
+			set_ctx(w, "write(%lld, %lld)", (long long)wr[i].pos, (long long)wr[i].len);
+			CHECK(w, ext4_file_write(&w->fs, wr[i].pos, wr[i].len, wr[i].fill, wr[i].len,
+						 &written) == 0 && written == wr[i].len,
+			      "write failed, %lld written", (long long)written);
+			ref_write(w, wr[i].pos, written, wr[i].fill);
+			if (i == 3) {
+				CHECK(w, ext4_setattr_size(&w->fs, 50001) == 0, "truncate %s",
+				      "failed");
+				ref_truncate(w, 50001);
+			}
+		}
+		CHECK(w, es_count(&w->fs.inode.i_es, ES_DELAYED) > 0, "no delayed block before "
+		      "fsync (%s)", "delalloc should delay");
+		CHECK(w, w->fs.inode.i_disksize < w->fs.inode.i_size, "i_disksize %lld already "
+		      "at i_size before fsync", (long long)w->fs.inode.i_disksize);
+		w->op++;
+		set_ctx(w, "fsync");
+		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
+		check_synced(w);
+		check_world(w, true);
+		for (int64_t b = 0; b << bits < w->ref_size; b++) {
+			int64_t s = b << bits, e = SIM_MIN(s + ((int64_t)1 << bits), w->ref_size);
+			bool data = false;
+
+			st = es_lookup(&w->fs.inode.i_es, (uint32_t)b, &pblk, &len);
+			for (int64_t p = s; p < e && !data; p++)
+				data = w->ref[p] != 0;
+			if (data)
+				CHECK(w, st == ES_WRITTEN, "block %lld holds data but is %s",
+				      (long long)b, es_state_name(st));
+		}
+		st = es_lookup(&w->fs.inode.i_es, (uint32_t)(24576 >> bits), &pblk, &len);
+		CHECK(w, st == ES_HOLE, "block at byte 24576 was never written but is %s",
+		      es_state_name(st));
+		set_ctx(w, "crash after fsync");
+		crash_and_mount(w);
+		check_world(w, true);
+		world_free(w);
+	}
+}
+
+/* A SIM_ASSERT in the model aborts the binary: say where it happened. */
+static void on_abort(int sig)
+{
+	static const char pre[] = "test_inode: model assertion at ";
+	size_t n = strnlen(g_ctx, sizeof(g_ctx));
+
+	if (write(STDERR_FILENO, pre, sizeof(pre) - 1) < 0 || write(STDERR_FILENO, g_ctx, n) < 0 ||
+	    write(STDERR_FILENO, "\n", 1) < 0)
+		n = 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inode__random_1k_ordered_delalloc),
+		cmocka_unit_test(test_inode__random_1k_ordered_delalloc_dioread_nolock),
+		cmocka_unit_test(test_inode__random_1k_ordered_nodelalloc),
+		cmocka_unit_test(test_inode__random_1k_writeback_delalloc),
+		cmocka_unit_test(test_inode__random_1k_writeback_delalloc_dioread_nolock),
+		cmocka_unit_test(test_inode__random_1k_journal),
+		cmocka_unit_test(test_inode__random_2k_ordered_delalloc),
+		cmocka_unit_test(test_inode__random_2k_ordered_delalloc_dioread_nolock),
+		cmocka_unit_test(test_inode__random_2k_ordered_nodelalloc),
+		cmocka_unit_test(test_inode__random_2k_writeback_delalloc),
+		cmocka_unit_test(test_inode__random_2k_writeback_delalloc_dioread_nolock),
+		cmocka_unit_test(test_inode__random_2k_journal),
+		cmocka_unit_test(test_inode__random_4k_ordered_delalloc),
+		cmocka_unit_test(test_inode__random_4k_ordered_delalloc_dioread_nolock),
+		cmocka_unit_test(test_inode__random_4k_ordered_nodelalloc),
+		cmocka_unit_test(test_inode__random_4k_writeback_delalloc),
+		cmocka_unit_test(test_inode__random_4k_writeback_delalloc_dioread_nolock),
+		cmocka_unit_test(test_inode__random_4k_journal),
+		cmocka_unit_test(test_inode__write_at_1tib_is_sparse),
+		cmocka_unit_test(test_inode__efbig_at_max_size),
+		cmocka_unit_test(test_inode__enospc_fill_reads_back_and_fsyncs),
+		cmocka_unit_test(test_inode__fsync_delalloc_leaves_only_written_extents),
+	};
+
+	signal(SIGABRT, on_abort);
+	return cmocka_run_group_tests_name("inode", tests, NULL, NULL);
+}
