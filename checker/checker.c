@@ -58,12 +58,24 @@ bool chk_is_invariant_name(const char *name)
 	return chk_inv_lookup(name) >= 0;
 }
 
+static void push_durable_point(struct chk_state *c, int64_t size, uint32_t mut_index)
+{
+	if (c->nr_dps == c->cap_dps) {
+		c->cap_dps = c->cap_dps ? 2 * c->cap_dps : 16;
+		c->dps = sim_realloc_array(c->dps, c->cap_dps, sizeof(*c->dps));
+	}
+	c->dps[c->nr_dps].size = size;
+	c->dps[c->nr_dps].mut_index = mut_index;
+	c->nr_dps++;
+}
+
 void chk_init(struct chk_state *c, uint32_t block_size)
 {
 	memset(c, 0, sizeof(*c));
 	c->block_size = block_size;
 	runs_init(&c->posix);
 	runs_init(&c->durable);
+	push_durable_point(c, 0, 0);    /* the empty file exists, durable */
 }
 
 void chk_destroy(struct chk_state *c)
@@ -71,7 +83,7 @@ void chk_destroy(struct chk_state *c)
 	runs_destroy(&c->posix);
 	runs_destroy(&c->durable);
 	free(c->muts);
-	free(c->exts);
+	free(c->dps);
 	free(c->crash_muts);
 	free(c->v);
 	memset(c, 0, sizeof(*c));
@@ -110,15 +122,11 @@ static void note_mut(struct chk_state *c, struct chk_mut m)
 	push_mut(&c->crash_muts, &c->all_muts, &c->cap_crash_muts, m);
 }
 
-static void note_extension(struct chk_state *c, int64_t old_size, int64_t new_size, uint32_t mut)
+/* The step grew the file from @old_size: remember it for gap_zero_on_extend. */
+static void note_extension(struct chk_state *c, int64_t old_size, int64_t new_size)
 {
 	if (new_size <= old_size)
 		return;
-	if (c->nr_exts == c->cap_exts) {
-		c->cap_exts = c->cap_exts ? 2 * c->cap_exts : 16;
-		c->exts = sim_realloc_array(c->exts, c->cap_exts, sizeof(*c->exts));
-	}
-	c->exts[c->nr_exts++] = (struct chk_ext){ old_size, new_size, mut, 0 };
 	if (!c->step_extended) {
 		c->step_extended = true;
 		c->step_old_size = old_size;
@@ -144,7 +152,7 @@ void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
 		c->sentinel_written = true;
 	runs_fill(&c->posix, off, len, byte);
 	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
-	note_extension(c, old, c->posix.size, c->all_muts - 1);    /* its own bytes count */
+	note_extension(c, old, c->posix.size);
 	if (c->step_wr_len == 0)
 		c->step_wr_off = off;
 	c->step_wr_len = off + len - c->step_wr_off;
@@ -156,7 +164,7 @@ void chk_note_truncate(struct chk_state *c, int64_t size)
 
 	runs_truncate(&c->posix, size);
 	note_mut(c, (struct chk_mut){ .kind = MUT_TRUNC, .off = size });
-	note_extension(c, old, size, c->all_muts - 1);
+	note_extension(c, old, size);
 }
 
 void chk_note_durable(struct chk_state *c, uint32_t step)
@@ -165,6 +173,7 @@ void chk_note_durable(struct chk_state *c, uint32_t step)
 	runs_copy(&c->durable, &c->posix);
 	c->durable_step = step;
 	c->nr_muts = 0;
+	push_durable_point(c, c->posix.size, c->all_muts);
 }
 
 /* --- byte ranges worth comparing: everything else is zero on both sides --- */
@@ -513,23 +522,28 @@ static bool durable_allows(const struct chk_state *c, int64_t off, uint8_t v)
 	return false;
 }
 
+/*
+ * Writeback raises i_disksize folio by folio, so a crash may leave any size
+ * between the smallest and the largest the file had since the durable point.
+ */
 static bool size_allowed(const struct chk_state *c, int64_t size)
 {
-	if (size == c->durable.size)
-		return true;
-	for (uint32_t i = 0; i < c->nr_muts; i++)
-		if (c->muts[i].size_after == size)
-			return true;
-	return false;
+	int64_t lo = c->durable.size, hi = c->durable.size;
+
+	for (uint32_t i = 0; i < c->nr_muts; i++) {
+		lo = SIM_MIN(lo, c->muts[i].size_after);
+		hi = SIM_MAX(hi, c->muts[i].size_after);
+	}
+	return size >= lo && size <= hi;
 }
 
-/* Bytes of the gap of extension @e: zero, or rewritten after it. */
-static bool gap_allows(const struct chk_state *c, const struct chk_ext *e, int64_t off,
-		       uint8_t v)
+/* A byte past durable size @p: zero, or written after that point. */
+static bool gap_allows(const struct chk_state *c, const struct chk_durable_point *p,
+		       int64_t off, uint8_t v)
 {
 	if (v == 0)
 		return true;
-	for (uint32_t i = e->mut_index; i < c->all_muts; i++) {
+	for (uint32_t i = p->mut_index; i < c->all_muts; i++) {
 		const struct chk_mut *m = &c->crash_muts[i];
 
 		if (m->kind == MUT_FILL && off >= m->off && off < m->off + m->len && m->byte == v)
@@ -538,22 +552,30 @@ static bool gap_allows(const struct chk_state *c, const struct chk_ext *e, int64
 	return false;
 }
 
-static void check_gaps_durable(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
-			       int64_t off, const uint8_t *buf, int64_t n, struct bad_range *bad)
+/*
+ * gap_zero_durable: for every unaligned size the file had at a durable point
+ * since the last crash, once the recovered size passes it, the rest of that
+ * EOF block reads zero unless a later step wrote there.  Sentinel bytes are
+ * no_stale_data's.
+ */
+static void check_gaps_durable(struct chk_state *c, const struct ext4_fs *fs, int64_t off,
+			       const uint8_t *buf, int64_t n, struct bad_range *bad)
 {
 	uint32_t bs = fs->opts.block_size;
 
-	for (uint32_t i = 0; i < c->nr_exts; i++) {
-		const struct chk_ext *e = &c->exts[i];
-		int64_t gap_end = SIM_MIN((e->old_size + bs - 1) & ~(int64_t)(bs - 1), e->new_size);
+	for (uint32_t i = 0; i < c->nr_dps; i++) {
+		const struct chk_durable_point *p = &c->dps[i];
+		int64_t gap_end = SIM_MIN((p->size + bs - 1) & ~(int64_t)(bs - 1), fs->inode.i_size);
 
-		if (!(e->old_size & (bs - 1)) || fs->inode.i_size <= e->old_size)
+		if (!(p->size & (bs - 1)))
 			continue;
-		for (int64_t p = SIM_MAX(off, e->old_size); p < SIM_MIN(off + n, gap_end); p++)
-			if (!gap_allows(c, e, p, buf[p - off]))
-				bad_add(bad, p, buf[p - off], 0);
+		for (int64_t q = SIM_MAX(off, p->size); q < SIM_MIN(off + n, gap_end); q++) {
+			uint8_t v = buf[q - off];
+
+			if ((v != BLKDEV_SENTINEL || c->sentinel_written) && !gap_allows(c, p, q, v))
+				bad_add(bad, q, v, 0);
+		}
 	}
-	(void)step;
 }
 
 /* Compare the recovered file with what the baseline and later steps allow. */
@@ -568,10 +590,9 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 	for (uint32_t i = 0; i < c->nr_muts; i++)
 		if (c->muts[i].kind == MUT_FILL)
 			ivl_add(&l, c->muts[i].off, c->muts[i].off + c->muts[i].len, size);
-	for (uint32_t i = 0; i < c->nr_exts; i++)      /* the gaps: to the old EOF block's end */
-		ivl_add(&l, c->exts[i].old_size,
-			SIM_MIN(c->exts[i].new_size, (c->exts[i].old_size + c->block_size - 1) &
-				~(int64_t)(c->block_size - 1)), size);
+	for (uint32_t i = 0; i < c->nr_dps; i++)       /* the gaps: to the EOF block's end */
+		ivl_add(&l, c->dps[i].size, (c->dps[i].size + c->block_size - 1) &
+			~(int64_t)(c->block_size - 1), size);
 	ivl_add_model(&l, fs, size);
 	ivl_merge(&l);
 	for (uint32_t i = 0; i < l.nr; i++) {
@@ -586,7 +607,7 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 					bad_add(&bad[0], p + k, buf[k],
 						runs_byte_at(&c->durable, p + k));
 			}
-			check_gaps_durable(c, fs, step, p, buf, n, &bad[2]);
+			check_gaps_durable(c, fs, p, buf, n, &bad[2]);
 		}
 	}
 	report_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed since the "
@@ -642,9 +663,9 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 		}
 	}
 	runs_truncate(&c->posix, fs->inode.i_size);
-	chk_note_durable(c, step);
-	c->nr_exts = 0;
+	c->nr_dps = 0;
 	c->all_muts = 0;
+	chk_note_durable(c, step);
 	free(l.iv);
 	free(buf);
 }
@@ -658,8 +679,8 @@ void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 		chk_report(c, INV_JOURNAL_PREFIX, step, "metadata after replay differs from the "
 			   "durable state plus the committed transactions");
 	if (!size_allowed(c, size))
-		chk_report(c, INV_FSYNC_DURABLE, step, "recovered size %lld: the size at the last "
-			   "durable point was %lld and no later step set it", (long long)size,
+		chk_report(c, INV_FSYNC_DURABLE, step, "recovered size %lld is outside the sizes "
+			   "the file had since the last durable point (%lld then)", (long long)size,
 			   (long long)c->durable.size);
 	check_recovered_data(c, fs, step);
 	check_post_eof_zero(c, fs, step);

@@ -68,11 +68,10 @@ struct chk_mut {
 	int64_t size_after;
 };
 
-struct chk_ext {
-	int64_t old_size;
-	int64_t new_size;
-	uint32_t mut_index;     /* mutations after this one may rewrite the gap */
-	uint32_t step;
+/* A durable point since the last crash: the size then, and where the log was. */
+struct chk_durable_point {
+	int64_t size;
+	uint32_t mut_index;     /* mutations from here on came after it */
 };
 
 struct chk_state {
@@ -83,10 +82,10 @@ struct chk_state {
 	struct chk_mut *muts;           /* since the baseline */
 	uint32_t nr_muts;
 	uint32_t cap_muts;
-	struct chk_ext *exts;           /* since the last crash */
-	uint32_t nr_exts;
-	uint32_t cap_exts;
-	uint32_t all_muts;              /* mutations since the last crash (for exts) */
+	struct chk_durable_point *dps;  /* durable points since the last crash */
+	uint32_t nr_dps;
+	uint32_t cap_dps;
+	uint32_t all_muts;              /* mutations since the last crash */
 	struct chk_mut *crash_muts;     /* every mutation since the last crash */
 	uint32_t cap_crash_muts;
 	bool sentinel_written;

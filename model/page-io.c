@@ -180,26 +180,39 @@ static void ext4_end_bio(struct ext4_fs *fs, uint32_t i)
 	ext4_put_io_end(fs, ie->ie_id);
 }
 
+/* Complete every in-flight bio of io_end @id, in submission order. */
+static void complete_io_end(struct ext4_fs *fs, uint32_t id)
+{
+	for (uint32_t i = 0; i < fs->nr_ios; i++) {
+		if (fs->ios[i].io_end != id || !blkdev_in_flight(fs->bdev, fs->ios[i].io_seq))
+			continue;
+		ext4_end_bio(fs, i);
+		i = (uint32_t)-1;       /* the list changed: rescan */
+	}
+}
+
 /*
- * Wait for the writeback of folios in [start, end] (bytes): complete their
- * bios in submission order (filemap_fdatawait_range).
+ * Wait for the writeback of folios in [start, end] (bytes): a folio's
+ * writeback ends when its whole io_end is done (for an unwritten io_end,
+ * after the conversion), so every bio of each io_end touching the range is
+ * completed (filemap_fdatawait_range).
  */
 void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end)
 {
 	uint64_t first = (uint64_t)start >> PAGE_SHIFT, last = (uint64_t)end >> PAGE_SHIFT;
-
-	SIM_ASSERT(start <= end);
 	bool waited = false;
 
+	SIM_ASSERT(start <= end);
 	for (uint32_t i = 0; i < fs->nr_ios; i++) {
-		struct ext4_io *io = &fs->ios[i];
+		uint32_t id = fs->ios[i].io_end;
 
-		if (io->io_index < first || io->io_index > last ||
-		    !blkdev_in_flight(fs->bdev, io->io_seq))
+		if (fs->ios[i].io_index < first || fs->ios[i].io_index > last)
 			continue;
-		ext4_end_bio(fs, i);
+		complete_io_end(fs, id);
 		waited = true;
-		i = (uint32_t)-1;       /* the list changed: rescan */
+		for (uint32_t k = 0; k < fs->nr_ios; k++)
+			SIM_ASSERT(fs->ios[k].io_end != id);    /* it finished */
+		i = (uint32_t)-1;
 	}
 	if (waited)
 		fs->counters->sync_waits++;
