@@ -4,7 +4,7 @@
 # What it does
 #   Reads the cases in tests/kernel/cases.txt (lines "NAME: step; step; ...", '#' comments)
 #   and runs every case on a fresh ext4 loop-device filesystem under each configuration of
-#       block size {1024, 4096} x mode {ordered, ordered-nodelalloc, writeback, journal}
+#       block size {1024, 2048, 4096} x mode {ordered, ordered-nodelalloc, writeback, journal}
 #   (mount options data=ordered | data=ordered,nodelalloc | data=writeback | data=journal,
 #   always plus commit=600,noatime so the jbd2 commit timer never fires).
 #   Per run: a 64 MiB image pre-filled with 0xee (stale device data stays visible) is made
@@ -90,7 +90,7 @@ FS_UUID=0b7d3c2e-1f2a-4b5c-8d9e-0a1b2c3d4e5f
 HASH_SEED=6a1c2b3d-4e5f-4a6b-9c7d-8e9f0a1b2c3d
 COMMON_OPTS=commit=600,noatime
 PIN_CPU=0
-BLOCKSIZES=(1024 4096)
+BLOCKSIZES=(1024 2048 4096)
 MODES=(ordered ordered-nodelalloc writeback journal)
 mode_opts() {
     case $1 in

@@ -91,7 +91,16 @@ struct world {
 /* What a failure (or a model abort) is about. */
 static char g_ctx[256] = "(setup)";
 
-#define FAIL(w, fmt, ...) fail_msg("%s: " fmt, g_ctx, __VA_ARGS__)
+static int g_trace;                     /* TEST_INODE_TRACE */
+struct world;
+static void dump_state(const struct world *w);
+
+#define FAIL(w, fmt, ...)                                                     \
+	do {                                                                  \
+		if (g_trace > 1)                                              \
+			dump_state(w);                                        \
+		fail_msg("%s: " fmt, g_ctx, __VA_ARGS__);                     \
+	} while (0)
 #define CHECK(w, cond, fmt, ...)                                              \
 	do {                                                                  \
 		if (!(cond))                                                  \
@@ -166,6 +175,26 @@ static void remount_clean(struct world *w)
 {
 	ext4_put_super(&w->fs);
 	mount_world(w);
+}
+
+/* TEST_INODE_TRACE=2 also prints the block map and the buffers. */
+static void dump_state(const struct world *w)
+{
+	const struct ext4_inode_info *ei = &w->fs.inode;
+
+	for (uint32_t i = 0; i < ei->i_es.es_nr; i++)
+		fprintf(stderr, "    extent %u+%u -> %u %s\n", ei->i_es.es[i].es_lblk,
+			ei->i_es.es[i].es_len, ei->i_es.es[i].es_pblk,
+			es_state_name(ei->i_es.es[i].es_state));
+	for (uint32_t i = 0; i < ei->i_mapping.a_nr; i++) {
+		const struct folio *f = ei->i_mapping.a_folios[i];
+
+		fprintf(stderr, "    folio %llu flags 0x%x bh", (unsigned long long)f->index,
+			f->flags);
+		for (unsigned k = 0; k < folio_nr_buffers(&ei->i_mapping); k++)
+			fprintf(stderr, " %03x:%u", f->bh[k].b_state, f->bh[k].b_blocknr);
+		fprintf(stderr, "\n");
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -450,10 +479,12 @@ static void op_truncate(struct world *w)
 		newsize = (int64_t)below(w, (uint64_t)size + 1);
 	else if (r == 1)
 		newsize = size + 1 + (int64_t)below(w, 2 * bs);
-	else if (r == 2)
-		newsize = SIM_MAX((int64_t)0, (size / bs + (int64_t)below(w, 3) - 1) * bs +
-				  (int64_t)below(w, 3) - 1);
-	else
+	else if (r == 2) {
+		int64_t blocks = size / bs + (int64_t)below(w, 3) - 1;
+
+		newsize = blocks * bs + (int64_t)below(w, 3) - 1;
+		newsize = SIM_MAX((int64_t)0, newsize);
+	} else
 		newsize = pick_pos(w, MAX_SIZE);
 	newsize = SIM_MIN(newsize, (int64_t)MAX_SIZE);
 	set_ctx(w, "truncate(%lld) from %lld", (long long)newsize, (long long)size);
@@ -588,31 +619,13 @@ static void trace_op(const struct world *w)
 		ei->i_reserved_data_blocks, w->fs.nr_ios);
 }
 
-/* TEST_INODE_TRACE=2 also prints the block map and the buffers. */
-static void dump_state(const struct world *w)
-{
-	const struct ext4_inode_info *ei = &w->fs.inode;
-
-	for (uint32_t i = 0; i < ei->i_es.es_nr; i++)
-		fprintf(stderr, "    extent %u+%u -> %u %s\n", ei->i_es.es[i].es_lblk,
-			ei->i_es.es[i].es_len, ei->i_es.es[i].es_pblk,
-			es_state_name(ei->i_es.es[i].es_state));
-	for (uint32_t i = 0; i < ei->i_mapping.a_nr; i++) {
-		const struct folio *f = ei->i_mapping.a_folios[i];
-
-		fprintf(stderr, "    folio %llu flags 0x%x bh", (unsigned long long)f->index,
-			f->flags);
-		for (unsigned k = 0; k < folio_nr_buffers(&ei->i_mapping); k++)
-			fprintf(stderr, " %03x:%u", f->bh[k].b_state, f->bh[k].b_blocknr);
-		fprintf(stderr, "\n");
-	}
-}
-
 static void run_random(const struct cfg *cfg)
 {
 	const char *only = getenv("TEST_INODE_SEED");
 	const char *trace_env = getenv("TEST_INODE_TRACE");
 	int trace = trace_env ? atoi(trace_env) : 0;
+
+	g_trace = trace;
 
 	for (uint64_t seed = 1; seed <= NR_SEEDS; seed++) {
 		struct world *w;
