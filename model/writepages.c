@@ -279,6 +279,12 @@ static int writepages_map_pass(struct mpage_da_data *mpd)
 		err = mpage_map_and_submit_extent(mpd, h);
 	ext4_journal_stop(fs, h);
 	mpd->do_map = false;
+	/*
+	 * mpage_release_unused_pages(): folios scanned but not submitted (the
+	 * allocation came back shorter than the extent) need another pass.
+	 */
+	if (mpd->first_page < mpd->next_page)
+		mpd->scanned_until_end = false;
 	ext4_put_io_end(fs, mpd->io_end);
 	return err;
 }

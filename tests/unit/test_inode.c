@@ -27,16 +27,23 @@
  * (writes into evicted or never-read folios, short copies that count as
  * zero), so odd seeds read after every operation and even seeds only after
  * one in eight (ext4_peek checks them after every operation).  After a
- * whole-file fsync: no delayed or unwritten extent, no reservation left,
- * i_disksize == i_size.
+ * whole-file fsync: no folio dirty or under writeback, no I/O in flight,
+ * nothing unwritten below EOF, i_disksize == i_size (check_synced_mode()
+ * says why clean delayed blocks may remain after short copies).
  *
  * Targeted tests: a sparse write at 1 TiB (a few folios only), EFBIG at
  * and past ext4_max_size(), ENOSPC on a tiny device (the bytes reported
  * written read back, fsync succeeds, and they survive a crash), and the
  * state of a delalloc file after fsync.
  *
+ * Model bugs this file found, each fixed and kept as a regression test:
+ * test_inode__fsync_after_a_short_allocation_writes_every_folio and
+ * test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end.
+ *
  * Every failure message names the configuration, the seed and the
  * operation index; a model assertion (abort) prints them too.
+ * TEST_INODE_SEED=N runs seed N only; TEST_INODE_TRACE=1 prints every
+ * operation, =2 also the block map and buffers.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,6 +56,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "blkdev.h"
@@ -86,13 +95,13 @@ struct world {
 	uint8_t ref[MAX_SIZE + 16];     /* bytes past ref_size are always zero */
 	int64_t ref_size;
 	uint8_t got[MAX_SIZE + 8192];
+	uint8_t *win[2];                /* check_window's buffers */
 };
 
 /* What a failure (or a model abort) is about. */
 static char g_ctx[256] = "(setup)";
 
 static int g_trace;                     /* TEST_INODE_TRACE */
-struct world;
 static void dump_state(const struct world *w);
 
 #define FAIL(w, fmt, ...)                                                     \
@@ -133,11 +142,15 @@ static void mount_world(struct world *w)
 	CHECK(w, err == 0, "ext4_fill_super returned %d", err);
 }
 
+/* The world a failing test leaves behind (fail_msg unwinds), for teardown. */
+static struct world *g_live;
+
 static struct world *world_new(const struct cfg *cfg, uint32_t disk_blocks, uint64_t seed)
 {
 	struct world *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
+	g_live = w;
 	w->cfg = cfg;
 	w->seed = seed;
 	prng_seed(&w->rng, seed);
@@ -158,9 +171,20 @@ static struct world *world_new(const struct cfg *cfg, uint32_t disk_blocks, uint
 
 static void world_free(struct world *w)
 {
+	free(w->win[0]);
+	free(w->win[1]);
 	ext4_free_fs(&w->fs);
 	blkdev_destroy(w->bd);
 	free(w);
+	g_live = NULL;
+}
+
+static int free_leftover_world(void **state)
+{
+	(void)state;
+	if (g_live)
+		world_free(g_live);
+	return 0;
 }
 
 /* A crash: completed writes survive, memory and in-flight writes do not. */
@@ -169,6 +193,22 @@ static void crash_and_mount(struct world *w)
 	blkdev_crash(w->bd);
 	ext4_free_fs(&w->fs);
 	mount_world(w);
+}
+
+static bool any_folio_dirty(const struct world *w)
+{
+	const struct address_space *m = &w->fs.inode.i_mapping;
+
+	for (uint32_t i = 0; i < m->a_nr; i++)
+		if (m->a_folios[i]->flags & PG_dirty)
+			return true;
+	return false;
+}
+
+/* Whole-file fsync or fdatasync. */
+static int fsync_whole(struct world *w, bool datasync)
+{
+	return ext4_sync_file(&w->fs, 0, INT64_MAX, datasync);
 }
 
 static void remount_clean(struct world *w)
@@ -505,7 +545,7 @@ static void op_fsync(struct world *w)
 	}
 	set_ctx(w, "%s(%lld, %lld)", datasync ? "fdatasync" : "fsync", (long long)start,
 		(long long)end);
-	err = ext4_sync_file(&w->fs, start, end, datasync);
+	err = whole ? fsync_whole(w, datasync) : ext4_sync_file(&w->fs, start, end, datasync);
 	CHECK(w, err == 0, "fsync returned %d", err);
 	if (whole)
 		check_synced(w);
@@ -562,7 +602,7 @@ static void op_fsync_crash(struct world *w)
 	int err;
 
 	set_ctx(w, "%s then crash", datasync ? "fdatasync" : "fsync");
-	err = ext4_sync_file(&w->fs, 0, INT64_MAX, datasync);
+	err = fsync_whole(w, datasync);
 	CHECK(w, err == 0, "fsync returned %d", err);
 	check_synced(w);
 	crash_and_mount(w);
@@ -626,7 +666,6 @@ static void run_random(const struct cfg *cfg)
 	int trace = trace_env ? atoi(trace_env) : 0;
 
 	g_trace = trace;
-
 	for (uint64_t seed = 1; seed <= NR_SEEDS; seed++) {
 		struct world *w;
 
@@ -697,10 +736,14 @@ static const struct cfg mode_cfgs[] = {
 /* Compare [pos, pos+len) of the file, read through ext4_peek and ext4_file_read. */
 static void check_window(struct world *w, int64_t pos, int64_t len, uint8_t byte)
 {
-	uint8_t *got = malloc((size_t)len), *want = malloc((size_t)len);
+	uint8_t *got, *want;
 	int64_t n = -1;
 	int err;
 
+	free(w->win[0]);
+	free(w->win[1]);
+	got = w->win[0] = malloc((size_t)len);
+	want = w->win[1] = malloc((size_t)len);
 	assert_non_null(got);
 	assert_non_null(want);
 	memset(want, byte, (size_t)len);
@@ -711,8 +754,6 @@ static void check_window(struct world *w, int64_t pos, int64_t len, uint8_t byte
 	CHECK(w, err == 0 && n == len, "read(%lld, %lld) returned %d and %lld bytes",
 	      (long long)pos, (long long)len, err, (long long)n);
 	compare_bytes(w, "ext4_file_read (window)", pos, got, want, len);
-	free(got);
-	free(want);
 }
 
 /* A write at 1 TiB makes a sparse file: a few folios, zeros before it. */
@@ -949,6 +990,165 @@ static void test_inode__fsync_delalloc_leaves_only_written_extents(void **state)
 	}
 }
 
+/*
+ * Regression test: fsync once left dirty delalloc folios unwritten when
+ * the allocator returned fewer blocks than writeback asked for.
+ *
+ * model/writepages.c, ext4_writepages() / writepages_map_pass(), before the
+ * fix: the mapping pass collects one extent of delayed buffers; when the collection
+ * ends in a folio whose last block is the EOF block,
+ * mpage_process_page_bufs() sets scanned_until_end.  If ext4_map_blocks()
+ * then allocates only part of that extent (free space is fragmented),
+ * mpage_map_and_submit_buffers() maps and submits the folios of the part
+ * it got and stops; the later folios of the collected extent stay dirty
+ * and delayed, and the loop in ext4_writepages() ends because
+ * scanned_until_end is set.  The kernel's ext4_do_writepages() calls
+ * mpage_release_unused_pages() after each pass, which clears
+ * scanned_until_end when first_page < next_page, so the next pass writes
+ * them.  Consequence: fsync (and a clean unmount) returns success with
+ * data not written and i_disksize short of i_size; after a crash the file
+ * is short (the checker reports fsync_durable).
+ *
+ * Reproduce (1 KiB blocks, the obstacles make the free run at the
+ * allocation goal 4 blocks long):
+ *   ext4sim run --block-size 1024 -c 'pwrite 51200 1024' -c fsync
+ *     -c 'pwrite 61440 1024' -c fsync -c 'pwrite 56320 1024' -c fsync
+ *     -c 'truncate 0' -c 'pwrite -S 0x77 0 12288' -c fsync -c crash
+ * Expected: after the fsync no folio is dirty, i_disksize == i_size ==
+ * 12288, and after the crash the file is 12288 bytes of 0x77.  Actual:
+ * folios 1 and 2 stay dirty with 8 delayed blocks, i_disksize 4096, and
+ * the recovered file is 4096 bytes long.
+ */
+static void test_inode__fsync_after_a_short_allocation_writes_every_folio(void **state)
+{
+	static const struct cfg cfgs[] = {
+		{ "1k_ordered_delalloc", 1024, DATA_ORDERED, true, false },
+		{ "1k_ordered_delalloc_dioread_nolock", 1024, DATA_ORDERED, true, true },
+	};
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof(cfgs) / sizeof(cfgs[0]); k++) {
+		static const int64_t obstacles[] = { 51200, 61440, 56320 };
+		struct world *w = world_new(&cfgs[k], DISK_BLOCKS, 0);
+		int64_t written;
+
+		for (unsigned i = 0; i < 3; i++) {
+			set_ctx(w, "write 1024 bytes at %lld and fsync", (long long)obstacles[i]);
+			CHECK(w, ext4_file_write(&w->fs, obstacles[i], 1024, 0x11, 1024, &written) ==
+				 0 && written == 1024, "write %s", "failed");
+			CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s",
+			      "failed");
+		}
+		set_ctx(w, "truncate to 0 (the freed blocks stay busy until the commit)");
+		CHECK(w, ext4_setattr_size(&w->fs, 0) == 0, "truncate %s", "failed");
+		set_ctx(w, "write 12288 bytes at 0, fsync");
+		CHECK(w, ext4_file_write(&w->fs, 0, 12288, 0x77, 12288, &written) == 0 &&
+			 written == 12288, "write %s", "failed");
+		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
+		ext4_check_state(&w->fs);
+		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode.i_es, ES_DELAYED) == 0,
+		      "BUG (model/writepages.c): fsync returned 0 but left dirty folios and %llu "
+		      "delayed block(s); i_disksize %lld, i_size %lld",
+		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_DELAYED),
+		      (long long)w->fs.inode.i_disksize, (long long)w->fs.inode.i_size);
+		set_ctx(w, "crash after the fsync");
+		crash_and_mount(w);
+		CHECK(w, w->fs.inode.i_size == 12288, "recovered size %lld, want 12288",
+		      (long long)w->fs.inode.i_size);
+		check_window(w, 0, 12288, 0x77);
+		world_free(w);
+	}
+}
+
+/*
+ * The two sequences of the io_end bug, run in a child process: no cmocka
+ * assertion here (it would unwind into the child's copy of the runner).
+ * Exit status 0: completed with the right bytes; 1: wrong bytes; 2: an
+ * operation failed.
+ */
+static int child_io_end_sequence(bool truncate)
+{
+	struct ext4_mount_opts o = { .block_size = 1024, .data = DATA_ORDERED, .delalloc = true,
+				     .dioread_nolock = true, .auto_da_alloc = true,
+				     .disk_blocks = DISK_BLOCKS };
+	struct blkdev *bd = blkdev_create(DISK_BLOCKS, 1024);
+	struct sim_counters c = { 0 };
+	struct jbd2_recovery_info ri;
+	struct ext4_fs fs;
+	uint8_t want[8192], got[8192];
+	int64_t written, size = truncate ? 4096 : 8192;
+	int rc = 0;
+
+	snprintf(g_ctx, sizeof(g_ctx), "child: write 8192 at 0, sync_file_range 'w', %s",
+		 truncate ? "truncate to 4096" : "write 10 at 4096, fsync");
+	ext4_mkfs(bd, &o);
+	if (ext4_fill_super(&fs, bd, &o, &ext4_profile_default()->sem, &c, &ri) != 0 ||
+	    ext4_file_write(&fs, 0, 8192, 0x41, 8192, &written) != 0 || written != 8192 ||
+	    ext4_sync_file_range(&fs, 0, 0, 'w') != 0)
+		return 2;
+	memset(want, 0x41, sizeof(want));
+	if (truncate) {
+		if (ext4_setattr_size(&fs, 4096) != 0)
+			return 2;
+	} else {
+		if (ext4_file_write(&fs, 4096, 10, 0x42, 10, &written) != 0 || written != 10 ||
+		    ext4_sync_file(&fs, 0, INT64_MAX, false) != 0)
+			return 2;
+		memset(want + 4096, 0x42, 10);
+	}
+	ext4_check_state(&fs);
+	ext4_peek(&fs, 0, size, got);
+	if (fs.inode.i_size != size || memcmp(got, want, (size_t)size) != 0)
+		rc = 1;
+	ext4_free_fs(&fs);
+	blkdev_destroy(bd);
+	return rc;
+}
+
+static void run_child(bool truncate, const char *what, const char *site)
+{
+	pid_t pid;
+	int status = 0;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(child_io_end_sequence(truncate));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFSIGNALED(status))
+		fail_msg("BUG (model/page-io.c ext4_wait_io_range): %s aborted with signal %d: "
+			 "a folio whose bio is complete stays under writeback because its "
+			 "unwritten io_end still has a bio outside the waited range (%s)", what,
+			 WTERMSIG(status), site);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/*
+ * Regression test for a model bug this file found (fixed in 87e05b4,
+ * model/page-io.c ext4_wait_io_range): with dioread_nolock, waiting for
+ * the writeback of one folio whose bio belongs to an unwritten io_end that
+ * also has bios for folios outside the wait left that folio under
+ * writeback (the io_end converts and ends writeback only when its last bio
+ * completes), and the model aborted: "!(f->flags & PG_writeback)" in
+ * wait_folio_writeback() (fsync meeting a folio under writeback) and in
+ * filemap_remove_folio() (truncate_pagecache()).  The sequences run in a
+ * child process so that an abort fails this test only.
+ *   ext4sim run -c 'pwrite -S 0x41 0 8192' -c 'sync_range -w 0 0'
+ *     -c 'pwrite -S 0x42 4096 10' -c fsync
+ *   ext4sim run -c 'pwrite -S 0x41 0 8192' -c 'sync_range -w 0 0' -c 'truncate 4096'
+ */
+static void test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end(void **state)
+{
+	(void)state;
+	run_child(false, "write, sync_file_range 'w', write into the second folio, fsync",
+		  "model/writepages.c wait_folio_writeback");
+	run_child(true, "write, sync_file_range 'w', truncate to the first folio",
+		  "model/filemap.c filemap_remove_folio from truncate_pagecache");
+}
+
 /* A SIM_ASSERT in the model aborts the binary: say where it happened. */
 static void on_abort(int sig)
 {
@@ -965,28 +1165,32 @@ static void on_abort(int sig)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_inode__random_1k_ordered_delalloc),
-		cmocka_unit_test(test_inode__random_1k_ordered_delalloc_dioread_nolock),
-		cmocka_unit_test(test_inode__random_1k_ordered_nodelalloc),
-		cmocka_unit_test(test_inode__random_1k_writeback_delalloc),
-		cmocka_unit_test(test_inode__random_1k_writeback_delalloc_dioread_nolock),
-		cmocka_unit_test(test_inode__random_1k_journal),
-		cmocka_unit_test(test_inode__random_2k_ordered_delalloc),
-		cmocka_unit_test(test_inode__random_2k_ordered_delalloc_dioread_nolock),
-		cmocka_unit_test(test_inode__random_2k_ordered_nodelalloc),
-		cmocka_unit_test(test_inode__random_2k_writeback_delalloc),
-		cmocka_unit_test(test_inode__random_2k_writeback_delalloc_dioread_nolock),
-		cmocka_unit_test(test_inode__random_2k_journal),
-		cmocka_unit_test(test_inode__random_4k_ordered_delalloc),
-		cmocka_unit_test(test_inode__random_4k_ordered_delalloc_dioread_nolock),
-		cmocka_unit_test(test_inode__random_4k_ordered_nodelalloc),
-		cmocka_unit_test(test_inode__random_4k_writeback_delalloc),
-		cmocka_unit_test(test_inode__random_4k_writeback_delalloc_dioread_nolock),
-		cmocka_unit_test(test_inode__random_4k_journal),
-		cmocka_unit_test(test_inode__write_at_1tib_is_sparse),
-		cmocka_unit_test(test_inode__efbig_at_max_size),
-		cmocka_unit_test(test_inode__enospc_fill_reads_back_and_fsyncs),
-		cmocka_unit_test(test_inode__fsync_delalloc_leaves_only_written_extents),
+#define T(fn) cmocka_unit_test_teardown(fn, free_leftover_world)
+		T(test_inode__random_1k_ordered_delalloc),
+		T(test_inode__random_1k_ordered_delalloc_dioread_nolock),
+		T(test_inode__random_1k_ordered_nodelalloc),
+		T(test_inode__random_1k_writeback_delalloc),
+		T(test_inode__random_1k_writeback_delalloc_dioread_nolock),
+		T(test_inode__random_1k_journal),
+		T(test_inode__random_2k_ordered_delalloc),
+		T(test_inode__random_2k_ordered_delalloc_dioread_nolock),
+		T(test_inode__random_2k_ordered_nodelalloc),
+		T(test_inode__random_2k_writeback_delalloc),
+		T(test_inode__random_2k_writeback_delalloc_dioread_nolock),
+		T(test_inode__random_2k_journal),
+		T(test_inode__random_4k_ordered_delalloc),
+		T(test_inode__random_4k_ordered_delalloc_dioread_nolock),
+		T(test_inode__random_4k_ordered_nodelalloc),
+		T(test_inode__random_4k_writeback_delalloc),
+		T(test_inode__random_4k_writeback_delalloc_dioread_nolock),
+		T(test_inode__random_4k_journal),
+		T(test_inode__write_at_1tib_is_sparse),
+		T(test_inode__efbig_at_max_size),
+		T(test_inode__enospc_fill_reads_back_and_fsyncs),
+		T(test_inode__fsync_delalloc_leaves_only_written_extents),
+		T(test_inode__fsync_after_a_short_allocation_writes_every_folio),
+		T(test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end),
+#undef T
 	};
 
 	signal(SIGABRT, on_abort);

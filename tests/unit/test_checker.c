@@ -1,0 +1,760 @@
+/*
+ * test_checker.c - the checker (checker/checker.c) must be able to fail.
+ *
+ * Each test builds a small world the way sim/run.c does (a sentinel-filled
+ * device, mkfs, mount, chk_init; every step between chk_step_begin and
+ * ext4_check_state + chk_step_end, a crash through blkdev_crash,
+ * ext4_free_fs, mount and chk_after_recovery), runs a few real operations
+ * with the checker's notes, and then breaks exactly one condition by hand:
+ * a size, a page-cache byte, a bitmap bit, a device block before recovery,
+ * the expected metadata hash, the kernel semantics.  The set of invariants
+ * reported is compared with the one the broken condition must raise, and
+ * the same world without the damage must report nothing (informational
+ * invariants aside where the operations legitimately raise them: writeback
+ * and zeroing take folio locks under a handle).
+ *
+ * Also: a clean run of ordinary operations in every data mode reports no
+ * contract invariant, a run of delalloc writes and reads reports nothing
+ * at all, and the invariant names round-trip through chk_inv_lookup() and
+ * chk_is_invariant_name().
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "checker.h"
+#include "ext4.h"
+
+#define DISK_BLOCKS 16384u
+#define ALL_INVS ((1u << INV_COUNT) - 1)
+#define BIT(inv) (1u << (inv))
+
+struct world {
+	struct ext4_mount_opts o;
+	struct ext4_semantics sem;
+	struct blkdev *bd;
+	struct sim_counters c;
+	struct jbd2_recovery_info ri;
+	struct ext4_fs fs;
+	struct chk_state chk;
+	uint32_t step;
+};
+
+/* ------------------------------------------------------------------ */
+/* the world, as sim/run.c builds and drives it                        */
+
+static void mount_world(struct world *w)
+{
+	assert_int_equal(ext4_fill_super(&w->fs, w->bd, &w->o, &w->sem, &w->c, &w->ri), 0);
+}
+
+/* The world a failing test leaves behind (fail_msg unwinds), for teardown. */
+static struct world *g_live;
+
+static struct world *world_new(uint32_t bs, enum ext4_data_mode data, bool delalloc)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	assert_non_null(w);
+	g_live = w;
+	w->o = (struct ext4_mount_opts){
+		.block_size = bs,
+		.data = data,
+		.delalloc = delalloc && data != DATA_JOURNAL,
+		.dioread_nolock = true,
+		.auto_da_alloc = true,
+		.disk_blocks = DISK_BLOCKS,
+	};
+	w->sem = ext4_profile_default()->sem;
+	w->bd = blkdev_create(DISK_BLOCKS, bs);
+	ext4_mkfs(w->bd, &w->o);
+	mount_world(w);
+	memset(&w->c, 0, sizeof(w->c));
+	chk_init(&w->chk, bs);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	ext4_free_fs(&w->fs);
+	blkdev_destroy(w->bd);
+	chk_destroy(&w->chk);
+	free(w);
+	g_live = NULL;
+}
+
+static int free_leftover_world(void **state)
+{
+	(void)state;
+	if (g_live)
+		world_free(g_live);
+	return 0;
+}
+
+static void begin(struct world *w)
+{
+	w->step++;
+	chk_step_begin(&w->chk, &w->fs);
+}
+
+/* After a step: the model's own invariants, then the checker's. */
+static void end(struct world *w)
+{
+	ext4_check_state(&w->fs);
+	chk_step_end(&w->chk, &w->fs, w->step);
+}
+
+/* End a step whose damage the model's own assertions would catch first. */
+static void end_unchecked(struct world *w)
+{
+	chk_step_end(&w->chk, &w->fs, w->step);
+}
+
+static void do_write(struct world *w, int64_t off, int64_t len, uint8_t fill)
+{
+	int64_t got = -1;
+
+	assert_int_equal(ext4_file_write(&w->fs, off, len, fill, len, &got), 0);
+	assert_int_equal(got, len);
+	chk_note_write(&w->chk, off, got, fill);
+}
+
+static void step_write(struct world *w, int64_t off, int64_t len, uint8_t fill)
+{
+	begin(w);
+	do_write(w, off, len, fill);
+	end(w);
+}
+
+static void step_truncate(struct world *w, int64_t size)
+{
+	begin(w);
+	assert_int_equal(ext4_setattr_size(&w->fs, size), 0);
+	chk_note_truncate(&w->chk, size);
+	end(w);
+}
+
+static void step_fsync(struct world *w)
+{
+	begin(w);
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
+	chk_note_durable(&w->chk, w->step);
+	end(w);
+}
+
+static void step_writeback(struct world *w)
+{
+	begin(w);
+	assert_int_equal(ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_NONE, true), 0);
+	ext4_wait_io_range(&w->fs, 0, INT64_MAX);
+	end(w);
+}
+
+static void step_read(struct world *w, int64_t off, int64_t len)
+{
+	uint8_t *buf = malloc((size_t)len + 1);
+	int64_t got;
+	int err;
+
+	assert_non_null(buf);
+	begin(w);
+	err = ext4_file_read(&w->fs, off, len, buf, &got);
+	free(buf);
+	assert_int_equal(err, 0);
+	end(w);
+}
+
+static void step_remount(struct world *w)
+{
+	begin(w);
+	ext4_put_super(&w->fs);
+	mount_world(w);
+	chk_note_durable(&w->chk, w->step);
+	end(w);
+}
+
+/* What a test may do to the device between the crash and the mount. */
+typedef void (*tamper_fn)(struct world *w, uint32_t pblk0);
+
+/*
+ * A crash as step_crash() does it; @tamper (if any) changes the device
+ * before recovery, given the physical block of file block 0 (0 if none);
+ * @hash_delta is added to the expected metadata hash.
+ */
+static void step_crash(struct world *w, tamper_fn tamper, uint64_t hash_delta)
+{
+	uint64_t expected, replayed;
+	uint32_t pblk = 0, len = 0;
+
+	begin(w);
+	if (es_lookup(&w->fs.inode.i_es, 0, &pblk, &len) != ES_WRITTEN)
+		pblk = 0;
+	expected = chk_expected_meta_hash(&w->fs) + hash_delta;
+	blkdev_crash(w->bd);
+	ext4_free_fs(&w->fs);
+	if (tamper)
+		tamper(w, pblk);
+	mount_world(w);
+	replayed = chk_device_meta_hash(&w->fs);
+	chk_after_recovery(&w->chk, &w->fs, w->step, expected, replayed);
+	end(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* what was reported                                                   */
+
+/* Invariants reported from violation @from on; informational ones only with @info. */
+static unsigned reported(const struct world *w, uint32_t from, bool info)
+{
+	unsigned mask = 0;
+
+	for (uint32_t i = from; i < w->chk.nr_v; i++)
+		if (info || !chk_inv_info(w->chk.v[i].inv)->informational)
+			mask |= BIT(w->chk.v[i].inv);
+	return mask;
+}
+
+static void names_of(unsigned mask, char *out, size_t n)
+{
+	size_t used = 0;
+
+	out[0] = 0;
+	for (int i = 0; i < INV_COUNT; i++)
+		if ((mask & BIT(i)) && used < n)
+			used += (size_t)snprintf(out + used, n - used, "%s%s", used ? " " : "",
+						 chk_inv_info(i)->name);
+	if (!mask)
+		snprintf(out, n, "(none)");
+}
+
+/* The reports since @from must be exactly @want (see reported()). */
+static void expect_reported(const struct world *w, uint32_t from, bool info, unsigned want,
+			    const char *what)
+{
+	unsigned got = reported(w, from, info);
+	char g[512], x[512];
+
+	if (got == want)
+		return;
+	names_of(got, g, sizeof(g));
+	names_of(want, x, sizeof(x));
+	for (uint32_t i = from; i < w->chk.nr_v; i++)
+		print_message("  step %u %s: %s\n", w->chk.v[i].step,
+			      chk_inv_info(w->chk.v[i].inv)->name, w->chk.v[i].msg);
+	fail_msg("%s: reported {%s}, want {%s}", what, g, x);
+}
+
+/* ------------------------------------------------------------------ */
+/* invariant names                                                     */
+
+static void test_checker__invariant_names_round_trip(void **state)
+{
+	static const char *const names[INV_COUNT] = {
+		"disksize_le_size", "disksize_pending", "gap_zero_on_extend", "no_stale_data",
+		"alloc_consistent", "read_posix", "fsync_durable", "gap_zero_durable",
+		"journal_prefix", "post_eof_zero_strict", "no_folio_lock_under_handle",
+	};
+
+	(void)state;
+	assert_int_equal(INV_COUNT, 11);
+	for (int i = 0; i < INV_COUNT; i++) {
+		assert_string_equal(chk_inv_info(i)->name, names[i]);
+		assert_int_equal(chk_inv_lookup(names[i]), i);
+		assert_true(chk_is_invariant_name(names[i]));
+		assert_non_null(chk_inv_info(i)->when);
+		assert_non_null(chk_inv_info(i)->definition);
+		assert_int_equal(chk_inv_info(i)->informational,
+				 i == INV_POST_EOF_ZERO_STRICT || i == INV_NO_FOLIO_LOCK_UNDER_HANDLE);
+	}
+	assert_int_equal(chk_inv_lookup("no_such_invariant"), -1);
+	assert_false(chk_is_invariant_name("no_such_invariant"));
+	assert_int_equal(chk_inv_lookup(""), -1);
+	assert_false(chk_is_invariant_name(""));
+	assert_int_equal(chk_inv_lookup("Read_Posix"), -1);     /* exact names only */
+	assert_int_equal(chk_inv_lookup("read_posix "), -1);
+}
+
+/* ------------------------------------------------------------------ */
+/* clean runs                                                          */
+
+/* Ordinary operations in every mode: no contract invariant is reported. */
+static void test_checker__clean_run_reports_no_contract_invariant(void **state)
+{
+	static const struct { uint32_t bs; enum ext4_data_mode data; bool da; } cfgs[] = {
+		{ 1024, DATA_ORDERED, true }, { 1024, DATA_ORDERED, false },
+		{ 1024, DATA_WRITEBACK, true }, { 1024, DATA_JOURNAL, false },
+		{ 4096, DATA_ORDERED, true }, { 4096, DATA_ORDERED, false },
+		{ 4096, DATA_WRITEBACK, true }, { 4096, DATA_JOURNAL, false },
+	};
+
+	(void)state;
+	for (unsigned k = 0; k < sizeof(cfgs) / sizeof(cfgs[0]); k++) {
+		struct world *w = world_new(cfgs[k].bs, cfgs[k].data, cfgs[k].da);
+		char what[96];
+
+		snprintf(what, sizeof(what), "clean run, %u-byte blocks, data mode %d, delalloc %d",
+			 cfgs[k].bs, cfgs[k].data, cfgs[k].da);
+		step_write(w, 0, 5000, 0x11);
+		step_write(w, 100, 200, 0x12);
+		step_write(w, 9000, 3000, 0x13);        /* extends past a gap */
+		step_read(w, 0, 20000);
+		step_writeback(w);
+		step_truncate(w, 7777);
+		step_truncate(w, 10001);                /* grows: a zeroed gap */
+		step_write(w, 12288, 4096, 0x14);
+		step_fsync(w);
+		step_crash(w, NULL, 0);
+		step_read(w, 0, 20000);
+		step_write(w, 3000, 4000, 0x15);
+		step_fsync(w);
+		step_remount(w);
+		step_truncate(w, 4096);
+		step_fsync(w);
+		step_crash(w, NULL, 0);
+		expect_reported(w, 0, false, 0, what);
+		world_free(w);
+	}
+}
+
+/* Delalloc writes that take no handle, and reads: nothing at all. */
+static void test_checker__delalloc_writes_and_reads_report_nothing(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+
+	(void)state;
+	step_write(w, 0, 8192, 0x21);
+	step_write(w, 100, 300, 0x22);
+	step_write(w, 4096, 4096, 0x23);
+	step_read(w, 0, 8192);
+	step_read(w, 5000, 100);
+	expect_reported(w, 0, true, 0, "delalloc writes within the first size, and reads");
+	world_free(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* in-memory invariants                                                */
+
+static void test_checker__disksize_above_size_is_reported(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	(void)state;
+	step_write(w, 0, 5000, 0x31);
+	step_fsync(w);
+	expect_reported(w, 0, false, 0, "write and fsync");
+	from = w->chk.nr_v;
+	begin(w);
+	w->fs.inode.i_disksize = w->fs.inode.i_size + 100;
+	end_unchecked(w);
+	expect_reported(w, from, true, BIT(INV_DISKSIZE_LE_SIZE), "i_disksize = i_size + 100");
+	w->fs.inode.i_disksize = w->fs.inode.i_size;
+	from = w->chk.nr_v;
+	begin(w);
+	end(w);
+	expect_reported(w, from, true, 0, "i_disksize restored");
+	world_free(w);
+}
+
+static void test_checker__disksize_short_with_nothing_pending_is_reported(void **state)
+{
+	struct world *w = world_new(1024, DATA_ORDERED, true);
+	uint32_t from;
+
+	(void)state;
+	step_write(w, 0, 5000, 0x41);
+	step_fsync(w);
+	step_write(w, 5000, 3000, 0x42);        /* delayed: i_disksize may lag */
+	assert_true(w->fs.inode.i_disksize < w->fs.inode.i_size);
+	expect_reported(w, 0, false, 0, "a delalloc append leaves i_disksize behind");
+
+	step_fsync(w);
+	from = w->chk.nr_v;
+	begin(w);
+	w->fs.inode.i_disksize = w->fs.inode.i_size - 1;        /* nothing delayed, no I/O */
+	end_unchecked(w);
+	expect_reported(w, from, true, BIT(INV_DISKSIZE_PENDING),
+			"i_disksize one short after fsync");
+
+	/* I/O in flight past i_disksize also justifies the lag */
+	step_write(w, 8000, 3000, 0x43);
+	begin(w);
+	assert_int_equal(ext4_sync_file_range(&w->fs, 0, 0, 'w'), 0);
+	end(w);
+	assert_true(w->fs.nr_ios > 0);
+	from = w->chk.nr_v;
+	begin(w);
+	w->fs.inode.i_disksize = w->fs.inode.i_size - 1;
+	end_unchecked(w);
+	expect_reported(w, from, false, 0, "i_disksize short with the tail in flight");
+	begin(w);
+	ext4_wait_io_range(&w->fs, 0, INT64_MAX);
+	end_unchecked(w);
+	expect_reported(w, from, false, BIT(INV_DISKSIZE_PENDING),
+			"i_disksize short once the I/O completed");
+	world_free(w);
+}
+
+static struct folio *folio_at(struct world *w, int64_t pos)
+{
+	struct folio *f = filemap_get_folio(&w->fs.inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
+
+	assert_non_null(f);
+	assert_true(f->flags & PG_uptodate);
+	return f;
+}
+
+static void test_checker__corrupt_cached_byte_is_reported(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct folio *f;
+	uint32_t from;
+
+	(void)state;
+	step_write(w, 0, 3000, 0xab);
+	step_fsync(w);
+	f = folio_at(w, 100);
+
+	from = w->chk.nr_v;
+	begin(w);
+	f->data[100] = 0x11;
+	end(w);
+	expect_reported(w, from, true, BIT(INV_READ_POSIX), "a cached byte changed to 0x11");
+
+	from = w->chk.nr_v;
+	begin(w);
+	f->data[100] = BLKDEV_SENTINEL;
+	end(w);
+	expect_reported(w, from, true, BIT(INV_NO_STALE_DATA),
+			"a cached byte changed to the sentinel");
+
+	from = w->chk.nr_v;
+	begin(w);
+	f->data[100] = 0xab;
+	end(w);
+	expect_reported(w, from, true, 0, "the byte restored");
+
+	/* once a step wrote the sentinel itself, a sentinel byte is an ordinary mismatch */
+	step_write(w, 2000, 10, BLKDEV_SENTINEL);
+	from = w->chk.nr_v;
+	begin(w);
+	f->data[100] = BLKDEV_SENTINEL;
+	end(w);
+	expect_reported(w, from, true, BIT(INV_READ_POSIX),
+			"a sentinel byte after a step wrote the sentinel");
+	f->data[100] = 0xab;
+
+	/* the reference and the model disagree on the size */
+	from = w->chk.nr_v;
+	begin(w);
+	do_write(w, 3000, 100, 0xab);
+	chk_note_write(&w->chk, 3100, 1, 0xab);         /* the reference says one more */
+	end(w);
+	expect_reported(w, from, true, BIT(INV_READ_POSIX), "the reference is one byte longer");
+	world_free(w);
+}
+
+/*
+ * A byte past EOF in the EOF folio (an mmap store would put it there) is
+ * exposed by an extension that does not zero the gap: 6.18 zeroes it, a
+ * kernel without the 6.13 fixes does not.
+ */
+static void poke_then_extend(bool old_kernel, bool by_truncate)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+	char what[96];
+
+	if (old_kernel) {
+		w->sem.eof_zero_on_extend = false;
+		w->sem.eof_folio_zero_mm = false;
+		w->fs.sem = w->sem;
+	}
+	snprintf(what, sizeof(what), "%s kernel, extension by %s", old_kernel ? "pre-6.13" : "6.18",
+		 by_truncate ? "truncate" : "write");
+	step_write(w, 0, 1000, 0xaa);
+	folio_at(w, 0)->data[2000] = 0x77;
+	from = w->chk.nr_v;
+	if (by_truncate)
+		step_truncate(w, 3000);
+	else
+		step_write(w, 3000, 100, 0xbb);
+	expect_reported(w, from, false, old_kernel ? BIT(INV_GAP_ZERO_ON_EXTEND) : 0, what);
+	world_free(w);
+}
+
+static void test_checker__unzeroed_gap_on_extend_is_reported(void **state)
+{
+	(void)state;
+	poke_then_extend(true, false);
+	poke_then_extend(true, true);
+	poke_then_extend(false, false);
+	poke_then_extend(false, true);
+}
+
+static void set_bitmap_bit(struct world *w, uint32_t b, bool used)
+{
+	uint32_t bpb = w->fs.opts.block_size * 8;
+	uint8_t *byte = w->fs.meta[w->fs.lay.bitmap_start + b / bpb] + (b % bpb) / 8;
+
+	if (used)
+		*byte = (uint8_t)(*byte | (1u << (b % 8)));
+	else
+		*byte = (uint8_t)(*byte & ~(1u << (b % 8)));
+}
+
+static void test_checker__block_free_in_bitmap_is_reported(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t pblk, len, from;
+
+	(void)state;
+	step_write(w, 0, 8192, 0x51);
+	step_fsync(w);
+	assert_int_equal(es_lookup(&w->fs.inode.i_es, 0, &pblk, &len), ES_WRITTEN);
+
+	from = w->chk.nr_v;
+	begin(w);
+	set_bitmap_bit(w, pblk, false);
+	end(w);         /* ext4_check_state looks at the allocator's map, not the buffer */
+	expect_reported(w, from, true, BIT(INV_ALLOC_CONSISTENT),
+			"an owned block marked free in the bitmap buffer");
+
+	from = w->chk.nr_v;
+	begin(w);
+	set_bitmap_bit(w, pblk, true);
+	set_bitmap_bit(w, pblk + 100, true);    /* used in the bitmap, owned by nobody */
+	end(w);
+	expect_reported(w, from, true, BIT(INV_ALLOC_CONSISTENT),
+			"a block marked used that no extent owns");
+
+	from = w->chk.nr_v;
+	begin(w);
+	set_bitmap_bit(w, pblk + 100, false);
+	end(w);
+	expect_reported(w, from, true, 0, "the bitmap restored");
+	world_free(w);
+}
+
+/* A written block past the EOF block of i_disksize: allowed only for an orphan. */
+static void test_checker__written_block_past_eof_is_reported_unless_orphan(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	(void)state;
+	step_write(w, 0, 8192, 0x61);
+	step_fsync(w);
+	from = w->chk.nr_v;
+	begin(w);
+	w->fs.inode.i_size = w->fs.inode.i_disksize = 4096;    /* block 1 left behind */
+	chk_note_truncate(&w->chk, 4096);
+	end_unchecked(w);
+	expect_reported(w, from, true, BIT(INV_ALLOC_CONSISTENT),
+			"a written block past EOF, no orphan");
+
+	from = w->chk.nr_v;
+	begin(w);
+	w->fs.inode.i_orphan = true;            /* a truncate in progress */
+	end_unchecked(w);
+	expect_reported(w, from, true, 0, "a written block past EOF of an orphan");
+	w->fs.inode.i_orphan = false;
+	world_free(w);
+}
+
+static void test_checker__folio_lock_under_handle_is_reported(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, false);
+	uint32_t from;
+
+	(void)state;
+	assert_true(chk_inv_info(INV_NO_FOLIO_LOCK_UNDER_HANDLE)->informational);
+	step_write(w, 0, 100, 0x71);            /* nodelalloc: handle, then the folio */
+	expect_reported(w, 0, true, BIT(INV_NO_FOLIO_LOCK_UNDER_HANDLE), "a nodelalloc write");
+	expect_reported(w, 0, false, 0, "a nodelalloc write (contract invariants)");
+	assert_non_null(strstr(w->chk.v[0].msg, "write_begin"));
+	world_free(w);
+
+	w = world_new(4096, DATA_ORDERED, true);
+	step_write(w, 0, 100, 0x72);            /* delalloc: no handle */
+	expect_reported(w, 0, true, 0, "a delalloc write");
+	from = w->chk.nr_v;
+	step_writeback(w);                      /* the mapping pass locks under its handle */
+	expect_reported(w, from, true, BIT(INV_NO_FOLIO_LOCK_UNDER_HANDLE), "delalloc writeback");
+	world_free(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* after a crash                                                       */
+
+static void fill_block(struct world *w, uint32_t pblk, uint32_t from, uint32_t to, uint8_t v)
+{
+	uint8_t *b;
+
+	assert_true(pblk != 0);
+	b = malloc(w->o.block_size);
+	assert_non_null(b);
+	blkdev_read(w->bd, pblk, b);
+	memset(b + from, v, to - from);
+	blkdev_write_durable(w->bd, pblk, b);
+	free(b);
+}
+
+static void tamper_block0_5a(struct world *w, uint32_t pblk)
+{
+	fill_block(w, pblk, 0, 16, 0x5a);
+}
+
+static void tamper_block0_sentinel(struct world *w, uint32_t pblk)
+{
+	fill_block(w, pblk, 0, 16, BLKDEV_SENTINEL);
+}
+
+static void tamper_block0_tail(struct world *w, uint32_t pblk)
+{
+	fill_block(w, pblk, 3000, w->o.block_size, 0x99);
+}
+
+static void tamper_block0_gap(struct world *w, uint32_t pblk)
+{
+	fill_block(w, pblk, 1500, 1600, 0x5a);
+}
+
+static void tamper_block0_head(struct world *w, uint32_t pblk)
+{
+	fill_block(w, pblk, 500, 600, 0x5a);
+}
+
+/* An fsynced file, crashed with @tamper applied to its block 0. */
+static void crash_fsynced(tamper_fn tamper, unsigned want, const char *what)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	step_write(w, 0, 8192, 0x11);
+	step_fsync(w);
+	step_write(w, 8192, 100, 0x12);         /* not durable: may or may not survive */
+	from = w->chk.nr_v;
+	step_crash(w, tamper, 0);
+	expect_reported(w, from, true, want, what);
+	world_free(w);
+}
+
+static void test_checker__fsynced_data_changed_on_disk_is_reported(void **state)
+{
+	(void)state;
+	crash_fsynced(NULL, 0, "crash after fsync");
+	crash_fsynced(tamper_block0_5a, BIT(INV_FSYNC_DURABLE),
+		      "fsynced block overwritten with 0x5a before recovery");
+	crash_fsynced(tamper_block0_sentinel, BIT(INV_NO_STALE_DATA),
+		      "fsynced block overwritten with the sentinel before recovery");
+}
+
+static void test_checker__journal_not_replayed_as_committed_is_reported(void **state)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	(void)state;
+	step_write(w, 0, 8192, 0x11);
+	step_fsync(w);
+	step_truncate(w, 4096);                 /* committed below, replayed at mount */
+	begin(w);
+	jbd2_journal_commit_transaction(&w->fs.journal);
+	end(w);
+	from = w->chk.nr_v;
+	step_crash(w, NULL, 0);
+	assert_true(w->ri.nr_replayed > 0);
+	expect_reported(w, from, true, 0, "replay of a committed transaction");
+	step_write(w, 0, 8192, 0x13);
+	step_fsync(w);
+	from = w->chk.nr_v;
+	step_crash(w, NULL, 1);
+	expect_reported(w, from, true, BIT(INV_JOURNAL_PREFIX), "a different expected hash");
+	world_free(w);
+}
+
+/* An unaligned fsynced EOF, crashed with @tamper applied to block 0. */
+static void crash_unaligned(tamper_fn tamper, unsigned want, const char *what)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	step_write(w, 0, 3000, 0x22);
+	step_fsync(w);
+	from = w->chk.nr_v;
+	step_crash(w, tamper, 0);
+	expect_reported(w, from, true, want, what);
+	world_free(w);
+}
+
+static void test_checker__nonzero_tail_past_eof_on_disk_is_reported(void **state)
+{
+	(void)state;
+	assert_true(chk_inv_info(INV_POST_EOF_ZERO_STRICT)->informational);
+	crash_unaligned(NULL, 0, "unaligned EOF after fsync");
+	crash_unaligned(tamper_block0_tail, BIT(INV_POST_EOF_ZERO_STRICT),
+			"0x99 past EOF in the EOF block on disk");
+}
+
+/*
+ * A durable unaligned size (1000), then a durable extension: the on-disk
+ * gap [1000, 4096) must read zero.  gap_zero_durable comes with
+ * fsync_durable here: the gap was zero at the later durable point too.
+ */
+static void crash_extended(tamper_fn tamper, unsigned want, const char *what)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	step_write(w, 0, 1000, 0xaa);
+	step_fsync(w);
+	step_truncate(w, 6000);
+	step_fsync(w);
+	from = w->chk.nr_v;
+	step_crash(w, tamper, 0);
+	expect_reported(w, from, false, want, what);
+	world_free(w);
+}
+
+static void test_checker__nonzero_durable_gap_is_reported(void **state)
+{
+	(void)state;
+	crash_extended(NULL, 0, "durable extension from 1000 to 6000");
+	crash_extended(tamper_block0_gap, BIT(INV_GAP_ZERO_DURABLE) | BIT(INV_FSYNC_DURABLE),
+		       "0x5a in the durable gap [1000, 4096)");
+	crash_extended(tamper_block0_head, BIT(INV_FSYNC_DURABLE),
+		       "0x5a below the old size: not the gap");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_teardown(fn, free_leftover_world)
+		T(test_checker__invariant_names_round_trip),
+		T(test_checker__clean_run_reports_no_contract_invariant),
+		T(test_checker__delalloc_writes_and_reads_report_nothing),
+		T(test_checker__disksize_above_size_is_reported),
+		T(test_checker__disksize_short_with_nothing_pending_is_reported),
+		T(test_checker__corrupt_cached_byte_is_reported),
+		T(test_checker__unzeroed_gap_on_extend_is_reported),
+		T(test_checker__block_free_in_bitmap_is_reported),
+		T(test_checker__written_block_past_eof_is_reported_unless_orphan),
+		T(test_checker__folio_lock_under_handle_is_reported),
+		T(test_checker__fsynced_data_changed_on_disk_is_reported),
+		T(test_checker__journal_not_replayed_as_committed_is_reported),
+		T(test_checker__nonzero_tail_past_eof_on_disk_is_reported),
+		T(test_checker__nonzero_durable_gap_is_reported),
+#undef T
+	};
+
+	return cmocka_run_group_tests_name("checker", tests, NULL, NULL);
+}
