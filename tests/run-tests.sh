@@ -100,13 +100,16 @@ if [ -x "$other/ext4sim" ] && [ -z "$(find model sim checker -name '*.[ch]' -new
 	if cmp -s "$tmp/j1" "$tmp/j3"; then ok; else bad "$build and $other builds print different JSON"; fi
 fi
 
-# 5. real-kernel comparison (recorded ground truth)
-tests/kernel/compare.sh -b "$build" > "$tmp/k.out" 2>&1
-grep '^FAIL' -A1 "$tmp/k.out" | head -20
-kp=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/k.out")
-kf=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/k.out")
-if [ -z "$kp" ]; then bad "kernel comparison did not run: $(tail -2 "$tmp/k.out")"; else
-	pass=$((pass + kp)); fail=$((fail + kf)); fi
+# 5. real-kernel comparison (recorded ground truth): the hand-written and the random cases
+for set in "" random-; do
+	tests/kernel/compare.sh -b "$build" -c "tests/kernel/cases${set:+-random}.txt" \
+		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/k.out" 2>&1
+	grep '^FAIL' -A1 "$tmp/k.out" | head -20
+	kp=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/k.out")
+	kf=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/k.out")
+	if [ -z "$kp" ]; then bad "kernel comparison ${set:-hand}: $(tail -2 "$tmp/k.out")"; else
+		pass=$((pass + kp)); fail=$((fail + kf)); fi
+done
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

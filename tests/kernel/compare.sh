@@ -8,20 +8,22 @@
 # sees them, with what the kernel showed.  Each run of steps between crashes
 # ends with `close`, as the xfs_io process that ran them exited there.
 #
-# usage: tests/kernel/compare.sh [-b BUILD] [-t TRUTHFILE] [-v]
+# usage: tests/kernel/compare.sh [-b BUILD] [-c CASEFILE] [-t TRUTHFILE] [-v]
 # Prints one line per mismatch and ends with "N passed, N failed".
 set -uo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=build
 truth=$here/ground-truth-6.18.txt
+cases=$here/cases.txt
 verbose=0
-while getopts "b:t:v" o; do
+while getopts "b:c:t:v" o; do
 	case $o in
 	b) build=$OPTARG ;;
+	c) cases=$OPTARG ;;
 	t) truth=$OPTARG ;;
 	v) verbose=1 ;;
-	*) echo "usage: $0 [-b BUILD] [-t TRUTH] [-v]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-b BUILD] [-c CASES] [-t TRUTH] [-v]" >&2; exit 2 ;;
 	esac
 done
 sim=$build/ext4sim
@@ -33,7 +35,7 @@ declare -A steps_of
 while IFS= read -r line; do
 	case $line in ''|'#'*) continue ;; esac
 	steps_of[${line%%:*}]=${line#*: }
-done < "$here/cases.txt"
+done < "$cases"
 
 mode_flags() {
 	case $1 in
@@ -61,7 +63,8 @@ steps_until() {
 			continue
 		fi
 		case $s in
-		"chattr +S"|"chattr -S") echo close ;;  # loopcheck ran e2fsprogs' chattr between xfs_io processes
+		# loopcheck ends the xfs_io process to run e2fsprogs' chattr or drop_caches
+		"chattr +S"|"chattr -S"|evict) echo close ;;
 		esac
 		echo "$s"
 	done

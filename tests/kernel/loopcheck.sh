@@ -10,8 +10,9 @@
 #   Per run: a 64 MiB image pre-filled with 0xee (stale device data stays visible) is made
 #   with mkfs.ext4 (fixed UUID and hash_seed), attached with losetup and mounted; the empty
 #   file f is created and sync'ed.  The steps are split at each `crash`; every segment runs
-#   as one xfs_io process on f (`close` ends that process and starts a new one, `evict`
-#   becomes `fadvise -d 0 0`, `chattr +S`/`-S` ends the xfs_io process and runs e2fsprogs'
+#   as one xfs_io process on f (`close` ends that process and starts a new one; `evict`
+#   ends it and drops the clean page cache with `echo 1 > /proc/sys/vm/drop_caches`, which
+#   writes nothing back, unlike `fadvise -d`; `chattr +S`/`-S` ends it and runs e2fsprogs'
 #   chattr, as xfs_io's chattr cannot set ext4's sync flag; every other step is passed to
 #   xfs_io unchanged).  After each
 #   segment the size and bytes of f are read through the page cache (record preN); a
@@ -200,7 +201,7 @@ translate_step() {
     case $s in
         crash) echo CRASH ;;
         close) echo CLOSE ;;
-        evict) echo "fadvise -d 0 0" ;;
+        evict) echo EVICT ;;
         "chattr +S"|"chattr -S") echo "CHATTR ${s#chattr }" ;;
         *)
             if [[ $s =~ ^pwrite(\ -S\ 0x[0-9a-fA-F]{1,2})?\ $NUM\ $NUM$ ||
@@ -340,11 +341,14 @@ run_case() {   # run_case NAME BS MODE
         cmds=()
         while IFS= read -r line; do
             [[ -n $line ]] || continue
-            if [[ $line == CLOSE || $line == CHATTR* ]]; then
+            if [[ $line == CLOSE || $line == CHATTR* || $line == EVICT ]]; then
                 if [[ ${#cmds[@]} -gt 0 ]]; then run_xfs_io "seg$k" "${cmds[@]}"; fi
                 cmds=()
                 if [[ $line == CHATTR* ]]; then
                     chattr "${line#CHATTR }" "$MNT/f" || die "$CUR: chattr ${line#CHATTR } failed"
+                fi
+                if [[ $line == EVICT ]]; then   # clean page cache only: no writeback
+                    echo 1 > /proc/sys/vm/drop_caches || die "$CUR: drop_caches failed"
                 fi
             else
                 cmds+=("$line")
