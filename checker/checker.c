@@ -78,6 +78,27 @@ void chk_init(struct chk_state *c, uint32_t block_size)
 	push_durable_point(c, 0, 0);    /* the empty file exists, durable */
 }
 
+static void *dup_array(const void *src, uint32_t nr, uint32_t cap, size_t size)
+{
+	void *p = sim_realloc_array(NULL, cap ? cap : 1, size);
+
+	if (nr)
+		memcpy(p, src, nr * size);
+	return p;
+}
+
+void chk_copy(struct chk_state *dst, const struct chk_state *src)
+{
+	*dst = *src;
+	runs_copy(&dst->posix, &src->posix);
+	runs_copy(&dst->durable, &src->durable);
+	dst->muts = dup_array(src->muts, src->nr_muts, src->cap_muts, sizeof(*src->muts));
+	dst->dps = dup_array(src->dps, src->nr_dps, src->cap_dps, sizeof(*src->dps));
+	dst->crash_muts = dup_array(src->crash_muts, src->all_muts, src->cap_crash_muts,
+				    sizeof(*src->crash_muts));
+	dst->v = dup_array(src->v, src->nr_v, src->cap_v, sizeof(*src->v));
+}
+
 void chk_destroy(struct chk_state *c)
 {
 	runs_destroy(&c->posix);

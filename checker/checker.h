@@ -102,6 +102,8 @@ struct chk_state {
 };
 
 void chk_init(struct chk_state *c, uint32_t block_size);
+/* A deep copy (a crash state is judged on a copy; the run goes on with @src). */
+void chk_copy(struct chk_state *dst, const struct chk_state *src);
 void chk_destroy(struct chk_state *c);
 
 /* Before a step: remember the counters the step may raise. */

@@ -27,6 +27,14 @@ struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size)
 	return bd;
 }
 
+struct blkdev *blkdev_overlay(const struct blkdev *parent)
+{
+	struct blkdev *bd = blkdev_create(parent->bd_nr_blocks, parent->bd_block_size);
+
+	bd->bd_parent = parent;
+	return bd;
+}
+
 void blkdev_destroy(struct blkdev *bd)
 {
 	if (!bd)
@@ -189,6 +197,8 @@ void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out)
 	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
 	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
 		memcpy(out, chunk[blk & (CHUNK_BLOCKS - 1)], bd->bd_block_size);
+	else if (bd->bd_parent)
+		blkdev_read_durable(bd->bd_parent, blk, out);
 	else
 		memset(out, BLKDEV_SENTINEL, bd->bd_block_size);
 }

@@ -18,6 +18,9 @@
  *       one: what a shutdown of a real machine with a write-back cache that
  *       still has power leaves (the crash-state issue enumerates the rest).
  * Storage is sparse: memory follows the blocks written, not the device size.
+ * An overlay (blkdev_overlay) is a device whose durable contents start as
+ * another device's and which stores only the blocks written to it: a crash
+ * state costs the blocks it differs in, not a copy of the device.
  */
 #ifndef EXT4SIM_BLKDEV_H
 #define EXT4SIM_BLKDEV_H
@@ -54,9 +57,15 @@ struct blkdev {
 	uint64_t bd_next_seq;
 	uint64_t bd_next_done;
 	uint64_t bd_flushes;
+	const struct blkdev *bd_parent; /* overlay: durable blocks not written here */
 };
 
 struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size);
+/*
+ * A device whose durable contents are @parent's (its cache and in-flight
+ * writes are not taken); @parent must not change while the overlay lives.
+ */
+struct blkdev *blkdev_overlay(const struct blkdev *parent);
 void blkdev_destroy(struct blkdev *bd);
 /* Queue a write of one block; returns its sequence number. */
 uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,

@@ -123,6 +123,34 @@ static void json_names(FILE *out, const bool *set)
 	fputc(']', out);
 }
 
+/* The crash points of a variant, in the shape `crashstates --json` prints. */
+void json_crash_points(FILE *out, const struct sim_variant_result *r)
+{
+	fputs("[", out);
+	for (uint32_t i = 0; i < r->nr_points; i++) {
+		const struct cs_point *p = &r->points[i];
+
+		fprintf(out, "%s{\"step\": %u, \"raw_states\": %.0f, \"exhaustive\": %s, "
+			"\"unflushed_writes\": %u, \"reduced_states\": %.0f, \"evaluated\": %llu, "
+			"\"states\": [", i ? ", " : "", p->step, p->raw_states,
+			p->exhaustive ? "true" : "false", p->nr_pending, p->reduced_states,
+			(unsigned long long)p->evaluated);
+		for (uint32_t k = 0; k < p->nr_states; k++) {
+			const struct cs_state *st = &p->states[k];
+
+			fprintf(out, "%s{\"size\": %lld, \"sha256\": \"%s\", \"violations\": ",
+				k ? ", " : "", (long long)st->size, st->sha256);
+			json_names(out, st->violated);
+			fprintf(out, ", \"raw_states\": %llu, \"example\": ",
+				(unsigned long long)st->raw_states);
+			json_string(out, st->example);
+			fputc('}', out);
+		}
+		fputs("]}", out);
+	}
+	fputs("]", out);
+}
+
 static void json_variant(FILE *out, const struct scenario *s, const struct sim_variant_result *r,
 			 const char *reproduce)
 {
@@ -150,7 +178,9 @@ static void json_variant(FILE *out, const struct scenario *s, const struct sim_v
 		json_string(out, reproduce);
 		fputc('}', out);
 	}
-	fprintf(out, "], \"counters\": ");
+	fprintf(out, "], \"crash_points\": ");
+	json_crash_points(out, r);
+	fprintf(out, ", \"counters\": ");
 	json_counters(out, &r->counters);
 	fprintf(out, ", \"final\": {\"i_size\": %lld, \"i_disksize\": %lld}, \"steps\": [",
 		(long long)r->final_size, (long long)r->final_disksize);

@@ -19,5 +19,6 @@ void report_json_scenario(FILE *out, const struct scenario *s,
 			  const struct sim_variant_result *r, unsigned nr, bool first,
 			  const char *const *reproduce);
 void json_string(FILE *out, const char *s);
+void json_crash_points(FILE *out, const struct sim_variant_result *r);
 
 #endif

@@ -22,6 +22,8 @@
 
 struct world {
 	const struct sim_variant_cfg *cfg;
+	const struct sim_options *o;
+	struct sim_variant_result *r;
 	struct blkdev *bd;
 	struct ext4_fs fs;
 	struct sim_counters *c;
@@ -39,6 +41,7 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 {
 	memset(w, 0, sizeof(*w));
 	w->cfg = cfg;
+	w->r = r;
 	w->c = &r->counters;
 	w->chk = &r->chk;
 	w->rec = &r->last_recovery;
@@ -129,6 +132,55 @@ static int do_syncfs(struct ext4_fs *fs)
 	return err;
 }
 
+/* Every state the crash can leave, before the run goes on with one of them. */
+static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx, uint64_t expected)
+{
+	struct sim_variant_result *r = w->r;
+
+	if (!w->o || w->o->crash_bound == 0)
+		return NULL;
+	if (r->nr_points == r->cap_points) {
+		r->cap_points = r->cap_points ? 2 * r->cap_points : 8;
+		r->points = sim_realloc_array(r->points, r->cap_points, sizeof(*r->points));
+	}
+	cs_enumerate(&w->fs, w->bd, w->chk, expected, idx, w->o->crash_bound,
+		     &r->points[r->nr_points]);
+	return &r->points[r->nr_points++];
+}
+
+/*
+ * Invariants some crash state violates that the continuing state (reported
+ * from index @nv on) does not: report them once each, with how many states
+ * and an example.
+ */
+static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32_t nv)
+{
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		const struct cs_state *ex = NULL;
+		uint64_t n = 0;
+		bool seen = false;
+
+		for (uint32_t i = nv; i < c->nr_v; i++)
+			seen = seen || c->v[i].inv == (enum chk_inv)inv;
+		for (uint32_t i = 0; i < pt->nr_states; i++) {
+			if (!pt->states[i].violated[inv])
+				continue;
+			n += pt->states[i].raw_states;
+			ex = ex ? ex : &pt->states[i];
+		}
+		if (ex && !seen)
+			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f crash states "
+				   "(e.g. %s): %s", (unsigned long long)n, pt->raw_states,
+				   ex->example, ex->first_msg);
+	}
+	for (uint32_t i = 0; i < pt->nr_states; i++)
+		for (int inv = 0; inv < INV_COUNT; inv++)
+			if (pt->states[i].violated[inv] && !chk_inv_info(inv)->informational) {
+				pt->nr_violating++;
+				break;
+			}
+}
+
 /*
  * crash / shutdown, as `xfs_io -x -c shutdown` leaves a real system: the
  * device finishes the writes it was given (without any further file-system
@@ -145,13 +197,19 @@ static void step_crash(struct world *w, uint32_t idx, struct sim_step_result *sr
 	uint32_t inflight = w->fs.nr_ios;
 	uint64_t replayed;
 
+	uint32_t nv;
+	struct cs_point *pt = enumerate_crash_states(w, idx, expected);
+
 	blkdev_complete_all(w->bd);
 	blkdev_crash(w->bd);
 	ext4_free_fs(&w->fs);
 	sr->err = world_mount(w);
 	SIM_ASSERT(sr->err == 0);
 	replayed = chk_device_meta_hash(&w->fs);
+	nv = w->chk->nr_v;
 	chk_after_recovery(w->chk, &w->fs, idx, expected, replayed);
+	if (pt)
+		report_crash_states(w->chk, pt, nv);
 	if (running)
 		note(sr, "crash: %u in-flight write(s) completed by the device, running "
 		     "transaction %u lost; recovery replayed %u block(s); continuing from the "
@@ -160,6 +218,13 @@ static void step_crash(struct world *w, uint32_t idx, struct sim_step_result *sr
 		note(sr, "crash: %u in-flight write(s) completed by the device; recovery "
 		     "replayed %u block(s); continuing from the state a real shutdown leaves",
 		     inflight, w->rec->nr_replayed);
+	if (pt)
+		snprintf(sr->note2, sizeof(sr->note2), "crash states: %.0f raw (%u unflushed "
+			 "write(s) to %u block(s)), %.0f after folding equal writes, %llu "
+			 "evaluated (%s), %u distinct, %u violating", pt->raw_states,
+			 pt->nr_pending, pt->nr_blocks, pt->reduced_states,
+			 (unsigned long long)pt->evaluated, pt->exhaustive ? "exhaustive" : "sampled",
+			 pt->nr_states, pt->nr_violating);
 }
 
 static void step_remount(struct world *w, uint32_t idx, struct sim_step_result *sr)
@@ -387,6 +452,8 @@ static void trace_step_result(FILE *trace, const struct sim_step_result *sr)
 		fprintf(trace, "      error: %s\n", strerror(-sr->err));
 	if (sr->note[0])
 		fprintf(trace, "      %s\n", sr->note);
+	if (sr->note2[0])
+		fprintf(trace, "      %s\n", sr->note2);
 }
 
 static void trace_violations(FILE *trace, const struct chk_state *c, uint32_t from)
@@ -409,6 +476,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->cfg = *cfg;
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
 	world_init(&w, cfg, r);
+	w.o = o;
 	trace_capture(&w.fs, &now);
 	for (uint32_t i = 0; i < s->nr_steps; i++) {
 		struct sim_step_result *sr = &r->steps[i];
@@ -444,6 +512,9 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 {
 	(void)nr_steps;
 	free(r->steps);
+	for (uint32_t i = 0; i < r->nr_points; i++)
+		cs_point_free(&r->points[i]);
+	free(r->points);
 	chk_destroy(&r->chk);
 	memset(r, 0, sizeof(*r));
 }

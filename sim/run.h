@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "checker.h"
+#include "crashstates.h"
 #include "ext4.h"
 #include "scenario.h"
 
@@ -38,6 +39,7 @@ struct sim_options {
 	const char *dump_file;
 	const char *variant;            /* run only this variant */
 	bool fail_on[INV_COUNT];
+	uint64_t crash_bound;           /* crash states evaluated per crash point; 0: none */
 };
 
 /* The effective settings of one variant. */
@@ -55,6 +57,7 @@ struct sim_step_result {
 	int64_t i_size;
 	int64_t i_disksize;
 	char note[256];                 /* a sentence for the trace */
+	char note2[256];                /* a second one (crash states) */
 };
 
 struct sim_variant_result {
@@ -63,6 +66,9 @@ struct sim_variant_result {
 	struct chk_state chk;           /* violations live here */
 	struct sim_counters counters;
 	struct jbd2_recovery_info last_recovery;
+	struct cs_point *points;        /* one per crash step */
+	uint32_t nr_points;
+	uint32_t cap_points;
 	int64_t final_size;
 	int64_t final_disksize;
 	bool has_expect;

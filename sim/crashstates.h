@@ -1,0 +1,76 @@
+/*
+ * crashstates.h - every device state a crash can leave, recovered and judged.
+ *
+ * At a crash point the device holds its durable blocks plus the writes made
+ * since the last flush: in flight, or completed into the volatile cache.
+ * Each of those may or may not be on the media; writes are atomic per block,
+ * and a block written several times since the flush may hold any one of its
+ * versions or none (a cache can destage an older copy before a newer one
+ * replaces it).  There is no other ordering to respect: a flush made every
+ * earlier completed write durable, and a FUA write is durable once done.
+ * So the raw states are the product over blocks of (1 + versions).
+ *
+ * Reduction before enumeration: a version whose bytes equal the durable
+ * block or an earlier alternative is folded into it (counted as pruned).
+ * Up to a bound the reduced states are enumerated exhaustively; past it a
+ * deterministic sample (seeded by the crash step) is evaluated and the
+ * coverage reported.  Each evaluated state is materialised as an overlay of
+ * the device, mounted (jbd2 recovery, orphan cleanup) and judged by a copy
+ * of the checker; states with the same size, content digest (SHA-256 of the
+ * file as a reader sees it; of its run list for files over 256 MiB) and
+ * violations are one distinct state.
+ *
+ * Not covered here: crashes inside a step (mid-commit, mid-writeback), torn
+ * writes inside a block.
+ */
+#ifndef EXT4SIM_CRASHSTATES_H
+#define EXT4SIM_CRASHSTATES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "checker.h"
+#include "ext4.h"
+
+#define CS_BOUND_DEFAULT 4096u          /* states evaluated per crash point */
+#define CS_KEEP_MAX 64u                 /* pending writes listed in an example */
+#define CS_EXAMPLE_MAX 512
+
+/* One distinct post-recovery state. */
+struct cs_state {
+	int64_t size;
+	char sha256[65];
+	bool violated[INV_COUNT];
+	char first_msg[CHK_MSG_MAX];    /* the first violation's message, if any */
+	uint64_t raw_states;            /* raw states that lead here */
+	char example[CS_EXAMPLE_MAX];   /* "keep N,M" of one such raw state */
+};
+
+struct cs_point {
+	uint32_t step;                  /* 1-based crash step */
+	uint32_t nr_pending;            /* writes not yet durable */
+	uint32_t nr_blocks;             /* distinct blocks they touch */
+	double raw_states;              /* product of (1 + versions); may exceed 2^64 */
+	double reduced_states;          /* after folding equal versions */
+	uint64_t evaluated;
+	bool exhaustive;
+	struct cs_state *states;
+	uint32_t nr_states;
+	uint32_t cap_states;
+	uint32_t nr_violating;          /* distinct states with a counted violation */
+};
+
+/*
+ * Enumerate the crash states of the device @bd behind @fs (the file system
+ * as it is at the crash, not yet torn down).  @chk is the run's checker,
+ * @expected_meta the metadata recovery must produce.  At most @bound
+ * states are evaluated.
+ */
+void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
+		  uint64_t expected_meta, uint32_t step, uint64_t bound, struct cs_point *out);
+void cs_point_free(struct cs_point *p);
+
+/* The pending writes of @bd, in submission order, as a "keep" list maps them. */
+uint32_t cs_nr_pending(const struct blkdev *bd);
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * test_crashstates.c - crash-state enumeration (sim/crashstates.c) on small
+ * hand-computed cases: unflushed overwrites of blocks already on disk, as
+ * writeback leaves them (written and completed, not flushed).  Counts are
+ * worked out by hand in each test's comment; contents are checked through
+ * the SHA-256 of what each state's file holds.  Also the device overlay the
+ * enumeration runs on (model/blkdev.c blkdev_overlay).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "blkdev.h"
+#include "checker.h"
+#include "crashstates.h"
+#include "sha256.h"
+
+struct world {
+	struct blkdev *bd;
+	struct ext4_mount_opts o;
+	struct sim_counters c;
+	struct jbd2_recovery_info ri;
+	struct ext4_fs fs;
+	struct chk_state chk;
+};
+
+static struct world *world_new(void)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	assert_non_null(w);
+	w->o = (struct ext4_mount_opts){ .block_size = 4096, .data = DATA_ORDERED,
+					 .delalloc = true, .dioread_nolock = true,
+					 .auto_da_alloc = true, .disk_blocks = 4096 };
+	w->bd = blkdev_create(4096, 4096);
+	ext4_mkfs(w->bd, &w->o);
+	assert_int_equal(ext4_fill_super(&w->fs, w->bd, &w->o, &ext4_profile_default()->sem,
+					 &w->c, &w->ri), 0);
+	chk_init(&w->chk, 4096);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	ext4_free_fs(&w->fs);
+	blkdev_destroy(w->bd);
+	chk_destroy(&w->chk);
+	free(w);
+}
+
+/* write(2) + the checker's note of it */
+static void write_fill(struct world *w, int64_t off, int64_t len, uint8_t byte)
+{
+	int64_t done;
+
+	assert_int_equal(ext4_file_write(&w->fs, off, len, byte, len, &done), 0);
+	assert_int_equal(done, len);
+	chk_note_write(&w->chk, off, len, byte);
+}
+
+static void fsync_file(struct world *w)
+{
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
+	chk_note_durable(&w->chk, 1);
+}
+
+/* Write back and wait: completed, in the volatile cache, not flushed. */
+static void writeback_wait(struct world *w)
+{
+	assert_int_equal(ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_NONE, true), 0);
+	ext4_wait_io_range(&w->fs, 0, INT64_MAX);
+}
+
+static void sha_of_fill(uint8_t a, uint8_t b, char out[65])
+{
+	uint8_t buf[8192], d[32];
+	struct sha256 s;
+
+	memset(buf, a, 4096);
+	memset(buf + 4096, b, 4096);
+	sha256_init(&s);
+	sha256_update(&s, buf, sizeof(buf));
+	sha256_final(&s, d);
+	sha256_hex(d, out);
+}
+
+static const struct cs_state *find_state(const struct cs_point *p, const char *sha)
+{
+	for (uint32_t i = 0; i < p->nr_states; i++)
+		if (strcmp(p->states[i].sha256, sha) == 0)
+			return &p->states[i];
+	return NULL;
+}
+
+/* Two unflushed overwrites of two blocks: 2 x 2 = 4 raw states, all distinct. */
+static void test_crashstates__two_blocks_four_states(void **state)
+{
+	struct world *w = world_new();
+	const uint8_t pairs[4][2] = { { 0xaa, 0xaa }, { 0xbb, 0xaa }, { 0xaa, 0xbb }, { 0xbb, 0xbb } };
+	struct cs_point p;
+
+	(void)state;
+	write_fill(w, 0, 8192, 0xaa);
+	fsync_file(w);
+	write_fill(w, 0, 8192, 0xbb);
+	writeback_wait(w);
+	cs_enumerate(&w->fs, w->bd, &w->chk, chk_expected_meta_hash(&w->fs), 9, 4096, &p);
+	assert_int_equal(p.nr_pending, 2);
+	assert_int_equal(p.nr_blocks, 2);
+	assert_true(p.raw_states == 4.0);
+	assert_true(p.exhaustive);
+	assert_int_equal(p.evaluated, 4);
+	assert_int_equal(p.nr_states, 4);
+	for (int i = 0; i < 4; i++) {
+		char sha[65];
+		const struct cs_state *st;
+
+		sha_of_fill(pairs[i][0], pairs[i][1], sha);
+		st = find_state(&p, sha);
+		assert_non_null(st);
+		assert_int_equal(st->size, 8192);
+		assert_int_equal(st->raw_states, 1);
+		for (int inv = 0; inv < INV_COUNT; inv++)
+			assert_false(st->violated[inv]);
+	}
+	cs_point_free(&p);
+	world_free(w);
+}
+
+/* One block written twice since the flush: none, first or second: 3 states. */
+static void test_crashstates__one_block_two_versions(void **state)
+{
+	struct world *w = world_new();
+	struct cs_point p;
+
+	(void)state;
+	write_fill(w, 0, 4096, 0xaa);
+	fsync_file(w);
+	write_fill(w, 0, 4096, 0xbb);
+	writeback_wait(w);
+	write_fill(w, 0, 4096, 0xcc);
+	writeback_wait(w);
+	cs_enumerate(&w->fs, w->bd, &w->chk, chk_expected_meta_hash(&w->fs), 9, 4096, &p);
+	assert_int_equal(p.nr_pending, 2);
+	assert_int_equal(p.nr_blocks, 1);
+	assert_true(p.raw_states == 3.0);
+	assert_int_equal(p.nr_states, 3);
+	cs_point_free(&p);
+	world_free(w);
+}
+
+/* A rewrite of the same bytes folds into the durable block: 2 raw, 1 state. */
+static void test_crashstates__equal_write_folds(void **state)
+{
+	struct world *w = world_new();
+	struct cs_point p;
+
+	(void)state;
+	write_fill(w, 0, 4096, 0xaa);
+	fsync_file(w);
+	write_fill(w, 0, 4096, 0xaa);
+	writeback_wait(w);
+	cs_enumerate(&w->fs, w->bd, &w->chk, chk_expected_meta_hash(&w->fs), 9, 4096, &p);
+	assert_true(p.raw_states == 2.0);
+	assert_true(p.reduced_states == 1.0);
+	assert_int_equal(p.evaluated, 1);
+	assert_int_equal(p.nr_states, 1);
+	assert_int_equal(p.states[0].raw_states, 2);
+	cs_point_free(&p);
+	world_free(w);
+}
+
+/* Past the bound the states are sampled, deterministically. */
+static void test_crashstates__bound_samples(void **state)
+{
+	struct world *w = world_new();
+	struct cs_point p, q;
+
+	(void)state;
+	write_fill(w, 0, 8 * 4096, 0xaa);
+	fsync_file(w);
+	write_fill(w, 0, 8 * 4096, 0xbb);
+	writeback_wait(w);
+	cs_enumerate(&w->fs, w->bd, &w->chk, chk_expected_meta_hash(&w->fs), 9, 16, &p);
+	cs_enumerate(&w->fs, w->bd, &w->chk, chk_expected_meta_hash(&w->fs), 9, 16, &q);
+	assert_true(p.raw_states == 256.0);
+	assert_false(p.exhaustive);
+	assert_int_equal(p.evaluated, 16);
+	assert_int_equal(p.nr_states, q.nr_states);
+	for (uint32_t i = 0; i < p.nr_states; i++)
+		assert_string_equal(p.states[i].sha256, q.states[i].sha256);
+	cs_point_free(&p);
+	cs_point_free(&q);
+	world_free(w);
+}
+
+/* An overlay reads its parent's durable blocks and keeps its own writes. */
+static void test_crashstates__overlay(void **state)
+{
+	struct blkdev *parent = blkdev_create(64, 1024), *child;
+	uint8_t a[1024], b[1024], out[1024];
+
+	(void)state;
+	memset(a, 0x11, sizeof(a));
+	memset(b, 0x22, sizeof(b));
+	blkdev_write_durable(parent, 3, a);
+	blkdev_submit(parent, 4, a, BIO_DATA, false);   /* not durable: not inherited */
+	child = blkdev_overlay(parent);
+	blkdev_read(child, 3, out);
+	assert_memory_equal(out, a, sizeof(a));
+	blkdev_read(child, 4, out);
+	assert_int_equal(out[0], BLKDEV_SENTINEL);
+	blkdev_write_durable(child, 3, b);
+	blkdev_read(child, 3, out);
+	assert_memory_equal(out, b, sizeof(b));
+	blkdev_read(parent, 3, out);
+	assert_memory_equal(out, a, sizeof(a));
+	blkdev_destroy(child);
+	blkdev_destroy(parent);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crashstates__two_blocks_four_states),
+		cmocka_unit_test(test_crashstates__one_block_two_versions),
+		cmocka_unit_test(test_crashstates__equal_write_folds),
+		cmocka_unit_test(test_crashstates__bound_samples),
+		cmocka_unit_test(test_crashstates__overlay),
+	};
+
+	return cmocka_run_group_tests_name("crashstates", tests, NULL, NULL);
+}
