@@ -525,11 +525,12 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 	return h;
 }
 
-/* Can byte @off hold @v after the crash, given the baseline and later steps? */
-static bool durable_allows(const struct chk_state *c, int64_t off, uint8_t v)
+/*
+ * Can byte @off hold @v after the crash, given its durable value @base (0
+ * past the durable size) and the steps since?
+ */
+static bool durable_allows(const struct chk_state *c, int64_t off, uint8_t v, uint8_t base)
 {
-	uint8_t base = off < c->durable.size ? runs_byte_at(&c->durable, off) : 0;
-
 	if (v == base)
 		return true;
 	for (uint32_t i = 0; i < c->nr_muts; i++) {
@@ -604,7 +605,7 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 {
 	int64_t size = fs->inode.i_size;
 	struct bad_range bad[3] = { { 0 } };    /* fsync_durable, stale, gap */
-	uint8_t *buf = sim_zalloc(CHUNK_BYTES);
+	uint8_t *buf = sim_zalloc(CHUNK_BYTES), *base = sim_zalloc(CHUNK_BYTES);
 	struct ivls l = { 0 };
 
 	ivl_add_runs(&l, &c->durable, size);
@@ -621,12 +622,12 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 			int64_t n = SIM_MIN((int64_t)CHUNK_BYTES, l.iv[i][1] - p);
 
 			ext4_peek(fs, p, n, buf);
+			runs_read(&c->durable, p, n, base);     /* zero past the durable size */
 			for (int64_t k = 0; k < n; k++) {
 				if (buf[k] == BLKDEV_SENTINEL && !c->sentinel_written)
 					bad_add(&bad[1], p + k, buf[k], 0);
-				else if (!durable_allows(c, p + k, buf[k]))
-					bad_add(&bad[0], p + k, buf[k],
-						runs_byte_at(&c->durable, p + k));
+				else if (!durable_allows(c, p + k, buf[k], base[k]))
+					bad_add(&bad[0], p + k, buf[k], base[k]);
 			}
 			check_gaps_durable(c, fs, p, buf, n, &bad[2]);
 		}
@@ -637,6 +638,7 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 	report_bad(c, INV_GAP_ZERO_DURABLE, step, &bad[2], "durable extension gap not zero");
 	free(l.iv);
 	free(buf);
+	free(base);
 }
 
 static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
