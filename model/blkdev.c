@@ -232,3 +232,17 @@ void blkdev_crash(struct blkdev *bd)
 	blkdev_flush(bd);
 	bd->bd_flushes--;       /* not a flush the file system issued */
 }
+
+void blkdev_crash_keep(struct blkdev *bd, const uint16_t *keep, uint32_t nr_keep)
+{
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		bool kept = false;
+
+		for (uint32_t k = 0; k < nr_keep; k++)
+			kept = kept || keep[k] == i + 1;
+		if (kept)
+			blkdev_write_durable(bd, bd->bd_bios[i].b_blocknr, bd->bd_bios[i].b_data);
+	}
+	while (bd->bd_nr_bios > 0)
+		remove_bio(bd, &bd->bd_bios[bd->bd_nr_bios - 1]);
+}

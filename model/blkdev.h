@@ -82,6 +82,12 @@ void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out);
 void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);
 /* Real-shutdown outcome: completed writes kept, in-flight ones lost. */
 void blkdev_crash(struct blkdev *bd);
+/*
+ * One chosen crash state: of the writes not yet durable, exactly those at
+ * the 1-based positions @keep (submission order) reach the media, in
+ * submission order; every other one is lost.
+ */
+void blkdev_crash_keep(struct blkdev *bd, const uint16_t *keep, uint32_t nr_keep);
 /* Write durable contents directly (mkfs and tests). */
 void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data);
 

@@ -135,10 +135,10 @@ static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out
 	sha256_hex(d, out);
 }
 
-/* "keep 2,5": the pending writes this state persists (1-based). */
+/* "crash --keep 2,5": the step that replays this state (1-based writes). */
 static void example_of(const struct cs_ctx *x, char *out, size_t cap)
 {
-	size_t used = (size_t)snprintf(out, cap, "keep");
+	size_t used = (size_t)snprintf(out, cap, "crash --keep");
 	bool any = false;
 
 	for (uint32_t b = 0; b < x->nr_blocks && used < cap; b++) {

@@ -170,8 +170,8 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 		}
 		if (ex && !seen)
 			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f crash states "
-				   "(e.g. %s): %s", (unsigned long long)n, pt->raw_states,
-				   ex->example, ex->first_msg);
+				   "(replay one as step %u: %s): %s", (unsigned long long)n,
+				   pt->raw_states, pt->step, ex->example, ex->first_msg);
 	}
 	for (uint32_t i = 0; i < pt->nr_states; i++)
 		for (int inv = 0; inv < INV_COUNT; inv++)
@@ -189,28 +189,48 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
  * and check what survived.  The power cut that also drops in-flight and
  * cached writes is one of the states crash-state enumeration covers.
  */
-static void step_crash(struct world *w, uint32_t idx, struct sim_step_result *sr)
+/* The device's side of the crash: the real-shutdown outcome, or crash --keep. */
+static void crash_device(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	for (uint16_t k = 0; st->s_has_persist && k < st->s_nr_persist; k++) {
+		if (st->s_persist[k] > w->bd->bd_nr_bios) {
+			sr->err = -EINVAL;      /* no such write: the default outcome */
+			break;
+		}
+	}
+	if (st->s_has_persist && sr->err == 0) {
+		blkdev_crash_keep(w->bd, st->s_persist, st->s_nr_persist);
+		return;
+	}
+	blkdev_complete_all(w->bd);
+	blkdev_crash(w->bd);
+}
+
+static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
+		       struct sim_step_result *sr)
 {
 	uint64_t expected = chk_expected_meta_hash(&w->fs);
 	uint32_t running = w->fs.journal.j_running_transaction ?
 			   w->fs.journal.j_running_transaction->t_tid : 0;
-	uint32_t inflight = w->fs.nr_ios;
+	uint32_t inflight = w->fs.nr_ios, pending = w->bd->bd_nr_bios;
 	uint64_t replayed;
 
 	uint32_t nv;
 	struct cs_point *pt = enumerate_crash_states(w, idx, expected);
 
-	blkdev_complete_all(w->bd);
-	blkdev_crash(w->bd);
+	crash_device(w, st, sr);
 	ext4_free_fs(&w->fs);
-	sr->err = world_mount(w);
-	SIM_ASSERT(sr->err == 0);
+	SIM_ASSERT(world_mount(w) == 0);
 	replayed = chk_device_meta_hash(&w->fs);
 	nv = w->chk->nr_v;
 	chk_after_recovery(w->chk, &w->fs, idx, expected, replayed);
 	if (pt)
 		report_crash_states(w->chk, pt, nv);
-	if (running)
+	if (st->s_has_persist && sr->err == 0)
+		note(sr, "crash: %u of the %u unflushed write(s) kept (--keep), the rest lost%s; "
+		     "recovery replayed %u block(s)", st->s_nr_persist, pending,
+		     running ? ", running transaction lost" : "", w->rec->nr_replayed);
+	else if (running)
 		note(sr, "crash: %u in-flight write(s) completed by the device, running "
 		     "transaction %u lost; recovery replayed %u block(s); continuing from the "
 		     "state a real shutdown leaves", inflight, running, w->rec->nr_replayed);
@@ -294,7 +314,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_CHATTR: sr->err = ext4_set_sync_flag(&w->fs, st->s_sync_flag); break;
 	case SCN_CLOSE: sr->err = ext4_release_file(&w->fs); break;
 	case SCN_SHUTDOWN:
-	case SCN_CRASH: step_crash(w, idx, sr); break;
+	case SCN_CRASH: step_crash(w, st, idx, sr); break;
 	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
 	case SCN_COMMIT: step_commit(w, sr); break;
 	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;

@@ -102,6 +102,7 @@ enum step_opt {
 	OPT_VERBOSE = 1u << 2,   /* -v */
 	OPT_KEEP = 1u << 3,      /* -k */
 	OPT_SR = 1u << 4,        /* -w | -a | -b */
+	OPT_PERSIST = 1u << 5,   /* --keep none|N[,N...] (crash, shutdown) */
 };
 
 enum step_args {
@@ -141,12 +142,13 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_SYNC] = { "sync", "sync", 0, ARGS_NONE, 0 },
 	[SCN_CHATTR] = { "chattr", "chattr +S|-S", 0, ARGS_CHATTR, 0 },
 	[SCN_CLOSE] = { "close", "close", 0, ARGS_NONE, 0 },
-	[SCN_SHUTDOWN] = { "shutdown", "shutdown", 0, ARGS_NONE, 0 },
+	[SCN_SHUTDOWN] = { "shutdown", "shutdown [--keep none|N[,N...]]", OPT_PERSIST,
+			   ARGS_NONE, 0 },
 	[SCN_WRITEBACK] = { "writeback", "writeback [OFF LEN]", 0,
 			    ARGS_RANGE_OPT, 0 },
 	[SCN_COMMIT] = { "commit", "commit", 0, ARGS_NONE, 0 },
 	[SCN_CHECKPOINT] = { "checkpoint", "checkpoint", 0, ARGS_NONE, 0 },
-	[SCN_CRASH] = { "crash", "crash", 0, ARGS_NONE, 0 },
+	[SCN_CRASH] = { "crash", "crash [--keep none|N[,N...]]", OPT_PERSIST, ARGS_NONE, 0 },
 	[SCN_REMOUNT] = { "remount", "remount", 0, ARGS_NONE, 0 },
 	[SCN_EVICT] = { "evict", "evict", 0, ARGS_NONE, 0 },
 };
@@ -289,6 +291,41 @@ static unsigned step_opt_bit(const char *t)
 		return OPT_KEEP;
 	if (strcmp(t, "-w") == 0 || strcmp(t, "-a") == 0 || strcmp(t, "-b") == 0)
 		return OPT_SR;
+	if (strcmp(t, "--keep") == 0)
+		return OPT_PERSIST;
+	return 0;
+}
+
+/*
+ * crash --keep LIST: "none", or 1-based indexes of the unflushed writes
+ * (in submission order) that persist, comma-separated.
+ */
+static int step_persist_list(struct step_parser *P, unsigned i)
+{
+	const char *t = P->p_tok[i];
+	struct scn_step *out = P->p_out;
+
+	out->s_has_persist = true;
+	if (strcmp(t, "none") == 0)
+		return 0;
+	for (const char *c = t; *c;) {
+		char *end;
+		unsigned long v = strtoul(c, &end, 10);
+
+		if (end == c || (*end != ',' && *end != '\0') || v == 0 ||
+		    v > SCN_PERSIST_INDEX_MAX || *c == '0' || *c == '+' || *c == '-')
+			return step_err(P, P->p_off[i] + (unsigned)(c - t), "%s: --keep takes "
+					"none or write numbers 1..%d separated by commas",
+					P->p_desc->d_name, SCN_PERSIST_INDEX_MAX);
+		if (out->s_nr_persist == SCN_PERSIST_MAX)
+			return step_err(P, P->p_off[i] + (unsigned)(c - t), "%s: --keep names "
+					"more than %d writes", P->p_desc->d_name, SCN_PERSIST_MAX);
+		out->s_persist[out->s_nr_persist++] = (uint16_t)v;
+		c = *end ? end + 1 : end;
+		if (*end == ',' && *c == '\0')
+			return step_err(P, P->p_off[i] + (unsigned)(c - t), "%s: --keep list "
+					"ends with a comma", P->p_desc->d_name);
+	}
 	return 0;
 }
 
@@ -362,6 +399,12 @@ static int step_option(struct step_parser *P, unsigned *i)
 				d->d_name, t);
 	P->p_seen |= opt;
 	(*i)++;
+	if (opt == OPT_PERSIST) {
+		if (*i >= P->p_nr)
+			return step_err(P, P->p_end, "%s: option '--keep' needs a value; "
+					"usage: %s", d->d_name, d->d_usage);
+		return step_persist_list(P, (*i)++);
+	}
 	if (opt == OPT_VERBOSE)
 		P->p_out->s_verbose = true;
 	else if (opt == OPT_KEEP)

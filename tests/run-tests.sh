@@ -87,7 +87,7 @@ if [ "$(stat -c %s "$tmp/d")" = 1048579 ] && [ "$(tail -c 3 "$tmp/d")" = AAA ]; 
 "$sim" crashstates --json scenarios/crash/shutdown-completes-inflight.yaml > "$tmp/cs.json" 2>&1
 if grep -q '"crash_points": \[{"step": 6, "raw_states": 4, "exhaustive": true' "$tmp/cs.json" &&
    [ "$(grep -o '"sha256"' "$tmp/cs.json" | wc -l)" = 2 ] &&
-   grep -q '"violations": \[\], "raw_states": 2, "example": "keep 1"' "$tmp/cs.json"; then ok; else
+   grep -q '"violations": \[\], "raw_states": 2, "example": "crash --keep 1"' "$tmp/cs.json"; then ok; else
 	bad "crashstates JSON for shutdown-completes-inflight: $(head -c 300 "$tmp/cs.json")"; fi
 expect_exit2 "crashstates without a file" "$sim" crashstates
 echo "command line done: $pass passed, $fail failed so far"

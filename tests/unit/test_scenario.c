@@ -537,6 +537,17 @@ static void test_scenario__step_forms(void **state)
 	assert_int_equal(scn_parse_step("  pwrite\t0  1 \n", &st, err,
 					sizeof(err), &col), 0);
 	assert_string_equal(st.s_text, "pwrite\t0  1");
+	assert_int_equal(scn_parse_step("crash --keep 3,1,65535", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_has_persist);
+	assert_int_equal(st.s_nr_persist, 3);
+	assert_int_equal(st.s_persist[0], 3);
+	assert_int_equal(st.s_persist[1], 1);
+	assert_int_equal(st.s_persist[2], 65535);
+	assert_int_equal(scn_parse_step("shutdown --keep none", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_has_persist);
+	assert_int_equal(st.s_nr_persist, 0);
+	assert_int_equal(scn_parse_step("crash", &st, err, sizeof(err), &col), 0);
+	assert_false(st.s_has_persist);
 }
 
 struct step_bad {
@@ -580,6 +591,11 @@ static const struct step_bad step_bads[] = {
 	{ "writeback 0 1 2", 14, "writeback: too many arguments" },
 	{ "fsync 1", 6, "fsync: too many arguments" },
 	{ "crash -k", 6, "crash: unknown option '-k'" },
+	{ "crash --keep", 12, "crash: option '--keep' needs a value" },
+	{ "crash --keep 0", 13, "crash: --keep takes none or write numbers" },
+	{ "crash --keep 1,", 15, "crash: --keep list ends with a comma" },
+	{ "crash --keep 2,x", 15, "crash: --keep takes none or write numbers" },
+	{ "crash --keep 65536", 13, "crash: --keep takes none or write numbers" },
 	{ "pwrite 0\n1", 8, "a step must be one line" },
 	{ "pwrite\x01 0 1", 6, "control character 0x01" },
 };
