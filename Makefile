@@ -7,6 +7,7 @@
 #                   "N passed, N failed"
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
 #   make deps       install the Debian packages the build needs (as root)
+#   make bench      the cost of one crash state (callgrind instructions, wall time)
 #   make clean
 
 BUILD ?= build
@@ -32,7 +33,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
 
-.PHONY: all run check asan clean deps
+.PHONY: all run check asan clean deps bench
 .SECONDARY:
 all: $(BUILD)/ext4sim
 
@@ -57,6 +58,10 @@ run: deps
 check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN)
 	BUILD=$(BUILD) tests/run-tests.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
+	BUILD=$(BUILD) scripts/bench
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
