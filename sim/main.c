@@ -39,6 +39,7 @@ static void usage(FILE *out)
 	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
 	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
 	      "       --crash-bound N (crash states evaluated per crash point; 0: none)\n"
+	      "       --crash-everywhere (also judge a crash after every step)\n"
 	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n", out);
 }
 
@@ -164,6 +165,8 @@ static int bool_flag(struct cli *c, const char *a)
 {
 	if (strcmp(a, "--json") == 0)
 		c->o.json = true;
+	else if (strcmp(a, "--crash-everywhere") == 0)
+		c->o.crash_everywhere = true;
 	else if (strcmp(a, "--summary") == 0)
 		c->o.summary = true;
 	else if (strcmp(a, "--quiet") == 0)

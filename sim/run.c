@@ -155,6 +155,8 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx, ui
  */
 static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32_t nv)
 {
+	const char *where = pt->hypothetical ? "insert after step" : "replay one as step";
+
 	for (int inv = 0; inv < INV_COUNT; inv++) {
 		const struct cs_state *ex = NULL;
 		uint64_t n = 0;
@@ -169,9 +171,10 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 			ex = ex ? ex : &pt->states[i];
 		}
 		if (ex && !seen)
-			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f crash states "
-				   "(replay one as step %u: %s): %s", (unsigned long long)n,
-				   pt->raw_states, pt->step, ex->example, ex->first_msg);
+			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f %scrash "
+				   "states (%s %u: %s): %s", (unsigned long long)n, pt->raw_states,
+				   pt->hypothetical ? "hypothetical " : "", where, pt->step,
+				   ex->example, ex->first_msg);
 	}
 	for (uint32_t i = 0; i < pt->nr_states; i++)
 		for (int inv = 0; inv < INV_COUNT; inv++)
@@ -179,6 +182,28 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 				pt->nr_violating++;
 				break;
 			}
+}
+
+/*
+ * --crash-everywhere: the states a crash right after step @idx would leave,
+ * judged without taking the crash (crash steps enumerate their own).
+ */
+static void crash_here(struct world *w, const struct scn_step *st, uint32_t idx,
+		       struct sim_step_result *sr)
+{
+	struct cs_point *pt;
+
+	if (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN)
+		return;
+	pt = enumerate_crash_states(w, idx, chk_expected_meta_hash(&w->fs));
+	if (!pt)
+		return;
+	pt->hypothetical = true;
+	report_crash_states(w->chk, pt, w->chk->nr_v);
+	snprintf(sr->note2, sizeof(sr->note2), "crash states if it crashed here: %.0f raw "
+		 "(%u unflushed write(s)), %llu evaluated (%s), %u distinct, %u violating",
+		 pt->raw_states, pt->nr_pending, (unsigned long long)pt->evaluated,
+		 pt->exhaustive ? "exhaustive" : "sampled", pt->nr_states, pt->nr_violating);
 }
 
 /*
@@ -509,6 +534,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
 		ext4_check_state(&w.fs);
 		chk_step_end(&r->chk, &w.fs, i + 1);
+		if (o && o->crash_everywhere)
+			crash_here(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode.i_size;
 		sr->i_disksize = w.fs.inode.i_disksize;
 		trace_capture(&w.fs, &now);

@@ -40,6 +40,7 @@ struct sim_options {
 	const char *variant;            /* run only this variant */
 	bool fail_on[INV_COUNT];
 	uint64_t crash_bound;           /* crash states evaluated per crash point; 0: none */
+	bool crash_everywhere;          /* also a hypothetical crash after every step */
 };
 
 /* The effective settings of one variant. */

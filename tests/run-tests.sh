@@ -90,6 +90,9 @@ if grep -q '"crash_points": \[{"step": 6, "raw_states": 4, "exhaustive": true' "
    grep -q '"violations": \[\], "raw_states": 2, "example": "crash --keep 1"' "$tmp/cs.json"; then ok; else
 	bad "crashstates JSON for shutdown-completes-inflight: $(head -c 300 "$tmp/cs.json")"; fi
 expect_exit2 "crashstates without a file" "$sim" crashstates
+# every scenario also meets its expectations with a crash judged after every step
+"$sim" run --summary --crash-everywhere scenarios > "$tmp/ce.out" 2>&1
+if grep -q " 0 not$" "$tmp/ce.out"; then ok; else bad "--crash-everywhere: $(tail -1 "$tmp/ce.out")"; fi
 echo "command line done: $pass passed, $fail failed so far"
 
 # 4. determinism
