@@ -123,6 +123,8 @@ struct jbd2_fs_ops {
 	void (*commit_callback)(void *fs, transaction_t *t);
 	/* a block the transaction carried is now committed (refile) */
 	void (*buffer_committed)(void *fs, const struct jbd2_buf *b);
+	/* optional: the log holds @t but not yet its commit block (crash point) */
+	void (*commit_crash_point)(void *fs, const transaction_t *t);
 };
 
 typedef struct journal_s {

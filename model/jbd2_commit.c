@@ -98,21 +98,26 @@ static void write_descriptor_group(struct log_writer *w, const transaction_t *t,
 	uint32_t bs = w->j->j_dev->bd_block_size;
 	uint8_t *d = sim_zalloc(bs);
 
+	uint8_t *esc = sim_zalloc(bs);
+
 	put_header(d, JBD2_DESCRIPTOR_BLOCK, t->t_tid);
 	for (uint32_t k = 0; k < n; k++) {
 		uint8_t *tag = d + JBD2_HEADER_SIZE + k * JBD2_TAG_SIZE;
 		uint32_t flags = k + 1 == n ? JBD2_FLAG_LAST_TAG : 0;
 
-		if (get_le32(copies[first + k]) == JBD2_MAGIC_NUMBER) {
-			put_le32(copies[first + k], 0);        /* escape */
+		if (get_le32(copies[first + k]) == JBD2_MAGIC_NUMBER)
 			flags |= JBD2_FLAG_ESCAPE;
-		}
 		put_le32(tag, t->t_buffers[first + k].jb_blocknr);
 		put_le32(tag + 4, flags);
 	}
 	log_write(w, d, BIO_JOURNAL);
-	for (uint32_t k = 0; k < n; k++)
-		log_write(w, copies[first + k], BIO_JOURNAL);
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(esc, copies[first + k], bs);
+		if (get_le32(esc) == JBD2_MAGIC_NUMBER)
+			put_le32(esc, 0);                       /* escape */
+		log_write(w, esc, BIO_JOURNAL);
+	}
+	free(esc);
 	free(d);
 }
 
@@ -149,20 +154,28 @@ static uint8_t **snapshot_buffers(journal_t *j, const transaction_t *t)
 	for (uint32_t i = 0; i < t->t_nr_buffers; i++) {
 		copies[i] = sim_zalloc(j->j_dev->bd_block_size);
 		j->j_ops->get_block(j->j_private, &t->t_buffers[i], copies[i]);
-		checkpoint_add(j, t->t_buffers[i].jb_blocknr, t->t_tid, copies[i]);
 	}
 	return copies;
 }
 
-static void write_metadata(struct log_writer *w, const transaction_t *t)
+/* Descriptors and copies to the log; returns the copies for the checkpoint list. */
+static uint8_t **write_metadata(struct log_writer *w, const transaction_t *t)
 {
 	uint32_t per = tags_per_descriptor(w->j);
 	uint8_t **copies = snapshot_buffers(w->j, t);
 
 	for (uint32_t i = 0; i < t->t_nr_buffers; i += per)
 		write_descriptor_group(w, t, i, SIM_MIN(per, t->t_nr_buffers - i), copies);
-	for (uint32_t i = 0; i < t->t_nr_buffers; i++)
+	return copies;
+}
+
+/* The transaction is committed: its copies wait for checkpoint. */
+static void checkpoint_copies(journal_t *j, const transaction_t *t, uint8_t **copies)
+{
+	for (uint32_t i = 0; i < t->t_nr_buffers; i++) {
+		checkpoint_add(j, t->t_buffers[i].jb_blocknr, t->t_tid, copies[i]);
 		free(copies[i]);
+	}
 	free(copies);
 }
 
@@ -221,6 +234,7 @@ void jbd2_journal_commit_transaction(journal_t *j)
 {
 	transaction_t *t = j->j_running_transaction;
 	struct log_writer w = { .j = j };
+	uint8_t **copies;
 	uint32_t need, start;
 
 	SIM_ASSERT(t != NULL);
@@ -237,11 +251,14 @@ void jbd2_journal_commit_transaction(journal_t *j)
 		j->j_ops->submit_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
 	start = j->j_head;
 	write_revoke_records(&w, t);
-	write_metadata(&w, t);
+	copies = write_metadata(&w, t);
 	t->t_state = T_COMMIT;
 	if (t->t_ji_flags & JI_WAIT_DATA)
 		j->j_ops->finish_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	if (j->j_ops->commit_crash_point)       /* a crash before the commit block */
+		j->j_ops->commit_crash_point(j->j_private, t);
 	write_commit_record(&w, t);
+	checkpoint_copies(j, t, copies);
 	SIM_ASSERT(w.written == need);
 	record_logged(j, t->t_tid, start, need);
 	free(w.seqs);

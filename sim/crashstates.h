@@ -48,7 +48,8 @@ struct cs_state {
 
 struct cs_point {
 	uint32_t step;                  /* 1-based crash step */
-	bool hypothetical;              /* a crash after this step, which the run does not take */
+	bool hypothetical;              /* a crash the run does not take */
+	uint32_t in_commit;             /* inside this step's commit of this tid (0: none) */
 	uint32_t nr_pending;            /* writes not yet durable */
 	uint32_t nr_blocks;             /* distinct blocks they touch */
 	double raw_states;              /* product of (1 + versions); may exceed 2^64 */

@@ -131,10 +131,11 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 		const struct cs_point *p = &r->points[i];
 
 		fprintf(out, "%s{\"step\": %u, \"raw_states\": %.0f, \"exhaustive\": %s, "
-			"\"hypothetical\": %s, \"unflushed_writes\": %u, \"reduced_states\": %.0f, "
-			"\"evaluated\": %llu, \"states\": [", i ? ", " : "", p->step, p->raw_states,
-			p->exhaustive ? "true" : "false", p->hypothetical ? "true" : "false",
-			p->nr_pending, p->reduced_states, (unsigned long long)p->evaluated);
+			"\"hypothetical\": %s, \"inside_commit\": %u, \"unflushed_writes\": %u, "
+			"\"reduced_states\": %.0f, \"evaluated\": %llu, \"states\": [", i ? ", " : "",
+			p->step, p->raw_states, p->exhaustive ? "true" : "false",
+			p->hypothetical ? "true" : "false", p->in_commit, p->nr_pending,
+			p->reduced_states, (unsigned long long)p->evaluated);
 		for (uint32_t k = 0; k < p->nr_states; k++) {
 			const struct cs_state *st = &p->states[k];
 

@@ -155,7 +155,8 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx, ui
  */
 static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32_t nv)
 {
-	const char *where = pt->hypothetical ? "insert after step" : "replay one as step";
+	const char *where = pt->in_commit ? "inside the commit of step" :
+			    pt->hypothetical ? "insert after step" : "replay one as step";
 
 	for (int inv = 0; inv < INV_COUNT; inv++) {
 		const struct cs_state *ex = NULL;
@@ -182,6 +183,41 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 				pt->nr_violating++;
 				break;
 			}
+}
+
+/* Steps whose own effects the checker knows before they run: no data changes. */
+static bool step_changes_nothing(const struct scn_step *st)
+{
+	switch (st->s_op) {
+	case SCN_FSYNC: case SCN_FDATASYNC: case SCN_SYNC: case SCN_SYNC_RANGE:
+	case SCN_COMMIT: case SCN_WRITEBACK: case SCN_CLOSE: case SCN_REMOUNT:
+	case SCN_EVICT: case SCN_PREAD: case SCN_CHECKPOINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct commit_hook_ctx {
+	struct world *w;
+	uint32_t step;
+};
+
+/*
+ * --crash-everywhere, inside a commit: the log holds the transaction but
+ * not its commit block, so recovery must leave its changes out.
+ */
+static void commit_crash_hook(void *p, uint32_t tid)
+{
+	struct commit_hook_ctx *hc = p;
+	struct cs_point *pt = enumerate_crash_states(hc->w, hc->step,
+						     chk_expected_meta_hash(&hc->w->fs));
+
+	if (!pt)
+		return;
+	pt->hypothetical = true;
+	pt->in_commit = tid;
+	report_crash_states(hc->w->chk, pt, hc->w->chk->nr_v);
 }
 
 /*
@@ -515,6 +551,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 {
 	struct trace_state before, now;
 	struct world w;
+	struct commit_hook_ctx hc = { .w = &w };
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -531,7 +568,12 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		if (trace)
 			trace_step_header(trace, i + 1, &s->steps[i]);
 		chk_step_begin(&r->chk, &w.fs);
+		hc.step = i + 1;
+		w.fs.s_commit_crash_hook = o && o->crash_everywhere &&
+					   step_changes_nothing(&s->steps[i]) ? commit_crash_hook : NULL;
+		w.fs.s_commit_crash_ctx = &hc;
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
+		w.fs.s_commit_crash_hook = NULL;
 		ext4_check_state(&w.fs);
 		chk_step_end(&r->chk, &w.fs, i + 1);
 		if (o && o->crash_everywhere)
