@@ -242,14 +242,6 @@ static void crash_here(struct world *w, const struct scn_step *st, uint32_t idx,
 		 pt->exhaustive ? "exhaustive" : "sampled", pt->nr_states, pt->nr_violating);
 }
 
-/*
- * crash / shutdown, as `xfs_io -x -c shutdown` leaves a real system: the
- * device finishes the writes it was given (without any further file-system
- * work: no unwritten conversion, no commit), then everything in memory and
- * every uncommitted transaction is lost; mount (recovery, orphan cleanup)
- * and check what survived.  The power cut that also drops in-flight and
- * cached writes is one of the states crash-state enumeration covers.
- */
 /* The device's side of the crash: the real-shutdown outcome, or crash --keep. */
 static void crash_device(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
@@ -267,16 +259,21 @@ static void crash_device(struct world *w, const struct scn_step *st, struct sim_
 	blkdev_crash(w->bd);
 }
 
+/*
+ * crash / shutdown, as `xfs_io -x -c shutdown` leaves a real system: the
+ * device finishes the writes it was given (without any further file-system
+ * work: no unwritten conversion, no commit), then everything in memory and
+ * every uncommitted transaction is lost; mount (recovery, orphan cleanup)
+ * and check what survived.  The power cut that also drops in-flight and
+ * cached writes is one of the states crash-state enumeration covers.
+ */
 static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
 		       struct sim_step_result *sr)
 {
-	uint64_t expected = chk_expected_meta_hash(&w->fs);
+	uint64_t expected = chk_expected_meta_hash(&w->fs), replayed;
 	uint32_t running = w->fs.journal.j_running_transaction ?
 			   w->fs.journal.j_running_transaction->t_tid : 0;
-	uint32_t inflight = w->fs.nr_ios, pending = w->bd->bd_nr_bios;
-	uint64_t replayed;
-
-	uint32_t nv;
+	uint32_t inflight = w->fs.nr_ios, pending = w->bd->bd_nr_bios, nv;
 	struct cs_point *pt = enumerate_crash_states(w, idx, expected);
 
 	crash_device(w, st, sr);
