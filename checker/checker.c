@@ -188,11 +188,10 @@ void chk_note_truncate(struct chk_state *c, int64_t size)
 	note_extension(c, old, size);
 }
 
-void chk_note_durable(struct chk_state *c, uint32_t step)
+void chk_note_durable(struct chk_state *c)
 {
 	runs_destroy(&c->durable);
 	runs_copy(&c->durable, &c->posix);
-	c->durable_step = step;
 	c->nr_muts = 0;
 	push_durable_point(c, c->posix.size, c->all_muts);
 }
@@ -663,7 +662,7 @@ static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, u
 }
 
 /* The recovered file becomes the reference and the durable baseline. */
-static void rebase(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 {
 	uint8_t *buf = sim_zalloc(CHUNK_BYTES);
 	struct ivls l = { 0 };
@@ -688,7 +687,7 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 	runs_truncate(&c->posix, fs->inode.i_size);
 	c->nr_dps = 0;
 	c->all_muts = 0;
-	chk_note_durable(c, step);
+	chk_note_durable(c);
 	free(l.iv);
 	free(buf);
 }
@@ -708,5 +707,5 @@ void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 	check_recovered_data(c, fs, step);
 	check_post_eof_zero(c, fs, step);
 	check_alloc(c, fs, step);
-	rebase(c, fs, step);
+	rebase(c, fs);
 }

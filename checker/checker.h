@@ -78,7 +78,6 @@ struct chk_state {
 	uint32_t block_size;
 	struct runs posix;              /* what a read must return now */
 	struct runs durable;            /* the baseline */
-	uint32_t durable_step;          /* 0: the empty file at the start */
 	struct chk_mut *muts;           /* since the baseline */
 	uint32_t nr_muts;
 	uint32_t cap_muts;
@@ -112,8 +111,8 @@ void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs);
 void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
 /* The step set the size (truncate). */
 void chk_note_truncate(struct chk_state *c, int64_t size);
-/* The step made the whole file durable (fsync, fdatasync, sync, remount). */
-void chk_note_durable(struct chk_state *c, uint32_t step);
+/* The whole file is durable now (fsync, fdatasync, sync, remount, crash). */
+void chk_note_durable(struct chk_state *c);
 /* After a step: the in-memory invariants. */
 void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step);
 

@@ -129,7 +129,6 @@ struct ext4_fs {
 /* ext4_map_blocks() flags (fs/ext4/ext4.h EXT4_GET_BLOCKS_*) */
 #define GET_BLOCKS_CREATE 0x1u
 #define GET_BLOCKS_UNWRIT_EXT 0x2u      /* allocate unwritten */
-#define GET_BLOCKS_DELALLOC_RESERVE 0x4u/* allocation claims a reservation */
 #define GET_BLOCKS_IO_SUBMIT 0x8u       /* writeback: ordered add_wait */
 #define GET_BLOCKS_CONVERT 0x10u        /* unwritten -> written */
 
@@ -147,7 +146,7 @@ struct ext4_map_blocks {
 };
 
 /* jbd2 handle types (EXT4_HT_*) */
-enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_SYNC };
+enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE };
 
 static inline bool ext4_should_journal_data(const struct ext4_fs *fs)
 {
@@ -245,7 +244,6 @@ void ext4_io_end_set_unwritten(struct ext4_fs *fs, uint32_t io_end, uint32_t lbl
 			       uint32_t len);
 void ext4_put_io_end(struct ext4_fs *fs, uint32_t io_end);
 void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end);
-void ext4_drop_ios(struct ext4_fs *fs);
 bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end);
 
 /* truncate.c and orphan.c */

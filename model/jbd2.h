@@ -185,7 +185,6 @@ void jbd2_journal_revoke(handle_t *h, uint32_t blocknr);
 void jbd2_journal_free_blocks(handle_t *h, uint32_t start, uint32_t len);
 void jbd2_journal_inode_ranged(handle_t *h, uint32_t flags, int64_t start, int64_t len);
 bool jbd2_transaction_committed(journal_t *j, uint32_t tid);
-bool jbd2_buffer_in_running(const journal_t *j, uint32_t blocknr);
 void jbd2_transaction_free(transaction_t *t);
 
 /* commit.c */

@@ -172,17 +172,6 @@ void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, int64_t lblk)
 	add_buffer(h, blocknr, lblk);
 }
 
-bool jbd2_buffer_in_running(const journal_t *j, uint32_t blocknr)
-{
-	const transaction_t *t = j->j_running_transaction;
-	uint32_t i;
-
-	if (!t)
-		return false;
-	i = find_buffer(t, blocknr);
-	return i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr;
-}
-
 /*
  * jbd2_journal_forget(): the block leaves the transaction.  An older
  * committed copy stays on the checkpoint list until this transaction

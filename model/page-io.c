@@ -227,10 +227,3 @@ bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end)
 			return true;
 	return false;
 }
-
-/* A crash: the device dropped what was in flight; forget it. */
-void ext4_drop_ios(struct ext4_fs *fs)
-{
-	fs->nr_ios = 0;
-	fs->nr_io_ends = 0;
-}

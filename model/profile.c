@@ -14,9 +14,6 @@ static const struct ext4_profile profiles[] = {
 			       "fix, the 6.6 delalloc append handle, both halves of the 6.13 "
 			       "EOF zeroing, ordered zeroing of written buffers only",
 		.sem = {
-			.da_write_no_handle = true,
-			.da_disksize_vs_isize = true,
-			.short_copy_zero = true,
 			.da_end_skip_dirty = true,
 			.eof_zero_on_extend = true,
 			.eof_folio_zero_mm = true,

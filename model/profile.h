@@ -11,12 +11,6 @@
 #include <stdbool.h>
 
 struct ext4_semantics {
-	/* cc883236b792 (5.15): delalloc write_begin/end take no handle */
-	bool da_write_no_handle;
-	/* 4df031ff5876 (5.15): da_write_end compares the end with i_size */
-	bool da_disksize_vs_isize;
-	/* ffec85d53d0f (6.4): short copy into a non-uptodate folio: copied = 0 first */
-	bool short_copy_zero;
 	/* 40b14c55e3d0 (6.6): delalloc append starts a handle only if i_disksize changed */
 	bool da_end_skip_dirty;
 	/* c7fc0366c656 (6.13): zero [old size, block end) when the size grows */

@@ -305,12 +305,12 @@ static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
 			 pt->nr_states, pt->nr_violating);
 }
 
-static void step_remount(struct world *w, uint32_t idx, struct sim_step_result *sr)
+static void step_remount(struct world *w, struct sim_step_result *sr)
 {
 	ext4_put_super(&w->fs);
 	sr->err = world_mount(w);
 	SIM_ASSERT(sr->err == 0);
-	chk_note_durable(w->chk, idx);
+	chk_note_durable(w->chk);
 	note(sr, "clean unmount and mount");
 }
 
@@ -337,7 +337,7 @@ static void step_writeback(struct world *w, const struct scn_step *st, struct si
 }
 
 /* Steps that flush or sync. */
-static bool step_sync_like(struct world *w, const struct scn_step *st, uint32_t idx,
+static bool step_sync_like(struct world *w, const struct scn_step *st,
 			   struct sim_step_result *sr)
 {
 	switch (st->s_op) {
@@ -345,12 +345,12 @@ static bool step_sync_like(struct world *w, const struct scn_step *st, uint32_t 
 	case SCN_FDATASYNC:
 		sr->err = ext4_sync_file(&w->fs, 0, INT64_MAX, st->s_op == SCN_FDATASYNC);
 		if (sr->err == 0)
-			chk_note_durable(w->chk, idx);
+			chk_note_durable(w->chk);
 		return true;
 	case SCN_SYNC:
 		sr->err = do_syncfs(&w->fs);
 		if (sr->err == 0)
-			chk_note_durable(w->chk, idx);
+			chk_note_durable(w->chk);
 		return true;
 	case SCN_SYNC_RANGE:
 		sr->err = ext4_sync_file_range(&w->fs, st->s_off, st->s_len, st->s_sr_flag);
@@ -363,7 +363,7 @@ static bool step_sync_like(struct world *w, const struct scn_step *st, uint32_t 
 static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 		     struct sim_step_result *sr, FILE *trace)
 {
-	if (step_sync_like(w, st, idx, sr))
+	if (step_sync_like(w, st, sr))
 		return;
 	switch (st->s_op) {
 	case SCN_PWRITE: step_pwrite(w, st, sr); break;
@@ -376,7 +376,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
 	case SCN_COMMIT: step_commit(w, sr); break;
 	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;
-	case SCN_REMOUNT: step_remount(w, idx, sr); break;
+	case SCN_REMOUNT: step_remount(w, sr); break;
 	case SCN_EVICT: ext4_evict_clean(&w->fs); break;
 	default:
 		SIM_ASSERT(!"step not supported: rejected at load");
