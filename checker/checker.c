@@ -491,7 +491,23 @@ static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
 
 #define FNV_BASIS 0xcbf29ce484222325ull
 
-uint64_t chk_expected_meta_hash(const struct ext4_fs *fs)
+/* The committing transaction's logged copy of @blk, or NULL; *revoked if it revokes it. */
+static const uint8_t *committing_copy(const journal_t *j, uint32_t blk, bool *revoked)
+{
+	const transaction_t *t = j->j_committing_transaction;
+
+	*revoked = false;
+	if (!t || !j->j_commit_copies)
+		return NULL;
+	for (uint32_t i = 0; i < t->t_nr_buffers; i++)
+		if (t->t_buffers[i].jb_blocknr == blk)
+			return j->j_commit_copies[i];
+	for (uint32_t i = 0; i < t->t_nr_forget; i++)
+		*revoked = *revoked || t->t_forget[i] == blk;
+	return NULL;
+}
+
+uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 {
 	const journal_t *j = &fs->journal;
 	uint8_t *b = sim_zalloc(fs->opts.block_size);
@@ -499,9 +515,16 @@ uint64_t chk_expected_meta_hash(const struct ext4_fs *fs)
 	uint32_t k = 0;
 
 	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++) {
+		const uint8_t *c = NULL;
+		bool revoked = false;
+
 		while (k < j->j_nr_cp && j->j_cp[k].cp_blocknr < blk)
 			k++;
-		if (k < j->j_nr_cp && j->j_cp[k].cp_blocknr == blk)
+		if (with_committing)
+			c = committing_copy(j, blk, &revoked);
+		if (c)
+			memcpy(b, c, fs->opts.block_size);
+		else if (!revoked && k < j->j_nr_cp && j->j_cp[k].cp_blocknr == blk)
 			memcpy(b, j->j_cp[k].cp_data, fs->opts.block_size);
 		else
 			blkdev_read_durable(fs->bdev, blk, b);
@@ -579,7 +602,7 @@ static bool gap_allows(const struct chk_state *c, const struct chk_durable_point
  * EOF block reads zero unless a later step wrote there.  Sentinel bytes are
  * no_stale_data's.
  */
-static void check_gaps_durable(struct chk_state *c, const struct ext4_fs *fs, int64_t off,
+static void check_gaps_durable(const struct chk_state *c, const struct ext4_fs *fs, int64_t off,
 			       const uint8_t *buf, int64_t n, struct bad_range *bad)
 {
 	uint32_t bs = fs->opts.block_size;
@@ -599,26 +622,58 @@ static void check_gaps_durable(struct chk_state *c, const struct ext4_fs *fs, in
 	}
 }
 
-/* Compare the recovered file with what the baseline and later steps allow. */
-static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+/*
+ * The byte ranges a post-crash comparison must read: the baseline's data,
+ * every write since, the durable points' gaps and wherever the recovered
+ * file holds data; clipped to the recovered size.  Everything else is zero
+ * on both sides.
+ */
+static void recovered_intervals(const struct chk_state *c, const struct ext4_fs *fs,
+				struct ivls *l)
 {
 	int64_t size = fs->inode.i_size;
-	struct bad_range bad[3] = { { 0 } };    /* fsync_durable, stale, gap */
-	uint8_t *buf = sim_zalloc(CHUNK_BYTES), *base = sim_zalloc(CHUNK_BYTES);
-	struct ivls l = { 0 };
 
-	ivl_add_runs(&l, &c->durable, size);
+	ivl_add_runs(l, &c->durable, size);
 	for (uint32_t i = 0; i < c->nr_muts; i++)
 		if (c->muts[i].kind == MUT_FILL)
-			ivl_add(&l, c->muts[i].off, c->muts[i].off + c->muts[i].len, size);
+			ivl_add(l, c->muts[i].off, c->muts[i].off + c->muts[i].len, size);
 	for (uint32_t i = 0; i < c->nr_dps; i++)       /* the gaps: to the EOF block's end */
-		ivl_add(&l, c->dps[i].size, (c->dps[i].size + c->block_size - 1) &
+		ivl_add(l, c->dps[i].size, (c->dps[i].size + c->block_size - 1) &
 			~(int64_t)(c->block_size - 1), size);
-	ivl_add_model(&l, fs, size);
-	ivl_merge(&l);
-	for (uint32_t i = 0; i < l.nr; i++) {
-		for (int64_t p = l.iv[i][0]; p < l.iv[i][1]; p += CHUNK_BYTES) {
-			int64_t n = SIM_MIN((int64_t)CHUNK_BYTES, l.iv[i][1] - p);
+	ivl_add_model(l, fs, size);
+	ivl_merge(l);
+}
+
+/* Keep only what @l has inside [lo, hi) and outside the sorted ranges @skip. */
+static void ivl_restrict(struct ivls *l, int64_t lo, int64_t hi, const int64_t (*skip)[2],
+			 uint32_t nr_skip)
+{
+	struct ivls out = { 0 };
+
+	for (uint32_t i = 0; i < l->nr; i++) {
+		int64_t s = SIM_MAX(l->iv[i][0], lo), e = SIM_MIN(l->iv[i][1], hi);
+
+		for (uint32_t k = 0; k < nr_skip && s < e; k++) {
+			if (skip[k][1] <= s || skip[k][0] >= e)
+				continue;
+			ivl_add(&out, s, skip[k][0], e);
+			s = skip[k][1];
+		}
+		ivl_add(&out, s, e, e);
+	}
+	free(l->iv);
+	*l = out;
+}
+
+/* fsync_durable, no_stale_data and gap_zero_durable over the ranges @l. */
+static void scan_recovered(const struct chk_state *c, const struct ext4_fs *fs,
+			   const struct ivls *l, struct bad_range bad[3])
+{
+	uint8_t *buf = sim_zalloc(CHUNK_BYTES), *base = sim_zalloc(CHUNK_BYTES);
+
+	for (uint32_t i = 0; i < l->nr; i++) {
+		for (int64_t p = l->iv[i][0]; p < l->iv[i][1]; p += CHUNK_BYTES) {
+			int64_t n = SIM_MIN((int64_t)CHUNK_BYTES, l->iv[i][1] - p);
 
 			ext4_peek(fs, p, n, buf);
 			runs_read(&c->durable, p, n, base);     /* zero past the durable size */
@@ -631,34 +686,96 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 			check_gaps_durable(c, fs, p, buf, n, &bad[2]);
 		}
 	}
+	free(buf);
+	free(base);
+}
+
+/* Compare the recovered file, minus the ranges @skip, with what the steps allow. */
+static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+				 const int64_t (*skip)[2], uint32_t nr_skip)
+{
+	struct bad_range bad[3] = { { 0 } };    /* fsync_durable, stale, gap */
+	struct ivls l = { 0 };
+
+	recovered_intervals(c, fs, &l);
+	if (nr_skip)
+		ivl_restrict(&l, 0, INT64_MAX, skip, nr_skip);
+	scan_recovered(c, fs, &l, bad);
 	report_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed since the "
 		   "last durable point");
 	report_bad(c, INV_NO_STALE_DATA, step, &bad[1], "recovered file exposes stale device bytes");
 	report_bad(c, INV_GAP_ZERO_DURABLE, step, &bad[2], "durable extension gap not zero");
 	free(l.iv);
-	free(buf);
-	free(base);
 }
 
-static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+/*
+ * The first non-zero byte on disk past EOF in the EOF block: its offset in
+ * the block (0 if none, or if the EOF block is aligned or not written).
+ */
+static uint32_t post_eof_nonzero(const struct ext4_fs *fs, uint32_t *pblk_out, uint8_t *byte)
 {
 	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode.i_size & (bs - 1)), pblk, len;
+	uint32_t found = 0;
 	uint8_t *b;
 
 	if (off == 0 || es_lookup(&fs->inode.i_es, (uint32_t)(fs->inode.i_size >> ext4_blkbits(fs)),
 				  &pblk, &len) != ES_WRITTEN)
-		return;
+		return 0;
 	b = sim_zalloc(bs);
 	blkdev_read(fs->bdev, pblk, b);
-	for (uint32_t k = off; k < bs; k++) {
+	for (uint32_t k = off; k < bs && !found; k++) {
 		if (b[k] != 0) {
-			chk_report(c, INV_POST_EOF_ZERO_STRICT, step, "on-disk byte %lld past EOF "
-				   "(block %u offset %u) is 0x%02x",
-				   (long long)(fs->inode.i_size - off + k), pblk, k, b[k]);
-			break;
+			found = k;
+			*byte = b[k];
+			*pblk_out = pblk;
 		}
 	}
 	free(b);
+	return found;
+}
+
+static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode.i_size & (bs - 1)), pblk = 0;
+	uint8_t v = 0;
+	uint32_t k = post_eof_nonzero(fs, &pblk, &v);
+
+	if (k)
+		chk_report(c, INV_POST_EOF_ZERO_STRICT, step, "on-disk byte %lld past EOF "
+			   "(block %u offset %u) is 0x%02x",
+			   (long long)(fs->inode.i_size - off + k), pblk, k, v);
+}
+
+/* Is the in-file part of the EOF block inside one of the ranges? */
+static bool eof_block_in(const struct ext4_fs *fs, const int64_t (*r)[2], uint32_t nr)
+{
+	int64_t last = fs->inode.i_size - 1;
+
+	for (uint32_t k = 0; k < nr; k++)
+		if (last >= r[k][0] && last < r[k][1])
+			return true;
+	return false;
+}
+
+uint32_t chk_recovered_range_mask(const struct chk_state *c, const struct ext4_fs *fs,
+				  int64_t lo, int64_t hi)
+{
+	struct bad_range bad[3] = { { 0 } };
+	struct ivls l = { 0 };
+	const int64_t win[1][2] = { { lo, hi } };
+	uint32_t mask = 0, pblk;
+	uint8_t v;
+
+	recovered_intervals(c, fs, &l);
+	ivl_restrict(&l, lo, hi, NULL, 0);
+	scan_recovered(c, fs, &l, bad);
+	free(l.iv);
+	mask |= bad[0].count ? 1u << INV_FSYNC_DURABLE : 0;
+	mask |= bad[1].count ? 1u << INV_NO_STALE_DATA : 0;
+	mask |= bad[2].count ? 1u << INV_GAP_ZERO_DURABLE : 0;
+	if (eof_block_in(fs, win, 1) && post_eof_nonzero(fs, &pblk, &v))
+		mask |= 1u << INV_POST_EOF_ZERO_STRICT;
+	return mask;
 }
 
 /* The recovered file becomes the reference and the durable baseline. */
@@ -692,8 +809,10 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 	free(buf);
 }
 
-void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
-			uint64_t expected_meta, uint64_t replayed_meta)
+/* The post-crash checks, the byte ranges @skip left out. */
+static void judge_recovered(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			    uint64_t expected_meta, uint64_t replayed_meta,
+			    const int64_t (*skip)[2], uint32_t nr_skip)
 {
 	int64_t size = fs->inode.i_size;
 
@@ -704,8 +823,22 @@ void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 		chk_report(c, INV_FSYNC_DURABLE, step, "recovered size %lld is outside the sizes "
 			   "the file had since the last durable point (%lld then)", (long long)size,
 			   (long long)c->durable.size);
-	check_recovered_data(c, fs, step);
-	check_post_eof_zero(c, fs, step);
+	check_recovered_data(c, fs, step, skip, nr_skip);
+	if (!eof_block_in(fs, skip, nr_skip))
+		check_post_eof_zero(c, fs, step);
 	check_alloc(c, fs, step);
+}
+
+void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			uint64_t expected_meta, uint64_t replayed_meta)
+{
+	judge_recovered(c, fs, step, expected_meta, replayed_meta, NULL, 0);
 	rebase(c, fs);
+}
+
+void chk_judge_recovered_except(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+				uint64_t expected_meta, uint64_t replayed_meta,
+				const int64_t (*skip)[2], uint32_t nr_skip)
+{
+	judge_recovered(c, fs, step, expected_meta, replayed_meta, skip, nr_skip);
 }

@@ -37,6 +37,7 @@ enum chk_inv {
 	INV_NO_FOLIO_LOCK_UNDER_HANDLE,
 	INV_COUNT
 };
+_Static_assert(INV_COUNT <= 32, "crash-state masks hold one bit per invariant");
 
 struct chk_inv_info {
 	const char *name;
@@ -117,7 +118,11 @@ void chk_note_durable(struct chk_state *c);
 void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step);
 
 /* Expected metadata after replay: committed copies over the durable home. */
-uint64_t chk_expected_meta_hash(const struct ext4_fs *fs);
+/*
+ * With @with_committing, as if the transaction being committed (if its log
+ * copies are written) lands too: its copies and revokes on top.
+ */
+uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing);
 uint64_t chk_device_meta_hash(const struct ext4_fs *fs);
 /*
  * After a crash, recovery and mount: the post-crash invariants; then the
@@ -125,6 +130,24 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs);
  */
 void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
 			uint64_t expected_meta, uint64_t replayed_meta);
+
+/*
+ * Crash-state enumeration judges a recovered state in parts (sim/crashstates.c):
+ * the byte ranges whose content differs between the states it groups, and the
+ * rest.  chk_judge_recovered_except() makes chk_after_recovery()'s checks,
+ * reported into @c, for everything but the sorted, disjoint byte ranges @skip
+ * (post_eof_zero_strict included only if the EOF block's in-file part is not in
+ * them), and does not rebase.  chk_recovered_range_mask() returns, as bits
+ * (1 << inv), the byte-level invariants (fsync_durable, no_stale_data,
+ * gap_zero_durable; post_eof_zero_strict if the EOF block's last in-file byte
+ * is in the window) that the bytes in [@lo, @hi) violate; it reports nothing.
+ * The union of the parts is exactly what chk_after_recovery() finds.
+ */
+void chk_judge_recovered_except(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+				uint64_t expected_meta, uint64_t replayed_meta,
+				const int64_t (*skip)[2], uint32_t nr_skip);
+uint32_t chk_recovered_range_mask(const struct chk_state *c, const struct ext4_fs *fs,
+				  int64_t lo, int64_t hi);
 
 void chk_report(struct chk_state *c, enum chk_inv inv, uint32_t step, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

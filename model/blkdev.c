@@ -135,6 +135,10 @@ void blkdev_complete(struct blkdev *bd, uint64_t seq)
 
 	SIM_ASSERT(b != NULL);
 	SIM_ASSERT(b->b_state == BIO_SUBMITTED);
+	if (b->b_fua && bd->bd_durable_hook && bd->bd_nr_bios > 1) {
+		bd->bd_durable_hook(bd->bd_hook_ctx, BD_BEFORE_FUA, b);
+		b = find_bio(bd, seq);
+	}
 	b->b_state = BIO_COMPLETED;
 	b->b_done_seq = bd->bd_next_done++;
 	if (!b->b_fua)
@@ -173,6 +177,12 @@ void blkdev_complete_all(struct blkdev *bd)
 /* Apply completed writes to media in completion order, then drop them. */
 void blkdev_flush(struct blkdev *bd)
 {
+	for (uint32_t i = 0; bd->bd_durable_hook && i < bd->bd_nr_bios; i++) {
+		if (bd->bd_bios[i].b_state == BIO_COMPLETED) {
+			bd->bd_durable_hook(bd->bd_hook_ctx, BD_BEFORE_FLUSH, NULL);
+			break;
+		}
+	}
 	for (uint64_t done = 1; done < bd->bd_next_done; done++) {
 		for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
 			struct bio_rec *b = &bd->bd_bios[i];
@@ -201,6 +211,20 @@ void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out)
 		blkdev_read_durable(bd->bd_parent, blk, out);
 	else
 		memset(out, BLKDEV_SENTINEL, bd->bd_block_size);
+}
+
+bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk)
+{
+	uint8_t **chunk;
+
+	SIM_ASSERT(blk < bd->bd_nr_blocks);
+	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
+	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
+		return true;
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+		if (bd->bd_bios[i].b_blocknr == blk)
+			return true;
+	return false;
 }
 
 void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out)
@@ -233,13 +257,13 @@ void blkdev_crash(struct blkdev *bd)
 	bd->bd_flushes--;       /* not a flush the file system issued */
 }
 
-void blkdev_crash_keep(struct blkdev *bd, const uint16_t *keep, uint32_t nr_keep)
+void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr_keep)
 {
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
 		bool kept = false;
 
 		for (uint32_t k = 0; k < nr_keep; k++)
-			kept = kept || keep[k] == i + 1;
+			kept = kept || (keep[k][0] <= i + 1 && i + 1 <= keep[k][1]);
 		if (kept)
 			blkdev_write_durable(bd, bd->bd_bios[i].b_blocknr, bd->bd_bios[i].b_data);
 	}

@@ -33,6 +33,9 @@
 
 enum bio_state { BIO_SUBMITTED, BIO_COMPLETED };
 
+/* The moments the media changes: a flush, or a FUA write completing. */
+enum bd_point { BD_BEFORE_FLUSH = 1, BD_BEFORE_FUA };
+
 /* What issued a write; used by traces and by crash-state reports. */
 enum bio_kind { BIO_DATA, BIO_JOURNAL, BIO_COMMIT, BIO_JSB, BIO_META };
 
@@ -58,6 +61,13 @@ struct blkdev {
 	uint64_t bd_next_done;
 	uint64_t bd_flushes;
 	const struct blkdev *bd_parent; /* overlay: durable blocks not written here */
+	/*
+	 * Called just before the media changes while other writes are still
+	 * pending (a crash there leaves states no later point shows); the
+	 * simulator's crash-state enumeration hooks in here.
+	 */
+	void (*bd_durable_hook)(void *ctx, enum bd_point what, const struct bio_rec *fua);
+	void *bd_hook_ctx;
 };
 
 struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size);
@@ -66,6 +76,8 @@ struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size);
  * writes are not taken); @parent must not change while the overlay lives.
  */
 struct blkdev *blkdev_overlay(const struct blkdev *parent);
+/* Was block @blk written to @bd itself (not only inherited from a parent)? */
+bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk);
 void blkdev_destroy(struct blkdev *bd);
 /* Queue a write of one block; returns its sequence number. */
 uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
@@ -83,11 +95,11 @@ void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);
 /* Real-shutdown outcome: completed writes kept, in-flight ones lost. */
 void blkdev_crash(struct blkdev *bd);
 /*
- * One chosen crash state: of the writes not yet durable, exactly those at
- * the 1-based positions @keep (submission order) reach the media, in
+ * One chosen crash state: of the writes not yet durable, exactly those in
+ * the 1-based inclusive ranges @keep (submission order) reach the media, in
  * submission order; every other one is lost.
  */
-void blkdev_crash_keep(struct blkdev *bd, const uint16_t *keep, uint32_t nr_keep);
+void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr_keep);
 /* Write durable contents directly (mkfs and tests). */
 void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data);
 

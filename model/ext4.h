@@ -121,9 +121,6 @@ struct ext4_fs {
 	uint32_t cap_io_ends;
 	uint32_t next_io_end;
 	bool s_shutdown;
-	/* set by the simulator: called at jbd2's crash point inside a commit */
-	void (*s_commit_crash_hook)(void *ctx, uint32_t tid);
-	void *s_commit_crash_ctx;
 };
 
 /* ext4_map_blocks() flags (fs/ext4/ext4.h EXT4_GET_BLOCKS_*) */

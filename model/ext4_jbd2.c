@@ -204,20 +204,10 @@ static void ext4_commit_callback(void *p, transaction_t *t)
 		ext4_mb_release_freed(p, t->t_freed[i].start, t->t_freed[i].len);
 }
 
-/* A crash point inside a commit, for the simulator's crash-state enumeration. */
-static void ext4_commit_crash_point(void *p, const transaction_t *t)
-{
-	struct ext4_fs *fs = p;
-
-	if (fs->s_commit_crash_hook)
-		fs->s_commit_crash_hook(fs->s_commit_crash_ctx, t->t_tid);
-}
-
 const struct jbd2_fs_ops ext4_jbd2_ops = {
 	.submit_inode_data = ext4_submit_inode_data,
 	.finish_inode_data = ext4_finish_inode_data,
 	.get_block = ext4_get_journal_block,
 	.commit_callback = ext4_commit_callback,
 	.buffer_committed = ext4_buffer_committed,
-	.commit_crash_point = ext4_commit_crash_point,
 };

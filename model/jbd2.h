@@ -123,8 +123,6 @@ struct jbd2_fs_ops {
 	void (*commit_callback)(void *fs, transaction_t *t);
 	/* a block the transaction carried is now committed (refile) */
 	void (*buffer_committed)(void *fs, const struct jbd2_buf *b);
-	/* optional: the log holds @t but not yet its commit block (crash point) */
-	void (*commit_crash_point)(void *fs, const transaction_t *t);
 };
 
 typedef struct journal_s {
@@ -144,6 +142,8 @@ typedef struct journal_s {
 	uint32_t j_commit_sequence;     /* last committed tid */
 	uint32_t j_max_transaction_buffers;
 	transaction_t *j_running_transaction;
+	transaction_t *j_committing_transaction;        /* while it is being written */
+	uint8_t **j_commit_copies;      /* its logged copies, by t_buffers index, once written */
 	handle_t *j_current_handle;     /* current->journal_info */
 	struct jbd2_logged_tx *j_logged;/* committed, not checkpointed */
 	uint32_t j_nr_logged;

@@ -35,15 +35,16 @@ void jbd2_log_do_checkpoint(journal_t *j)
 					j->j_cp[i].cp_data, BIO_META, false);
 		j->j_counters->bios_submitted++;
 	}
-	for (uint32_t i = 0; i < j->j_nr_cp; i++) {
+	for (uint32_t i = 0; i < j->j_nr_cp; i++)
 		blkdev_complete(j->j_dev, seqs[i]);
-		free(j->j_cp[i].cp_data);
-	}
 	free(seqs);
-	j->j_nr_cp = 0;
 	j->j_counters->checkpoints++;
+	/* the copies stay listed until the log no longer holds them */
 	if (j->j_nr_logged > 0 || j->j_tail != j->j_head)
 		cleanup_journal_tail(j);
+	for (uint32_t i = 0; i < j->j_nr_cp; i++)
+		free(j->j_cp[i].cp_data);
+	j->j_nr_cp = 0;
 }
 
 /* __jbd2_log_wait_for_space(): checkpoint until @needed log blocks are free. */

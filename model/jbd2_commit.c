@@ -246,22 +246,24 @@ void jbd2_journal_commit_transaction(journal_t *j)
 		jbd2_log_make_space(j, need);
 	t->t_state = T_LOCKED;
 	j->j_running_transaction = NULL;
+	j->j_committing_transaction = t;
 	t->t_state = T_FLUSH;
 	if (t->t_ji_flags & JI_WRITE_DATA)
 		j->j_ops->submit_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
 	start = j->j_head;
 	write_revoke_records(&w, t);
 	copies = write_metadata(&w, t);
+	j->j_commit_copies = copies;
 	t->t_state = T_COMMIT;
 	if (t->t_ji_flags & JI_WAIT_DATA)
 		j->j_ops->finish_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
-	if (j->j_ops->commit_crash_point)       /* a crash before the commit block */
-		j->j_ops->commit_crash_point(j->j_private, t);
 	write_commit_record(&w, t);
+	j->j_commit_copies = NULL;
 	checkpoint_copies(j, t, copies);
 	SIM_ASSERT(w.written == need);
 	record_logged(j, t->t_tid, start, need);
 	free(w.seqs);
+	j->j_committing_transaction = NULL;
 	finish_commit(j, t);
 }
 

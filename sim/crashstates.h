@@ -36,20 +36,33 @@
 #define CS_KEEP_MAX 64u                 /* pending writes listed in an example */
 #define CS_EXAMPLE_MAX 512
 
+/* cs_enumerate() flags */
+#define CS_DIGEST 1u                    /* the SHA-256 of every distinct state */
+#define CS_REFERENCE 2u                 /* judge every state whole (slow; for tests) */
+
 /* One distinct post-recovery state. */
 struct cs_state {
 	int64_t size;
-	char sha256[65];
+	uint64_t h[2];                  /* content hash (grouping only) */
+	uint32_t mask;                  /* violated, as bits */
+	char sha256[65];                /* with CS_DIGEST, else empty */
 	bool violated[INV_COUNT];
 	char first_msg[CHK_MSG_MAX];    /* the first violation's message, if any */
 	uint64_t raw_states;            /* raw states that lead here */
-	char example[CS_EXAMPLE_MAX];   /* "keep N,M" of one such raw state */
+	char example[CS_EXAMPLE_MAX];   /* "crash --keep N,M" of one such raw state */
+	uint32_t replay_first;          /* the example's recovery replayed tids */
+	uint32_t replay_end;            /* [replay_first, replay_end); equal: none */
+	char *detail;                   /* cs_evaluate_kept: every violation message */
 };
 
 struct cs_point {
 	uint32_t step;                  /* 1-based crash step */
+	uint32_t point_no;              /* 1-based position among the run's crash points */
+	bool bad_keep;                  /* cs_evaluate_kept: no such pending write */
 	bool hypothetical;              /* a crash the run does not take */
-	uint32_t in_commit;             /* inside this step's commit of this tid (0: none) */
+	uint32_t in_commit;             /* tid being committed at the point (0: none) */
+	uint8_t within;                 /* inside the step: enum bd_point; 0: after it */
+	uint8_t fua_kind;               /* BD_BEFORE_FUA: the write's enum bio_kind */
 	uint32_t nr_pending;            /* writes not yet durable */
 	uint32_t nr_blocks;             /* distinct blocks they touch */
 	double raw_states;              /* product of (1 + versions); may exceed 2^64 */
@@ -64,13 +77,34 @@ struct cs_point {
 
 /*
  * Enumerate the crash states of the device @bd behind @fs (the file system
- * as it is at the crash, not yet torn down).  @chk is the run's checker,
- * @expected_meta the metadata recovery must produce.  At most @bound
- * states are evaluated.
+ * as it is at the crash, not yet torn down).  @chk is the run's checker.
+ * Recovery must produce the durable metadata plus the committed
+ * transactions, and plus the one being committed in the states where its
+ * commit block landed.  At most @bound states are evaluated.
  */
 void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
-		  uint64_t expected_meta, uint32_t step, uint64_t bound, struct cs_point *out);
+		  uint32_t step, uint64_t bound, unsigned flags, struct cs_point *out);
 void cs_point_free(struct cs_point *p);
+
+/*
+ * Where state @st of point @p (the @point_no-th of its run, 1-based) lies
+ * and how to see it again: "insert after step 4: crash --keep 1,3; replayed
+ * tids 2-3", or for a point inside a step, the crashstates command that
+ * shows exactly that state.
+ */
+void cs_describe_state(const struct cs_point *p, const struct cs_state *st, char *out,
+		       size_t cap);
+
+/*
+ * Judge exactly one state: the pending writes in the 1-based inclusive
+ * ranges @keep reach the media (the last kept write of a block wins), the
+ * rest do not.  @out gets that one state with every violation message in
+ * its detail; a write number past the pending ones gives no state and
+ * out->bad_keep set.
+ */
+void cs_evaluate_kept(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
+		      uint32_t step, const uint16_t (*keep)[2], uint32_t nr_keep,
+		      struct cs_point *out);
 
 /* The pending writes of @bd, in submission order, as a "keep" list maps them. */
 uint32_t cs_nr_pending(const struct blkdev *bd);

@@ -40,6 +40,7 @@ static void usage(FILE *out)
 	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
 	      "       --crash-bound N (crash states evaluated per crash point; 0: none)\n"
 	      "       --crash-everywhere (also judge a crash after every step)\n"
+	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
 	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n", out);
 }
 
@@ -120,6 +121,23 @@ static int flag_fail_on(struct cli *c, const char *v)
 }
 
 /* A flag that takes a value; returns 1 if @flag is not one. */
+/* --keep LIST, checked as a crash step's --keep list is. */
+static int parse_keep(struct cli *c, const char *v)
+{
+	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	struct scn_step st;
+	unsigned col;
+
+	if (snprintf(text, sizeof(text), "crash --keep %s", v) >= (int)sizeof(text) ||
+	    scn_parse_step(text, &st, err, sizeof(err), &col) != 0)
+		return bad_usage("--keep takes none or write numbers and ranges such as 1,3-5, "
+				 "not '%s'", v);
+	c->o.has_keep = true;
+	c->o.nr_keep = st.s_nr_persist;
+	memcpy(c->o.keep, st.s_persist, sizeof(c->o.keep));
+	return 0;
+}
+
 static int value_flag(struct cli *c, const char *flag, const char *v)
 {
 	if (strcmp(flag, "--block-size") == 0)
@@ -144,6 +162,13 @@ static int value_flag(struct cli *c, const char *flag, const char *v)
 		c->ov.has_disk_blocks = true;
 		return 0;
 	}
+	if (strcmp(flag, "--point") == 0) {
+		if (parse_u32(v, &c->o.only_point) < 0 || c->o.only_point == 0)
+			return bad_usage("--point takes a crash point number from 1, not '%s'", v);
+		return 0;
+	}
+	if (strcmp(flag, "--keep") == 0)
+		return parse_keep(c, v);
 	if (strcmp(flag, "--crash-bound") == 0) {
 		int64_t n;
 
@@ -167,6 +192,8 @@ static int bool_flag(struct cli *c, const char *a)
 		c->o.json = true;
 	else if (strcmp(a, "--crash-everywhere") == 0)
 		c->o.crash_everywhere = true;
+	else if (strcmp(a, "--crash-reference") == 0)
+		c->o.crash_reference = true;
 	else if (strcmp(a, "--summary") == 0)
 		c->o.summary = true;
 	else if (strcmp(a, "--quiet") == 0)
@@ -459,6 +486,10 @@ static int cmd_run(int argc, char **argv)
 	c->o.crash_bound = CS_BOUND_DEFAULT;
 	if ((rc = parse_run_args(c, argc, argv)) || (rc = expand_inputs(c, &l)))
 		goto out_free;
+	if (c->o.only_point || c->o.has_keep) {
+		rc = bad_usage("--point and --keep are flags of crashstates%s", "");
+		goto out_free;
+	}
 	nr = c->nr_cmds ? 1 : l.nr;
 	ld = calloc(nr ? nr : 1, sizeof(*ld));
 	SIM_ASSERT(ld != NULL);
@@ -495,24 +526,43 @@ out_free:
 	return rc;
 }
 
+static void print_crash_point_head(const struct cs_point *p)
+{
+	static const char *const where[] = { "", " before a flush", " before a FUA write" };
+	char tid[32] = "";
+
+	if (p->in_commit)
+		snprintf(tid, sizeof(tid), ", committing tid %u", p->in_commit);
+	printf("  point %u, %s step %u%s%s: %.0f raw state(s) from %u unflushed write(s), "
+	       "%llu evaluated (%s), %u distinct\n", p->point_no,
+	       p->within ? "inside" : p->hypothetical ? "after" : "crash at", p->step,
+	       where[p->within], tid, p->raw_states, p->nr_pending,
+	       (unsigned long long)p->evaluated, p->exhaustive ? "exhaustive" : "sampled",
+	       p->nr_states);
+}
+
 static void print_crash_points_text(const struct sim_variant_result *r)
 {
 	for (uint32_t i = 0; i < r->nr_points; i++) {
 		const struct cs_point *p = &r->points[i];
 
-		printf("  step %u: %.0f raw state(s) from %u unflushed write(s), %llu evaluated "
-		       "(%s), %u distinct\n", p->step, p->raw_states, p->nr_pending,
-		       (unsigned long long)p->evaluated, p->exhaustive ? "exhaustive" : "sampled",
-		       p->nr_states);
+		print_crash_point_head(p);
+		if (p->bad_keep)
+			printf("    --keep names a write past the %u unflushed at this point\n",
+			       p->nr_pending);
 		for (uint32_t k = 0; k < p->nr_states; k++) {
 			const struct cs_state *st = &p->states[k];
+			char where[CS_EXAMPLE_MAX + 256];
 
+			cs_describe_state(p, st, where, sizeof(where));
 			printf("    size %lld sha256 %.16s... raw %llu (%s)", (long long)st->size,
-			       st->sha256, (unsigned long long)st->raw_states, st->example);
+			       st->sha256, (unsigned long long)st->raw_states, where);
 			for (int inv = 0; inv < INV_COUNT; inv++)
 				if (st->violated[inv])
 					printf(" %s", chk_inv_info(inv)->name);
 			putchar('\n');
+			if (st->detail)
+				printf("    sha256 %s\n%s", st->sha256, st->detail);
 		}
 	}
 }
@@ -529,10 +579,15 @@ static int cmd_crashstates(int argc, char **argv)
 
 	SIM_ASSERT(c != NULL && ld != NULL);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
+	c->o.crash_digest = true;
 	if ((rc = parse_run_args(c, argc, argv)))
 		goto out_free;
 	if (c->nr_inputs != 1 || c->nr_cmds) {
 		rc = bad_usage("crashstates takes one scenario file%s", "");
+		goto out_free;
+	}
+	if (c->o.has_keep && !c->o.only_point) {
+		rc = bad_usage("--keep needs --point: which crash point's writes%s", "");
 		goto out_free;
 	}
 	if ((rc = load_one(c, c->inputs[0], ld)))

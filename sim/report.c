@@ -130,10 +130,13 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 	for (uint32_t i = 0; i < r->nr_points; i++) {
 		const struct cs_point *p = &r->points[i];
 
-		fprintf(out, "%s{\"step\": %u, \"raw_states\": %.0f, \"exhaustive\": %s, "
-			"\"hypothetical\": %s, \"inside_commit\": %u, \"unflushed_writes\": %u, "
-			"\"reduced_states\": %.0f, \"evaluated\": %llu, \"states\": [", i ? ", " : "",
-			p->step, p->raw_states, p->exhaustive ? "true" : "false",
+		static const char *const within[] = { "after_step", "before_flush", "before_fua" };
+
+		fprintf(out, "%s{\"point\": %u, \"step\": %u, \"where\": \"%s\", "
+			"\"raw_states\": %.0f, \"exhaustive\": %s, \"hypothetical\": %s, "
+			"\"inside_commit\": %u, \"unflushed_writes\": %u, \"reduced_states\": %.0f, "
+			"\"evaluated\": %llu, \"states\": [", i ? ", " : "", p->point_no, p->step,
+			within[p->within], p->raw_states, p->exhaustive ? "true" : "false",
 			p->hypothetical ? "true" : "false", p->in_commit, p->nr_pending,
 			p->reduced_states, (unsigned long long)p->evaluated);
 		for (uint32_t k = 0; k < p->nr_states; k++) {
@@ -145,6 +148,14 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 			fprintf(out, ", \"raw_states\": %llu, \"example\": ",
 				(unsigned long long)st->raw_states);
 			json_string(out, st->example);
+			fprintf(out, ", \"replayed_tids\": [");
+			for (uint32_t t = st->replay_first; t && t < st->replay_end; t++)
+				fprintf(out, "%s%u", t > st->replay_first ? ", " : "", t);
+			fputc(']', out);
+			if (st->detail) {
+				fprintf(out, ", \"messages\": ");
+				json_string(out, st->detail);
+			}
 			fputc('}', out);
 		}
 		fputs("]}", out);

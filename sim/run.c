@@ -29,6 +29,7 @@ struct world {
 	struct sim_counters *c;
 	struct chk_state *chk;
 	struct jbd2_recovery_info *rec;
+	uint32_t points_seen;           /* crash points met so far (enumerated or not) */
 };
 
 static int world_mount(struct world *w)
@@ -133,19 +134,32 @@ static int do_syncfs(struct ext4_fs *fs)
 }
 
 /* Every state the crash can leave, before the run goes on with one of them. */
-static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx, uint64_t expected)
+static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
+					       const struct chk_state *chk)
 {
 	struct sim_variant_result *r = w->r;
 
-	if (!w->o || w->o->crash_bound == 0)
+	const struct sim_options *o = w->o;
+	struct cs_point *pt;
+
+	if (!o || o->crash_bound == 0)
+		return NULL;
+	w->points_seen++;
+	if (o->only_point && w->points_seen != o->only_point)
 		return NULL;
 	if (r->nr_points == r->cap_points) {
 		r->cap_points = r->cap_points ? 2 * r->cap_points : 8;
 		r->points = sim_realloc_array(r->points, r->cap_points, sizeof(*r->points));
 	}
-	cs_enumerate(&w->fs, w->bd, w->chk, expected, idx, w->o->crash_bound,
-		     &r->points[r->nr_points]);
-	return &r->points[r->nr_points++];
+	pt = &r->points[r->nr_points++];
+	if (o->has_keep)
+		cs_evaluate_kept(&w->fs, w->bd, chk, idx, o->keep, o->nr_keep, pt);
+	else
+		cs_enumerate(&w->fs, w->bd, chk, idx, o->crash_bound,
+			     (o->json || o->crash_digest ? CS_DIGEST : 0) |
+			     (o->crash_reference ? CS_REFERENCE : 0), pt);
+	pt->point_no = w->points_seen;
+	return pt;
 }
 
 /*
@@ -155,9 +169,6 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx, ui
  */
 static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32_t nv)
 {
-	const char *where = pt->in_commit ? "inside the commit of step" :
-			    pt->hypothetical ? "insert after step" : "replay one as step";
-
 	for (int inv = 0; inv < INV_COUNT; inv++) {
 		const struct cs_state *ex = NULL;
 		uint64_t n = 0;
@@ -171,11 +182,14 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 			n += pt->states[i].raw_states;
 			ex = ex ? ex : &pt->states[i];
 		}
-		if (ex && !seen)
+		if (ex && !seen) {
+			char where[CS_EXAMPLE_MAX + 256];
+
+			cs_describe_state(pt, ex, where, sizeof(where));
 			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f %scrash "
-				   "states (%s %u: %s): %s", (unsigned long long)n, pt->raw_states,
-				   pt->hypothetical ? "hypothetical " : "", where, pt->step,
-				   ex->example, ex->first_msg);
+				   "states (%s): %s", (unsigned long long)n, pt->raw_states,
+				   pt->hypothetical ? "hypothetical " : "", where, ex->first_msg);
+		}
 	}
 	for (uint32_t i = 0; i < pt->nr_states; i++)
 		for (int inv = 0; inv < INV_COUNT; inv++)
@@ -198,26 +212,57 @@ static bool step_changes_nothing(const struct scn_step *st)
 	}
 }
 
-struct commit_hook_ctx {
+/* Can a crash inside step @st be judged (note_intended() knows its change)? */
+static bool crash_judgeable_inside(const struct scn_step *st)
+{
+	return step_changes_nothing(st) || st->s_op == SCN_CHATTR || st->s_op == SCN_PWRITE ||
+	       st->s_op == SCN_TRUNCATE;
+}
+
+/*
+ * What a crash inside step @st may leave of the step's own change: note it
+ * in @c as if done (the post-crash checks then allow it, not demand it).
+ */
+static void note_intended(struct chk_state *c, const struct scn_step *st)
+{
+	SIM_ASSERT(crash_judgeable_inside(st));
+	if (st->s_op == SCN_PWRITE)
+		chk_note_write(c, st->s_off, st->s_len, st->s_fill);
+	else if (st->s_op == SCN_TRUNCATE)
+		chk_note_truncate(c, st->s_len);
+}
+
+struct inside_ctx {
 	struct world *w;
+	const struct scn_step *st;
 	uint32_t step;
 };
 
 /*
- * --crash-everywhere, inside a commit: the log holds the transaction but
- * not its commit block, so recovery must leave its changes out.
+ * --crash-everywhere, inside a step: just before the media changes (a
+ * flush, a FUA write) while other writes are pending.  A crash anywhere
+ * else inside the step leaves a subset of the states of the next such
+ * moment or of the step's end, since until the media changes the pending
+ * writes only grow; so these moments and the step ends cover every crash.
+ * The step's own change counts as possibly done.
  */
-static void commit_crash_hook(void *p, uint32_t tid)
+static void crash_inside(void *p, enum bd_point what, const struct bio_rec *fua)
 {
-	struct commit_hook_ctx *hc = p;
-	struct cs_point *pt = enumerate_crash_states(hc->w, hc->step,
-						     chk_expected_meta_hash(&hc->w->fs));
+	struct inside_ctx *ic = p;
+	struct world *w = ic->w;
+	struct cs_point *pt;
+	struct chk_state cc;
 
+	chk_copy(&cc, w->chk);
+	note_intended(&cc, ic->st);
+	pt = enumerate_crash_states(w, ic->step, &cc);
+	chk_destroy(&cc);
 	if (!pt)
 		return;
 	pt->hypothetical = true;
-	pt->in_commit = tid;
-	report_crash_states(hc->w->chk, pt, hc->w->chk->nr_v);
+	pt->within = (uint8_t)what;
+	pt->fua_kind = fua ? fua->b_kind : 0;
+	report_crash_states(w->chk, pt, w->chk->nr_v);
 }
 
 /*
@@ -231,7 +276,7 @@ static void crash_here(struct world *w, const struct scn_step *st, uint32_t idx,
 
 	if (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN)
 		return;
-	pt = enumerate_crash_states(w, idx, chk_expected_meta_hash(&w->fs));
+	pt = enumerate_crash_states(w, idx, w->chk);
 	if (!pt)
 		return;
 	pt->hypothetical = true;
@@ -242,11 +287,21 @@ static void crash_here(struct world *w, const struct scn_step *st, uint32_t idx,
 		 pt->exhaustive ? "exhaustive" : "sampled", pt->nr_states, pt->nr_violating);
 }
 
+/* How many writes crash --keep names. */
+static uint32_t keep_count(const struct scn_step *st)
+{
+	uint32_t n = 0;
+
+	for (uint16_t k = 0; k < st->s_nr_persist; k++)
+		n += (uint32_t)st->s_persist[k][1] - st->s_persist[k][0] + 1;
+	return n;
+}
+
 /* The device's side of the crash: the real-shutdown outcome, or crash --keep. */
 static void crash_device(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
 	for (uint16_t k = 0; st->s_has_persist && k < st->s_nr_persist; k++) {
-		if (st->s_persist[k] > w->bd->bd_nr_bios) {
+		if (st->s_persist[k][1] > w->bd->bd_nr_bios) {
 			sr->err = -EINVAL;      /* no such write: the default outcome */
 			break;
 		}
@@ -270,11 +325,11 @@ static void crash_device(struct world *w, const struct scn_step *st, struct sim_
 static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
 		       struct sim_step_result *sr)
 {
-	uint64_t expected = chk_expected_meta_hash(&w->fs), replayed;
+	uint64_t expected = chk_expected_meta_hash(&w->fs, false), replayed;
 	uint32_t running = w->fs.journal.j_running_transaction ?
 			   w->fs.journal.j_running_transaction->t_tid : 0;
 	uint32_t inflight = w->fs.nr_ios, pending = w->bd->bd_nr_bios, nv;
-	struct cs_point *pt = enumerate_crash_states(w, idx, expected);
+	struct cs_point *pt = enumerate_crash_states(w, idx, w->chk);
 
 	crash_device(w, st, sr);
 	ext4_free_fs(&w->fs);
@@ -286,7 +341,7 @@ static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
 		report_crash_states(w->chk, pt, nv);
 	if (st->s_has_persist && sr->err == 0)
 		note(sr, "crash: %u of the %u unflushed write(s) kept (--keep), the rest lost%s; "
-		     "recovery replayed %u block(s)", st->s_nr_persist, pending,
+		     "recovery replayed %u block(s)", keep_count(st), pending,
 		     running ? ", running transaction lost" : "", w->rec->nr_replayed);
 	else if (running)
 		note(sr, "crash: %u in-flight write(s) completed by the device, running "
@@ -308,6 +363,7 @@ static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
 static void step_remount(struct world *w, struct sim_step_result *sr)
 {
 	ext4_put_super(&w->fs);
+	w->bd->bd_durable_hook = NULL;  /* the mount is not judged inside */
 	sr->err = world_mount(w);
 	SIM_ASSERT(sr->err == 0);
 	chk_note_durable(w->chk);
@@ -548,7 +604,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 {
 	struct trace_state before, now;
 	struct world w;
-	struct commit_hook_ctx hc = { .w = &w };
+	struct inside_ctx ic = { .w = &w };
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -565,12 +621,13 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		if (trace)
 			trace_step_header(trace, i + 1, &s->steps[i]);
 		chk_step_begin(&r->chk, &w.fs);
-		hc.step = i + 1;
-		w.fs.s_commit_crash_hook = o && o->crash_everywhere &&
-					   step_changes_nothing(&s->steps[i]) ? commit_crash_hook : NULL;
-		w.fs.s_commit_crash_ctx = &hc;
+		ic.step = i + 1;
+		ic.st = &s->steps[i];
+		w.bd->bd_durable_hook = o && o->crash_everywhere && o->crash_bound &&
+					crash_judgeable_inside(ic.st) ? crash_inside : NULL;
+		w.bd->bd_hook_ctx = &ic;
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
-		w.fs.s_commit_crash_hook = NULL;
+		w.bd->bd_durable_hook = NULL;
 		ext4_check_state(&w.fs);
 		chk_step_end(&r->chk, &w.fs, i + 1);
 		if (o && o->crash_everywhere)

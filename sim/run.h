@@ -41,6 +41,12 @@ struct sim_options {
 	bool fail_on[INV_COUNT];
 	uint64_t crash_bound;           /* crash states evaluated per crash point; 0: none */
 	bool crash_everywhere;          /* also a hypothetical crash after every step */
+	bool crash_digest;              /* the SHA-256 of every distinct crash state */
+	bool crash_reference;           /* judge every crash state whole (CS_REFERENCE) */
+	uint32_t only_point;            /* crashstates --point: only this crash point (1-based) */
+	uint16_t nr_keep;               /* with --keep: its ranges of pending writes */
+	uint16_t keep[SCN_PERSIST_MAX][2];
+	bool has_keep;
 };
 
 /* The effective settings of one variant. */

@@ -31,7 +31,7 @@
 #define SCN_DISK_BLOCKS_MIN 256
 #define SCN_DISK_BLOCKS_MAX (1u << 24)
 #define SCN_ERR_MAX 512                  /* error message buffer */
-#define SCN_PERSIST_MAX 32               /* writes named by crash --keep */
+#define SCN_PERSIST_MAX 32               /* write ranges named by crash --keep */
 #define SCN_PERSIST_INDEX_MAX 65535      /* largest index crash --keep takes */
 
 enum scn_op {
@@ -79,8 +79,8 @@ struct scn_step {
 	char s_sr_flag;         /* sync_range: 'w', 'a' or 'b' */
 	int64_t s_short_copy;   /* pwrite --short N: bytes the user copy delivers; -1 if not short */
 	bool s_has_persist;     /* crash --keep LIST given */
-	uint16_t s_nr_persist;  /* crash --keep: unflushed writes that persist (1-based) */
-	uint16_t s_persist[SCN_PERSIST_MAX];
+	uint16_t s_nr_persist;  /* crash --keep: ranges of unflushed writes that persist */
+	uint16_t s_persist[SCN_PERSIST_MAX][2]; /* first, last (1-based, inclusive) */
 	uint32_t s_line;        /* 1-based position of the step in the file (0 for -c) */
 	uint32_t s_col;
 	char s_text[SCN_STEP_TEXT_MAX]; /* the step as written, for traces and reports */

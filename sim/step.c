@@ -296,9 +296,20 @@ static unsigned step_opt_bit(const char *t)
 	return 0;
 }
 
+/* One write number of a --keep list at @c: the end of it, or NULL. */
+static const char *persist_number(const char *c, unsigned long *v)
+{
+	char *end;
+
+	if (*c < '1' || *c > '9')
+		return NULL;
+	*v = strtoul(c, &end, 10);
+	return *v > SCN_PERSIST_INDEX_MAX ? NULL : end;
+}
+
 /*
- * crash --keep LIST: "none", or 1-based indexes of the unflushed writes
- * (in submission order) that persist, comma-separated.
+ * crash --keep LIST: "none", or the 1-based indexes of the unflushed writes
+ * (in submission order) that persist, comma-separated; N-M names a range.
  */
 static int step_persist_list(struct step_parser *P, unsigned i)
 {
@@ -309,18 +320,23 @@ static int step_persist_list(struct step_parser *P, unsigned i)
 	if (strcmp(t, "none") == 0)
 		return 0;
 	for (const char *c = t; *c;) {
-		char *end;
-		unsigned long v = strtoul(c, &end, 10);
+		unsigned long v, w;
+		const char *end = persist_number(c, &v);
 
-		if (end == c || (*end != ',' && *end != '\0') || v == 0 ||
-		    v > SCN_PERSIST_INDEX_MAX || *c == '0' || *c == '+' || *c == '-')
+		w = v;
+		if (end && *end == '-')
+			end = persist_number(end + 1, &w);
+		if (!end || (*end != ',' && *end != '\0') || w < v)
 			return step_err(P, P->p_off[i] + (unsigned)(c - t), "%s: --keep takes "
-					"none or write numbers 1..%d separated by commas",
-					P->p_desc->d_name, SCN_PERSIST_INDEX_MAX);
+					"none or write numbers 1..%d (or ranges N-M, N <= M) "
+					"separated by commas", P->p_desc->d_name,
+					SCN_PERSIST_INDEX_MAX);
 		if (out->s_nr_persist == SCN_PERSIST_MAX)
 			return step_err(P, P->p_off[i] + (unsigned)(c - t), "%s: --keep names "
-					"more than %d writes", P->p_desc->d_name, SCN_PERSIST_MAX);
-		out->s_persist[out->s_nr_persist++] = (uint16_t)v;
+					"more than %d writes or ranges", P->p_desc->d_name,
+					SCN_PERSIST_MAX);
+		out->s_persist[out->s_nr_persist][0] = (uint16_t)v;
+		out->s_persist[out->s_nr_persist++][1] = (uint16_t)w;
 		c = *end ? end + 1 : end;
 		if (*end == ',' && *c == '\0')
 			return step_err(P, P->p_off[i] + (unsigned)(c - t), "%s: --keep list "

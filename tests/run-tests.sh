@@ -6,7 +6,11 @@
 #   3. command-line behaviour: bad input exits 2 and prints nothing on stdout;
 #   4. determinism: the whole scenario suite twice, byte-identical JSON;
 #   5. the real-kernel comparison against recorded ground truth
-#      (tests/kernel/compare.sh), one count per record.
+#      (tests/kernel/compare.sh), one count per record, and the check that every
+#      recorded post-crash state is one ext4sim's crashstates lists for that crash
+#      (tests/kernel/crash-membership.sh), one count per postN record;
+#   6. crash states judged by parts against judged whole (tests/crash-reference.sh),
+#      one count per scenario or random case and configuration.
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -85,11 +89,22 @@ if [ "$(stat -c %s "$tmp/d")" = 1048579 ] && [ "$(tail -c 3 "$tmp/d")" = AAA ]; 
 	bad "--dump-file content"; fi
 # crashstates: the contract's JSON keys, and a hand-counted case (2 unflushed writes, 2 blocks)
 "$sim" crashstates --json scenarios/crash/shutdown-completes-inflight.yaml > "$tmp/cs.json" 2>&1
-if grep -q '"crash_points": \[{"step": 6, "raw_states": 4, "exhaustive": true' "$tmp/cs.json" &&
+if grep -q '"crash_points": \[{"point": 1, "step": 6, "where": "after_step", "raw_states": 4, "exhaustive": true' "$tmp/cs.json" &&
    [ "$(grep -o '"sha256"' "$tmp/cs.json" | wc -l)" = 2 ] &&
    grep -q '"violations": \[\], "raw_states": 2, "example": "crash --keep 1"' "$tmp/cs.json"; then ok; else
 	bad "crashstates JSON for shutdown-completes-inflight: $(head -c 300 "$tmp/cs.json")"; fi
 expect_exit2 "crashstates without a file" "$sim" crashstates
+expect_exit2 "--keep without --point" "$sim" crashstates --keep 1 scenarios/crash/two-crashes.yaml
+expect_exit2 "--point on run" "$sim" run --point 1 scenarios/crash/two-crashes.yaml
+expect_exit2 "--keep with a bad list" "$sim" crashstates --point 1 --keep 3-1 \
+	scenarios/crash/two-crashes.yaml
+# --point/--keep shows exactly the state an example names, every message included
+"$sim" crashstates --crash-everywhere --point 3 --keep 2 scenarios/crash/foo-zero-tail.yaml \
+	> "$tmp/pk.out" 2>&1
+if grep -q "point 3, inside step 2 before a FUA write, committing tid 1: .* 1 evaluated" \
+	"$tmp/pk.out" && grep -q "the commit of tid 1 landed" "$tmp/pk.out" &&
+   [ "$(grep -c "size " "$tmp/pk.out")" = 1 ]; then ok; else
+	bad "crashstates --point 3 --keep 2: $(head -c 400 "$tmp/pk.out")"; fi
 # every scenario also meets its expectations with a crash judged after every step
 "$sim" run --summary --crash-everywhere scenarios > "$tmp/ce.out" 2>&1
 if grep -q " 0 not$" "$tmp/ce.out"; then ok; else bad "--crash-everywhere: $(tail -1 "$tmp/ce.out")"; fi
@@ -120,6 +135,23 @@ for set in "" random-; do
 	if [ -z "$kp" ]; then bad "kernel comparison ${set:-hand}: $(tail -2 "$tmp/k.out")"; else
 		pass=$((pass + kp)); fail=$((fail + kf)); fi
 done
+for set in "" random-; do
+	tests/kernel/crash-membership.sh -b "$build" -c "tests/kernel/cases${set:+-random}.txt" \
+		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/m.out" 2>&1
+	grep '^FAIL' -A3 "$tmp/m.out" | head -20
+	mp=$(sed -n 's/^crash membership: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/m.out")
+	mf=$(sed -n 's/^crash membership: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/m.out")
+	if [ -z "$mp" ]; then bad "crash membership ${set:-hand}: $(tail -2 "$tmp/m.out")"; else
+		pass=$((pass + mp)); fail=$((fail + mf)); fi
+done
+
+# 6. the fast crash-state evaluation against the reference
+tests/crash-reference.sh -b "$build" > "$tmp/r.out" 2>&1
+grep '^FAIL' "$tmp/r.out" | head -20
+rp=$(sed -n 's/^crash-state reference: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/r.out")
+rf=$(sed -n 's/^crash-state reference: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/r.out")
+if [ -z "$rp" ]; then bad "crash-state reference: $(tail -2 "$tmp/r.out")"; else
+	pass=$((pass + rp)); fail=$((fail + rf)); fi
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

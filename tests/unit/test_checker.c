@@ -197,7 +197,7 @@ static void step_crash(struct world *w, tamper_fn tamper, uint64_t hash_delta)
 	begin(w);
 	if (es_lookup(&w->fs.inode.i_es, 0, &pblk, &len) != ES_WRITTEN)
 		pblk = 0;
-	expected = chk_expected_meta_hash(&w->fs) + hash_delta;
+	expected = chk_expected_meta_hash(&w->fs, false) + hash_delta;
 	blkdev_crash(w->bd);
 	ext4_free_fs(&w->fs);
 	if (tamper)

@@ -537,12 +537,19 @@ static void test_scenario__step_forms(void **state)
 	assert_int_equal(scn_parse_step("  pwrite\t0  1 \n", &st, err,
 					sizeof(err), &col), 0);
 	assert_string_equal(st.s_text, "pwrite\t0  1");
-	assert_int_equal(scn_parse_step("crash --keep 3,1,65535", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(scn_parse_step("crash --keep 3,1,65535,7-9", &st, err, sizeof(err),
+					&col), 0);
 	assert_true(st.s_has_persist);
-	assert_int_equal(st.s_nr_persist, 3);
-	assert_int_equal(st.s_persist[0], 3);
-	assert_int_equal(st.s_persist[1], 1);
-	assert_int_equal(st.s_persist[2], 65535);
+	assert_int_equal(st.s_nr_persist, 4);
+	assert_int_equal(st.s_persist[0][0], 3);
+	assert_int_equal(st.s_persist[0][1], 3);
+	assert_int_equal(st.s_persist[1][0], 1);
+	assert_int_equal(st.s_persist[2][1], 65535);
+	assert_int_equal(st.s_persist[3][0], 7);
+	assert_int_equal(st.s_persist[3][1], 9);
+	assert_int_not_equal(scn_parse_step("crash --keep 9-7", &st, err, sizeof(err), &col), 0);
+	assert_int_not_equal(scn_parse_step("crash --keep 1-", &st, err, sizeof(err), &col), 0);
+	assert_int_not_equal(scn_parse_step("crash --keep 0-3", &st, err, sizeof(err), &col), 0);
 	assert_int_equal(scn_parse_step("shutdown --keep none", &st, err, sizeof(err), &col), 0);
 	assert_true(st.s_has_persist);
 	assert_int_equal(st.s_nr_persist, 0);
