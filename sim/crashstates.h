@@ -14,13 +14,13 @@
  * block or an earlier alternative is folded into it (counted as pruned).
  * Up to a bound the reduced states are enumerated exhaustively; past it a
  * deterministic sample (seeded by the crash step) is evaluated and the
- * coverage reported.  Each evaluated state is materialised as an overlay of
- * the device, mounted (jbd2 recovery, orphan cleanup) and judged by a copy
- * of the checker; states with the same size, content digest (SHA-256 of the
- * file as a reader sees it; of its run list for files over 256 MiB) and
+ * coverage reported.  Each state is the device with its versions, mounted
+ * (jbd2 recovery, orphan cleanup) and judged by the checker's post-crash
+ * checks, by parts (crashstates.c); states with the same size, content and
  * violations are one distinct state.
  *
- * Not covered here: crashes inside a step (mid-commit, mid-writeback), torn
+ * Where the crash points lie (after steps, before flushes and FUA writes
+ * inside them) is the caller's business (sim/run.c).  Not covered: torn
  * writes inside a block.
  */
 #ifndef EXT4SIM_CRASHSTATES_H

@@ -80,6 +80,8 @@ void report_verdict(FILE *out, const struct scenario *s, const struct sim_varian
 		print_set(out, NULL, r->expect, true);
 	}
 	fputc('\n', out);
+	if (r->cs_mismatch[0])
+		fprintf(out, "  %s\n", r->cs_mismatch);
 	if (!r->passed)
 		fprintf(out, "  reproduce: %s\n", reproduce);
 }
@@ -89,6 +91,8 @@ void report_summary_line(FILE *out, const struct scenario *s,
 {
 	fprintf(out, "%-44s %-12s %-4s ", s->name, r->cfg.name, r->passed ? "PASS" : "FAIL");
 	print_set(out, r->violated, NULL, false);
+	if (r->cs_mismatch[0])
+		fprintf(out, " (%s)", r->cs_mismatch);
 	fputc('\n', out);
 }
 
@@ -177,7 +181,13 @@ static void json_variant(FILE *out, const struct scenario *s, const struct sim_v
 		"\"dioread_nolock\": %s, \"disk_blocks\": %u}", o->block_size, modes[o->data],
 		o->delalloc ? "true" : "false", o->dioread_nolock ? "true" : "false",
 		o->disk_blocks);
-	fprintf(out, ", \"verdict\": \"%s\", \"violated\": ", r->passed ? "pass" : "fail");
+	fprintf(out, ", \"verdict\": \"%s\", ", r->passed ? "pass" : "fail");
+	if (r->cs_mismatch[0]) {
+		fprintf(out, "\"crash_states_check\": ");
+		json_string(out, r->cs_mismatch);
+		fprintf(out, ", ");
+	}
+	fprintf(out, "\"violated\": ");
 	json_names(out, r->violated);
 	fprintf(out, ", \"reported\": ");
 	json_names(out, r->seen);

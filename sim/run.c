@@ -554,6 +554,50 @@ static bool expect_lists(const struct scn_expect *e, const char *name)
  * --fail-on names it).  With expect:, the counted set must equal the list;
  * without, it must be empty.
  */
+/* The crash point of crash step @step (not a hypothetical one), or NULL. */
+static const struct cs_point *crash_point_of(const struct sim_variant_result *r, uint32_t step)
+{
+	for (uint32_t i = 0; i < r->nr_points; i++)
+		if (r->points[i].step == step && !r->points[i].hypothetical)
+			return &r->points[i];
+	return NULL;
+}
+
+/*
+ * crash_states: each listed crash step's counts.  Unchecked (said in
+ * r->cs_mismatch, not failed) when crash states are not enumerated.
+ */
+static void check_crash_states(const struct scenario *s, const struct sim_options *o,
+			       struct sim_variant_result *r)
+{
+	const struct scn_cs_expect_set *xs = NULL;
+
+	for (unsigned i = 0; i < s->nr_cs_expect; i++)
+		if (strcmp(s->cs_expect[i].xs_variant, r->cfg.name) == 0)
+			xs = &s->cs_expect[i];
+	for (unsigned k = 0; xs && k < xs->xs_nr && !r->cs_mismatch[0]; k++) {
+		const struct scn_cs_expect *x = &xs->xs[k];
+		const struct cs_point *p = crash_point_of(r, x->x_step);
+
+		if (!o || o->crash_bound == 0 || o->only_point) {
+			snprintf(r->cs_mismatch, sizeof(r->cs_mismatch), "crash_states not checked: "
+				 "crash states are not enumerated");
+			return;
+		}
+		if (!p || (x->x_raw >= 0 && p->raw_states != (double)x->x_raw) ||
+		    (x->x_distinct >= 0 && p->nr_states != x->x_distinct) ||
+		    (x->x_violating >= 0 && p->nr_violating != x->x_violating)) {
+			snprintf(r->cs_mismatch, sizeof(r->cs_mismatch), "crash_states at step %u: "
+				 "expected raw %lld, distinct %lld, violating %lld (-1: any); got "
+				 "raw %.0f, distinct %u, violating %u", x->x_step,
+				 (long long)x->x_raw, (long long)x->x_distinct,
+				 (long long)x->x_violating, p ? p->raw_states : 0,
+				 p ? p->nr_states : 0, p ? p->nr_violating : 0);
+			r->passed = false;
+		}
+	}
+}
+
 static void compute_verdict(const struct scenario *s, const struct sim_options *o,
 			    struct sim_variant_result *r)
 {
@@ -571,6 +615,7 @@ static void compute_verdict(const struct scenario *s, const struct sim_options *
 		if (r->violated[inv] != listed)
 			r->passed = false;
 	}
+	check_crash_states(s, o, r);
 }
 
 /* --- the run --- */

@@ -81,6 +81,7 @@ struct sim_variant_result {
 	bool has_expect;
 	const struct scn_expect *expect;
 	bool passed;
+	char cs_mismatch[256];          /* crash_states: what differed (or was not checked) */
 	bool violated[INV_COUNT];       /* counted toward the verdict */
 	bool seen[INV_COUNT];           /* reported at all */
 };

@@ -989,15 +989,115 @@ static int ldr_expect(struct ldr *L)
 }
 
 /* ------------------------------------------------------------------ */
+/* crash_states: variant -> [{step, raw, distinct, violating}]         */
+/* ------------------------------------------------------------------ */
+
+enum { XK_STEP, XK_RAW, XK_DISTINCT, XK_VIOLATING };
+
+static const char *const cs_key_names[] = { "step", "raw", "distinct", "violating", NULL };
+static const struct ldr_keys cs_keys = { "in a crash_states entry", cs_key_names };
+
+/* One key of a crash_states entry; the key is current. */
+static int ldr_cs_key(struct ldr *L, unsigned idx, void *vctx)
+{
+	struct scn_cs_expect *x = vctx;
+	const char *key = cs_key_names[idx];
+	int64_t v;
+
+	if (ldr_number(L, key, &v) < 0)
+		return -1;
+	if (idx == XK_STEP && (v < 1 || v > SCN_STEPS_MAX))
+		return ldr_err_ev(L, "'step' must be a step number, 1 to %d", SCN_STEPS_MAX);
+	if (v > (int64_t)1 << 53)
+		return ldr_err_ev(L, "'%s' is too large (max 2^53)", key);
+	if (idx == XK_STEP)
+		x->x_step = (uint32_t)v;
+	else
+		*(idx == XK_RAW ? &x->x_raw : idx == XK_DISTINCT ? &x->x_distinct :
+		  &x->x_violating) = v;
+	return 0;
+}
+
+/* One entry of a crash_states sequence (the current event). */
+static int ldr_cs_entry(struct ldr *L, struct scn_cs_expect_set *xs)
+{
+	yaml_mark_t start = L->l_ev.start_mark;
+	struct scn_cs_expect *x;
+	uint32_t seen = 0;
+
+	if (L->l_ev.type != YAML_MAPPING_START_EVENT)
+		return ldr_err_ev(L, "each crash_states entry must be a mapping, not %s",
+				  ldr_kind(&L->l_ev));
+	if (xs->xs_nr == SCN_CS_EXPECT_MAX)
+		return ldr_err_ev(L, "too many crash_states entries for '%s' (max %d)",
+				  xs->xs_variant, SCN_CS_EXPECT_MAX);
+	x = &xs->xs[xs->xs_nr];
+	*x = (struct scn_cs_expect){ .x_raw = -1, .x_distinct = -1, .x_violating = -1,
+				     .x_line = (uint32_t)start.line + 1,
+				     .x_col = (uint32_t)start.column + 1 };
+	if (ldr_fixed_mapping(L, &cs_keys, ldr_cs_key, x, &seen) < 0)
+		return -1;
+	if (!(seen & (1u << XK_STEP)))
+		return ldr_err_mark(L, &start, "crash_states entry is missing required key 'step'");
+	for (unsigned i = 0; i < xs->xs_nr; i++)
+		if (xs->xs[i].x_step == x->x_step)
+			return ldr_err_mark(L, &start, "crash_states: step %u listed twice",
+					    x->x_step);
+	xs->xs_nr++;
+	return 0;
+}
+
+/* One crash_states entry; the key (a variant name) is current. */
+static int ldr_cs_variant(struct ldr *L, void *unused)
+{
+	struct scenario *s = L->l_scn;
+	struct scn_cs_expect_set *xs;
+
+	(void)unused;
+	if (s->nr_cs_expect == SCN_VARIANTS_MAX)
+		return ldr_err_ev(L, "too many crash_states entries (max %d)", SCN_VARIANTS_MAX);
+	xs = &s->cs_expect[s->nr_cs_expect];
+	memset(xs, 0, sizeof(*xs));
+	xs->xs_line = (uint32_t)L->l_ev.start_mark.line + 1;
+	xs->xs_col = (uint32_t)L->l_ev.start_mark.column + 1;
+	if (ldr_take_name(L, "variant name", xs->xs_variant) < 0)
+		return -1;
+	for (unsigned i = 0; i < s->nr_cs_expect; i++)
+		if (strcmp(s->cs_expect[i].xs_variant, xs->xs_variant) == 0)
+			return ldr_err_ev(L, "duplicate key '%s'", xs->xs_variant);
+	if (ldr_value(L, xs->xs_variant, YAML_SEQUENCE_START_EVENT,
+		      "a sequence of crash point expectations") < 0)
+		return -1;
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		if (ldr_cs_entry(L, xs) < 0)
+			return -1;
+	}
+	s->nr_cs_expect++;
+	return 0;
+}
+
+/* crash_states: a mapping variant-name -> expectations per crash step. */
+static int ldr_crash_states(struct ldr *L)
+{
+	if (ldr_value(L, "crash_states", YAML_MAPPING_START_EVENT, "a mapping") < 0)
+		return -1;
+	return ldr_open_mapping(L, ldr_cs_variant, NULL);
+}
+
+/* ------------------------------------------------------------------ */
 /* The document                                                       */
 /* ------------------------------------------------------------------ */
 
 enum { TK_NAME, TK_DESCRIPTION, TK_SOURCE, TK_CONFIG, TK_STEPS, TK_VARIANTS,
-       TK_EXPECT };
+       TK_EXPECT, TK_CRASH_STATES };
 
 static const char *const top_key_names[] = {
 	"name", "description", "source", "config", "steps", "variants",
-	"expect", NULL
+	"expect", "crash_states", NULL
 };
 static const struct ldr_keys top_keys = { "at the top level", top_key_names };
 
@@ -1020,6 +1120,8 @@ static int ldr_top_key(struct ldr *L, unsigned idx, void *unused)
 		return ldr_steps(L);
 	case TK_VARIANTS:
 		return ldr_variants(L);
+	case TK_CRASH_STATES:
+		return ldr_crash_states(L);
 	default:
 		return ldr_expect(L);
 	}
@@ -1037,6 +1139,31 @@ static bool scn_has_variant(const struct scenario *s, const char *name)
 		if (strcmp(s->variants[i].v_name, name) == 0)
 			return true;
 	return false;
+}
+
+/* crash_states: existing variants, and steps that are crashes. */
+static int ldr_cs_finish(struct ldr *L)
+{
+	const struct scenario *s = L->l_scn;
+
+	for (unsigned i = 0; i < s->nr_cs_expect; i++) {
+		const struct scn_cs_expect_set *xs = &s->cs_expect[i];
+
+		if (!scn_has_variant(s, xs->xs_variant))
+			return ldr_err_at(L, xs->xs_line - 1, xs->xs_col - 1,
+					  "crash_states: no variant named '%s'", xs->xs_variant);
+		for (unsigned k = 0; k < xs->xs_nr; k++) {
+			const struct scn_cs_expect *x = &xs->xs[k];
+			enum scn_op op = x->x_step <= s->nr_steps ? s->steps[x->x_step - 1].s_op
+								  : SCN_OP_COUNT;
+
+			if (op != SCN_CRASH && op != SCN_SHUTDOWN)
+				return ldr_err_at(L, x->x_line - 1, x->x_col - 1,
+						  "crash_states: step %u is not a crash or shutdown "
+						  "step", x->x_step);
+		}
+	}
+	return 0;
 }
 
 /* Checks that span keys, once the top mapping (started at @root) is read. */
@@ -1059,7 +1186,7 @@ static int ldr_top_finish(struct ldr *L, uint32_t seen, const yaml_mark_t *root)
 				  s->nr_variants ? "" : " (without variants: the "
 				  "only variant is 'default')");
 	}
-	return 0;
+	return ldr_cs_finish(L);
 }
 
 /* Pass 2: the root must be a mapping; read it against the schema. */

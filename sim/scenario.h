@@ -31,6 +31,7 @@
 #define SCN_DISK_BLOCKS_MIN 256
 #define SCN_DISK_BLOCKS_MAX (1u << 24)
 #define SCN_ERR_MAX 512                  /* error message buffer */
+#define SCN_CS_EXPECT_MAX 16             /* crash_states: entries per variant */
 #define SCN_PERSIST_MAX 32               /* write ranges named by crash --keep */
 #define SCN_PERSIST_INDEX_MAX 65535      /* largest index crash --keep takes */
 
@@ -128,6 +129,22 @@ struct scn_expect {
 	uint32_t e_line, e_col;
 };
 
+/* crash_states: what the crash point of one crash step must show (-1: any). */
+struct scn_cs_expect {
+	uint32_t x_step;                /* 1-based; a crash or shutdown step */
+	int64_t x_raw;
+	int64_t x_distinct;
+	int64_t x_violating;
+	uint32_t x_line, x_col;
+};
+
+struct scn_cs_expect_set {
+	char xs_variant[SCN_NAME_MAX];
+	unsigned xs_nr;
+	struct scn_cs_expect xs[SCN_CS_EXPECT_MAX];
+	uint32_t xs_line, xs_col;
+};
+
 struct scenario {
 	char path[1024];                 /* file as given ("-c" for inline steps) */
 	char name[SCN_NAME_MAX];
@@ -141,6 +158,8 @@ struct scenario {
 	bool has_expect;
 	unsigned nr_expect;
 	struct scn_expect expect[SCN_VARIANTS_MAX];
+	unsigned nr_cs_expect;
+	struct scn_cs_expect_set cs_expect[SCN_VARIANTS_MAX];
 };
 
 /* Fill @cfg with the contract's defaults (4096, ordered, delalloc, ...). */
