@@ -158,6 +158,7 @@ static void note_extension(struct chk_state *c, int64_t old_size, int64_t new_si
 void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs)
 {
 	memcpy(c->locks_before, fs->counters->folio_lock_under_handle, sizeof(c->locks_before));
+	c->disksize_over_before = fs->counters->disksize_over_size;
 	c->step_extended = false;
 	c->step_wr_off = 0;
 	c->step_wr_len = 0;
@@ -362,6 +363,11 @@ static void check_disksize(struct chk_state *c, const struct ext4_fs *fs, uint32
 	if (ei->i_disksize > ei->i_size)
 		chk_report(c, INV_DISKSIZE_LE_SIZE, step, "i_disksize %lld > i_size %lld",
 			   (long long)ei->i_disksize, (long long)ei->i_size);
+	else if (fs->counters->disksize_over_size > c->disksize_over_before)
+		chk_report(c, INV_DISKSIZE_LE_SIZE, step, "i_disksize exceeded i_size when a "
+			   "handle stopped inside the step (%llu time(s))",
+			   (unsigned long long)(fs->counters->disksize_over_size -
+						c->disksize_over_before));
 	if (ei->i_disksize >= ei->i_size)
 		return;
 	for (uint64_t b = (uint64_t)ei->i_disksize >> bits;

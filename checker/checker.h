@@ -90,6 +90,7 @@ struct chk_state {
 	uint32_t cap_crash_muts;
 	bool sentinel_written;
 	uint64_t locks_before[SITE_COUNT];
+	uint64_t disksize_over_before;  /* counters->disksize_over_size at step begin */
 	/* this step's extension, for gap_zero_on_extend */
 	bool step_extended;
 	int64_t step_old_size;

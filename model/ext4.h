@@ -71,6 +71,19 @@ struct ext4_layout {
 #define EXT4_EXTENT_SIZE 12u
 #define EXT4_EXT_HEADER 12u
 
+/* What a partial-block zeroing did, for its ordered-data step. */
+struct zero_result {
+	bool zeroed;            /* bytes were zeroed in the page cache */
+	bool written;           /* the block is written on disk (not delayed/unwritten) */
+};
+
+/* A zeroing done with no handle, waiting for a handle to order it. */
+struct ext4_pending_zero {
+	int64_t pz_from;
+	int64_t pz_len;                 /* 0: none */
+	struct zero_result pz_result;
+};
+
 struct ext4_inode_info {
 	int64_t i_size;                 /* VFS size (i_size_read) */
 	int64_t i_disksize;             /* what the raw inode gets */
@@ -80,6 +93,7 @@ struct ext4_inode_info {
 	bool i_orphan;                  /* on the orphan list */
 	bool i_da_alloc_close;          /* EXT4_STATE_DA_ALLOC_CLOSE */
 	uint32_t i_reserved_data_blocks;
+	struct ext4_pending_zero i_pending_zero;        /* during one write(2) */
 	struct ext4_es_tree i_es;       /* extent tree + extent status tree */
 	struct address_space i_mapping;
 };
@@ -218,10 +232,14 @@ int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize);
 void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize);
 void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
+void ext4_note_size_point(struct ext4_fs *fs);
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
-			       int64_t length);
+			       int64_t length, bool eof);
 int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t start,
-			     int64_t len);
+			     int64_t len, bool eof);
+int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr);
+void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,
+		       const struct zero_result *zr, bool eof);
 
 /* readpage.c */
 int ext4_read_folio(struct ext4_fs *fs, struct folio *f);

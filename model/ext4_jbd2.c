@@ -18,9 +18,21 @@ handle_t *ext4_journal_start(struct ext4_fs *fs, int type, uint32_t credits)
 	return jbd2_journal_start(&fs->journal, credits, type);
 }
 
+/*
+ * A point inside a step where other tasks see the sizes (a handle stops,
+ * so its changes can commit; write_end unlocks the folio): count it if
+ * i_disksize is above i_size (the checker reports disksize_le_size).
+ */
+void ext4_note_size_point(struct ext4_fs *fs)
+{
+	if (fs->inode.i_disksize > fs->inode.i_size)
+		fs->counters->disksize_over_size++;
+}
+
 int ext4_journal_stop(struct ext4_fs *fs, handle_t *h)
 {
 	SIM_ASSERT(h == fs->journal.j_current_handle);
+	ext4_note_size_point(fs);
 	return jbd2_journal_stop(h);
 }
 

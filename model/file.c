@@ -11,6 +11,30 @@
  */
 #include "ext4.h"
 
+/*
+ * ext4_write_checks() since the 2026 series (patch 13): a write starting
+ * past EOF first zeroes the rest of the old EOF block, with no handle; the
+ * write's own handle, if it starts one, orders it (i_pending_zero).
+ */
+static int ext4_write_checks_zero_eof(struct ext4_fs *fs, int64_t pos)
+{
+	struct ext4_pending_zero *z = &fs->inode.i_pending_zero;
+	int64_t old_size = fs->inode.i_size;
+	int err;
+
+	z->pz_len = 0;
+	if (!fs->sem.zero_eof_in_write_checks || pos <= old_size)
+		return 0;
+	err = ext4_block_zero_eof(fs, old_size, pos, &z->pz_result);
+	if (err == 0 && z->pz_result.zeroed) {
+		uint32_t bs = fs->opts.block_size;
+
+		z->pz_from = old_size;
+		z->pz_len = SIM_MIN(pos, (old_size | (bs - 1)) + 1) - old_size;
+	}
+	return err;
+}
+
 int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t readable, int64_t *written)
 {
@@ -27,7 +51,10 @@ int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 	if (pos >= max)
 		return -EFBIG;                  /* generic_write_checks_count() */
 	len = SIM_MIN(len, max - pos);
+	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
+		return err;
 	err = ext4_buffered_write(fs, pos, len, fill, readable, written);
+	fs->inode.i_pending_zero.pz_len = 0;
 	if (*written > 0 && (fs->inode.i_flags & EXT4_SYNC_FL))
 		err = ext4_sync_file(fs, pos, pos + *written - 1, true);
 	return err;

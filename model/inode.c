@@ -393,19 +393,22 @@ void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to)
 		return;
 	sim_folio_lock(fs, f, SITE_ISIZE_EXT);
 	fpos = (int64_t)f->index << PAGE_SHIFT;
-	if (fs->sem.eof_folio_zero_mm && (f->flags & PG_dirty))
+	if (fs->sem.eof_zero_dirty_folio_mm && (f->flags & PG_dirty))
 		folio_zero_segment(f, (uint32_t)(from - fpos),
 				   (uint32_t)SIM_MIN(to - fpos, (int64_t)PAGE_SIZE));
 }
 
 /*
- * ext4_block_zero_page_range(): zero [from, from+length) inside one block
- * in the page cache, reading the block first if it is on disk; dirty it,
- * and in data=ordered put it on the ordered list (since Dec 2025 only for
- * written buffers), in data=journal journal it.  A hole needs nothing.
+ * __ext4_block_zero_page_range() without its ordered-data step: zero
+ * [from, from+length) inside one block in the page cache, reading the
+ * block first if it is on disk, and dirty it; in data=journal journal it
+ * (in a 1-credit handle of its own when none is open, as
+ * ext4_journalled_block_zero_range does since the 2026 series).  A hole,
+ * or a delayed or unwritten block not in the cache, needs nothing.
+ * *zr says whether anything was zeroed and whether the block is written.
  */
-int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
-			       int64_t length)
+static int block_zero_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,
+			    struct zero_result *zr)
 {
 	uint32_t bs = fs->opts.block_size, offset = (uint32_t)(from & (PAGE_SIZE - 1));
 	uint32_t max = bs - (offset & (bs - 1));
@@ -414,6 +417,7 @@ int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
 	struct folio *f;
 	int err;
 
+	*zr = (struct zero_result){ 0 };
 	if (length > max || length < 0)
 		length = max;
 	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)from >> PAGE_SHIFT);
@@ -423,9 +427,8 @@ int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
 	if (!(bh->b_state & BH_Mapped)) {
 		struct ext4_map_blocks map = { .m_lblk = bh_lblk(fs, f, i), .m_len = 1 };
 
-		/* a hole, delayed or unwritten block stays unmapped: nothing to zero */
 		if (ext4_map_blocks(fs, NULL, &map, 0) <= 0 || !(map.m_flags & MAP_MAPPED))
-			goto out;
+			return 0;
 		map_bh(bh, &map);
 	}
 	if (f->flags & PG_uptodate)
@@ -433,24 +436,58 @@ int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
 	if (!(bh->b_state & BH_Uptodate) && (err = ext4_read_bh(fs, f, i)) < 0)
 		return err;
 	folio_zero_segment(f, offset, offset + (uint32_t)length);
-	if (ext4_should_journal_data(fs)) {
-		SIM_ASSERT(h != NULL);
-		bh->b_state |= BH_JBDDirty;
-		jbd2_journal_dirty_data(h, bh->b_blocknr, bh_lblk(fs, f, i));
-		folio_mark_dirty(f);
-	} else {
+	zr->zeroed = true;
+	zr->written = !(bh->b_state & (BH_Delay | BH_Unwritten));
+	if (!ext4_should_journal_data(fs)) {
 		mark_buffer_dirty(f, i);
-		if (ext4_should_order_data(fs) && h &&
-		    (!fs->sem.zero_ordered_written_only ||
-		     !(bh->b_state & (BH_Delay | BH_Unwritten))))
-			ext4_jbd2_inode_add_write(fs, h, from, length);
+		return 0;
 	}
-out:
+	handle_t *own = h ? NULL : ext4_journal_start(fs, HT_MISC, 1);
+
+	bh->b_state |= BH_JBDDirty;
+	jbd2_journal_dirty_data(h ? h : own, bh->b_blocknr, bh_lblk(fs, f, i));
+	folio_mark_dirty(f);
+	if (own)
+		ext4_journal_stop(fs, own);
 	return 0;
 }
 
-/* ext4_zero_partial_blocks(): zero the partial blocks at both ends. */
-int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, int64_t length)
+/*
+ * The ordered-data step of a zeroing (data=ordered, with a handle): the
+ * zeroed range must reach the disk before the transaction commits.  Since
+ * 154922b34da9 only for written blocks; since the 2026 series (patch 05)
+ * only for EOF zeroing.
+ */
+void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,
+		       const struct zero_result *zr, bool eof)
+{
+	if (!zr->zeroed || !h || !ext4_should_order_data(fs))
+		return;
+	if (fs->sem.zero_ordered_written_only && !zr->written)
+		return;
+	if (fs->sem.zero_order_eof_only && !eof)
+		return;
+	ext4_jbd2_inode_add_write(fs, h, from, length);
+}
+
+/* __ext4_block_zero_page_range(): zero inside one block, then order it. */
+int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,
+			       bool eof)
+{
+	struct zero_result zr;
+	int err = block_zero_range(fs, h, from, length, &zr);
+
+	if (!err)
+		ext4_order_zeroed(fs, h, from, length, &zr, eof);
+	return err;
+}
+
+/*
+ * ext4_zero_partial_blocks(): zero the partial blocks at both ends of
+ * [lstart, lstart+length); @eof when it is EOF zeroing (an extension).
+ */
+int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, int64_t length,
+			     bool eof)
 {
 	uint32_t bs = fs->opts.block_size;
 	int64_t byte_end = lstart + length - 1;
@@ -461,12 +498,28 @@ int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, in
 
 	SIM_ASSERT(length > 0);
 	if (start == end && (partial_start || partial_end != bs - 1))
-		return ext4_block_zero_page_range(fs, h, lstart, length);
-	if (partial_start && (err = ext4_block_zero_page_range(fs, h, lstart, bs)) < 0)
+		return ext4_block_zero_page_range(fs, h, lstart, length, eof);
+	if (partial_start && (err = ext4_block_zero_page_range(fs, h, lstart, bs, eof)) < 0)
 		return err;
 	if (partial_end != bs - 1)
-		err = ext4_block_zero_page_range(fs, h, byte_end - partial_end, partial_end + 1);
+		err = ext4_block_zero_page_range(fs, h, byte_end - partial_end, partial_end + 1,
+						 eof);
 	return err;
+}
+
+/*
+ * ext4_block_zero_eof() (2026 series): zero [from, min(end, the end of
+ * from's block)) with no handle; *zr for the caller's ordered-data step.
+ */
+int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr)
+{
+	uint32_t bs = fs->opts.block_size;
+	int64_t block_end = (from | (bs - 1)) + 1;
+
+	*zr = (struct zero_result){ 0 };
+	if (!(from & (bs - 1)) || end <= from)
+		return 0;
+	return block_zero_range(fs, NULL, from, SIM_MIN(end, block_end) - from, zr);
 }
 
 /* ext4_da_should_update_i_disksize(): the last written byte's block is on disk. */
@@ -508,11 +561,17 @@ static int ext4_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len, struc
 	return 0;
 }
 
-/* ext4_da_write_begin(): no handle; fall back to ext4_write_begin when short of space. */
+/*
+ * ext4_da_write_begin(): reserve delayed blocks for the folio; fall back to
+ * ext4_write_begin when short of space.  Before cc883236b792 (5.15) it also
+ * started a 1-credit handle (folio unlocked meanwhile, then relocked under
+ * it) that stays open over the copy until ext4_da_write_end.
+ */
 static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 			       struct folio **fp, bool *fallback)
 {
 	uint32_t from = (uint32_t)(pos & (PAGE_SIZE - 1));
+	handle_t *h = NULL;
 	struct folio *f;
 	int err;
 
@@ -521,8 +580,14 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 		return ext4_write_begin(fs, pos, len, fp);
 	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
+	if (!fs->sem.da_write_no_handle) {
+		h = ext4_journal_start(fs, HT_WRITE_PAGE, 1);
+		sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
+	}
 	err = ext4_block_write_begin(fs, NULL, f, from, from + len);
 	if (err < 0) {
+		if (h)
+			ext4_journal_stop(fs, h);
 		if (pos + len > fs->inode.i_size)
 			ext4_truncate_failed_write(fs);
 		return err;
@@ -532,10 +597,24 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 }
 
 /*
+ * The 2026 series' EOF zeroing (ext4_write_checks, before the copy) left
+ * a range for the write's handle to order; do it under @h, once.
+ */
+static void order_pending_eof_zero(struct ext4_fs *fs, handle_t *h)
+{
+	struct ext4_pending_zero *z = &fs->inode.i_pending_zero;
+
+	if (!z->pz_len)
+		return;
+	ext4_order_zeroed(fs, h, z->pz_from, z->pz_len, &z->pz_result, true);
+	z->pz_len = 0;
+}
+
+/*
  * The tail both handle-holding write_end paths share: expose the gap past
- * the old size (write-protect the EOF folio; zero the old EOF block, 6.13+),
- * journal the new size, and trim blocks a failed or short extending write
- * left past i_size (orphan-protected).  Stops the write's handle.
+ * the old size (write-protect the EOF folio; zero the old EOF block, 6.13
+ * to 7.0), journal the new size, and trim blocks a failed or short
+ * extending write left past i_size (orphan-protected).  Stops the handle.
  */
 static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_size,
 				  int64_t pos, uint32_t len, bool size_changed)
@@ -544,9 +623,10 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 
 	if (old_size < pos) {
 		pagecache_isize_extended(fs, old_size, pos);
-		if (fs->sem.eof_zero_on_extend)
-			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size);
+		if (fs->sem.eof_zero_fs && !fs->sem.zero_eof_in_write_checks)
+			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size, true);
 	}
+	order_pending_eof_zero(fs, h);
 	if (size_changed)
 		ext4_mark_inode_dirty(fs, h);
 	trim = pos + len > fs->inode.i_size;
@@ -620,51 +700,121 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 }
 
 /*
- * ext4_da_do_write_end(): raise i_size under the folio lock; raise
+ * ext4_da_do_write_end() (6.6+): raise i_size under the folio lock; raise
  * i_disksize too when the write ends inside a block already on disk (no
- * writeback would do it).  A handle only if i_disksize changed or the gap
- * past the old size needs zeroing (6.6; before, any size change).
+ * writeback would do it).  A handle only if i_disksize changed or, 6.13 to
+ * 7.0, the gap past the old size needs zeroing; since the 2026 series
+ * (patch 13) the gap was zeroed before the copy and the handle has 1 credit.
  */
 static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 				uint32_t copied, struct folio *f)
 {
 	int64_t old_size = fs->inode.i_size, new_i_size, zero_len = 0;
-	bool disksize_changed = false, size_changed = false;
+	bool disksize_changed = false;
 	handle_t *h;
 
 	copied = block_write_end(fs, pos, len, copied, f);
 	new_i_size = pos + copied;
 	if (new_i_size > fs->inode.i_size) {
 		fs->inode.i_size = new_i_size;
-		size_changed = true;
 		if (copied && ext4_da_should_update_i_disksize(
 				fs, f, (uint32_t)((new_i_size - 1) & (PAGE_SIZE - 1)))) {
 			ext4_update_i_disksize(fs, new_i_size);
 			disksize_changed = true;
 		}
 	}
+	ext4_note_size_point(fs);       /* folio_unlock */
 	if (pos > old_size) {
 		pagecache_isize_extended(fs, old_size, pos);
-		if (fs->sem.eof_zero_on_extend)
+		if (fs->sem.eof_zero_fs && !fs->sem.zero_eof_in_write_checks)
 			zero_len = pos - old_size;
 	}
-	if (!(fs->sem.da_end_skip_dirty ? disksize_changed : size_changed) && !zero_len)
+	if (!disksize_changed && !zero_len)
 		return (int)copied;
-	h = ext4_journal_start(fs, HT_INODE, 2);
+	h = ext4_journal_start(fs, HT_INODE, fs->sem.zero_eof_in_write_checks ? 1 : 2);
 	if (zero_len)
-		ext4_zero_partial_blocks(fs, h, old_size, zero_len);
+		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true);
+	order_pending_eof_zero(fs, h);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_journal_stop(fs, h);
 	return (int)copied;
 }
 
+/*
+ * mark_inode_dirty() -> ext4_dirty_inode(): a 2-credit handle, nested in
+ * the caller's if one is open.
+ */
+static void ext4_dirty_inode(struct ext4_fs *fs)
+{
+	handle_t *cur = ext4_journal_current_handle(fs);
+	handle_t *h = cur ? cur : ext4_journal_start(fs, HT_INODE, 2);
+
+	ext4_mark_inode_dirty(fs, h);
+	if (!cur)
+		ext4_journal_stop(fs, h);
+}
+
+/*
+ * generic_write_end(): block_write_end, i_size, the gap past the old size,
+ * and mark_inode_dirty() if i_size changed (ext4_da_write_end before 6.6).
+ */
+static uint32_t generic_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
+				  uint32_t copied, struct folio *f)
+{
+	int64_t old_size = fs->inode.i_size;
+	bool size_changed = false;
+
+	copied = block_write_end(fs, pos, len, copied, f);
+	if (pos + copied > fs->inode.i_size) {
+		fs->inode.i_size = pos + copied;
+		size_changed = true;
+	}
+	ext4_note_size_point(fs);       /* folio_unlock */
+	if (old_size < pos)
+		pagecache_isize_extended(fs, old_size, pos);
+	if (size_changed)
+		ext4_dirty_inode(fs);
+	return copied;
+}
+
+/*
+ * ext4_da_write_end() before 6.6 (da_end_skip_dirty off): raise i_disksize
+ * when the write ends in a block on disk, compared with i_size since
+ * 4df031ff5876 (5.15; before, with i_disksize, and marking the inode dirty
+ * under the write's handle), then generic_write_end(); stop the write's
+ * handle if write_begin started one.
+ */
+static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32_t len,
+					 uint32_t copied, struct folio *f)
+{
+	handle_t *h = fs->sem.da_write_no_handle ? NULL : ext4_journal_current_handle(fs);
+	int64_t new_i_size = pos + copied;
+	uint32_t end = (uint32_t)((pos + copied - 1) & (PAGE_SIZE - 1));
+	bool update = copied && ext4_da_should_update_i_disksize(fs, f, end);
+
+	if (fs->sem.da_disksize_vs_isize) {
+		if (update && new_i_size > fs->inode.i_size)
+			ext4_update_i_disksize(fs, new_i_size);
+	} else if (update && new_i_size > fs->inode.i_disksize) {
+		ext4_update_i_disksize(fs, new_i_size);
+		ext4_mark_inode_dirty(fs, h);
+	}
+	copied = generic_write_end(fs, pos, len, copied, f);
+	if (h)
+		ext4_journal_stop(fs, h);
+	return copied;
+}
+
+/* ext4_da_write_end(): a short copy into a folio not uptodate counts as 0 (6.4). */
 static int ext4_da_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
 			     struct folio *f, bool fallback)
 {
 	if (fallback)
 		return ext4_write_end(fs, pos, len, copied, f);
-	if (copied < len && !(f->flags & PG_uptodate))
+	if (fs->sem.short_copy_zero && copied < len && !(f->flags & PG_uptodate))
 		copied = 0;
+	if (!fs->sem.da_end_skip_dirty)
+		return (int)ext4_da_write_end_legacy(fs, pos, len, copied, f);
 	return ext4_da_do_write_end(fs, pos, len, copied, f);
 }
 

@@ -1,5 +1,10 @@
 /*
- * profile.c - the kernel profiles (see profile.h).
+ * profile.c - the patch toggles and the kernel profiles (see profile.h).
+ *
+ * Commit ids and releases: mainline ids; a release is the first mainline
+ * release whose merge window took the commit (from the ext4 pull requests
+ * that carried it).  Distribution profiles name the stable backports their
+ * kernels carry, as observed on those kernels (docs/kernel-profiles.md).
  */
 #include "profile.h"
 
@@ -7,22 +12,169 @@
 
 #include "sim.h"
 
+#define SEM(f) offsetof(struct ext4_semantics, f)
+#define BIT(t) (1u << (t))
+
+static const struct ext4_toggle toggles[T_COUNT] = {
+	[T_DA_DISKSIZE_VS_ISIZE] = {
+		"da_disksize_vs_isize",
+		"4df031ff5876 ext4: check and update i_disksize properly", "5.15",
+		"a delalloc write ending past i_disksize in a written block raises i_disksize "
+		"and marks the inode dirty under the write's handle",
+		"only a write ending past i_size raises i_disksize; no explicit dirtying",
+		"ext4_da_write_end", NULL, SEM(da_disksize_vs_isize) },
+	[T_DA_WRITE_NO_HANDLE] = {
+		"da_write_no_handle",
+		"cc883236b792 ext4: drop unnecessary journal handle in delalloc write", "5.15",
+		"ext4_da_write_begin starts a 1-credit handle (unlock folio, start, relock) held "
+		"over the copy until ext4_da_write_end",
+		"no handle in ext4_da_write_begin/ext4_da_write_end",
+		"ext4_da_write_begin, ext4_da_write_end", NULL, SEM(da_write_no_handle) },
+	[T_SHORT_COPY_ZERO] = {
+		"short_copy_zero",
+		"1dedde690303 ext4: fix i_disksize exceeding i_size problem in paritally "
+		"written case", "6.4",
+		"i_disksize is raised from pos + copied before block_write_end drops a short "
+		"copy into a folio that is not uptodate (i_disksize > i_size)",
+		"a short copy into a folio that is not uptodate counts as 0 bytes first",
+		"ext4_da_write_end", NULL, SEM(short_copy_zero) },
+	[T_DA_END_SKIP_DIRTY] = {
+		"da_end_skip_dirty",
+		"03de20bed203 ext4: do not mark inode dirty every time when appending using "
+		"delalloc", "6.6",
+		"every delalloc write that raises i_size dirties the inode (a 2-credit handle "
+		"via ext4_dirty_inode)",
+		"a handle only when i_disksize changed (ext4_da_do_write_end)",
+		"ext4_da_write_end / ext4_da_do_write_end", NULL, SEM(da_end_skip_dirty) },
+	[T_EOF_ZERO_FS] = {
+		"eof_zero_fs",
+		"c7fc0366c656 ext4: partial zero eof block on unaligned inode size extension",
+		"6.13",
+		"extending the size leaves the old EOF block's tail as it is",
+		"write_end, truncate up and fallocate zero [old size, its block end), ordered "
+		"(delalloc: a 2-credit handle for a write starting past EOF)",
+		"ext4_write_end, ext4_journalled_write_end, ext4_da_do_write_end, ext4_setattr, "
+		"ext4_alloc_file_blocks", NULL, SEM(eof_zero_fs) },
+	[T_EOF_ZERO_DIRTY_FOLIO_MM] = {
+		"eof_zero_dirty_folio_mm",
+		"52aecaee1c26 mm: zero range of eof folio exposed by inode size extension",
+		"6.13",
+		"pagecache_isize_extended only write-protects the EOF folio",
+		"it also zeroes [old size, min(new size, folio end)) of a dirty EOF folio "
+		"(blocks smaller than pages only)",
+		"pagecache_isize_extended", NULL, SEM(eof_zero_dirty_folio_mm) },
+	[T_DISKSIZE_BEFORE_PUNCH_PARTIAL] = {
+		"disksize_before_punch_partial",
+		"9d80eaa1a1d3 ext4: increase i_disksize to offset + len in "
+		"ext4_update_disksize_before_punch()", "6.18",
+		"i_disksize is raised to i_size before a punch or zero range only if the range "
+		"reaches i_size",
+		"raised to min(i_size, offset + len) whenever that exceeds i_disksize",
+		"ext4_update_disksize_before_punch (ext4_punch_hole, ext4_zero_range)",
+		"needs fallocate punch and zero range", SEM(disksize_before_punch_partial) },
+	[T_ZERO_ORDERED_WRITTEN_ONLY] = {
+		"zero_ordered_written_only",
+		"154922b34da9 ext4: don't order data when zeroing unwritten or delayed block",
+		"7.0",
+		"data=ordered: every zeroed partial block joins the transaction's ordered data",
+		"only written blocks do (not delayed or unwritten ones)",
+		"__ext4_block_zero_page_range", NULL, SEM(zero_ordered_written_only) },
+	[T_ZERO_ORDER_EOF_ONLY] = {
+		"zero_order_eof_only",
+		"69e2d5c1f544 ext4: move ordered data handling out of "
+		"ext4_block_do_zero_range() (2026 series, 05/13)", "7.1",
+		"data=ordered: every partial-block zeroing (EOF, punch and zero-range edges) "
+		"is ordered",
+		"only EOF zeroing (truncate, extension) is ordered; punch and zero-range edges "
+		"reach the disk by writeback",
+		"ext4_block_do_zero_range, ext4_block_zero_eof", NULL, SEM(zero_order_eof_only) },
+	[T_ZERO_OUTSIDE_HANDLE] = {
+		"zero_outside_handle",
+		"d3609a71b777 + c4602a1d09ec ext4: remove handle parameters from / move zero "
+		"partial block range functions out of active handle (2026 series, 06+08/13)",
+		"7.1",
+		"partial-block zeroing locks the folio under the operation's handle (truncate, "
+		"grow, punch, zero range, fallocate)",
+		"zeroing runs before the handle starts (data=journal: in a 1-credit handle of "
+		"its own)",
+		"ext4_truncate, ext4_setattr, ext4_punch_hole, ext4_zero_range, "
+		"ext4_alloc_file_blocks", NULL, SEM(zero_outside_handle) },
+	[T_SYNC_PERSIST_ZERO] = {
+		"sync_persist_zero",
+		"7d81ec0246ff ext4: ensure zeroed partial blocks are persisted in SYNC mode "
+		"(2026 series, 09/13)", "7.1",
+		"a SYNC punch or zero range only makes its handle synchronous",
+		"it also writes back and waits for the zeroed edge blocks",
+		"ext4_punch_hole, ext4_zero_range", "needs fallocate punch and zero range",
+		SEM(sync_persist_zero) },
+	[T_UNIFIED_SYNC_CHECK] = {
+		"unified_sync_check",
+		"c3688d212fc6 ext4: unify SYNC mode checks in fallocate paths (2026 series, "
+		"10/13)", "7.1",
+		"punch, collapse and insert test IS_SYNC(inode); zero range and allocation test "
+		"the file's O_SYNC",
+		"every fallocate mode tests the same predicate (modelled as IS_SYNC or O_SYNC; "
+		"the merged predicate's exact form is unverified)",
+		"ext4_fallocate and its modes", "needs fallocate", SEM(unified_sync_check) },
+	[T_ISIZE_EXT_OUTSIDE_HANDLE] = {
+		"isize_ext_outside_handle",
+		"1ad0f4282329 ext4: move pagecache_isize_extended() out of active handle "
+		"(2026 series, 12/13)", "7.1",
+		"fallocate calls pagecache_isize_extended (folio lock) inside its chunk handle",
+		"after the handle is stopped",
+		"ext4_alloc_file_blocks", "needs fallocate", SEM(isize_ext_outside_handle) },
+	[T_ZERO_EOF_IN_WRITE_CHECKS] = {
+		"zero_eof_in_write_checks",
+		"3f60efd65412 ext4: zero post-EOF partial block before appending write (2026 "
+		"series, 13/13)", "7.1",
+		"a write starting past EOF zeroes [old size, pos) in write_end, after the copy "
+		"and the i_size update, under a handle (delalloc: a 2-credit handle of its own)",
+		"ext4_write_checks zeroes it before the copy, with no handle; delalloc write_end "
+		"starts a 1-credit handle only if i_disksize changed",
+		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", NULL,
+		SEM(zero_eof_in_write_checks) },
+};
+
+#define UPTO_5_15 (BIT(T_DA_DISKSIZE_VS_ISIZE) | BIT(T_DA_WRITE_NO_HANDLE))
+#define UPTO_6_4 (UPTO_5_15 | BIT(T_SHORT_COPY_ZERO))
+#define UPTO_6_6 (UPTO_6_4 | BIT(T_DA_END_SKIP_DIRTY))
+#define UPTO_6_13 (UPTO_6_6 | BIT(T_EOF_ZERO_FS) | BIT(T_EOF_ZERO_DIRTY_FOLIO_MM))
+#define UPTO_6_18 (UPTO_6_13 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL))
+#define UPTO_7_0 (UPTO_6_18 | BIT(T_ZERO_ORDERED_WRITTEN_ONLY))
+#define SERIES_2026 (BIT(T_ZERO_ORDER_EOF_ONLY) | BIT(T_ZERO_OUTSIDE_HANDLE) | \
+		     BIT(T_SYNC_PERSIST_ZERO) | BIT(T_UNIFIED_SYNC_CHECK) | \
+		     BIT(T_ISIZE_EXT_OUTSIDE_HANDLE) | BIT(T_ZERO_EOF_IN_WRITE_CHECKS))
+
+/* The first entry is the default. */
 static const struct ext4_profile profiles[] = {
-	{
-		.name = "6.18",
-		.description = "mainline 6.18: the 2021 delalloc series, the 6.4 short-copy "
-			       "fix, the 6.6 delalloc append handle, both halves of the 6.13 "
-			       "EOF zeroing, ordered zeroing of written buffers only",
-		.sem = {
-			.da_end_skip_dirty = true,
-			.eof_zero_on_extend = true,
-			.eof_folio_zero_mm = true,
-			.zero_ordered_written_only = true,
-		},
-	},
+	{ "6.18", "mainline 6.18 (the default)", UPTO_6_18 },
+	{ "5.14", "mainline 5.14, before the 2021 delalloc series", 0 },
+	{ "5.15", "mainline 5.15: the 2021 delalloc series", UPTO_5_15 },
+	{ "6.1", "mainline 6.1.0", UPTO_5_15 },
+	{ "6.4", "mainline 6.4: the short-copy fix", UPTO_6_4 },
+	{ "6.6", "mainline 6.6: the delalloc append handle only if i_disksize changed",
+	  UPTO_6_6 },
+	{ "6.12", "mainline 6.12.0", UPTO_6_6 },
+	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", UPTO_6_13 },
+	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", UPTO_7_0 },
+	{ "7.1", "mainline 7.1: the 2026 partial-block zeroing series (patches 05, 06+08, "
+	  "09, 10, 12, 13)", UPTO_7_0 | SERIES_2026 },
+	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy and punch-size "
+	  "backports", UPTO_6_4 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
+	  "zeroing without the mm half, and the punch-size fix",
+	  UPTO_6_6 | BIT(T_EOF_ZERO_FS) | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
+
+const char *const ext4_not_modelled[] = {
+	"55ce2f649b9e + 6984aef59814 (5.15) the inline-data write_end error path: the model "
+	"has no inline data",
+	"iomap_dirty_write_only (unmerged 2021 patch: IOMAP_F_DIRTY only for write lookups): "
+	"the model has no iomap (direct I/O, DAX, fiemap) path",
+	NULL
+};
 
 const struct ext4_profile *ext4_profile_find(const char *name)
 {
@@ -46,4 +198,35 @@ const struct ext4_profile *ext4_profile_at(unsigned i)
 {
 	SIM_ASSERT(i < NR_PROFILES);
 	return &profiles[i];
+}
+
+const struct ext4_toggle *ext4_toggle_find(const char *name)
+{
+	for (unsigned i = 0; i < T_COUNT; i++)
+		if (strcmp(toggles[i].name, name) == 0)
+			return &toggles[i];
+	return NULL;
+}
+
+const struct ext4_toggle *ext4_toggle_at(enum ext4_toggle_id id)
+{
+	SIM_ASSERT((unsigned)id < T_COUNT);
+	return &toggles[id];
+}
+
+bool ext4_toggle_get(const struct ext4_semantics *sem, const struct ext4_toggle *t)
+{
+	return *(const bool *)((const char *)sem + t->offset);
+}
+
+void ext4_toggle_set(struct ext4_semantics *sem, const struct ext4_toggle *t, bool on)
+{
+	*(bool *)((char *)sem + t->offset) = on;
+}
+
+void ext4_profile_semantics(const struct ext4_profile *p, struct ext4_semantics *sem)
+{
+	memset(sem, 0, sizeof(*sem));
+	for (unsigned i = 0; i < T_COUNT; i++)
+		ext4_toggle_set(sem, &toggles[i], p->toggles & BIT(i));
 }

@@ -1,30 +1,75 @@
 /*
- * profile.h - named kernel semantics.  Every behavioural decision the model
- * makes differently across kernel versions reads one field of struct
- * ext4_semantics, set from a kernel profile (e.g. "6.18") plus patch
- * toggles layered over it.  This release ships the "6.18" profile; each
- * field's comment names the code path it switches and the commit behind it.
+ * profile.h - named kernel semantics.
+ *
+ * Every behavioural decision the model makes differently across kernel
+ * versions reads one field of struct ext4_semantics.  Each field is a patch
+ * toggle (struct ext4_toggle: its upstream commit, first release, the rule
+ * before and after, and the kernel functions it switches); a kernel profile
+ * (struct ext4_profile) is a named set of toggles that are on.  A run takes a
+ * profile, then `patches:` of the scenario's config, then of the variant,
+ * then --patch flags, each overriding the one before.
+ *
+ * Where the model cannot show a toggle's difference, the toggle says so in
+ * `unmodelled`.  Changes the model does not have at all (inline data, DIO,
+ * DAX) are listed by `ext4sim patches` as not modelled, without a toggle.
  */
 #ifndef EXT4SIM_PROFILE_H
 #define EXT4SIM_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct ext4_semantics {
-	/* 40b14c55e3d0 (6.6): delalloc append starts a handle only if i_disksize changed */
-	bool da_end_skip_dirty;
-	/* c7fc0366c656 (6.13): zero [old size, block end) when the size grows */
-	bool eof_zero_on_extend;
-	/* 52aecaee1c26 (6.13): pagecache_isize_extended zeroes a dirty EOF folio */
-	bool eof_folio_zero_mm;
-	/* Dec 2025: zeroing adds ordered data only for written buffers */
-	bool zero_ordered_written_only;
+	bool da_disksize_vs_isize;      /* 4df031ff5876 (5.15) */
+	bool da_write_no_handle;        /* cc883236b792 (5.15) */
+	bool short_copy_zero;           /* 1dedde690303 (6.4) */
+	bool da_end_skip_dirty;         /* 03de20bed203 (6.6) */
+	bool eof_zero_fs;               /* c7fc0366c656 (6.13) */
+	bool eof_zero_dirty_folio_mm;   /* 52aecaee1c26 (6.13) */
+	bool disksize_before_punch_partial;     /* 9d80eaa1a1d3 (6.18) */
+	bool zero_ordered_written_only; /* 154922b34da9 (7.0) */
+	bool zero_order_eof_only;       /* 2026 series patch 05 (7.1) */
+	bool zero_outside_handle;       /* 2026 series patches 06+08 (7.1) */
+	bool sync_persist_zero;         /* 2026 series patch 09 (7.1) */
+	bool unified_sync_check;        /* 2026 series patch 10 (7.1) */
+	bool isize_ext_outside_handle;  /* 2026 series patch 12 (7.1) */
+	bool zero_eof_in_write_checks;  /* 2026 series patch 13 (7.1) */
+};
+
+enum ext4_toggle_id {
+	T_DA_DISKSIZE_VS_ISIZE,
+	T_DA_WRITE_NO_HANDLE,
+	T_SHORT_COPY_ZERO,
+	T_DA_END_SKIP_DIRTY,
+	T_EOF_ZERO_FS,
+	T_EOF_ZERO_DIRTY_FOLIO_MM,
+	T_DISKSIZE_BEFORE_PUNCH_PARTIAL,
+	T_ZERO_ORDERED_WRITTEN_ONLY,
+	T_ZERO_ORDER_EOF_ONLY,
+	T_ZERO_OUTSIDE_HANDLE,
+	T_SYNC_PERSIST_ZERO,
+	T_UNIFIED_SYNC_CHECK,
+	T_ISIZE_EXT_OUTSIDE_HANDLE,
+	T_ZERO_EOF_IN_WRITE_CHECKS,
+	T_COUNT
+};
+
+struct ext4_toggle {
+	const char *name;
+	const char *commit;             /* upstream id and subject */
+	const char *release;            /* first release carrying it */
+	const char *before;             /* the rule without it */
+	const char *after;              /* the rule with it */
+	const char *path;               /* the kernel functions it switches */
+	const char *unmodelled;         /* what of it the model does not show, or NULL */
+	size_t offset;                  /* its field in struct ext4_semantics */
 };
 
 struct ext4_profile {
 	const char *name;
 	const char *description;
-	struct ext4_semantics sem;
+	uint32_t toggles;               /* (1 << enum ext4_toggle_id) of those on */
 };
 
 /* The profile named @name, or NULL. */
@@ -32,5 +77,17 @@ const struct ext4_profile *ext4_profile_find(const char *name);
 const struct ext4_profile *ext4_profile_default(void);
 unsigned ext4_profile_count(void);
 const struct ext4_profile *ext4_profile_at(unsigned i);
+
+/* The toggle named @name, or NULL. */
+const struct ext4_toggle *ext4_toggle_find(const char *name);
+const struct ext4_toggle *ext4_toggle_at(enum ext4_toggle_id id);
+bool ext4_toggle_get(const struct ext4_semantics *sem, const struct ext4_toggle *t);
+void ext4_toggle_set(struct ext4_semantics *sem, const struct ext4_toggle *t, bool on);
+
+/* The semantics of profile @p, before any patch setting. */
+void ext4_profile_semantics(const struct ext4_profile *p, struct ext4_semantics *sem);
+
+/* Changes the model has no code path for, one line each (NULL-terminated). */
+extern const char *const ext4_not_modelled[];
 
 #endif

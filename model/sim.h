@@ -79,6 +79,7 @@ struct sim_counters {
 	uint64_t checkpoints;           /* checkpoint passes */
 	uint64_t bios_submitted;        /* block writes submitted */
 	uint64_t flushes;               /* device cache flushes */
+	uint64_t disksize_over_size;    /* handle stops that saw i_disksize > i_size */
 };
 
 const char *sim_lock_site_name(enum sim_lock_site site);

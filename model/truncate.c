@@ -15,13 +15,28 @@
 
 #include "ext4.h"
 
-/* ext4_block_truncate_page(): zero [from, end of its block). */
+/* ext4_block_truncate_page(): zero [from, end of its block), ordered as EOF zeroing. */
 static int ext4_block_truncate_page(struct ext4_fs *fs, handle_t *h, int64_t from)
 {
 	uint32_t bs = fs->opts.block_size;
 	uint32_t length = bs - (uint32_t)(from & (bs - 1));
 
-	return ext4_block_zero_page_range(fs, h, from, length);
+	return ext4_block_zero_page_range(fs, h, from, length, true);
+}
+
+/*
+ * EOF zeroing before the handle (2026 series, patches 06+08): zero
+ * [from, end of its block) now; ext4_order_zeroed() under the handle later.
+ */
+static void zero_eof_before_handle(struct ext4_fs *fs, int64_t from, struct ext4_pending_zero *z)
+{
+	uint32_t bs = fs->opts.block_size;
+
+	z->pz_len = 0;
+	if (ext4_block_zero_eof(fs, from, INT64_MAX, &z->pz_result) == 0 && z->pz_result.zeroed) {
+		z->pz_from = from;
+		z->pz_len = (int64_t)bs - (from & (bs - 1));
+	}
 }
 
 /* ext4_ext_remove_space(): free every block from logical block @start on. */
@@ -64,11 +79,18 @@ int ext4_truncate(struct ext4_fs *fs)
 	handle_t *h;
 	int err;
 
+	struct ext4_pending_zero z = { 0 };
+	bool unaligned = fs->inode.i_size & (bs - 1);
+
 	if (fs->inode.i_size == 0 && fs->opts.auto_da_alloc)
 		fs->inode.i_da_alloc_close = true;
+	if (unaligned && fs->sem.zero_outside_handle)
+		zero_eof_before_handle(fs, fs->inode.i_size, &z);
 	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
-	if (fs->inode.i_size & (bs - 1))
+	if (unaligned && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, fs->inode.i_size);
+	if (z.pz_len)
+		ext4_order_zeroed(fs, h, z.pz_from, z.pz_len, &z.pz_result, true);
 	ext4_orphan_add(fs, h);
 	err = ext4_ext_truncate(fs, h);
 	if (!err && (fs->inode.i_flags & EXT4_SYNC_FL))
@@ -137,12 +159,19 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 {
 	uint32_t bs = fs->opts.block_size;
 	int64_t oldsize = fs->inode.i_size;
-	handle_t *h = ext4_journal_start(fs, HT_INODE, 3);
+	bool zero = !shrink && fs->sem.eof_zero_fs && (oldsize & (bs - 1));
+	struct ext4_pending_zero z = { 0 };
+	handle_t *h;
 
+	if (zero && fs->sem.zero_outside_handle)
+		zero_eof_before_handle(fs, oldsize, &z);
+	h = ext4_journal_start(fs, HT_INODE, 3);
 	if (shrink)
 		ext4_orphan_add(fs, h);
-	if (!shrink && fs->sem.eof_zero_on_extend && (oldsize & (bs - 1)))
+	if (zero && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, oldsize);
+	if (z.pz_len)
+		ext4_order_zeroed(fs, h, z.pz_from, z.pz_len, &z.pz_result, true);
 	fs->inode.i_disksize = newsize;
 	ext4_mark_inode_dirty(fs, h);
 	fs->inode.i_size = newsize;

@@ -453,19 +453,30 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Patch toggles: this release has none to switch; every name is unknown. */
+/* Every patch setting names a toggle (`ext4sim patches` lists them). */
 static int check_patches(const struct scenario *s, const struct scn_patch_setting *p,
 			 unsigned nr, char *err, size_t errlen)
 {
-	if (nr == 0)
-		return 0;
-	if (p[0].p_line)
-		errf(err, errlen, "%s:%u:%u: unknown patch '%s' (`ext4sim patches` lists them)",
-		     s->path, p[0].p_line, p[0].p_col, p[0].p_name);
-	else
-		errf(err, errlen, "ext4sim: unknown patch '%s' (`ext4sim patches` lists them)",
-		     p[0].p_name);
-	return -1;
+	for (unsigned i = 0; i < nr; i++) {
+		if (ext4_toggle_find(p[i].p_name))
+			continue;
+		if (p[i].p_line)
+			errf(err, errlen, "%s:%u:%u: unknown patch '%s' (`ext4sim patches` lists "
+			     "them)", s->path, p[i].p_line, p[i].p_col, p[i].p_name);
+		else
+			errf(err, errlen, "ext4sim: unknown patch '%s' (`ext4sim patches` lists "
+			     "them)", p[i].p_name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Apply checked patch settings over @sem, in order (a later one wins). */
+static void apply_patches(struct ext4_semantics *sem, const struct scn_patch_setting *p,
+			  unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++)
+		ext4_toggle_set(sem, ext4_toggle_find(p[i].p_name), p[i].p_on);
 }
 
 static const struct ext4_profile *find_profile(const struct scenario *s, const char *name,
@@ -524,7 +535,11 @@ int sim_resolve_variants(const struct scenario *s, const struct sim_overrides *o
 		out[i].profile = find_profile(s, kname, line, col, err, errlen);
 		if (!out[i].profile)
 			return -1;
-		out[i].sem = out[i].profile->sem;
+		ext4_profile_semantics(out[i].profile, &out[i].sem);
+		apply_patches(&out[i].sem, c->c_patches, c->c_nr_patches);
+		if (v)
+			apply_patches(&out[i].sem, v->v_patches, v->v_nr_patches);
+		apply_patches(&out[i].sem, ov->patches, ov->nr_patches);
 		base_opts(c, ov, &out[i].opts);
 	}
 	*nr = n;

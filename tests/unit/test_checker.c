@@ -33,6 +33,16 @@
 #include "checker.h"
 #include "ext4.h"
 
+/* The default profile's semantics. */
+static const struct ext4_semantics *default_sem(void)
+{
+	static struct ext4_semantics sem;
+
+	ext4_profile_semantics(ext4_profile_default(), &sem);
+	return &sem;
+}
+
+
 #define DISK_BLOCKS 16384u
 #define ALL_INVS ((1u << INV_COUNT) - 1)
 #define BIT(inv) (1u << (inv))
@@ -73,7 +83,7 @@ static struct world *world_new(uint32_t bs, enum ext4_data_mode data, bool delal
 		.auto_da_alloc = true,
 		.disk_blocks = DISK_BLOCKS,
 	};
-	w->sem = ext4_profile_default()->sem;
+	w->sem = *default_sem();
 	w->bd = blkdev_create(DISK_BLOCKS, bs);
 	ext4_mkfs(w->bd, &w->o);
 	mount_world(w);
@@ -474,8 +484,8 @@ static void poke_then_extend(bool old_kernel, bool by_truncate)
 	char what[96];
 
 	if (old_kernel) {
-		w->sem.eof_zero_on_extend = false;
-		w->sem.eof_folio_zero_mm = false;
+		w->sem.eof_zero_fs = false;
+		w->sem.eof_zero_dirty_folio_mm = false;
 		w->fs.sem = w->sem;
 	}
 	snprintf(what, sizeof(what), "%s kernel, extension by %s", old_kernel ? "pre-6.13" : "6.18",

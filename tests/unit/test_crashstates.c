@@ -20,6 +20,16 @@
 #include "crashstates.h"
 #include "sha256.h"
 
+/* The default profile's semantics. */
+static const struct ext4_semantics *default_sem(void)
+{
+	static struct ext4_semantics sem;
+
+	ext4_profile_semantics(ext4_profile_default(), &sem);
+	return &sem;
+}
+
+
 struct world {
 	struct blkdev *bd;
 	struct ext4_mount_opts o;
@@ -39,7 +49,7 @@ static struct world *world_new(void)
 					 .auto_da_alloc = true, .disk_blocks = 4096 };
 	w->bd = blkdev_create(4096, 4096);
 	ext4_mkfs(w->bd, &w->o);
-	assert_int_equal(ext4_fill_super(&w->fs, w->bd, &w->o, &ext4_profile_default()->sem,
+	assert_int_equal(ext4_fill_super(&w->fs, w->bd, &w->o, default_sem(),
 					 &w->c, &w->ri), 0);
 	chk_init(&w->chk, 4096);
 	return w;

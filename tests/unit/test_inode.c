@@ -64,6 +64,16 @@
 #include "ext4.h"
 #include "../ref/prng.h"
 
+/* The default profile's semantics. */
+static const struct ext4_semantics *default_sem(void)
+{
+	static struct ext4_semantics sem;
+
+	ext4_profile_semantics(ext4_profile_default(), &sem);
+	return &sem;
+}
+
+
 #define FILE_SPAN (64 * 1024)           /* random offsets fall in [0, FILE_SPAN] */
 #define MAX_LEN 9000
 #define MAX_SIZE (FILE_SPAN + MAX_LEN)  /* largest size a random sequence makes */
@@ -136,7 +146,7 @@ static void set_ctx(const struct world *w, const char *fmt, ...)
 
 static void mount_world(struct world *w)
 {
-	int err = ext4_fill_super(&w->fs, w->bd, &w->o, &ext4_profile_default()->sem, &w->c,
+	int err = ext4_fill_super(&w->fs, w->bd, &w->o, default_sem(), &w->c,
 				  &w->ri);
 
 	CHECK(w, err == 0, "ext4_fill_super returned %d", err);
@@ -1082,7 +1092,7 @@ static int child_io_end_sequence(bool truncate)
 	snprintf(g_ctx, sizeof(g_ctx), "child: write 8192 at 0, sync_file_range 'w', %s",
 		 truncate ? "truncate to 4096" : "write 10 at 4096, fsync");
 	ext4_mkfs(bd, &o);
-	if (ext4_fill_super(&fs, bd, &o, &ext4_profile_default()->sem, &c, &ri) != 0 ||
+	if (ext4_fill_super(&fs, bd, &o, default_sem(), &c, &ri) != 0 ||
 	    ext4_file_write(&fs, 0, 8192, 0x41, 8192, &written) != 0 || written != 8192 ||
 	    ext4_sync_file_range(&fs, 0, 0, 'w') != 0)
 		return 2;

@@ -32,6 +32,16 @@
 #include "ext4.h"
 #include "../ref/prng.h"
 
+/* The default profile's semantics. */
+static const struct ext4_semantics *default_sem(void)
+{
+	static struct ext4_semantics sem;
+
+	ext4_profile_semantics(ext4_profile_default(), &sem);
+	return &sem;
+}
+
+
 #define NR_BLOCKS 4096u
 #define BS 1024u
 #define SEEDS 20
@@ -53,7 +63,7 @@ struct fixture {
 
 static void mount_fs(struct fixture *f)
 {
-	int err = ext4_fill_super(&f->fs, f->bd, &f->o, &ext4_profile_default()->sem, &f->c,
+	int err = ext4_fill_super(&f->fs, f->bd, &f->o, default_sem(), &f->c,
 				  &f->ri);
 
 	assert_int_equal(err, 0);
