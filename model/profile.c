@@ -12,12 +12,14 @@ static const struct ext4_profile profiles[] = {
 		.name = "6.18",
 		.description = "mainline 6.18: the 2021 delalloc series, the 6.4 short-copy "
 			       "fix, the 6.6 delalloc append handle, both halves of the 6.13 "
-			       "EOF zeroing, ordered zeroing of written buffers only",
+			       "EOF zeroing, ordered zeroing of written buffers only, "
+			       "i_disksize raised to the punched range's end",
 		.sem = {
 			.da_end_skip_dirty = true,
 			.eof_zero_on_extend = true,
 			.eof_folio_zero_mm = true,
 			.zero_ordered_written_only = true,
+			.punch_disksize_to_end = true,
 		},
 	},
 };

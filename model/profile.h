@@ -19,6 +19,11 @@ struct ext4_semantics {
 	bool eof_folio_zero_mm;
 	/* Dec 2025: zeroing adds ordered data only for written buffers */
 	bool zero_ordered_written_only;
+	/*
+	 * 9d80eaa1a1d3 (2025): ext4_update_disksize_before_punch raises i_disksize
+	 * to min(i_size, offset + len); before, only when the range reached i_size
+	 */
+	bool punch_disksize_to_end;
 };
 
 struct ext4_profile {

@@ -6,7 +6,8 @@
 #   3. command-line behaviour: bad input exits 2 and prints nothing on stdout;
 #   4. determinism: the whole scenario suite twice, byte-identical JSON;
 #   5. the real-kernel comparison against recorded ground truth
-#      (tests/kernel/compare.sh), one count per record.
+#      (tests/kernel/compare.sh; cases.txt, cases-random.txt, cases-falloc.txt),
+#      one count per record.
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -110,9 +111,10 @@ if [ -x "$other/ext4sim" ] && [ -z "$(find model sim checker -name '*.[ch]' -new
 	if cmp -s "$tmp/j1" "$tmp/j3"; then ok; else bad "$build and $other builds print different JSON"; fi
 fi
 
-# 5. real-kernel comparison (recorded ground truth): the hand-written and the random cases
-for set in "" random-; do
-	tests/kernel/compare.sh -b "$build" -c "tests/kernel/cases${set:+-random}.txt" \
+# 5. real-kernel comparison (recorded ground truth): the hand-written, the random and the
+#    fallocate/mmap cases
+for set in "" random- falloc-; do
+	tests/kernel/compare.sh -b "$build" -c "tests/kernel/cases${set:+-${set%-}}.txt" \
 		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/k.out" 2>&1
 	grep '^FAIL' -A1 "$tmp/k.out" | head -20
 	kp=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/k.out")
