@@ -14,7 +14,8 @@
 #   ends it and drops the clean page cache with `echo 1 > /proc/sys/vm/drop_caches`, which
 #   writes nothing back, unlike `fadvise -d`; `chattr +S`/`-S` ends it and runs e2fsprogs'
 #   chattr, as xfs_io's chattr cannot set ext4's sync flag; `mwrite` is preceded, once per
-#   xfs_io process, by `mmap -rw 0 1m`, as xfs_io stores only through a mapping; every
+#   xfs_io process, by `mmap -rw 0 1m`, as xfs_io stores only through a mapping; `pread`
+#   reads through the page cache (to fill it); every
 #   other step is passed to xfs_io unchanged).  A fallocate the kernel refuses (xfs_io
 #   prints "fallocate: Invalid argument" and the like, exits 1) is recorded in the
 #   details file as `errors=` and the case goes on, as a scenario does.  After each
@@ -214,6 +215,7 @@ translate_step() {
                   $s =~ ^fadvise\ -d\ $NUM\ $NUM$ ||
                   $s =~ ^(falloc|fzero)(\ -k)?\ $NUM\ $NUM$ ||
                   $s =~ ^(fpunch|fcollapse|finsert)\ $NUM\ $NUM$ ||
+                  $s =~ ^pread\ $NUM\ $NUM$ ||
                   $s =~ ^mwrite(\ -S\ 0x[0-9a-fA-F]{1,2})?\ $NUM\ $NUM$ ]]; then
                 echo "$s"
             else
