@@ -516,6 +516,43 @@ static void test_checker__unzeroed_gap_on_extend_is_reported(void **state)
 	poke_then_extend(false, true);
 }
 
+/*
+ * The same with a real store through the mapping (fsx's EOF pollution) and
+ * an extending fallocate: the stored bytes past EOF are not file content;
+ * 6.18 zeroes them when the size grows, a pre-6.13 kernel exposes them
+ * (1 KiB blocks: the dirty EOF folio is zeroed by the mm half of the fix).
+ */
+static void store_then_falloc(bool old_kernel)
+{
+	struct world *w = world_new(1024, DATA_ORDERED, true);
+	int64_t stored = -1;
+	uint32_t from;
+
+	if (old_kernel) {
+		w->sem.eof_zero_on_extend = false;
+		w->sem.eof_folio_zero_mm = false;
+		w->fs.sem = w->sem;
+	}
+	step_write(w, 0, 2048, 0x11);
+	begin(w);
+	assert_int_equal(ext4_mmap_store(&w->fs, 2048, 2048, 0x58, &stored), 0);
+	assert_int_equal(stored, 2048);
+	end(w);                         /* nothing noted: past EOF */
+	from = w->chk.nr_v;
+	step_fallocate(w, 0, 0, 8192);
+	expect_reported(w, from, false, old_kernel ? BIT(INV_GAP_ZERO_ON_EXTEND) : 0,
+			old_kernel ? "pre-6.13: EOF store exposed by fallocate" :
+				     "6.18: EOF store zeroed by fallocate");
+	world_free(w);
+}
+
+static void test_checker__eof_store_exposed_only_without_the_6_13_fixes(void **state)
+{
+	(void)state;
+	store_then_falloc(false);
+	store_then_falloc(true);
+}
+
 static void set_bitmap_bit(struct world *w, uint32_t b, bool used)
 {
 	uint32_t bpb = w->fs.opts.block_size * 8;
@@ -838,6 +875,7 @@ int main(void)
 		T(test_checker__nonzero_tail_past_eof_on_disk_is_reported),
 		T(test_checker__nonzero_durable_gap_is_reported),
 		T(test_checker__shifted_bytes_after_a_crash_are_allowed),
+		T(test_checker__eof_store_exposed_only_without_the_6_13_fixes),
 		T(test_checker__zeroing_and_eof_stores_report_nothing),
 #undef T
 	};
