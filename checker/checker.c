@@ -189,6 +189,31 @@ void chk_note_truncate(struct chk_state *c, int64_t size)
 	note_extension(c, old, size);
 }
 
+void chk_note_extend(struct chk_state *c, int64_t size)
+{
+	if (size > c->posix.size)
+		chk_note_truncate(c, size);
+}
+
+void chk_note_zero(struct chk_state *c, int64_t off, int64_t len, bool extend)
+{
+	if (!extend)
+		len = SIM_MIN(len, c->posix.size - off);
+	chk_note_write(c, off, len, 0);
+}
+
+void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len)
+{
+	runs_collapse(&c->posix, off, len);
+	note_mut(c, (struct chk_mut){ .kind = MUT_COLLAPSE, .off = off, .len = len });
+}
+
+void chk_note_insert(struct chk_state *c, int64_t off, int64_t len)
+{
+	runs_insert(&c->posix, off, len);
+	note_mut(c, (struct chk_mut){ .kind = MUT_INSERT, .off = off, .len = len });
+}
+
 void chk_note_durable(struct chk_state *c)
 {
 	runs_destroy(&c->durable);
@@ -553,23 +578,95 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 	return h;
 }
 
+#define SHIFT_DEPTH_MAX 8
+
+/* A fill or size set among m[lo, hi) that leaves @v at @off (shifts ignored). */
+static bool fills_allow(const struct chk_mut *m, uint32_t lo, uint32_t hi, int64_t off, uint8_t v)
+{
+	for (uint32_t i = lo; i < hi; i++) {
+		if (m[i].kind == MUT_FILL && off >= m[i].off && off < m[i].off + m[i].len &&
+		    m[i].byte == v)
+			return true;
+		if (m[i].kind == MUT_TRUNC && m[i].off <= off && v == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Where byte @off after shift @m was before it; false for the hole an insert left. */
+static bool shift_back(const struct chk_mut *m, int64_t off, int64_t *before)
+{
+	*before = off;
+	if (off < m->off)
+		return true;
+	if (m->kind == MUT_COLLAPSE) {
+		*before = off + m->len;
+		return true;
+	}
+	*before = off - m->len;
+	return off >= m->off + m->len;
+}
+
+/* Where byte @off before shift @m went; false when a collapse removed it. */
+static bool shift_fwd(const struct chk_mut *m, int64_t off, int64_t *after)
+{
+	*after = off;
+	if (off < m->off)
+		return true;
+	if (m->kind == MUT_INSERT) {
+		*after = off + m->len;
+		return true;
+	}
+	*after = off - m->len;
+	return off >= m->off + m->len;
+}
+
+/*
+ * Can byte @off of the recovered file hold @v, given the mutations
+ * m[lo, hi) on top of @base (the bytes before them; NULL: anything below
+ * @base_size, zeros from it on)?  Walking
+ * back, a fill or size set that leaves @v there allows it.  A shift forks:
+ * either the recovered file has it (the earlier steps are looked at where
+ * the byte was before it; the hole of an insert reads zero) or it does not
+ * (the earlier steps at the same offset, and the later fills where the
+ * shift had moved the byte: in-place writes after it land in blocks the
+ * unshifted map still shows).  Past SHIFT_DEPTH_MAX nested shifts, any
+ * value is allowed.
+ */
+static bool mut_allows(const struct chk_mut *m, uint32_t lo, uint32_t hi, int64_t off, uint8_t v,
+		       const struct runs *base, int64_t base_size, unsigned depth)
+{
+	for (uint32_t i = hi; i-- > lo;) {
+		const struct chk_mut *mu = &m[i];
+		int64_t moved;
+
+		if (mu->kind == MUT_FILL || mu->kind == MUT_TRUNC) {
+			if (fills_allow(m, i, i + 1, off, v))
+				return true;
+			continue;
+		}
+		if (off < mu->off)
+			continue;
+		if (depth >= SHIFT_DEPTH_MAX)
+			return true;
+		if (shift_back(mu, off, &moved) ?
+		    mut_allows(m, lo, i, moved, v, base, base_size, depth + 1) : v == 0)
+			return true;
+		if (shift_fwd(mu, off, &moved) && fills_allow(m, i + 1, hi, moved, v))
+			return true;
+	}
+	if (!base)
+		return off < base_size || v == 0;
+	return runs_byte_at(base, off) == v;
+}
+
 /*
  * Can byte @off hold @v after the crash, given its durable value @base (0
  * past the durable size) and the steps since?
  */
 static bool durable_allows(const struct chk_state *c, int64_t off, uint8_t v, uint8_t base)
 {
-	if (v == base)
-		return true;
-	for (uint32_t i = 0; i < c->nr_muts; i++) {
-		const struct chk_mut *m = &c->muts[i];
-
-		if (m->kind == MUT_FILL && off >= m->off && off < m->off + m->len && m->byte == v)
-			return true;
-		if (m->kind == MUT_TRUNC && m->off <= off && v == 0)
-			return true;
-	}
-	return false;
+	return v == base || mut_allows(c->muts, 0, c->nr_muts, off, v, &c->durable, 0, 0);
 }
 
 /*
@@ -587,19 +684,15 @@ static bool size_allowed(const struct chk_state *c, int64_t size)
 	return size >= lo && size <= hi;
 }
 
-/* A byte past durable size @p: zero, or written after that point. */
+/*
+ * A byte past durable size @p: zero, written after that point, or shifted
+ * there from below that size by a collapse or insert since.
+ */
 static bool gap_allows(const struct chk_state *c, const struct chk_durable_point *p,
 		       int64_t off, uint8_t v)
 {
-	if (v == 0)
-		return true;
-	for (uint32_t i = p->mut_index; i < c->all_muts; i++) {
-		const struct chk_mut *m = &c->crash_muts[i];
-
-		if (m->kind == MUT_FILL && off >= m->off && off < m->off + m->len && m->byte == v)
-			return true;
-	}
-	return false;
+	return v == 0 ||
+	       mut_allows(c->crash_muts, p->mut_index, c->all_muts, off, v, NULL, p->size, 0);
 }
 
 /*
@@ -629,10 +722,31 @@ static void check_gaps_durable(const struct chk_state *c, const struct ext4_fs *
 }
 
 /*
+ * After a collapse or insert, the durable bytes and the fills may sit up
+ * to the shift's length either way: compare those places too.
+ */
+static void ivl_add_shifted(struct ivls *l, const struct chk_state *c, int64_t size)
+{
+	for (uint32_t i = 0; i < c->nr_muts; i++) {
+		int64_t d = c->muts[i].len;
+
+		if (c->muts[i].kind != MUT_COLLAPSE && c->muts[i].kind != MUT_INSERT)
+			continue;
+		for (uint32_t k = 0; k < c->durable.nr; k++)
+			ivl_add(l, SIM_MAX((int64_t)0, c->durable.r[k].r_off - d),
+				c->durable.r[k].r_off + c->durable.r[k].r_len + d, size);
+		for (uint32_t k = 0; k < c->nr_muts; k++)
+			if (c->muts[k].kind == MUT_FILL)
+				ivl_add(l, SIM_MAX((int64_t)0, c->muts[k].off - d),
+					c->muts[k].off + c->muts[k].len + d, size);
+	}
+}
+
+/*
  * The byte ranges a post-crash comparison must read: the baseline's data,
- * every write since, the durable points' gaps and wherever the recovered
- * file holds data; clipped to the recovered size.  Everything else is zero
- * on both sides.
+ * every write since (and where a shift may have moved them), the durable
+ * points' gaps and wherever the recovered file holds data; clipped to the
+ * recovered size.  Everything else is zero on both sides.
  */
 static void recovered_intervals(const struct chk_state *c, const struct ext4_fs *fs,
 				struct ivls *l)
@@ -643,6 +757,7 @@ static void recovered_intervals(const struct chk_state *c, const struct ext4_fs 
 	for (uint32_t i = 0; i < c->nr_muts; i++)
 		if (c->muts[i].kind == MUT_FILL)
 			ivl_add(l, c->muts[i].off, c->muts[i].off + c->muts[i].len, size);
+	ivl_add_shifted(l, c, size);
 	for (uint32_t i = 0; i < c->nr_dps; i++)       /* the gaps: to the EOF block's end */
 		ivl_add(l, c->dps[i].size, (c->dps[i].size + c->block_size - 1) &
 			~(int64_t)(c->block_size - 1), size);

@@ -59,12 +59,18 @@ struct chk_violation {
 	char msg[CHK_MSG_MAX];
 };
 
-enum chk_mut_kind { MUT_FILL, MUT_TRUNC };
+/*
+ * What a step did to the file, for the post-crash checks: a fill (every
+ * write and store; zero range and punch fill with 0), a size set
+ * (truncate, an extending fallocate), or a shift of everything from @off
+ * on by @len (collapse: down, the range gone; insert: up, a hole left).
+ */
+enum chk_mut_kind { MUT_FILL, MUT_TRUNC, MUT_COLLAPSE, MUT_INSERT };
 
 struct chk_mut {
 	uint8_t kind;
 	uint8_t byte;
-	int64_t off;            /* fill: offset; trunc: the new size */
+	int64_t off;            /* fill, shifts: offset; trunc: the new size */
 	int64_t len;
 	int64_t size_after;
 };
@@ -113,6 +119,22 @@ void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs);
 void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
 /* The step set the size (truncate). */
 void chk_note_truncate(struct chk_state *c, int64_t size);
+/*
+ * The step grew the file to @size, the new bytes zero (fallocate mode 0
+ * past EOF); nothing when @size is not larger.  A size extension for
+ * gap_zero_on_extend.
+ */
+void chk_note_extend(struct chk_state *c, int64_t size);
+/*
+ * The step made [off, off+len) read zero (zero range, punch hole).  With
+ * @extend the size grows to off+len when smaller (zero range without
+ * KEEP_SIZE); without, only the bytes below the size change.
+ */
+void chk_note_zero(struct chk_state *c, int64_t off, int64_t len, bool extend);
+/* The step removed [off, off+len) and moved what follows down (collapse range). */
+void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len);
+/* The step moved [off, size) up by @len, leaving zeros (insert range); not an extension. */
+void chk_note_insert(struct chk_state *c, int64_t off, int64_t len);
 /* The whole file is durable now (fsync, fdatasync, sync, remount, crash). */
 void chk_note_durable(struct chk_state *c);
 /* After a step: the in-memory invariants. */

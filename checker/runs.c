@@ -99,6 +99,22 @@ void runs_truncate(struct runs *rs, int64_t size)
 	rs->size = size;
 }
 
+void runs_collapse(struct runs *rs, int64_t off, int64_t len)
+{
+	SIM_ASSERT(off >= 0 && len >= 0 && off + len <= rs->size);
+	for (uint32_t i = punch(rs, off, len); i < rs->nr; i++)
+		rs->r[i].r_off -= len;
+	rs->size -= len;
+}
+
+void runs_insert(struct runs *rs, int64_t off, int64_t len)
+{
+	SIM_ASSERT(off >= 0 && len >= 0 && off <= rs->size);
+	for (uint32_t i = punch(rs, off, 0); i < rs->nr; i++)
+		rs->r[i].r_off += len;
+	rs->size += len;
+}
+
 uint8_t runs_byte_at(const struct runs *rs, int64_t off)
 {
 	uint32_t lo = 0, hi = rs->nr;

@@ -30,6 +30,10 @@ void runs_copy(struct runs *dst, const struct runs *src);
 void runs_fill(struct runs *rs, int64_t off, int64_t len, uint8_t byte);
 /* ftruncate: drop everything past @size, set the size. */
 void runs_truncate(struct runs *rs, int64_t size);
+/* Drop [off, off+len) and move what follows down by @len (collapse range). */
+void runs_collapse(struct runs *rs, int64_t off, int64_t len);
+/* Move [off, size) up by @len, leaving zeros in [off, off+len) (insert range). */
+void runs_insert(struct runs *rs, int64_t off, int64_t len);
 /* The byte at @off (0 past the runs). */
 uint8_t runs_byte_at(const struct runs *rs, int64_t off);
 /* Copy [off, off+len) into @out. */

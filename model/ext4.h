@@ -77,7 +77,7 @@ struct zero_result {
 	bool written;           /* the block is written on disk (not delayed/unwritten) */
 };
 
-/* A zeroing done with no handle, waiting for a handle to order it. */
+/* A zeroing done before its handle started, for that handle to order. */
 struct ext4_pending_zero {
 	int64_t pz_from;
 	int64_t pz_len;                 /* 0: none */
@@ -93,7 +93,6 @@ struct ext4_inode_info {
 	bool i_orphan;                  /* on the orphan list */
 	bool i_da_alloc_close;          /* EXT4_STATE_DA_ALLOC_CLOSE */
 	uint32_t i_reserved_data_blocks;
-	struct ext4_pending_zero i_pending_zero;        /* during one write(2) */
 	struct ext4_es_tree i_es;       /* extent tree + extent status tree */
 	struct address_space i_mapping;
 };
@@ -106,11 +105,17 @@ struct ext4_io {
 	uint8_t io_bh;                  /* buffer in the folio */
 };
 
+/* A range an io_end converts at completion (struct ext4_io_end_vec). */
+struct ext4_io_end_vec {
+	uint32_t lblk;
+	uint32_t len;
+};
+
 struct ext4_io_end {
 	uint32_t ie_id;
-	bool ie_unwritten;              /* convert [lblk, lblk+len) at completion */
-	uint32_t ie_lblk;
-	uint32_t ie_len;
+	bool ie_unwritten;              /* convert the vecs' ranges at completion */
+	struct ext4_io_end_vec *ie_vecs;/* ascending, not adjacent (owned) */
+	uint32_t ie_nr_vecs;
 	uint32_t ie_pending;            /* bios not yet completed */
 };
 
@@ -142,6 +147,14 @@ struct ext4_fs {
 #define GET_BLOCKS_UNWRIT_EXT 0x2u      /* allocate unwritten */
 #define GET_BLOCKS_IO_SUBMIT 0x8u       /* writeback: ordered add_wait */
 #define GET_BLOCKS_CONVERT 0x10u        /* unwritten -> written */
+#define GET_BLOCKS_CONVERT_UNWRITTEN 0x20u /* written -> unwritten (zero range) */
+
+/* fallocate(2) modes (include/uapi/linux/falloc.h) */
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE 0x10
+#define FALLOC_FL_INSERT_RANGE 0x20
 
 /* EXT4_MAP_* */
 #define MAP_NEW 0x1u
@@ -237,9 +250,14 @@ int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
 			       int64_t length, bool eof);
 int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t start,
 			     int64_t len, bool eof);
-int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr);
+int ext4_zero_eof_block(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr);
+int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end);
 void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,
 		       const struct zero_result *zr, bool eof);
+int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f);
+
+/* fallocate.c */
+int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len);
 
 /* readpage.c */
 int ext4_read_folio(struct ext4_fs *fs, struct folio *f);
@@ -269,7 +287,8 @@ void truncate_pagecache(struct ext4_fs *fs, int64_t newsize);
 int ext4_orphan_add(struct ext4_fs *fs, handle_t *h);
 int ext4_orphan_del(struct ext4_fs *fs, handle_t *h);
 int ext4_orphan_cleanup(struct ext4_fs *fs);
-int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start);
+int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start, uint32_t end);
+void truncate_pagecache_range(struct ext4_fs *fs, int64_t lstart, int64_t lend);
 
 /* fsync.c and file.c: the system-call level */
 int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync);
@@ -279,5 +298,8 @@ int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t readable, int64_t *written);
 int ext4_set_sync_flag(struct ext4_fs *fs, bool on);
 void ext4_evict_clean(struct ext4_fs *fs);
+int ext4_mmap_store(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+		    int64_t *stored);
+void ext4_munmap(struct ext4_fs *fs);
 
 #endif

@@ -188,7 +188,11 @@ static void ext4_get_journal_block(void *p, const struct jbd2_buf *b, uint8_t *o
 	memcpy(out, f->data + (pos & (PAGE_SIZE - 1)), bs);
 }
 
-/* Journaled data is committed: its buffer may now be written in place. */
+/*
+ * Journaled data is committed: its buffer may now be written in place, and
+ * the folio is write-protected so that the next store faults and journals
+ * it again (ext4_journalled_submit_inode_data_buffers).
+ */
 static void ext4_buffer_committed(void *p, const struct jbd2_buf *b)
 {
 	struct ext4_fs *fs = p;
@@ -203,6 +207,7 @@ static void ext4_buffer_committed(void *p, const struct jbd2_buf *b)
 	if (!f)
 		return;
 	i = (unsigned)((pos & (PAGE_SIZE - 1)) >> ext4_blkbits(fs));
+	f->flags &= (uint8_t)~PG_mkwrite;
 	if (f->bh[i].b_state & BH_JBDDirty) {
 		f->bh[i].b_state &= (uint16_t)~BH_JBDDirty;
 		mark_buffer_dirty(f, i);

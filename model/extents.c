@@ -221,6 +221,24 @@ void es_insert(struct ext4_es_tree *t, uint32_t lblk, uint32_t len,
 	}
 }
 
+void es_shift(struct ext4_es_tree *t, uint32_t start, uint32_t shift, bool left)
+{
+	uint32_t i;
+
+	split_at(t, start);
+	i = first_after(t, start);
+	SIM_ASSERT(!left || shift <= start);
+	SIM_ASSERT(!left || i == 0 || es_end(&t->es[i - 1]) <= start - shift);
+	SIM_ASSERT(left || t->es_nr == 0 ||
+		   es_end(&t->es[t->es_nr - 1]) + shift <= (uint64_t)EXT_MAX_LBLK + 1);
+	for (uint32_t k = i; k < t->es_nr; k++)
+		t->es[k].es_lblk = left ? t->es[k].es_lblk - shift : t->es[k].es_lblk + shift;
+	if (i < t->es_nr)
+		merge_around(t, i);
+	else if (i > 0)
+		merge_around(t, i - 1);
+}
+
 uint64_t es_count(const struct ext4_es_tree *t, enum es_state state)
 {
 	uint64_t n = 0;

@@ -67,6 +67,14 @@ void es_insert(struct ext4_es_tree *t, uint32_t lblk, uint32_t len,
 uint32_t es_remove(struct ext4_es_tree *t, uint32_t lblk, uint64_t len,
 		   struct es_freed *freed, uint32_t freed_max, uint32_t *nr_freed);
 
+/*
+ * Move every extent at or after @start by @shift blocks, towards 0 (@left,
+ * collapse: nothing may lie in [start - shift, start)) or away from it
+ * (insert: nothing may pass EXT_MAX_LBLK).  An extent across @start is
+ * split there first; extents that meet after a left shift merge.
+ */
+void es_shift(struct ext4_es_tree *t, uint32_t start, uint32_t shift, bool left);
+
 /* Count blocks in a given state. */
 uint64_t es_count(const struct ext4_es_tree *t, enum es_state state);
 

@@ -3,36 +3,27 @@
  * through ext4_buffered_write_iter() with generic_write_checks() and
  * generic_write_sync(), close (ext4_release_file and its auto_da_alloc
  * flush), chattr +S/-S (ext4_ioctl_setflags) and evicting clean folios
- * (POSIX_FADV_DONTNEED).
+ * (POSIX_FADV_DONTNEED), and stores through a shared mapping of the file
+ * (the fault path of mm/memory.c and mm/filemap.c: filemap_fault,
+ * do_shared_fault / wp_page_shared calling ext4_page_mkwrite).
  *
  * The model's clock does not advance, so no write changes c/mtime and
  * file_update_time() never dirties the inode (as for writes within one
  * timestamp tick on a real kernel).
  */
+#include <string.h>
+
 #include "ext4.h"
 
 /*
  * ext4_write_checks() since the 2026 series (patch 13): a write starting
- * past EOF first zeroes the rest of the old EOF block, with no handle; the
- * write's own handle, if it starts one, orders it (i_pending_zero).
+ * past EOF first zeroes the rest of the old EOF block, before the copy.
  */
 static int ext4_write_checks_zero_eof(struct ext4_fs *fs, int64_t pos)
 {
-	struct ext4_pending_zero *z = &fs->inode.i_pending_zero;
-	int64_t old_size = fs->inode.i_size;
-	int err;
-
-	z->pz_len = 0;
-	if (!fs->sem.zero_eof_in_write_checks || pos <= old_size)
+	if (!fs->sem.zero_eof_in_write_checks || pos <= fs->inode.i_size)
 		return 0;
-	err = ext4_block_zero_eof(fs, old_size, pos, &z->pz_result);
-	if (err == 0 && z->pz_result.zeroed) {
-		uint32_t bs = fs->opts.block_size;
-
-		z->pz_from = old_size;
-		z->pz_len = SIM_MIN(pos, (old_size | (bs - 1)) + 1) - old_size;
-	}
-	return err;
+	return ext4_block_zero_eof(fs, fs->inode.i_size, pos);
 }
 
 int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
@@ -54,7 +45,6 @@ int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
 		return err;
 	err = ext4_buffered_write(fs, pos, len, fill, readable, written);
-	fs->inode.i_pending_zero.pz_len = 0;
 	if (*written > 0 && (fs->inode.i_flags & EXT4_SYNC_FL))
 		err = ext4_sync_file(fs, pos, pos + *written - 1, true);
 	return err;
@@ -103,4 +93,70 @@ void ext4_evict_clean(struct ext4_fs *fs)
 			continue;
 		filemap_remove_folio(m, f);
 	}
+}
+
+/*
+ * A store fault on page @index of the mapping: filemap_fault() (SIGBUS at
+ * or past the page holding EOF, else read the folio) and ->page_mkwrite,
+ * unless an earlier store left the folio writable (PG_mkwrite).  Returns
+ * 0 with the folio in *fp, -EFAULT for SIGBUS, or page_mkwrite's error.
+ */
+static int ext4_store_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
+{
+	uint64_t max_idx = ((uint64_t)fs->inode.i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	struct folio *f;
+	int err;
+
+	if (fs->s_shutdown)
+		return -EIO;
+	if (index >= max_idx)
+		return -EFAULT;
+	f = filemap_grab_folio(&fs->inode.i_mapping, index);
+	if (!(f->flags & PG_mkwrite)) {
+		if (!(f->flags & PG_uptodate) && (err = ext4_read_folio(fs, f)) < 0)
+			return err;
+		if ((err = ext4_page_mkwrite(fs, f)) < 0)
+			return err;
+		f->flags |= PG_mkwrite;
+	}
+	*fp = f;
+	return 0;
+}
+
+/*
+ * Store @len bytes of @fill at @pos through a shared mapping of the file,
+ * page by page in ascending order as xfs_io's mwrite does.  A store past
+ * EOF inside the EOF page lands in the page cache only (it is not part of
+ * the file); a page at or past the EOF page stops the stores with SIGBUS
+ * (-EFAULT), the earlier ones staying.  *stored gets the bytes stored.
+ */
+int ext4_mmap_store(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+		    int64_t *stored)
+{
+	*stored = 0;
+	if (pos < 0 || len < 0)
+		return -EINVAL;
+	while (len > 0) {
+		uint32_t off = (uint32_t)(pos & (PAGE_SIZE - 1));
+		uint32_t n = (uint32_t)SIM_MIN((int64_t)(PAGE_SIZE - off), len);
+		struct folio *f;
+		int err = ext4_store_fault(fs, (uint64_t)pos >> PAGE_SHIFT, &f);
+
+		if (err < 0)
+			return err;
+		memset(f->data + off, fill, n);
+		*stored += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* munmap (the process that mapped the file went away): every page write-protected. */
+void ext4_munmap(struct ext4_fs *fs)
+{
+	struct address_space *m = &fs->inode.i_mapping;
+
+	for (uint32_t i = 0; i < m->a_nr; i++)
+		m->a_folios[i]->flags &= (uint8_t)~PG_mkwrite;
 }

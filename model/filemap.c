@@ -109,6 +109,14 @@ void folio_mark_dirty(struct folio *f)
 	f->flags |= PG_dirty;
 }
 
+void block_dirty_folio(const struct address_space *m, struct folio *f)
+{
+	if (f->flags & PG_buffers)
+		for (unsigned i = 0; i < folio_nr_buffers(m); i++)
+			f->bh[i].b_state |= BH_Dirty;
+	folio_mark_dirty(f);
+}
+
 void mark_buffer_dirty(struct folio *f, unsigned i)
 {
 	SIM_ASSERT(f->flags & PG_buffers);

@@ -13,6 +13,10 @@
  *   BH_Async_Write  submitted for write          | ext4_end_io
  *   BH_JBDDirty  data=journal: in the running tx | commit (then BH_Dirty)
  *   PG_uptodate / PG_dirty / PG_writeback: folio-level summaries.
+ *   PG_mkwrite   a store fault ran ->page_mkwrite and the mapping may store
+ *                without another fault | writeback (folio_mkclean),
+ *                pagecache_isize_extended, ext4_truncate_folio, commit of
+ *                journaled data, munmap (close)
  * Invariants (folio_check): a folio is uptodate iff every buffer is; a
  * delayed buffer is mapped and not unwritten; a dirty folio has a dirty or
  * journaled buffer or none yet attached; memory follows the folios present.
@@ -38,6 +42,7 @@
 #define PG_dirty (1u << 1)
 #define PG_writeback (1u << 2)
 #define PG_buffers (1u << 3)
+#define PG_mkwrite (1u << 4)    /* mapped writable: stores need no fault */
 
 struct buffer_head {
 	uint16_t b_state;
@@ -74,6 +79,8 @@ void filemap_remove_folio(struct address_space *m, struct folio *f);
 void create_empty_buffers(const struct address_space *m, struct folio *f);
 void folio_zero_segment(struct folio *f, uint32_t start, uint32_t end);
 void folio_mark_dirty(struct folio *f);
+/* block_dirty_folio(): dirty the folio and every buffer it has. */
+void block_dirty_folio(const struct address_space *m, struct folio *f);
 void mark_buffer_dirty(struct folio *f, unsigned i);
 bool folio_all_buffers(const struct address_space *m, const struct folio *f,
 		       uint16_t bit);

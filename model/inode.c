@@ -3,10 +3,12 @@
  * fs/ext4/inode.c (ext4_map_blocks, ext4_da_get_block_prep,
  * ext4_block_write_begin, ext4_da_write_begin/end, ext4_da_do_write_end,
  * ext4_write_begin/end, ext4_journalled_write_end, ext4_block_zero_page_range,
- * ext4_zero_partial_blocks), fs/buffer.c (block_write_end,
- * __block_commit_write, folio_zero_new_buffers), mm/filemap.c
- * (generic_perform_write) and mm/truncate.c (pagecache_isize_extended), as of
- * 6.18.  Decisions that differ between kernels read fs->sem.
+ * ext4_zero_partial_blocks, ext4_page_mkwrite), fs/buffer.c (block_write_end,
+ * __block_commit_write, folio_zero_new_buffers, block_page_mkwrite),
+ * mm/filemap.c (generic_perform_write) and mm/truncate.c
+ * (pagecache_isize_extended, which also write-protects the EOF folio so
+ * that the next mmap store calls ext4_page_mkwrite again), as of 6.18.
+ * Decisions that differ between kernels read fs->sem.
  *
  * Lock order, as in the kernel: delalloc locks the folio with no handle;
  * the non-delalloc path starts the handle first, then locks the folio.
@@ -95,6 +97,22 @@ static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 }
 
 /*
+ * Written -> unwritten (ext4_convert_initialized_extents, zero range): the
+ * blocks stay allocated and read as zeros from now on.
+ */
+static int ext4_convert_to_unwritten(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map)
+{
+	SIM_ASSERT(h != NULL);
+	if (!extent_room(fs))
+		return -ENOSPC;
+	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_UNWRITTEN);
+	ext4_ext_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	map->m_flags = MAP_UNWRITTEN;
+	return (int)map->m_len;
+}
+
+/*
  * ext4_map_blocks(): look up (and with GET_BLOCKS_CREATE allocate or
  * convert) the blocks from map->m_lblk.  Returns the number of mapped blocks
  * (0 for a hole or delayed range without CREATE) or a negative errno;
@@ -111,6 +129,8 @@ int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map
 	map->m_len = SIM_MIN(map->m_len, len);
 	map->m_pblk = pblk;
 	map->m_flags = 0;
+	if (st == ES_WRITTEN && (flags & GET_BLOCKS_CONVERT_UNWRITTEN))
+		return ext4_convert_to_unwritten(fs, h, map);
 	if (st == ES_WRITTEN) {
 		map->m_flags = MAP_MAPPED;
 		return (int)map->m_len;
@@ -392,6 +412,7 @@ void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to)
 	if (!f)
 		return;
 	sim_folio_lock(fs, f, SITE_ISIZE_EXT);
+	f->flags &= (uint8_t)~PG_mkwrite;               /* folio_mkclean */
 	fpos = (int64_t)f->index << PAGE_SHIFT;
 	if (fs->sem.eof_zero_dirty_folio_mm && (f->flags & PG_dirty))
 		folio_zero_segment(f, (uint32_t)(from - fpos),
@@ -508,10 +529,11 @@ int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, in
 }
 
 /*
- * ext4_block_zero_eof() (2026 series): zero [from, min(end, the end of
- * from's block)) with no handle; *zr for the caller's ordered-data step.
+ * The zeroing half of ext4_block_zero_eof(): zero [from, min(end, the end
+ * of from's block)) with no handle; *zr for the caller's ordered-data step
+ * (ext4_truncate and ext4_setattr order it in their own handle).
  */
-int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr)
+int ext4_zero_eof_block(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr)
 {
 	uint32_t bs = fs->opts.block_size;
 	int64_t block_end = (from | (bs - 1)) + 1;
@@ -520,6 +542,26 @@ int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end, struct ze
 	if (!(from & (bs - 1)) || end <= from)
 		return 0;
 	return block_zero_range(fs, NULL, from, SIM_MIN(end, block_end) - from, zr);
+}
+
+/*
+ * ext4_block_zero_eof() (2026 series): zero the rest of the EOF block with
+ * no handle open, then order a zeroed written block (data=ordered) so the
+ * zeroes reach the disk before a size exposing them commits.  The model
+ * orders it in a 1-credit handle of its own; how 7.1 does it is unverified.
+ */
+int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end)
+{
+	uint32_t bs = fs->opts.block_size;
+	struct zero_result zr;
+	int err = ext4_zero_eof_block(fs, from, end, &zr);
+	handle_t *h;
+
+	if (err < 0 || !zr.zeroed || !zr.written || !ext4_should_order_data(fs))
+		return err;
+	h = ext4_journal_start(fs, HT_MISC, 1);
+	ext4_order_zeroed(fs, h, from, SIM_MIN(end, (from | (bs - 1)) + 1) - from, &zr, true);
+	return ext4_journal_stop(fs, h);
 }
 
 /* ext4_da_should_update_i_disksize(): the last written byte's block is on disk. */
@@ -597,20 +639,6 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 }
 
 /*
- * The 2026 series' EOF zeroing (ext4_write_checks, before the copy) left
- * a range for the write's handle to order; do it under @h, once.
- */
-static void order_pending_eof_zero(struct ext4_fs *fs, handle_t *h)
-{
-	struct ext4_pending_zero *z = &fs->inode.i_pending_zero;
-
-	if (!z->pz_len)
-		return;
-	ext4_order_zeroed(fs, h, z->pz_from, z->pz_len, &z->pz_result, true);
-	z->pz_len = 0;
-}
-
-/*
  * The tail both handle-holding write_end paths share: expose the gap past
  * the old size (write-protect the EOF folio; zero the old EOF block, 6.13
  * to 7.0), journal the new size, and trim blocks a failed or short
@@ -626,7 +654,6 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 		if (fs->sem.eof_zero_fs && !fs->sem.zero_eof_in_write_checks)
 			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size, true);
 	}
-	order_pending_eof_zero(fs, h);
 	if (size_changed)
 		ext4_mark_inode_dirty(fs, h);
 	trim = pos + len > fs->inode.i_size;
@@ -734,7 +761,6 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	h = ext4_journal_start(fs, HT_INODE, fs->sem.zero_eof_in_write_checks ? 1 : 2);
 	if (zero_len)
 		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true);
-	order_pending_eof_zero(fs, h);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_journal_stop(fs, h);
 	return (int)copied;
@@ -879,4 +905,100 @@ int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 		len -= status;
 	}
 	return *written > 0 ? 0 : status;
+}
+
+/* --- mmap stores: ->page_mkwrite --- */
+
+/* The bytes of folio @f below i_size (0 when it starts at or past EOF). */
+static uint32_t folio_len_in_size(const struct ext4_fs *fs, const struct folio *f)
+{
+	int64_t pos = (int64_t)f->index << PAGE_SHIFT;
+
+	if (pos >= fs->inode.i_size)
+		return 0;
+	return (uint32_t)SIM_MIN((int64_t)PAGE_SIZE, fs->inode.i_size - pos);
+}
+
+/*
+ * block_page_mkwrite(): map every block of the folio below i_size (delalloc
+ * with no handle: reserve holes; otherwise allocate under @h), make them
+ * uptodate and dirty.  -EFAULT when the folio lies past EOF (truncated
+ * under the fault).  The caller dirties the whole folio afterwards.
+ */
+static int block_page_mkwrite(struct ext4_fs *fs, handle_t *h, struct folio *f)
+{
+	uint32_t end;
+	int err;
+
+	sim_folio_lock(fs, f, SITE_PAGE_MKWRITE);
+	if ((end = folio_len_in_size(fs, f)) == 0)
+		return -EFAULT;
+	if ((err = ext4_block_write_begin(fs, h, f, 0, end)) < 0)
+		return err;
+	block_commit_write(fs, f, 0, end);
+	return 0;
+}
+
+/* The nodelalloc shortcut: every buffer below i_size is mapped already. */
+static bool page_buffers_mapped(const struct ext4_fs *fs, const struct folio *f)
+{
+	uint32_t bs = fs->opts.block_size, len = folio_len_in_size(fs, f);
+
+	if (!(f->flags & PG_buffers))
+		return false;
+	for (unsigned i = 0; i * bs < len; i++)
+		if (!(f->bh[i].b_state & BH_Mapped))
+			return false;
+	return true;
+}
+
+/* data=journal: the buffers below i_size join the transaction (no delalloc). */
+static int ext4_journalled_page_mkwrite(struct ext4_fs *fs, handle_t *h, struct folio *f)
+{
+	uint32_t len;
+	int err;
+
+	sim_folio_lock(fs, f, SITE_PAGE_MKWRITE);
+	if ((len = folio_len_in_size(fs, f)) == 0)
+		return -EFAULT;
+	if ((err = ext4_block_write_begin(fs, h, f, 0, len)) < 0)
+		return err;
+	ext4_journal_folio_buffers(fs, h, f, 0, len);
+	fs->inode.i_datasync_tid = h->h_transaction->t_tid;
+	return 0;
+}
+
+/*
+ * ext4_page_mkwrite(): a store fault on an uptodate folio.  Delalloc
+ * reserves the holes below i_size with no handle; nodelalloc returns at
+ * once when every buffer below i_size is mapped, else allocates in a
+ * handle (written blocks, ordered); data=journal journals the buffers.
+ * Then the fault dirties the folio (block_dirty_folio: every buffer, those
+ * past EOF included; ext4_journalled_dirty_folio: none).  Returns 0 or a
+ * negative errno (the store gets SIGBUS).
+ */
+int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f)
+{
+	bool journal = ext4_should_journal_data(fs);
+	handle_t *h;
+	int err;
+
+	SIM_ASSERT(f->flags & PG_uptodate);
+	if (fs->s_shutdown)
+		return -EIO;
+	if (!journal && fs->opts.delalloc && !ext4_nonda_switch(fs)) {
+		err = block_page_mkwrite(fs, NULL, f);
+	} else if (!journal && page_buffers_mapped(fs, f)) {
+		err = 0;
+	} else {
+		h = ext4_journal_start(fs, HT_WRITE_PAGE, 8);
+		err = journal ? ext4_journalled_page_mkwrite(fs, h, f) :
+				block_page_mkwrite(fs, h, f);
+		ext4_journal_stop(fs, h);
+	}
+	if (err == 0 && !journal)
+		block_dirty_folio(&fs->inode.i_mapping, f);
+	else if (err == 0)
+		folio_mark_dirty(f);
+	return err;
 }

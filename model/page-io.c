@@ -3,7 +3,9 @@
  * fs/ext4/page-io.c: ext4_bio_write_folio() (including the zeroing of the
  * EOF folio past i_size), io_end bookkeeping, and ext4_end_io_end() with its
  * unwritten-extent conversion in a handle of its own (the reserved handle,
- * which joins whatever transaction is running when the I/O completes).
+ * which joins whatever transaction is running when the I/O completes).  An
+ * io_end converts exactly the ranges its mapping passes added (one vec per
+ * run of adjacent blocks), never unwritten blocks between them.
  *
  * I/O stays in flight until something waits for it: an explicit
  * `writeback` step, sync_range -a, fsync, a commit waiting for ordered data,
@@ -39,30 +41,31 @@ static struct ext4_io_end *find_io_end(struct ext4_fs *fs, uint32_t id)
 	return NULL;
 }
 
-/* The io_end covers an unwritten extent: convert it when the I/O is done. */
+/*
+ * The io_end covers an unwritten extent: convert it when the I/O is done.
+ * A range that does not continue the last one gets a vec of its own
+ * (ext4_alloc_io_end_vec), so the blocks between them (unwritten ones
+ * from fallocate, say) stay unwritten.
+ */
 void ext4_io_end_set_unwritten(struct ext4_fs *fs, uint32_t id, uint32_t lblk, uint32_t len)
 {
 	struct ext4_io_end *ie = find_io_end(fs, id);
+	struct ext4_io_end_vec *last = ie->ie_nr_vecs ? &ie->ie_vecs[ie->ie_nr_vecs - 1] : NULL;
 
-	if (!ie->ie_unwritten) {
-		ie->ie_unwritten = true;
-		ie->ie_lblk = lblk;
-		ie->ie_len = len;
+	ie->ie_unwritten = true;
+	if (last && last->lblk + last->len == lblk) {
+		last->len += len;
 		return;
 	}
-	SIM_ASSERT(lblk >= ie->ie_lblk);
-	ie->ie_len = SIM_MAX(ie->ie_len, lblk + len - ie->ie_lblk);
+	SIM_ASSERT(!last || lblk > last->lblk + last->len);
+	ie->ie_vecs = sim_realloc_array(ie->ie_vecs, ie->ie_nr_vecs + 1, sizeof(*ie->ie_vecs));
+	ie->ie_vecs[ie->ie_nr_vecs++] = (struct ext4_io_end_vec){ .lblk = lblk, .len = len };
 }
 
-/*
- * ext4_convert_unwritten_io_end_vec(): convert what is still unwritten in
- * the io_end's range, in one handle (the reserved one in the kernel).
- */
-static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_io_end *ie)
+/* ext4_convert_unwritten_extents(): what is still unwritten in [lblk, end). */
+static void ext4_convert_unwritten_extents(struct ext4_fs *fs, handle_t *h, uint32_t lblk,
+					   uint32_t end)
 {
-	handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
-	uint32_t lblk = ie->ie_lblk, end = ie->ie_lblk + ie->ie_len;
-
 	while (lblk < end) {
 		struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = end - lblk };
 		uint32_t pblk, len;
@@ -74,6 +77,19 @@ static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_
 			map.m_len = SIM_MIN(len, end - lblk);
 		lblk += map.m_len;
 	}
+}
+
+/*
+ * ext4_convert_unwritten_io_end_vec(): convert the io_end's ranges, in one
+ * handle (the reserved one in the kernel).
+ */
+static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_io_end *ie)
+{
+	handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
+
+	for (uint32_t i = 0; i < ie->ie_nr_vecs; i++)
+		ext4_convert_unwritten_extents(fs, h, ie->ie_vecs[i].lblk,
+					       ie->ie_vecs[i].lblk + ie->ie_vecs[i].len);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_journal_stop(fs, h);
 }
@@ -112,6 +128,7 @@ void ext4_put_io_end(struct ext4_fs *fs, uint32_t id)
 	*ie = fs->io_ends[--fs->nr_io_ends];
 	if (done.ie_unwritten)
 		ext4_convert_unwritten_io_end(fs, &done);
+	free(done.ie_vecs);
 	finish_bios(fs, done.ie_id);
 }
 

@@ -39,6 +39,7 @@ const char *sim_lock_site_name(enum sim_lock_site site)
 		[SITE_ZERO_PARTIAL] = "zero_partial",
 		[SITE_ISIZE_EXT] = "isize_ext",
 		[SITE_READ] = "read",
+		[SITE_PAGE_MKWRITE] = "page_mkwrite",
 	};
 
 	SIM_ASSERT((unsigned)site < SITE_COUNT);

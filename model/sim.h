@@ -63,6 +63,7 @@ enum sim_lock_site {
 	SITE_ZERO_PARTIAL,      /* ext4_block_zero_page_range (truncate, zero) */
 	SITE_ISIZE_EXT,         /* pagecache_isize_extended */
 	SITE_READ,              /* filemap_read / ext4_read_folio */
+	SITE_PAGE_MKWRITE,      /* ext4_page_mkwrite / block_page_mkwrite */
 	SITE_COUNT
 };
 

@@ -239,6 +239,8 @@ void ext4_free_fs(struct ext4_fs *fs)
 	es_destroy(&fs->inode.i_es);
 	mapping_destroy(&fs->inode.i_mapping);
 	free(fs->ios);
+	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
+		free(fs->io_ends[i].ie_vecs);
 	free(fs->io_ends);
 	memset(fs, 0, sizeof(*fs));
 }

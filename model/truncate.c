@@ -2,7 +2,8 @@
  * truncate.c - size changes: ext4_setattr(ATTR_SIZE), ext4_truncate,
  * ext4_ext_truncate / ext4_ext_remove_space, ext4_block_truncate_page,
  * ext4_truncate_failed_write (fs/ext4/inode.c, extents.c) and
- * truncate_pagecache (mm/truncate.c), as of 6.18.
+ * truncate_pagecache, truncate_pagecache_range (mm/truncate.c), as of 6.18.
+ * ext4_ext_remove_space takes a block range, for punch and collapse too.
  *
  * Shrink: orphan add, i_disksize and i_size set in one handle; the page
  * cache is cut (the partial EOF folio zeroed in memory); ext4_truncate then
@@ -33,20 +34,25 @@ static void zero_eof_before_handle(struct ext4_fs *fs, int64_t from, struct ext4
 	uint32_t bs = fs->opts.block_size;
 
 	z->pz_len = 0;
-	if (ext4_block_zero_eof(fs, from, INT64_MAX, &z->pz_result) == 0 && z->pz_result.zeroed) {
+	if (ext4_zero_eof_block(fs, from, INT64_MAX, &z->pz_result) == 0 && z->pz_result.zeroed) {
 		z->pz_from = from;
 		z->pz_len = (int64_t)bs - (from & (bs - 1));
 	}
 }
 
-/* ext4_ext_remove_space(): free every block from logical block @start on. */
-int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start)
+/*
+ * ext4_ext_remove_space(): free the blocks of [start, end] (logical,
+ * inclusive; EXT_MAX_LBLK for everything from @start on) and drop the
+ * delayed ones with their reservation (ext4_es_remove_extent).
+ */
+int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start, uint32_t end)
 {
 	struct ext4_es_tree *t = &fs->inode.i_es;
 	uint32_t cap = t->es_nr + 2, nr = 0, delayed;
 	struct es_freed *freed = sim_zalloc(cap * sizeof(*freed));
 
-	delayed = es_remove(t, start, (uint64_t)EXT_MAX_LBLK + 1 - start, freed, cap, &nr);
+	SIM_ASSERT(start <= end);
+	delayed = es_remove(t, start, (uint64_t)end + 1 - start, freed, cap, &nr);
 	if (delayed)
 		ext4_da_release_space(fs, delayed);
 	for (uint32_t i = 0; i < nr; i++)
@@ -66,7 +72,7 @@ static int ext4_ext_truncate(struct ext4_fs *fs, handle_t *h)
 	ext4_mark_inode_dirty(fs, h);
 	if (last_block > EXT_MAX_LBLK)
 		return 0;
-	return ext4_ext_remove_space(fs, h, (uint32_t)last_block);
+	return ext4_ext_remove_space(fs, h, (uint32_t)last_block, EXT_MAX_LBLK);
 }
 
 /*
@@ -143,6 +149,68 @@ void truncate_pagecache(struct ext4_fs *fs, int64_t newsize)
 
 		for (unsigned i = 0; (f->flags & PG_buffers) && i < folio_nr_buffers(m); i++)
 			discard_buffer(fs, f, i);
+		filemap_remove_folio(m, f);
+	}
+}
+
+/*
+ * discard_buffer() for a range invalidation (block_invalidate_folio): the
+ * buffer forgets its block and its dirtiness, keeps its (zeroed) bytes
+ * uptodate.
+ */
+static void invalidate_buffer(struct ext4_fs *fs, struct folio *f, unsigned i)
+{
+	struct buffer_head *bh = &f->bh[i];
+	uint16_t uptodate = bh->b_state & BH_Uptodate;
+
+	discard_buffer(fs, f, i);
+	bh->b_state = uptodate;
+}
+
+/*
+ * truncate_inode_partial_folio(): zero [start, end) of the folio (bytes
+ * within it) and invalidate the buffers wholly inside.
+ */
+static void truncate_inode_partial_folio(struct ext4_fs *fs, struct folio *f, uint32_t start,
+					 uint32_t end)
+{
+	uint32_t bs = fs->opts.block_size;
+
+	folio_zero_segment(f, start, end);
+	if (!(f->flags & PG_buffers))
+		return;
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++)
+		if (i * bs >= start && i * bs + bs <= end)
+			invalidate_buffer(fs, f, i);
+	folio_update_summary(&fs->inode.i_mapping, f);
+}
+
+/*
+ * truncate_pagecache_range(): remove the folios wholly inside [lstart,
+ * lend] (bytes, inclusive) from the cache; zero the part of the range in
+ * the folios at either end.  Waits for their writeback first.
+ */
+void truncate_pagecache_range(struct ext4_fs *fs, int64_t lstart, int64_t lend)
+{
+	struct address_space *m = &fs->inode.i_mapping;
+	uint32_t i;
+
+	SIM_ASSERT(lstart <= lend);
+	ext4_wait_io_range(fs, lstart, lend);           /* folio_wait_writeback */
+	i = filemap_first_at(m, (uint64_t)lstart >> PAGE_SHIFT);
+	while (i < m->a_nr && m->a_folios[i]->index <= (uint64_t)lend >> PAGE_SHIFT) {
+		struct folio *f = m->a_folios[i];
+		int64_t pos = (int64_t)f->index << PAGE_SHIFT;
+		uint32_t s = (uint32_t)SIM_MAX((int64_t)0, lstart - pos);
+		uint32_t e = (uint32_t)SIM_MIN((int64_t)PAGE_SIZE, lend + 1 - pos);
+
+		if (s > 0 || e < PAGE_SIZE) {
+			truncate_inode_partial_folio(fs, f, s, e);
+			i++;
+			continue;
+		}
+		for (unsigned k = 0; (f->flags & PG_buffers) && k < folio_nr_buffers(m); k++)
+			discard_buffer(fs, f, k);
 		filemap_remove_folio(m, f);
 	}
 }

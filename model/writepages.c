@@ -38,7 +38,8 @@ static int mpage_submit_folio(struct mpage_da_data *mpd, struct folio *f)
 	uint32_t len = PAGE_SIZE;
 
 	SIM_ASSERT(f->index == mpd->first_page);
-	f->flags &= (uint8_t)~PG_dirty;                 /* folio_clear_dirty_for_io */
+	/* folio_clear_dirty_for_io(), which write-protects the mapping too */
+	f->flags &= (uint8_t)~(PG_dirty | PG_mkwrite);
 	if (fpos + (int64_t)len > size)
 		len = (uint32_t)(size & (PAGE_SIZE - 1));
 	return ext4_bio_write_folio(fs, f, len, mpd->io_end);

@@ -328,30 +328,6 @@ static int expand_inputs(struct cli *c, struct input_list *l)
 	return 0;
 }
 
-/* Steps of later releases parse but do not run yet: reject them up front. */
-static int check_supported(const struct scenario *s)
-{
-	for (unsigned i = 0; i < s->nr_steps; i++) {
-		const struct scn_step *st = &s->steps[i];
-
-		switch (st->s_op) {
-		case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
-		case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_MWRITE:
-			if (st->s_line)
-				fprintf(stderr, "%s:%u:%u: step '%s' is not supported by this "
-					"release of ext4sim\n", s->path, st->s_line, st->s_col,
-					scn_op_name(st->s_op));
-			else
-				fprintf(stderr, "ext4sim: -c '%s': step '%s' is not supported by this "
-					"release of ext4sim\n", st->s_text, scn_op_name(st->s_op));
-			return 2;
-		default:
-			break;
-		}
-	}
-	return 0;
-}
-
 static int inline_scenario(struct cli *c, struct scenario *s)
 {
 	char err[SCN_ERR_MAX];
@@ -390,8 +366,6 @@ static int load_one(struct cli *c, const char *path, struct loaded *ld)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
-	if (check_supported(&ld->s))
-		return 2;
 	if (sim_resolve_variants(&ld->s, &c->ov, ld->cfg, &ld->nr_cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;

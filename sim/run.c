@@ -90,6 +90,65 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 	note(sr, "wrote %lld bytes at %lld", (long long)done, (long long)st->s_off);
 }
 
+/* The fallocate(2) mode of a falloc/fzero/fpunch/fcollapse/finsert step, as xfs_io passes it. */
+static int falloc_mode(const struct scn_step *st)
+{
+	int keep = st->s_keep_size ? FALLOC_FL_KEEP_SIZE : 0;
+
+	switch (st->s_op) {
+	case SCN_FZERO: return FALLOC_FL_ZERO_RANGE | keep;
+	case SCN_FPUNCH: return FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
+	case SCN_FCOLLAPSE: return FALLOC_FL_COLLAPSE_RANGE;
+	case SCN_FINSERT: return FALLOC_FL_INSERT_RANGE;
+	default: return keep;
+	}
+}
+
+/*
+ * falloc, fzero, fpunch, fcollapse, finsert: one fallocate(2).  An error
+ * is the step's result and the scenario goes on; a mode-0 fallocate that
+ * ran out of space keeps the size its allocated chunks set.
+ */
+static void step_fallocate(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	int64_t off = st->s_off, len = st->s_len;
+
+	sr->err = ext4_fallocate(&w->fs, falloc_mode(st), off, len);
+	note(sr, "%s [%lld, %lld)%s", sr->err ? "fallocate refused or stopped" : "fallocate",
+	     (long long)off, (long long)(off + len), st->s_keep_size ? " keeping the size" : "");
+	if (sr->err && st->s_op == SCN_FALLOC && !st->s_keep_size)
+		chk_note_extend(w->chk, w->fs.inode.i_size);
+	if (sr->err)
+		return;
+	switch (st->s_op) {
+	case SCN_FALLOC:
+		if (!st->s_keep_size)
+			chk_note_extend(w->chk, off + len);
+		break;
+	case SCN_FZERO: chk_note_zero(w->chk, off, len, !st->s_keep_size); break;
+	case SCN_FPUNCH: chk_note_zero(w->chk, off, len, false); break;
+	case SCN_FCOLLAPSE: chk_note_collapse(w->chk, off, len); break;
+	default: chk_note_insert(w->chk, off, len); break;
+	}
+}
+
+/*
+ * mwrite: stores through a shared mapping (mapped implicitly).  Only the
+ * stored bytes below EOF become file content; a page at or past the EOF
+ * page is SIGBUS, the step's error.
+ */
+static void step_mwrite(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	int64_t size = w->fs.inode.i_size, stored = 0;
+
+	sr->err = ext4_mmap_store(&w->fs, st->s_off, st->s_len, st->s_fill, &stored);
+	if (st->s_off < size)
+		chk_note_write(w->chk, st->s_off, SIM_MIN(stored, size - st->s_off), st->s_fill);
+	sr->bytes = stored;
+	note(sr, "stored %lld bytes at %lld%s", (long long)stored, (long long)st->s_off,
+	     sr->err == -EFAULT ? " (SIGBUS: page past the EOF page)" : "");
+}
+
 static void trace_step_result(FILE *trace, const struct sim_step_result *sr);
 
 static void step_pread(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
@@ -426,7 +485,13 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_PREAD: step_pread(w, st, sr, trace); break;
 	case SCN_TRUNCATE: step_truncate(w, st, sr); break;
 	case SCN_CHATTR: sr->err = ext4_set_sync_flag(&w->fs, st->s_sync_flag); break;
-	case SCN_CLOSE: sr->err = ext4_release_file(&w->fs); break;
+	case SCN_CLOSE:
+		ext4_munmap(&w->fs);
+		sr->err = ext4_release_file(&w->fs);
+		break;
+	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
+	case SCN_FCOLLAPSE: case SCN_FINSERT: step_fallocate(w, st, sr); break;
+	case SCN_MWRITE: step_mwrite(w, st, sr); break;
 	case SCN_SHUTDOWN:
 	case SCN_CRASH: step_crash(w, st, idx, sr); break;
 	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
@@ -435,7 +500,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_REMOUNT: step_remount(w, sr); break;
 	case SCN_EVICT: ext4_evict_clean(&w->fs); break;
 	default:
-		SIM_ASSERT(!"step not supported: rejected at load");
+		SIM_ASSERT(!"unknown step");
 	}
 }
 

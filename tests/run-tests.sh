@@ -6,8 +6,9 @@
 #   3. command-line behaviour: bad input exits 2 and prints nothing on stdout;
 #   4. determinism: the whole scenario suite twice, byte-identical JSON;
 #   5. the real-kernel comparison against recorded ground truth
-#      (tests/kernel/compare.sh), one count per record, and the check that every
-#      recorded post-crash state is one ext4sim's crashstates lists for that crash
+#      (tests/kernel/compare.sh; cases.txt, cases-random.txt, cases-falloc.txt),
+#      one count per record, and the check that every recorded post-crash state
+#      is one ext4sim's crashstates lists for that crash
 #      (tests/kernel/crash-membership.sh), one count per postN record;
 #   6. crash states judged by parts against judged whole (tests/crash-reference.sh),
 #      one count per scenario or random case and configuration.
@@ -125,9 +126,10 @@ if [ -x "$other/ext4sim" ] && [ -z "$(find model sim checker -name '*.[ch]' -new
 	if cmp -s "$tmp/j1" "$tmp/j3"; then ok; else bad "$build and $other builds print different JSON"; fi
 fi
 
-# 5. real-kernel comparison (recorded ground truth): the hand-written and the random cases
-for set in "" random-; do
-	tests/kernel/compare.sh -b "$build" -c "tests/kernel/cases${set:+-random}.txt" \
+# 5. real-kernel comparison (recorded ground truth): the hand-written, the random and the
+#    fallocate/mmap cases
+for set in "" random- falloc-; do
+	tests/kernel/compare.sh -b "$build" -c "tests/kernel/cases${set:+-${set%-}}.txt" \
 		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/k.out" 2>&1
 	grep '^FAIL' -A1 "$tmp/k.out" | head -20
 	kp=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/k.out")
@@ -135,8 +137,8 @@ for set in "" random-; do
 	if [ -z "$kp" ]; then bad "kernel comparison ${set:-hand}: $(tail -2 "$tmp/k.out")"; else
 		pass=$((pass + kp)); fail=$((fail + kf)); fi
 done
-for set in "" random-; do
-	tests/kernel/crash-membership.sh -b "$build" -c "tests/kernel/cases${set:+-random}.txt" \
+for set in "" random- falloc-; do
+	tests/kernel/crash-membership.sh -b "$build" -c "tests/kernel/cases${set:+-${set%-}}.txt" \
 		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/m.out" 2>&1
 	grep '^FAIL' -A3 "$tmp/m.out" | head -20
 	mp=$(sed -n 's/^crash membership: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/m.out")

@@ -160,6 +160,22 @@ static void step_fsync(struct world *w)
 	end(w);
 }
 
+/* One fallocate(2) that must succeed, with the checker told what it did. */
+static void step_fallocate(struct world *w, int mode, int64_t off, int64_t len)
+{
+	begin(w);
+	assert_int_equal(ext4_fallocate(&w->fs, mode, off, len), 0);
+	if (mode & FALLOC_FL_COLLAPSE_RANGE)
+		chk_note_collapse(&w->chk, off, len);
+	else if (mode & FALLOC_FL_INSERT_RANGE)
+		chk_note_insert(&w->chk, off, len);
+	else if (mode & (FALLOC_FL_ZERO_RANGE | FALLOC_FL_PUNCH_HOLE))
+		chk_note_zero(&w->chk, off, len, !(mode & FALLOC_FL_KEEP_SIZE));
+	else if (!(mode & FALLOC_FL_KEEP_SIZE))
+		chk_note_extend(&w->chk, off + len);
+	end(w);
+}
+
 static void step_writeback(struct world *w)
 {
 	begin(w);
@@ -510,6 +526,43 @@ static void test_checker__unzeroed_gap_on_extend_is_reported(void **state)
 	poke_then_extend(false, true);
 }
 
+/*
+ * The same with a real store through the mapping (fsx's EOF pollution) and
+ * an extending fallocate: the stored bytes past EOF are not file content;
+ * 6.18 zeroes them when the size grows, a pre-6.13 kernel exposes them
+ * (1 KiB blocks: the dirty EOF folio is zeroed by the mm half of the fix).
+ */
+static void store_then_falloc(bool old_kernel)
+{
+	struct world *w = world_new(1024, DATA_ORDERED, true);
+	int64_t stored = -1;
+	uint32_t from;
+
+	if (old_kernel) {
+		w->sem.eof_zero_fs = false;
+		w->sem.eof_zero_dirty_folio_mm = false;
+		w->fs.sem = w->sem;
+	}
+	step_write(w, 0, 2048, 0x11);
+	begin(w);
+	assert_int_equal(ext4_mmap_store(&w->fs, 2048, 2048, 0x58, &stored), 0);
+	assert_int_equal(stored, 2048);
+	end(w);                         /* nothing noted: past EOF */
+	from = w->chk.nr_v;
+	step_fallocate(w, 0, 0, 8192);
+	expect_reported(w, from, false, old_kernel ? BIT(INV_GAP_ZERO_ON_EXTEND) : 0,
+			old_kernel ? "pre-6.13: EOF store exposed by fallocate" :
+				     "6.18: EOF store zeroed by fallocate");
+	world_free(w);
+}
+
+static void test_checker__eof_store_exposed_only_without_the_6_13_fixes(void **state)
+{
+	(void)state;
+	store_then_falloc(false);
+	store_then_falloc(true);
+}
+
 static void set_bitmap_bit(struct world *w, uint32_t b, bool used)
 {
 	uint32_t bpb = w->fs.opts.block_size * 8;
@@ -745,6 +798,74 @@ static void test_checker__nonzero_durable_gap_is_reported(void **state)
 		       "0x5a below the old size: not the gap");
 }
 
+/*
+ * Collapse and insert move durable bytes: a crash that keeps the shift
+ * (its transaction committed, which is no durable point for the checker)
+ * or loses it recovers bytes where the shift put them or where they were;
+ * neither is a violation.  Bytes that neither explains are.
+ */
+static void shift_then_crash(int mode, bool commit, tamper_fn tamper, unsigned want,
+			     const char *what)
+{
+	struct world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	step_write(w, 0, 4096, 0x11);
+	step_write(w, 4096, 4096, 0x22);
+	step_write(w, 8192, 5000, 0x33);
+	step_fsync(w);
+	step_fallocate(w, mode, 4096, mode & FALLOC_FL_COLLAPSE_RANGE ? 4096 : 8192);
+	if (commit) {
+		begin(w);
+		jbd2_journal_commit_transaction(&w->fs.journal);
+		end(w);
+	}
+	from = w->chk.nr_v;
+	step_crash(w, tamper, 0);
+	expect_reported(w, from, false, want, what);
+	world_free(w);
+}
+
+static void test_checker__shifted_bytes_after_a_crash_are_allowed(void **state)
+{
+	(void)state;
+	shift_then_crash(FALLOC_FL_COLLAPSE_RANGE, false, NULL, 0, "collapse lost in the crash");
+	shift_then_crash(FALLOC_FL_COLLAPSE_RANGE, true, NULL, 0, "collapse committed");
+	shift_then_crash(FALLOC_FL_INSERT_RANGE, false, NULL, 0, "insert lost in the crash");
+	shift_then_crash(FALLOC_FL_INSERT_RANGE, true, NULL, 0, "insert committed");
+	shift_then_crash(FALLOC_FL_COLLAPSE_RANGE, true, tamper_block0_5a,
+			 BIT(INV_FSYNC_DURABLE), "0x5a in block 0 after a committed collapse");
+}
+
+/*
+ * Zero range and punch hole make their range read zero: the reference
+ * agrees in memory, and after fsync and a crash the zeros are durable.
+ * A store past EOF inside the EOF page is no file content: a later
+ * extension reads zeros there (6.18) and nothing is reported.
+ */
+static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
+{
+	struct world *w = world_new(1024, DATA_ORDERED, true);
+	int64_t stored = -1;
+
+	(void)state;
+	step_write(w, 0, 10000, 0x44);
+	step_fallocate(w, FALLOC_FL_ZERO_RANGE, 1000, 3000);
+	step_fallocate(w, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 6000, 10000);
+	step_fallocate(w, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, 9000, 5000);
+	begin(w);
+	assert_int_equal(ext4_mmap_store(&w->fs, 9990, 2000, 0x58, &stored), 0);
+	assert_int_equal(stored, 2000);
+	chk_note_write(&w->chk, 9990, 10, 0x58);
+	end(w);
+	step_fallocate(w, 0, 0, 16384);
+	step_fsync(w);
+	step_crash(w, NULL, 0);
+	expect_reported(w, 0, false, 0, "zero range, punch, EOF store, extension, crash");
+	assert_int_equal(w->fs.inode.i_size, 16384);
+	world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,6 +884,9 @@ int main(void)
 		T(test_checker__journal_not_replayed_as_committed_is_reported),
 		T(test_checker__nonzero_tail_past_eof_on_disk_is_reported),
 		T(test_checker__nonzero_durable_gap_is_reported),
+		T(test_checker__shifted_bytes_after_a_crash_are_allowed),
+		T(test_checker__eof_store_exposed_only_without_the_6_13_fixes),
+		T(test_checker__zeroing_and_eof_stores_report_nothing),
 #undef T
 	};
 

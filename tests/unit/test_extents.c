@@ -715,6 +715,35 @@ static void test_extents__insert_splits_middle(void **state)
 	es_destroy(&t);
 }
 
+/*
+ * es_shift: an insert splits the extent across its start and leaves a
+ * hole; the collapse that undoes it merges the two halves again.
+ */
+static void test_extents__shift_right_then_left(void **state)
+{
+	struct ext4_es_tree t;
+
+	(void)state;
+	es_init(&t);
+	es_insert(&t, 0, 100, 1000, ES_WRITTEN);
+	es_insert(&t, 200, 10, 5000, ES_UNWRITTEN);
+	es_shift(&t, 40, 16, false);
+	es_check(&t);
+	assert_int_equal(t.es_nr, 3);
+	assert_lookup(&t, 0, ES_WRITTEN, 1000, 40);
+	assert_lookup(&t, 40, ES_HOLE, 0, 16);
+	assert_lookup(&t, 56, ES_WRITTEN, 1040, 60);
+	assert_lookup(&t, 216, ES_UNWRITTEN, 5000, 10);
+	es_shift(&t, 56, 16, true);
+	es_check(&t);
+	assert_int_equal(t.es_nr, 2);
+	assert_lookup(&t, 0, ES_WRITTEN, 1000, 100);
+	assert_lookup(&t, 200, ES_UNWRITTEN, 5000, 10);
+	es_shift(&t, 300, 5, true);     /* nothing at or after it */
+	assert_int_equal(t.es_nr, 2);
+	es_destroy(&t);
+}
+
 /* Extents may end exactly at 2^32; es_remove takes a 64-bit length. */
 static void test_extents__end_of_logical_range(void **state)
 {
@@ -783,6 +812,7 @@ int main(void)
 		cmocka_unit_test(test_extents__delayed_merge_unbounded),
 		cmocka_unit_test(test_extents__no_merge_across_state_or_gap),
 		cmocka_unit_test(test_extents__insert_splits_middle),
+		cmocka_unit_test(test_extents__shift_right_then_left),
 		cmocka_unit_test(test_extents__end_of_logical_range),
 		cmocka_unit_test(test_extents__copy_is_independent),
 	};

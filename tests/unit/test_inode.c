@@ -16,7 +16,13 @@
  * writeback with its I/O completed, a jbd2 commit, a checkpoint, evicting
  * clean folios, close, a clean unmount and mount (everything must
  * persist), a read of a random range, and fsync followed by a crash and
- * recovery (the file must equal the reference at the fsync).
+ * recovery (the file must equal the reference at the fsync); and
+ * fallocate in every mode (mode 0, KEEP_SIZE, ZERO_RANGE with and without
+ * KEEP_SIZE, PUNCH_HOLE, COLLAPSE_RANGE and INSERT_RANGE, aligned or not:
+ * the reference says which must fail with EINVAL) and stores through a
+ * shared mapping (bytes past EOF inside the EOF page are not file content
+ * and must read as zeros once an extension exposes them; a page past the
+ * EOF page is SIGBUS after the stores before it).
  *
  * After every operation: ext4_check_state(); i_size equals the reference
  * size and 0 <= i_disksize <= i_size; ext4_peek() of the whole file returns
@@ -102,6 +108,7 @@ struct world {
 	uint64_t seed;
 	int op;                         /* index of the operation, from 0 */
 	bool read_every;                /* whole-file read after every operation */
+	bool preallocated;              /* fallocate may have left unwritten blocks */
 	uint8_t ref[MAX_SIZE + 16];     /* bytes past ref_size are always zero */
 	int64_t ref_size;
 	uint8_t got[MAX_SIZE + 8192];
@@ -258,6 +265,23 @@ static void ref_write(struct world *w, int64_t pos, int64_t len, uint8_t fill)
 	memset(w->ref + pos, fill, (size_t)len);
 	if (pos + len > w->ref_size)
 		w->ref_size = pos + len;
+}
+
+/* collapse range: [pos, pos+len) goes, what follows moves down. */
+static void ref_collapse(struct world *w, int64_t pos, int64_t len)
+{
+	memmove(w->ref + pos, w->ref + pos + len, (size_t)(w->ref_size - pos - len));
+	memset(w->ref + w->ref_size - len, 0, (size_t)len);
+	w->ref_size -= len;
+}
+
+/* insert range: [pos, size) moves up by len, zeros in between. */
+static void ref_insert(struct world *w, int64_t pos, int64_t len)
+{
+	assert_true(w->ref_size + len <= MAX_SIZE);
+	memmove(w->ref + pos + len, w->ref + pos, (size_t)(w->ref_size - pos));
+	memset(w->ref + pos, 0, (size_t)len);
+	w->ref_size += len;
 }
 
 static void ref_truncate(struct world *w, int64_t size)
@@ -424,6 +448,8 @@ static void check_synced_mode(struct world *w, bool strict)
 	for (uint32_t i = 0; i < ei->i_mapping.a_nr; i++)
 		if (ei->i_mapping.a_folios[i]->flags & (PG_dirty | PG_writeback))
 			busy++;
+	if (w->preallocated)
+		unwritten = 0;          /* fallocate's unwritten blocks stay unwritten */
 	CHECK(w, unwritten == 0 && busy == 0 && (!strict || delayed == 0),
 	      "after fsync: %llu unwritten block(s) below the EOF block's end, %u folio(s) "
 	      "dirty or under writeback, %llu delayed block(s), %u reserved",
@@ -592,6 +618,109 @@ static void op_writeback(struct world *w)
 	ext4_wait_io_range(&w->fs, start, end);
 }
 
+/* A range for collapse or insert: mostly block-aligned, sometimes not (EINVAL). */
+static void pick_shift_range(struct world *w, int64_t *pos, int64_t *len)
+{
+	int64_t bs = w->cfg->bs;
+
+	*pos = (int64_t)below(w, (uint64_t)(w->ref_size / bs) + 2) * bs;
+	*len = (int64_t)(1 + below(w, 3)) * (below(w, 2) ? bs : (int64_t)PAGE_SIZE);
+	if (below(w, 8) == 0)
+		*pos += 1 + (int64_t)below(w, (uint64_t)bs - 1);
+	else if (below(w, 8) == 0)
+		*len += 1;
+}
+
+/* The errno ext4_fallocate() must return for @mode on the reference file. */
+static int falloc_expected(const struct world *w, int mode, int64_t pos, int64_t len)
+{
+	int64_t bs = w->cfg->bs;
+	bool aligned = pos % bs == 0 && len % bs == 0;
+
+	if (len <= 0)
+		return -EINVAL;
+	if (mode & FALLOC_FL_COLLAPSE_RANGE)
+		return !aligned || pos + len >= w->ref_size ? -EINVAL : 0;
+	if (mode & FALLOC_FL_INSERT_RANGE)
+		return !aligned || pos >= w->ref_size ? -EINVAL : 0;
+	return 0;
+}
+
+/* What a successful fallocate does to the reference. */
+static void ref_fallocate(struct world *w, int mode, int64_t pos, int64_t len)
+{
+	bool keep = mode & FALLOC_FL_KEEP_SIZE;
+	int64_t end = pos + len, zend = keep ? SIM_MIN(end, w->ref_size) : end;
+
+	if (mode & FALLOC_FL_COLLAPSE_RANGE)
+		ref_collapse(w, pos, len);
+	else if (mode & FALLOC_FL_INSERT_RANGE)
+		ref_insert(w, pos, len);
+	else if (mode & (FALLOC_FL_ZERO_RANGE | FALLOC_FL_PUNCH_HOLE))
+		ref_write(w, pos, zend - pos, 0);
+	else if (!keep && end > w->ref_size)
+		ref_truncate(w, end);
+}
+
+/*
+ * fallocate(2) in every mode: mode 0, KEEP_SIZE, ZERO_RANGE with and
+ * without KEEP_SIZE, PUNCH_HOLE, COLLAPSE_RANGE, INSERT_RANGE (an insert
+ * that would pass the reference's capacity is skipped).
+ */
+static void op_fallocate(struct world *w)
+{
+	static const int modes[] = {
+		0, FALLOC_FL_KEEP_SIZE, FALLOC_FL_ZERO_RANGE,
+		FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+		FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		FALLOC_FL_COLLAPSE_RANGE, FALLOC_FL_INSERT_RANGE,
+	};
+	int mode = modes[below(w, sizeof(modes) / sizeof(modes[0]))], want, err;
+	int64_t pos, len;
+
+	if (mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)) {
+		pick_shift_range(w, &pos, &len);
+	} else {
+		pos = pick_pos(w, FILE_SPAN);
+		len = pick_len(w, pos);
+	}
+	want = falloc_expected(w, mode, pos, len);
+	set_ctx(w, "fallocate(mode 0x%x, pos %lld, len %lld) on size %lld", mode,
+		(long long)pos, (long long)len, (long long)w->ref_size);
+	if ((mode & FALLOC_FL_INSERT_RANGE) && w->ref_size + len > MAX_SIZE)
+		return;
+	err = ext4_fallocate(&w->fs, mode, pos, len);
+	CHECK(w, err == want, "fallocate returned %d, want %d", err, want);
+	if (err == 0)
+		ref_fallocate(w, mode, pos, len);
+	if (!(mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)))
+		w->preallocated = true;
+}
+
+/*
+ * Stores through a shared mapping: the bytes below EOF become file content,
+ * those past EOF in the EOF page only pollute the page cache (a later
+ * extension must read them as zeros), a page past the EOF page is SIGBUS.
+ */
+static void op_mwrite(struct world *w)
+{
+	int64_t pos = pick_pos(w, FILE_SPAN), len = pick_len(w, pos), stored = -1;
+	int64_t eof_page_end = (w->ref_size + PAGE_SIZE - 1) / PAGE_SIZE * PAGE_SIZE;
+	int64_t want = pos >= eof_page_end ? 0 : SIM_MIN(len, eof_page_end - pos);
+	uint8_t fill = (uint8_t)(1 + below(w, 255));
+	int err;
+
+	if (fill == BLKDEV_SENTINEL)
+		fill = 0x5f;
+	set_ctx(w, "mwrite(pos %lld, len %lld, fill 0x%02x) on size %lld", (long long)pos,
+		(long long)len, fill, (long long)w->ref_size);
+	err = ext4_mmap_store(&w->fs, pos, len, fill, &stored);
+	CHECK(w, stored == want && err == (want < len ? -EFAULT : 0),
+	      "returned %d with %lld stored, want %lld", err, (long long)stored, (long long)want);
+	if (pos < w->ref_size)
+		ref_write(w, pos, SIM_MIN(stored, w->ref_size - pos), fill);
+}
+
 static void op_read_range(struct world *w)
 {
 	int64_t pos = pick_pos(w, MAX_SIZE), len = pick_len(w, pos), got = -1;
@@ -620,9 +749,14 @@ static void op_fsync_crash(struct world *w)
 
 static void run_op(struct world *w)
 {
-	uint64_t r = below(w, 100);
+	uint64_t r = below(w, 120);
 
-	if (r < 40) {
+	if (r >= 100) {
+		if (r < 112)
+			op_fallocate(w);
+		else
+			op_mwrite(w);
+	} else if (r < 40) {
 		op_write(w);
 	} else if (r < 50) {
 		op_truncate(w);
@@ -644,6 +778,7 @@ static void run_op(struct world *w)
 		ext4_evict_clean(&w->fs);
 	} else if (r < 85) {
 		set_ctx(w, "close");
+		ext4_munmap(&w->fs);
 		CHECK(w, ext4_release_file(&w->fs) == 0, "close returned an error (%s)", "release");
 	} else if (r < 87) {
 		set_ctx(w, "clean unmount and mount");

@@ -3,7 +3,8 @@
  * against a plain byte array and a size.
  *
  * Seeded random runs_fill (byte 0 included, overlapping fills, fills past
- * the size, empty fills), runs_truncate (shrinking and growing), runs_copy,
+ * the size, empty fills), runs_truncate (shrinking and growing),
+ * runs_collapse and runs_insert (shifts at any offset below the size), runs_copy,
  * checked after every step through runs_byte_at at every offset, runs_read
  * of random ranges (also past the size), the size, and the run list's own
  * shape (sorted, disjoint, non-empty, non-zero bytes, inside the size).  A
@@ -127,6 +128,29 @@ static void do_truncate(struct prng *p, struct runs *rs, struct ref *r)
 	r->size = size;
 }
 
+/* Collapse or insert range at a random offset below the size. */
+static void do_shift(struct prng *p, struct runs *rs, struct ref *r)
+{
+	int64_t size = r->size - r->base, off, len;
+
+	if (size <= 0)
+		return;
+	off = (int64_t)prng_below(p, (uint64_t)size);
+	if (prng_below(p, 2)) {
+		len = (int64_t)prng_below(p, (uint64_t)(size - off) + 1);
+		runs_collapse(rs, r->base + off, len);
+		memmove(r->bytes + off, r->bytes + off + len, (size_t)(size - off - len));
+		memset(r->bytes + size - len, 0, (size_t)len);
+		r->size -= len;
+		return;
+	}
+	len = (int64_t)prng_below(p, (uint64_t)(SPAN + 64 - size) + 1);
+	runs_insert(rs, r->base + off, len);
+	memmove(r->bytes + off + len, r->bytes + off, (size_t)(size - off));
+	memset(r->bytes + off, 0, (size_t)len);
+	r->size += len;
+}
+
 /* A copy reads the same, and changes to the source do not reach it. */
 static void check_copy(struct prng *p, const struct runs *rs, const struct ref *r,
 		       uint64_t seed, int step)
@@ -159,10 +183,12 @@ static void run_seed(uint64_t seed, int64_t base)
 	for (int step = 0; step < STEPS; step++) {
 		uint64_t op = prng_below(&p, 20);
 
-		if (op < 14)
+		if (op < 13)
 			do_fill(&p, &rs, r);
-		else if (op < 18)
+		else if (op < 16)
 			do_truncate(&p, &rs, r);
+		else if (op < 18)
+			do_shift(&p, &rs, r);
 		else
 			check_copy(&p, &rs, r, seed, step);
 		check_all(&rs, r, seed, step);

@@ -1,0 +1,511 @@
+/*
+ * fallocate.c - fallocate(2).  Mirrors the fallocate half of
+ * fs/ext4/extents.c (ext4_fallocate, ext4_do_fallocate,
+ * ext4_alloc_file_blocks, ext4_zero_range, ext4_collapse_range,
+ * ext4_insert_range) and ext4_punch_hole,
+ * ext4_update_disksize_before_punch and
+ * ext4_truncate_page_cache_block_range of fs/ext4/inode.c, with the checks
+ * of vfs_fallocate() (fs/open.c), as of 6.18; the 2026 zero-out series
+ * (7.1) is in by its toggles: partial blocks zeroed before the handles
+ * (zero_outside_handle), punch and zero-range edges not ordered
+ * (zero_order_eof_only) but written back in SYNC mode (sync_persist_zero),
+ * one SYNC test for every mode (unified_sync_check), the EOF folio
+ * write-protected after the chunk's handle (isize_ext_outside_handle).
+ *
+ * Journalled metadata: every allocation chunk, conversion and size change
+ * is one handle (the extent blocks, the bitmap, the raw inode); punch,
+ * collapse and insert do their extent work and size change in one
+ * EXT4_HT_TRUNCATE handle.  Data: nothing is written except the zeroed
+ * partial blocks (dirty in the page cache, ordered in data=ordered,
+ * journalled in data=journal) and what collapse and insert write back
+ * before they drop the page cache.
+ *
+ * SYNC: before unified_sync_check punch, collapse and insert test
+ * IS_SYNC(inode) (chattr +S) and zero range and allocation test the file's
+ * O_SYNC, which xfs_io never sets, so they are never synchronous here; after
+ * it every mode tests IS_SYNC or O_SYNC.
+ *
+ * Not modelled: the ENOSPC retry after a forced commit, FALLOC_FL_WRITE_ZEROES
+ * and NO_HIDE_STALE, O_SYNC file descriptors, fast commit, clusters
+ * (bigalloc), indirect-block files.
+ */
+#include "ext4.h"
+
+#define FALLOC_FL_MODE_MASK (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_COLLAPSE_RANGE | \
+			     FALLOC_FL_ZERO_RANGE | FALLOC_FL_INSERT_RANGE)
+
+/* EXT4_MAX_BLOCKS(): the blocks [offset, offset + len) touches. */
+static uint64_t ext4_max_blocks(const struct ext4_fs *fs, int64_t offset, int64_t len)
+{
+	uint32_t bits = ext4_blkbits(fs);
+	uint64_t bs = fs->opts.block_size;
+
+	return (((uint64_t)(offset + len) + bs - 1) >> bits) - ((uint64_t)offset >> bits);
+}
+
+static bool block_aligned(const struct ext4_fs *fs, int64_t v)
+{
+	return (v & (int64_t)(fs->opts.block_size - 1)) == 0;
+}
+
+/* filemap_write_and_wait_range(): write back [start, end] (bytes) and wait. */
+static int filemap_write_and_wait_range(struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	int err = ext4_writepages(fs, start, end, WB_SYNC_ALL, true);
+
+	ext4_wait_io_range(fs, start, end);
+	return err;
+}
+
+/* Is this fallocate synchronous (see the header on unified_sync_check)? */
+static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
+{
+	return (is_sync_test || fs->sem.unified_sync_check) && (fs->inode.i_flags & EXT4_SYNC_FL);
+}
+
+/*
+ * The size part of one ext4_alloc_file_blocks() chunk that ends at byte
+ * @epos, under @h: raise i_size and i_disksize to min(epos, new_size); where
+ * that passes the size the call started from, write-protect the EOF folio
+ * and zero the old EOF block's tail (c7fc0366c656) -- or, in the 2026
+ * series, both after the handle (ext4_alloc_after_handle).  Returns the
+ * size reached.
+ */
+static int64_t ext4_alloc_update_size(struct ext4_fs *fs, handle_t *h, int64_t old_size,
+				      int64_t epos, int64_t new_size)
+{
+	epos = SIM_MIN(epos, new_size);
+	ext4_update_inode_size(fs, epos);
+	if (epos <= old_size)
+		return epos;
+	if (!fs->sem.isize_ext_outside_handle)
+		pagecache_isize_extended(fs, old_size, epos);
+	if (fs->sem.eof_zero_fs && !fs->sem.zero_outside_handle)
+		ext4_zero_partial_blocks(fs, h, old_size, epos - old_size, true);
+	return epos;
+}
+
+/* The chunk's size work the 2026 series moved after its handle (patches 08, 12). */
+static int ext4_alloc_after_handle(struct ext4_fs *fs, int64_t old_size, int64_t epos)
+{
+	if (epos <= old_size)
+		return 0;
+	if (fs->sem.isize_ext_outside_handle)
+		pagecache_isize_extended(fs, old_size, epos);
+	if (fs->sem.eof_zero_fs && fs->sem.zero_outside_handle)
+		return ext4_block_zero_eof(fs, old_size, epos);
+	return 0;
+}
+
+/*
+ * ext4_alloc_file_blocks(): map @len blocks from @lblk with @flags (create
+ * unwritten; with GET_BLOCKS_CONVERT_UNWRITTEN also turn written blocks
+ * unwritten), one EXT4_HT_MAP_BLOCKS handle per extent mapped.  With
+ * @new_size each chunk raises the size to its end (capped at @new_size)
+ * in its own handle, so an error part-way leaves the chunks before it,
+ * size included.  Returns 0 or the first error (ENOSPC).
+ */
+static int ext4_alloc_file_blocks(struct ext4_fs *fs, uint32_t lblk, uint64_t len,
+				  int64_t new_size, uint32_t flags)
+{
+	int64_t old_size = fs->inode.i_size;
+	uint32_t bits = ext4_blkbits(fs);
+	int ret = 0;
+
+	while (len > 0) {
+		struct ext4_map_blocks map = {
+			.m_lblk = lblk, .m_len = (uint32_t)SIM_MIN(len, (uint64_t)EXT_MAX_LBLK),
+		};
+		handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
+		int64_t epos = 0;
+		int mapped = ext4_map_blocks(fs, h, &map, flags);
+
+		if (mapped <= 0) {
+			ext4_mark_inode_dirty(fs, h);
+			ext4_journal_stop(fs, h);
+			ret = mapped;
+			break;
+		}
+		if (new_size)
+			epos = ext4_alloc_update_size(fs, h, old_size,
+						      ((int64_t)lblk + mapped) << bits, new_size);
+		ext4_mark_inode_dirty(fs, h);
+		ext4_update_inode_fsync_trans(fs, h, true);
+		ext4_journal_stop(fs, h);
+		if (new_size && (ret = ext4_alloc_after_handle(fs, old_size, epos)) < 0)
+			break;
+		lblk += (uint32_t)mapped;
+		len -= (uint64_t)mapped;
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* The size mode 0 and ZERO_RANGE aim for: none with KEEP_SIZE (inode_newsize_ok). */
+static int falloc_new_size(const struct ext4_fs *fs, int mode, int64_t end, int64_t *new_size)
+{
+	*new_size = 0;
+	if ((mode & FALLOC_FL_KEEP_SIZE) ||
+	    (end <= fs->inode.i_size && end <= fs->inode.i_disksize))
+		return 0;
+	if (end > ext4_max_size(fs))
+		return -EFBIG;
+	*new_size = end;
+	return 0;
+}
+
+/* ext4_do_fallocate(): mode 0 and KEEP_SIZE, unwritten extents over the holes. */
+static int ext4_do_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
+{
+	int64_t new_size;
+	int err = falloc_new_size(fs, mode, offset + len, &new_size);
+
+	if (err < 0)
+		return err;
+	err = ext4_alloc_file_blocks(fs, (uint32_t)(offset >> ext4_blkbits(fs)),
+				     ext4_max_blocks(fs, offset, len), new_size,
+				     GET_BLOCKS_CREATE | GET_BLOCKS_UNWRIT_EXT);
+	if (err == 0 && falloc_sync(fs, false))
+		jbd2_complete_transaction(&fs->journal, fs->inode.i_sync_tid);
+	return err;
+}
+
+/*
+ * The 2026 series' patch 09: in SYNC mode the zeroed partial blocks of a
+ * punch or zero range are written back and waited for (they are not
+ * ordered since patch 05, so the synchronous commit alone would not make
+ * them durable).
+ */
+static int persist_zeroed_edges(struct ext4_fs *fs, int64_t offset, int64_t len, bool sync)
+{
+	int64_t bs = fs->opts.block_size, end = offset + len;
+	int err;
+
+	if (!sync || !fs->sem.sync_persist_zero)
+		return 0;
+	if ((err = filemap_write_and_wait_range(fs, offset & ~(bs - 1), offset | (bs - 1))) < 0)
+		return err;
+	return filemap_write_and_wait_range(fs, (end - 1) & ~(bs - 1), (end - 1) | (bs - 1));
+}
+
+/*
+ * ext4_update_disksize_before_punch(): the page cache of the range is about
+ * to go, and with it the delalloc writeback that would raise i_disksize;
+ * raise it now, in a handle of its own, to min(i_size, offset + len) (before
+ * 9d80eaa1a1d3: to i_size, and only when the range reached it).
+ */
+static int ext4_update_disksize_before_punch(struct ext4_fs *fs, int64_t offset, int64_t len)
+{
+	int64_t size = fs->inode.i_size;
+	handle_t *h;
+
+	if (offset > size)
+		return 0;
+	if (offset + len < size) {
+		if (!fs->sem.disksize_before_punch_partial)
+			return 0;
+		size = offset + len;
+	}
+	if (fs->inode.i_disksize >= size)
+		return 0;
+	h = ext4_journal_start(fs, HT_MISC, 1);
+	ext4_update_i_disksize(fs, size);
+	ext4_mark_inode_dirty(fs, h);
+	return ext4_journal_stop(fs, h);
+}
+
+/*
+ * ext4_truncate_folio(): write-protect the folio holding @start when
+ * [start, end) covers a whole block of it, so that a store to what stays
+ * of the folio faults and maps its blocks again.
+ */
+static void ext4_truncate_folio(struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	int64_t bs = fs->opts.block_size;
+	struct folio *f;
+
+	if ((start + bs - 1) / bs * bs >= end / bs * bs)
+		return;
+	f = filemap_get_folio(&fs->inode.i_mapping, (uint64_t)start >> PAGE_SHIFT);
+	if (f)
+		f->flags &= (uint8_t)~PG_mkwrite;       /* folio_mkclean */
+}
+
+/*
+ * ext4_truncate_page_cache_block_range(): drop [start, end) from the page
+ * cache, zeroing the partial folios' share of it.  data=journal writes the
+ * range back first (committing it); with blocks smaller than pages the
+ * partial folios are write-protected.
+ */
+static int ext4_truncate_page_cache_block_range(struct ext4_fs *fs, int64_t start,
+						int64_t end)
+{
+	int64_t bs = fs->opts.block_size;
+	int err;
+
+	if (ext4_should_journal_data(fs)) {
+		if ((err = filemap_write_and_wait_range(fs, start, end - 1)) < 0)
+			return err;
+	} else if (((start | end) & (PAGE_SIZE - 1)) && bs < PAGE_SIZE &&
+		   start < fs->inode.i_size) {
+		int64_t boundary = (start + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
+
+		ext4_truncate_folio(fs, start, SIM_MIN(boundary, end));
+		if (end > boundary)
+			ext4_truncate_folio(fs, end & ~(int64_t)(PAGE_SIZE - 1), end);
+	}
+	truncate_pagecache_range(fs, start, end - 1);
+	return 0;
+}
+
+/*
+ * ext4_zero_range(): FALLOC_FL_ZERO_RANGE.  An unaligned range first gets
+ * its blocks preallocated (unwritten, sizes per chunk); then i_disksize is
+ * brought up to the range, the page cache of the range dropped, the whole
+ * blocks inside converted to unwritten (read as zeros, no data I/O), and
+ * the partial blocks at the edges zeroed in one EXT4_HT_MISC handle that
+ * also sets the new size.
+ */
+static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
+{
+	uint32_t bits = ext4_blkbits(fs), flags = GET_BLOCKS_CREATE | GET_BLOCKS_UNWRIT_EXT;
+	int64_t end = offset + len, new_size, bs = fs->opts.block_size;
+	int64_t start_lblk = (offset + bs - 1) >> bits, end_lblk = end >> bits;
+	bool aligned = block_aligned(fs, offset) && block_aligned(fs, end);
+	handle_t *h;
+	int err;
+
+	if ((err = falloc_new_size(fs, mode, end, &new_size)) < 0)
+		return err;
+	if (!aligned && (err = ext4_alloc_file_blocks(fs, (uint32_t)(offset >> bits),
+						       ext4_max_blocks(fs, offset, len),
+						       new_size, flags)) < 0)
+		return err;
+	if ((err = ext4_update_disksize_before_punch(fs, offset, len)) < 0 ||
+	    (err = ext4_truncate_page_cache_block_range(fs, offset, end)) < 0)
+		return err;
+	if (end_lblk > start_lblk &&
+	    (err = ext4_alloc_file_blocks(fs, (uint32_t)start_lblk,
+					  (uint64_t)(end_lblk - start_lblk), new_size,
+					  flags | GET_BLOCKS_CONVERT_UNWRITTEN)) < 0)
+		return err;
+	if (aligned)
+		return 0;
+	if (fs->sem.zero_outside_handle &&
+	    (err = ext4_zero_partial_blocks(fs, NULL, offset, len, false)) < 0)
+		return err;
+	h = ext4_journal_start(fs, HT_MISC, fs->sem.zero_outside_handle ? 1 :
+				ext4_should_journal_data(fs) ? 5 : 3);
+	if (!fs->sem.zero_outside_handle)
+		err = ext4_zero_partial_blocks(fs, h, offset, len, false);
+	if (err == 0) {
+		if (new_size)
+			ext4_update_inode_size(fs, new_size);
+		ext4_mark_inode_dirty(fs, h);
+		ext4_update_inode_fsync_trans(fs, h, true);
+		if (falloc_sync(fs, false))
+			ext4_handle_sync(h);
+	}
+	ext4_journal_stop(fs, h);
+	if (err == 0)
+		err = persist_zeroed_edges(fs, offset, len, falloc_sync(fs, false));
+	return err;
+}
+
+/*
+ * ext4_punch_hole(): FALLOC_FL_PUNCH_HOLE (with KEEP_SIZE).  Nothing past
+ * i_size; a range past it ends at the end of the page holding i_size.
+ * i_disksize first, then the page cache of the range, then one
+ * EXT4_HT_TRUNCATE handle zeroes the partial blocks and frees the whole
+ * ones (delayed ones lose their reservation).
+ */
+static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
+{
+	int64_t end = offset + length, bs = fs->opts.block_size, start_lblk, end_lblk;
+	uint32_t bits = ext4_blkbits(fs);
+	handle_t *h;
+	int err;
+
+	if (offset >= fs->inode.i_size)
+		return 0;
+	if (end > fs->inode.i_size)
+		end = (fs->inode.i_size + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
+	length = end - offset;
+	if ((err = ext4_update_disksize_before_punch(fs, offset, length)) < 0 ||
+	    (err = ext4_truncate_page_cache_block_range(fs, offset, end)) < 0)
+		return err;
+	if (fs->sem.zero_outside_handle &&
+	    (err = ext4_zero_partial_blocks(fs, NULL, offset, length, false)) < 0)
+		return err;
+	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	if (!fs->sem.zero_outside_handle &&
+	    (err = ext4_zero_partial_blocks(fs, h, offset, length, false)) < 0)
+		goto out;
+	start_lblk = (offset + bs - 1) >> bits;
+	end_lblk = end >> bits;
+	if (end_lblk > start_lblk)
+		ext4_ext_remove_space(fs, h, (uint32_t)start_lblk, (uint32_t)(end_lblk - 1));
+	ext4_mark_inode_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	if (falloc_sync(fs, true))
+		ext4_handle_sync(h);
+out:
+	ext4_journal_stop(fs, h);
+	if (err == 0)
+		err = persist_zeroed_edges(fs, offset, length, falloc_sync(fs, true));
+	return err;
+}
+
+/* ext4_es_remove_extent() of everything from @lblk on: drop delayed extents. */
+static void ext4_es_remove_delayed(struct ext4_fs *fs, uint32_t lblk)
+{
+	struct ext4_es_tree *t = &fs->inode.i_es;
+
+	for (uint32_t i = t->es_nr; i-- > 0;) {
+		struct extent_status e = t->es[i];
+
+		if (e.es_state != ES_DELAYED || (uint64_t)e.es_lblk + e.es_len <= lblk)
+			continue;
+		e.es_len -= e.es_lblk < lblk ? lblk - e.es_lblk : 0;
+		e.es_lblk = SIM_MAX(e.es_lblk, lblk);
+		ext4_da_release_space(fs, es_remove(t, e.es_lblk, e.es_len, NULL, 0, NULL));
+	}
+}
+
+/*
+ * The common start of collapse and insert: what will move (and the rest
+ * of the page holding @offset) written back and waited for, then the page
+ * cache from that page on dropped.  Collapse writes [page, offset] and
+ * [@skip_end, EOF); insert (@skip_end 0) everything from the page on.
+ */
+static int shift_prepare(struct ext4_fs *fs, int64_t offset, int64_t skip_end)
+{
+	int64_t start = offset & ~(int64_t)(PAGE_SIZE - 1);
+	int err;
+
+	if (skip_end) {
+		err = filemap_write_and_wait_range(fs, start, offset);
+		if (err == 0)
+			err = filemap_write_and_wait_range(fs, skip_end, INT64_MAX);
+	} else {
+		err = filemap_write_and_wait_range(fs, start, INT64_MAX);
+	}
+	if (err < 0)
+		return err;
+	truncate_pagecache(fs, start);
+	return 0;
+}
+
+/*
+ * ext4_collapse_range(): FALLOC_FL_COLLAPSE_RANGE.  Block-aligned and
+ * ending before EOF (else EINVAL: that would be a truncate).  One
+ * EXT4_HT_TRUNCATE handle frees the range's blocks, shifts the extents
+ * after it left and sets i_size and i_disksize to size - len.
+ */
+static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
+{
+	uint32_t bits = ext4_blkbits(fs), start_lblk, end_lblk;
+	handle_t *h;
+	int err;
+
+	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
+		return -EINVAL;
+	if (offset + len >= fs->inode.i_size)
+		return -EINVAL;
+	if ((err = shift_prepare(fs, offset, offset + len)) < 0)
+		return err;
+	start_lblk = (uint32_t)(offset >> bits);
+	end_lblk = (uint32_t)((offset + len) >> bits);
+	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	ext4_es_remove_delayed(fs, start_lblk);
+	ext4_ext_remove_space(fs, h, start_lblk, end_lblk - 1);
+	es_shift(&fs->inode.i_es, end_lblk, end_lblk - start_lblk, true);   /* SHIFT_LEFT */
+	ext4_ext_dirty(fs, h);
+	fs->inode.i_size -= len;
+	fs->inode.i_disksize = fs->inode.i_size;
+	ext4_mark_inode_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	if (fs->inode.i_flags & EXT4_SYNC_FL)
+		ext4_handle_sync(h);
+	return ext4_journal_stop(fs, h);
+}
+
+/*
+ * ext4_insert_range(): FALLOC_FL_INSERT_RANGE.  Block-aligned, starting
+ * before EOF (else EINVAL), not growing past the maximum size (EFBIG).
+ * One EXT4_HT_TRUNCATE handle grows i_size and i_disksize by @len, splits
+ * the extent across @offset and shifts everything from it right, leaving a
+ * hole.  ENOSPC when the extent area has no room for the split.
+ */
+static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
+{
+	uint32_t bits = ext4_blkbits(fs), lblk = (uint32_t)(offset >> bits);
+	struct ext4_es_tree *t = &fs->inode.i_es;
+	handle_t *h;
+	int err;
+
+	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
+		return -EINVAL;
+	if (offset >= fs->inode.i_size)
+		return -EINVAL;
+	if (len > ext4_max_size(fs) - fs->inode.i_size)
+		return -EFBIG;
+	if (es_nr_disk_extents(t) + 2 > fs->lay.ext_blocks * fs->lay.extents_per_block)
+		return -ENOSPC;
+	if ((err = shift_prepare(fs, offset, 0)) < 0)
+		return err;
+	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	fs->inode.i_size += len;
+	fs->inode.i_disksize += len;
+	ext4_mark_inode_dirty(fs, h);
+	ext4_es_remove_delayed(fs, lblk);
+	es_shift(t, lblk, (uint32_t)(len >> bits), false);                  /* SHIFT_RIGHT */
+	ext4_ext_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	if (fs->inode.i_flags & EXT4_SYNC_FL)
+		ext4_handle_sync(h);
+	return ext4_journal_stop(fs, h);
+}
+
+/* vfs_fallocate()'s checks of the arguments. */
+static int vfs_fallocate_checks(const struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
+{
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	if ((mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)) &&
+	    (mode & ~(FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)))
+		return -EINVAL;
+	if (offset + len > ext4_max_size(fs))
+		return -EFBIG;
+	return 0;
+}
+
+/*
+ * ext4_fallocate(): fallocate(2) on the file with @mode (FALLOC_FL_*).
+ * Returns 0 or a negative errno: EINVAL for bad ranges (and unaligned or
+ * EOF-reaching collapse, insert at or past EOF), EFBIG past the maximum
+ * size, ENOSPC when blocks run out (what was allocated stays), EOPNOTSUPP
+ * for modes ext4 lacks, EIO after a shutdown.
+ */
+int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
+{
+	int err;
+
+	SIM_ASSERT(ext4_journal_current_handle(fs) == NULL);
+	if ((err = vfs_fallocate_checks(fs, mode, offset, len)) < 0)
+		return err;
+	if (mode & ~(FALLOC_FL_KEEP_SIZE | FALLOC_FL_MODE_MASK))
+		return -EOPNOTSUPP;
+	if (fs->s_shutdown)
+		return -EIO;
+	if (!(mode & FALLOC_FL_MODE_MASK))
+		return ext4_do_fallocate(fs, mode, offset, len);
+	if (mode & FALLOC_FL_PUNCH_HOLE)
+		return ext4_punch_hole(fs, offset, len);
+	if (mode & FALLOC_FL_COLLAPSE_RANGE)
+		return ext4_collapse_range(fs, offset, len);
+	if (mode & FALLOC_FL_INSERT_RANGE)
+		return ext4_insert_range(fs, offset, len);
+	return ext4_zero_range(fs, mode, offset, len);
+}
