@@ -16,7 +16,8 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 	[INV_DISKSIZE_LE_SIZE] = { "disksize_le_size", false, "after every step",
 		"i_disksize <= i_size" },
 	[INV_DISKSIZE_PENDING] = { "disksize_pending", false, "after every step",
-		"if i_disksize < i_size, a delayed or in-flight block lies in (i_disksize, i_size]" },
+		"if i_disksize < i_size, a delayed, dirty unwritten or in-flight block lies in "
+		"(i_disksize, i_size]" },
 	[INV_GAP_ZERO_ON_EXTEND] = { "gap_zero_on_extend", false, "at every size extension",
 		"every byte in [old_size, new_size) that the extending step does not write reads zero" },
 	[INV_NO_STALE_DATA] = { "no_stale_data", false, "reads, and after crash + recovery",
@@ -379,6 +380,25 @@ static void check_reads(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 	free(want);
 }
 
+/*
+ * Is a folio over blocks [lblk, lblk+len) dirty?  Writeback maps dirty
+ * data over unwritten blocks (converting them at I/O end) and raises
+ * i_disksize as it does for delayed blocks.
+ */
+static bool unwritten_dirty(const struct ext4_fs *fs, uint64_t lblk, uint32_t len)
+{
+	const struct address_space *m = &fs->inode.i_mapping;
+	uint32_t bits = ext4_blkbits(fs);
+	uint64_t first = (lblk << bits) >> PAGE_SHIFT, last = ((lblk + len) << bits) - 1;
+
+	last >>= PAGE_SHIFT;
+	for (uint32_t i = 0; i < m->a_nr; i++)
+		if (m->a_folios[i]->index >= first && m->a_folios[i]->index <= last &&
+		    (m->a_folios[i]->flags & PG_dirty))
+			return true;
+	return false;
+}
+
 static void check_disksize(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
 	const struct ext4_inode_info *ei = &fs->inode;
@@ -398,15 +418,16 @@ static void check_disksize(struct chk_state *c, const struct ext4_fs *fs, uint32
 	for (uint64_t b = (uint64_t)ei->i_disksize >> bits;
 	     !pending && b <= (uint64_t)(ei->i_size - 1) >> bits;) {
 		uint32_t pblk, len;
+		enum es_state st = es_lookup(&ei->i_es, (uint32_t)b, &pblk, &len);
 
-		if (es_lookup(&ei->i_es, (uint32_t)b, &pblk, &len) == ES_DELAYED)
-			pending = true;
+		pending = st == ES_DELAYED ||
+			  (st == ES_UNWRITTEN && unwritten_dirty(fs, b, len ? len : 1));
 		b += len ? len : 1;
 	}
 	if (!pending && !ext4_io_range_busy(fs, ei->i_disksize, ei->i_size - 1))
 		chk_report(c, INV_DISKSIZE_PENDING, step, "i_disksize %lld < i_size %lld with no "
-			   "delayed or in-flight block in between", (long long)ei->i_disksize,
-			   (long long)ei->i_size);
+			   "delayed, dirty unwritten or in-flight block in between",
+			   (long long)ei->i_disksize, (long long)ei->i_size);
 }
 
 static int pblk_cmp(const void *a, const void *b)

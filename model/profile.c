@@ -71,7 +71,7 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"reaches i_size",
 		"raised to min(i_size, offset + len) whenever that exceeds i_disksize",
 		"ext4_update_disksize_before_punch (ext4_punch_hole, ext4_zero_range)",
-		"needs fallocate punch and zero range", SEM(disksize_before_punch_partial) },
+		NULL, SEM(disksize_before_punch_partial) },
 	[T_ZERO_ORDERED_WRITTEN_ONLY] = {
 		"zero_ordered_written_only",
 		"154922b34da9 ext4: don't order data when zeroing unwritten or delayed block",
@@ -105,8 +105,9 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"(2026 series, 09/13)", "7.1",
 		"a SYNC punch or zero range only makes its handle synchronous",
 		"it also writes back and waits for the zeroed edge blocks",
-		"ext4_punch_hole, ext4_zero_range", "needs fallocate punch and zero range",
-		SEM(sync_persist_zero) },
+		"ext4_punch_hole, ext4_zero_range", "how the merged patch writes the edges back "
+		"(helper, order against the commit) is unverified; the model writes and waits "
+		"for the edge blocks after zeroing them", SEM(sync_persist_zero) },
 	[T_UNIFIED_SYNC_CHECK] = {
 		"unified_sync_check",
 		"c3688d212fc6 ext4: unify SYNC mode checks in fallocate paths (2026 series, "
@@ -115,14 +116,16 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"the file's O_SYNC",
 		"every fallocate mode tests the same predicate (modelled as IS_SYNC or O_SYNC; "
 		"the merged predicate's exact form is unverified)",
-		"ext4_fallocate and its modes", "needs fallocate", SEM(unified_sync_check) },
+		"ext4_fallocate and its modes", "the model has no O_SYNC file descriptor: only "
+		"IS_SYNC (chattr +S) tells the rules apart", SEM(unified_sync_check) },
 	[T_ISIZE_EXT_OUTSIDE_HANDLE] = {
 		"isize_ext_outside_handle",
 		"1ad0f4282329 ext4: move pagecache_isize_extended() out of active handle "
 		"(2026 series, 12/13)", "7.1",
 		"fallocate calls pagecache_isize_extended (folio lock) inside its chunk handle",
 		"after the handle is stopped",
-		"ext4_alloc_file_blocks", "needs fallocate", SEM(isize_ext_outside_handle) },
+		"ext4_alloc_file_blocks", "other call sites the patch may move are unverified",
+		SEM(isize_ext_outside_handle) },
 	[T_ZERO_EOF_IN_WRITE_CHECKS] = {
 		"zero_eof_in_write_checks",
 		"3f60efd65412 ext4: zero post-EOF partial block before appending write (2026 "
@@ -131,8 +134,9 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"and the i_size update, under a handle (delalloc: a 2-credit handle of its own)",
 		"ext4_write_checks zeroes it before the copy, with no handle; delalloc write_end "
 		"starts a 1-credit handle only if i_disksize changed",
-		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", NULL,
-		SEM(zero_eof_in_write_checks) },
+		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", "how 7.1 orders the "
+		"zeroed block with no handle open is unverified; the model orders it in a "
+		"1-credit handle of its own (ext4_block_zero_eof)", SEM(zero_eof_in_write_checks) },
 };
 
 #define UPTO_5_15 (BIT(T_DA_DISKSIZE_VS_ISIZE) | BIT(T_DA_WRITE_NO_HANDLE))
@@ -147,7 +151,7 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 
 /* The first entry is the default. */
 static const struct ext4_profile profiles[] = {
-	{ "6.18", "mainline 6.18 (the default)", UPTO_6_18 },
+	{ "6.18", "mainline 6.18: the 2025 punch-size fix", UPTO_6_18 },
 	{ "5.14", "mainline 5.14, before the 2021 delalloc series", 0 },
 	{ "5.15", "mainline 5.15: the 2021 delalloc series", UPTO_5_15 },
 	{ "6.1", "mainline 6.1.0", UPTO_5_15 },

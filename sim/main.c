@@ -3,37 +3,26 @@
  *
  *   ext4sim run [FLAGS] FILE.yaml|DIR ...     replay scenarios
  *   ext4sim run [FLAGS] -c CMD [-c CMD ...]   replay inline steps
- *   ext4sim patches                           list kernel profiles and semantics
+ *   ext4sim crashstates [FLAGS] FILE.yaml     every crash state, recovered and judged
+ *   ext4sim diff FILE.yaml --patch NAME       a scenario without and with a patch
+ *   ext4sim patches                           the kernel profiles and patch toggles
  *
  * Everything is loaded and validated before anything runs, so bad input
  * exits 2 with one message on stderr and nothing on stdout.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "cli.h"
 #include "report.h"
-#include "run.h"
-
-#define EXT4SIM_VERSION "0.1.0"
-#define MAX_INPUTS 4096
-
-struct cli {
-	struct sim_overrides ov;
-	struct sim_options o;
-	char *inputs[MAX_INPUTS];
-	unsigned nr_inputs;
-	char *cmds[SCN_STEPS_MAX];
-	unsigned nr_cmds;
-};
 
 static void usage(FILE *out)
 {
 	fputs("usage: ext4sim run [FLAGS] FILE.yaml|DIR ...\n"
 	      "       ext4sim run [FLAGS] -c CMD [-c CMD ...]\n"
 	      "       ext4sim crashstates [FLAGS] FILE.yaml\n"
+	      "       ext4sim diff [FLAGS] FILE.yaml --patch NAME\n"
 	      "       ext4sim patches\n"
 	      "flags: --block-size N  --data ordered|writeback|journal  --delalloc  --nodelalloc\n"
 	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
@@ -42,341 +31,6 @@ static void usage(FILE *out)
 	      "       --crash-everywhere (also judge a crash after every step)\n"
 	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
 	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n", out);
-}
-
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fputs("ext4sim: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n(ext4sim --help for usage)\n", stderr);
-	return 2;
-}
-
-static void note_flag(struct sim_overrides *ov, const char *flag, const char *val)
-{
-	size_t used = strlen(ov->argv_text);
-
-	snprintf(ov->argv_text + used, sizeof(ov->argv_text) - used, "%s%s%s%s",
-		 used ? " " : "", flag, val ? " " : "", val ? val : "");
-}
-
-static int parse_u32(const char *s, uint32_t *out)
-{
-	int64_t v;
-
-	if (scn_parse_num(s, &v) < 0 || v <= 0 || v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int flag_block_size(struct cli *c, const char *v)
-{
-	if (parse_u32(v, &c->ov.block_size) < 0 ||
-	    (c->ov.block_size != 1024 && c->ov.block_size != 2048 && c->ov.block_size != 4096))
-		return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
-	c->ov.has_block_size = true;
-	return 0;
-}
-
-static int flag_data(struct cli *c, const char *v)
-{
-	static const char *const modes[] = { "ordered", "writeback", "journal" };
-
-	for (int i = 0; i < 3; i++) {
-		if (strcmp(v, modes[i]) == 0) {
-			c->ov.has_data = true;
-			c->ov.data = (enum scn_data_mode)i;
-			return 0;
-		}
-	}
-	return bad_usage("--data must be ordered, writeback or journal, not '%s'", v);
-}
-
-static int flag_patch(struct cli *c, const char *v)
-{
-	const char *eq = strchr(v, '=');
-	struct scn_patch_setting *p;
-
-	if (!eq || (strcmp(eq + 1, "on") && strcmp(eq + 1, "off")) || eq == v ||
-	    (size_t)(eq - v) >= SCN_NAME_MAX)
-		return bad_usage("--patch takes NAME=on|off, not '%s'", v);
-	if (c->ov.nr_patches == SCN_PATCHES_MAX)
-		return bad_usage("too many --patch flags%s", "");
-	p = &c->ov.patches[c->ov.nr_patches++];
-	memcpy(p->p_name, v, (size_t)(eq - v));
-	p->p_name[eq - v] = '\0';
-	p->p_on = strcmp(eq + 1, "on") == 0;
-	return 0;
-}
-
-static int flag_fail_on(struct cli *c, const char *v)
-{
-	int inv = chk_inv_lookup(v);
-
-	if (inv < 0)
-		return bad_usage("--fail-on: unknown invariant '%s'", v);
-	c->o.fail_on[inv] = true;
-	return 0;
-}
-
-/* A flag that takes a value; returns 1 if @flag is not one. */
-/* --keep LIST, checked as a crash step's --keep list is. */
-static int parse_keep(struct cli *c, const char *v)
-{
-	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
-	struct scn_step st;
-	unsigned col;
-
-	if (snprintf(text, sizeof(text), "crash --keep %s", v) >= (int)sizeof(text) ||
-	    scn_parse_step(text, &st, err, sizeof(err), &col) != 0)
-		return bad_usage("--keep takes none or write numbers and ranges such as 1,3-5, "
-				 "not '%s'", v);
-	c->o.has_keep = true;
-	c->o.nr_keep = st.s_nr_persist;
-	memcpy(c->o.keep, st.s_persist, sizeof(c->o.keep));
-	return 0;
-}
-
-static int value_flag(struct cli *c, const char *flag, const char *v)
-{
-	if (strcmp(flag, "--block-size") == 0)
-		return flag_block_size(c, v);
-	if (strcmp(flag, "--data") == 0)
-		return flag_data(c, v);
-	if (strcmp(flag, "--patch") == 0)
-		return flag_patch(c, v);
-	if (strcmp(flag, "--fail-on") == 0)
-		return flag_fail_on(c, v);
-	if (strcmp(flag, "--kernel") == 0) {
-		if (strlen(v) >= SCN_NAME_MAX)
-			return bad_usage("--kernel name too long: '%s'", v);
-		c->ov.has_kernel = true;
-		strcpy(c->ov.kernel, v);
-		return 0;
-	}
-	if (strcmp(flag, "--disk-blocks") == 0) {
-		if (parse_u32(v, &c->ov.disk_blocks) < 0 || c->ov.disk_blocks < SCN_DISK_BLOCKS_MIN ||
-		    c->ov.disk_blocks > SCN_DISK_BLOCKS_MAX)
-			return bad_usage("--disk-blocks out of range: '%s'", v);
-		c->ov.has_disk_blocks = true;
-		return 0;
-	}
-	if (strcmp(flag, "--point") == 0) {
-		if (parse_u32(v, &c->o.only_point) < 0 || c->o.only_point == 0)
-			return bad_usage("--point takes a crash point number from 1, not '%s'", v);
-		return 0;
-	}
-	if (strcmp(flag, "--keep") == 0)
-		return parse_keep(c, v);
-	if (strcmp(flag, "--crash-bound") == 0) {
-		int64_t n;
-
-		if (scn_parse_num(v, &n) < 0 || n > (1 << 24))
-			return bad_usage("--crash-bound takes 0 to 16777216, not '%s'", v);
-		c->o.crash_bound = (uint64_t)n;
-		return 0;
-	}
-	if (strcmp(flag, "--dump-file") == 0)
-		c->o.dump_file = v;
-	else if (strcmp(flag, "--variant") == 0)
-		c->o.variant = v;
-	else
-		return 1;
-	return 0;
-}
-
-static int bool_flag(struct cli *c, const char *a)
-{
-	if (strcmp(a, "--json") == 0)
-		c->o.json = true;
-	else if (strcmp(a, "--crash-everywhere") == 0)
-		c->o.crash_everywhere = true;
-	else if (strcmp(a, "--crash-reference") == 0)
-		c->o.crash_reference = true;
-	else if (strcmp(a, "--summary") == 0)
-		c->o.summary = true;
-	else if (strcmp(a, "--quiet") == 0)
-		c->o.quiet = true;
-	else if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
-		c->ov.has_delalloc = true;
-		c->ov.delalloc = strcmp(a, "--delalloc") == 0;
-		note_flag(&c->ov, a, NULL);
-	} else
-		return 1;
-	return 0;
-}
-
-static int parse_run_args(struct cli *c, int argc, char **argv)
-{
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		int rc;
-
-		if (strcmp(a, "-c") == 0) {
-			if (++i == argc)
-				return bad_usage("-c needs a step%s", "");
-			if (c->nr_cmds == SCN_STEPS_MAX)
-				return bad_usage("too many -c steps%s", "");
-			c->cmds[c->nr_cmds++] = argv[i];
-			continue;
-		}
-		if (a[0] != '-' || strcmp(a, "-") == 0) {
-			if (c->nr_inputs == MAX_INPUTS)
-				return bad_usage("too many inputs%s", "");
-			c->inputs[c->nr_inputs++] = argv[i];
-			continue;
-		}
-		if ((rc = bool_flag(c, a)) <= 0)
-			continue;
-		if (i + 1 == argc)
-			return bad_usage("%s needs a value", a);
-		if ((rc = value_flag(c, a, argv[i + 1])) < 0 || rc == 2)
-			return 2;
-		if (rc == 1)
-			return bad_usage("unknown flag '%s'", a);
-		if (strcmp(a, "--dump-file") && strcmp(a, "--variant") && strcmp(a, "--fail-on"))
-			note_flag(&c->ov, a, argv[i + 1]);
-		i++;
-	}
-	if (c->nr_cmds && c->nr_inputs)
-		return bad_usage("give scenario files or -c steps, not both%s", "");
-	if (!c->nr_cmds && !c->nr_inputs)
-		return bad_usage("run needs a scenario file, a directory or -c steps%s", "");
-	return 0;
-}
-
-/* --- inputs --- */
-
-struct input_list {
-	char **paths;
-	unsigned nr;
-	unsigned cap;
-};
-
-static void add_path(struct input_list *l, const char *p)
-{
-	if (l->nr == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 32;
-		l->paths = realloc(l->paths, l->cap * sizeof(*l->paths));
-		SIM_ASSERT(l->paths != NULL);
-	}
-	l->paths[l->nr] = strdup(p);
-	SIM_ASSERT(l->paths[l->nr] != NULL);
-	l->nr++;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool is_yaml(const char *name)
-{
-	size_t n = strlen(name);
-
-	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
-}
-
-/* Add every *.yaml under @dir, recursively, in name order. */
-static int expand_dir(struct input_list *l, const char *dir, int depth)
-{
-	struct input_list here = { 0 };
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (!d || depth > 8)
-		return bad_usage("cannot read directory '%s'", dir);
-	while ((de = readdir(d)) != NULL) {
-		char p[4096];
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		add_path(&here, p);
-	}
-	closedir(d);
-	if (here.nr)
-		qsort(here.paths, here.nr, sizeof(*here.paths), cmp_str);
-	for (unsigned i = 0; i < here.nr; i++) {
-		struct stat st;
-
-		if (stat(here.paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (expand_dir(l, here.paths[i], depth + 1))
-				return 2;
-		} else if (is_yaml(here.paths[i])) {
-			add_path(l, here.paths[i]);
-		}
-		free(here.paths[i]);
-	}
-	free(here.paths);
-	return 0;
-}
-
-static int expand_inputs(struct cli *c, struct input_list *l)
-{
-	for (unsigned i = 0; i < c->nr_inputs; i++) {
-		struct stat st;
-
-		if (stat(c->inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (expand_dir(l, c->inputs[i], 0))
-				return 2;
-		} else {
-			add_path(l, c->inputs[i]);
-		}
-	}
-	return 0;
-}
-
-static int inline_scenario(struct cli *c, struct scenario *s)
-{
-	char err[SCN_ERR_MAX];
-	unsigned col;
-
-	memset(s, 0, sizeof(*s));
-	strcpy(s->path, "-c");
-	strcpy(s->name, "inline");
-	scn_config_defaults(&s->config);
-	s->steps = calloc(c->nr_cmds, sizeof(*s->steps));
-	SIM_ASSERT(s->steps != NULL);
-	for (unsigned i = 0; i < c->nr_cmds; i++) {
-		if (scn_parse_step(c->cmds[i], &s->steps[i], err, sizeof(err), &col) < 0) {
-			fprintf(stderr, "ext4sim: -c '%s': column %u: %s\n", c->cmds[i], col + 1, err);
-			return 2;
-		}
-	}
-	s->nr_steps = c->nr_cmds;
-	return 0;
-}
-
-/* --- running --- */
-
-struct loaded {
-	struct scenario s;
-	struct sim_variant_cfg cfg[SCN_VARIANTS_MAX];
-	unsigned nr_cfg;
-};
-
-static int load_one(struct cli *c, const char *path, struct loaded *ld)
-{
-	char err[SCN_ERR_MAX];
-	bool found = !c->o.variant;
-
-	if (path && scn_load(path, &ld->s, chk_is_invariant_name, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return 2;
-	}
-	if (sim_resolve_variants(&ld->s, &c->ov, ld->cfg, &ld->nr_cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return 2;
-	}
-	for (unsigned i = 0; i < ld->nr_cfg && !found; i++)
-		found = strcmp(ld->cfg[i].name, c->o.variant) == 0;
-	if (!found) {
-		fprintf(stderr, "ext4sim: %s has no variant '%s'\n", ld->s.path, c->o.variant);
-		return 2;
-	}
-	return 0;
 }
 
 static void print_header(const struct loaded *ld, const struct sim_variant_cfg *cfg)
@@ -601,16 +255,38 @@ out_free:
 	return rc;
 }
 
+static void print_profile(const struct ext4_profile *p)
+{
+	unsigned any = 0;
+
+	printf("  %-16s %s%s\n  %-16s on:", p->name, p->description,
+	       p == ext4_profile_default() ? " [default]" : "", "");
+	for (unsigned t = 0; t < T_COUNT; t++)
+		if (p->toggles & (1u << t))
+			printf("%s %s", any++ ? "," : "", ext4_toggle_at(t)->name);
+	printf("%s\n", any ? "" : " (none)");
+}
+
+static void print_toggle(const struct ext4_toggle *t)
+{
+	printf("  %s\n    commit:  %s (%s)\n    before:  %s\n    after:   %s\n    path:    %s\n",
+	       t->name, t->commit, t->release, t->before, t->after, t->path);
+	if (t->unmodelled)
+		printf("    model:   %s\n", t->unmodelled);
+}
+
+/* ext4sim patches: the profiles, the toggles, and what has no toggle. */
 static int cmd_patches(void)
 {
-	for (unsigned i = 0; i < ext4_profile_count(); i++) {
-		const struct ext4_profile *p = ext4_profile_at(i);
-
-		printf("profile %s%s\n  %s\n", p->name,
-		       p == ext4_profile_default() ? " (default)" : "", p->description);
-	}
-	printf("patch toggles: none in this release; each behavioural decision of a profile is\n"
-	       "one field of struct ext4_semantics (model/profile.h), with its source commit\n");
+	printf("kernel profiles (--kernel NAME; config kernel:)\n");
+	for (unsigned i = 0; i < ext4_profile_count(); i++)
+		print_profile(ext4_profile_at(i));
+	printf("\npatch toggles (--patch NAME=on|off; patches: {NAME: on|off})\n");
+	for (unsigned t = 0; t < T_COUNT; t++)
+		print_toggle(ext4_toggle_at(t));
+	printf("\nnot modelled (no toggle)\n");
+	for (unsigned i = 0; ext4_not_modelled[i]; i++)
+		printf("  %s\n", ext4_not_modelled[i]);
 	return 0;
 }
 
@@ -635,7 +311,9 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "crashstates") == 0)
 		return cmd_crashstates(argc - 2, argv + 2);
-	if (strcmp(argv[1], "diff") == 0 || strcmp(argv[1], "explore") == 0)
+	if (strcmp(argv[1], "diff") == 0)
+		return cmd_diff(argc - 2, argv + 2);
+	if (strcmp(argv[1], "explore") == 0)
 		return bad_usage("'%s' is not available in this release", argv[1]);
 	return bad_usage("unknown command '%s'", argv[1]);
 }

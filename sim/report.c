@@ -96,6 +96,32 @@ void report_summary_line(FILE *out, const struct scenario *s,
 	fputc('\n', out);
 }
 
+unsigned report_counters_flat(const struct sim_counters *c, struct named_count *out)
+{
+	unsigned n = 0;
+
+	out[n++] = (struct named_count){ "handles_started", c->handles_started };
+	out[n++] = (struct named_count){ "copy_under_handle", c->copy_under_handle };
+	for (int s = 0; s < SITE_COUNT; s++) {
+		static char names[SITE_COUNT][48];
+
+		snprintf(names[s], sizeof(names[s]), "folio_lock_under_handle.%s",
+			 sim_lock_site_name(s));
+		out[n++] = (struct named_count){ names[s], c->folio_lock_under_handle[s] };
+	}
+	out[n++] = (struct named_count){ "mark_dirty_calls", c->mark_dirty_calls };
+	out[n++] = (struct named_count){ "ordered_ranges_added", c->ordered_ranges_added };
+	out[n++] = (struct named_count){ "j_state_lock_reads", c->j_state_lock_reads };
+	out[n++] = (struct named_count){ "sync_waits", c->sync_waits };
+	out[n++] = (struct named_count){ "commits", c->commits };
+	out[n++] = (struct named_count){ "checkpoints", c->checkpoints };
+	out[n++] = (struct named_count){ "bios_submitted", c->bios_submitted };
+	out[n++] = (struct named_count){ "flushes", c->flushes };
+	out[n++] = (struct named_count){ "disksize_over_size", c->disksize_over_size };
+	SIM_ASSERT(n <= REPORT_COUNTERS_MAX);
+	return n;
+}
+
 static void json_counters(FILE *out, const struct sim_counters *c)
 {
 	fprintf(out, "{\"handles_started\": %llu, \"copy_under_handle\": %llu, "
@@ -106,11 +132,13 @@ static void json_counters(FILE *out, const struct sim_counters *c)
 			(unsigned long long)c->folio_lock_under_handle[s]);
 	fprintf(out, "}, \"mark_dirty_calls\": %llu, \"ordered_ranges_added\": %llu, "
 		"\"j_state_lock_reads\": %llu, \"sync_waits\": %llu, \"commits\": %llu, "
-		"\"checkpoints\": %llu, \"bios_submitted\": %llu, \"flushes\": %llu}",
+		"\"checkpoints\": %llu, \"bios_submitted\": %llu, \"flushes\": %llu, "
+		"\"disksize_over_size\": %llu}",
 		(unsigned long long)c->mark_dirty_calls, (unsigned long long)c->ordered_ranges_added,
 		(unsigned long long)c->j_state_lock_reads, (unsigned long long)c->sync_waits,
 		(unsigned long long)c->commits, (unsigned long long)c->checkpoints,
-		(unsigned long long)c->bios_submitted, (unsigned long long)c->flushes);
+		(unsigned long long)c->bios_submitted, (unsigned long long)c->flushes,
+		(unsigned long long)c->disksize_over_size);
 }
 
 static void json_names(FILE *out, const bool *set)
@@ -167,8 +195,8 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 	fputs("]", out);
 }
 
-static void json_variant(FILE *out, const struct scenario *s, const struct sim_variant_result *r,
-			 const char *reproduce)
+void report_json_variant(FILE *out, const struct scenario *s,
+			 const struct sim_variant_result *r, const char *reproduce)
 {
 	const struct ext4_mount_opts *o = &r->cfg.opts;
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
@@ -181,6 +209,13 @@ static void json_variant(FILE *out, const struct scenario *s, const struct sim_v
 		"\"dioread_nolock\": %s, \"disk_blocks\": %u}", o->block_size, modes[o->data],
 		o->delalloc ? "true" : "false", o->dioread_nolock ? "true" : "false",
 		o->disk_blocks);
+	fprintf(out, ", \"toggles_on\": [");
+	for (unsigned t = 0, any = 0; t < T_COUNT; t++) {
+		if (!ext4_toggle_get(&r->cfg.sem, ext4_toggle_at(t)))
+			continue;
+		fprintf(out, "%s\"%s\"", any++ ? ", " : "", ext4_toggle_at(t)->name);
+	}
+	fputc(']', out);
 	fprintf(out, ", \"verdict\": \"%s\", ", r->passed ? "pass" : "fail");
 	if (r->cs_mismatch[0]) {
 		fprintf(out, "\"crash_states_check\": ");
@@ -229,7 +264,7 @@ void report_json_scenario(FILE *out, const struct scenario *s,
 	for (unsigned i = 0; i < nr; i++) {
 		if (i)
 			fputs(", ", out);
-		json_variant(out, s, &r[i], reproduce[i]);
+		report_json_variant(out, s, &r[i], reproduce[i]);
 	}
 	fprintf(out, "]}");
 }

@@ -18,7 +18,17 @@ void report_summary_line(FILE *out, const struct scenario *s,
 void report_json_scenario(FILE *out, const struct scenario *s,
 			  const struct sim_variant_result *r, unsigned nr, bool first,
 			  const char *const *reproduce);
+void report_json_variant(FILE *out, const struct scenario *s,
+			 const struct sim_variant_result *r, const char *reproduce);
 void json_string(FILE *out, const char *s);
+
+/* The run's counters as a flat list (site counters as "folio_lock_under_handle.SITE"). */
+#define REPORT_COUNTERS_MAX 32
+struct named_count {
+	const char *name;
+	uint64_t value;
+};
+unsigned report_counters_flat(const struct sim_counters *c, struct named_count *out);
 void json_crash_points(FILE *out, const struct sim_variant_result *r);
 
 #endif

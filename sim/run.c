@@ -258,43 +258,47 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 			}
 }
 
-/* Steps whose own effects the checker knows before they run: no data changes. */
-static bool step_changes_nothing(const struct scn_step *st)
-{
-	switch (st->s_op) {
-	case SCN_FSYNC: case SCN_FDATASYNC: case SCN_SYNC: case SCN_SYNC_RANGE:
-	case SCN_COMMIT: case SCN_WRITEBACK: case SCN_CLOSE: case SCN_REMOUNT:
-	case SCN_EVICT: case SCN_PREAD: case SCN_CHECKPOINT:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Can a crash inside step @st be judged (note_intended() knows its change)? */
 static bool crash_judgeable_inside(const struct scn_step *st)
 {
-	return step_changes_nothing(st) || st->s_op == SCN_CHATTR || st->s_op == SCN_PWRITE ||
-	       st->s_op == SCN_TRUNCATE;
+	return st->s_op != SCN_CRASH && st->s_op != SCN_SHUTDOWN;
 }
 
 /*
  * What a crash inside step @st may leave of the step's own change: note it
  * in @c as if done (the post-crash checks then allow it, not demand it).
+ * A flush inside a fallocate comes after its argument checks, so the
+ * change noted is the one the step makes.
  */
-static void note_intended(struct chk_state *c, const struct scn_step *st)
+static void note_intended(struct chk_state *c, const struct scn_step *st, int64_t size)
 {
+	int64_t off = st->s_off, len = st->s_len;
+
 	SIM_ASSERT(crash_judgeable_inside(st));
-	if (st->s_op == SCN_PWRITE)
-		chk_note_write(c, st->s_off, st->s_len, st->s_fill);
-	else if (st->s_op == SCN_TRUNCATE)
-		chk_note_truncate(c, st->s_len);
+	switch (st->s_op) {
+	case SCN_PWRITE: chk_note_write(c, off, len, st->s_fill); break;
+	case SCN_TRUNCATE: chk_note_truncate(c, len); break;
+	case SCN_MWRITE:
+		if (off < size)
+			chk_note_write(c, off, SIM_MIN(len, size - off), st->s_fill);
+		break;
+	case SCN_FALLOC:
+		if (!st->s_keep_size)
+			chk_note_extend(c, off + len);
+		break;
+	case SCN_FZERO: chk_note_zero(c, off, len, !st->s_keep_size); break;
+	case SCN_FPUNCH: chk_note_zero(c, off, len, false); break;
+	case SCN_FCOLLAPSE: chk_note_collapse(c, off, len); break;
+	case SCN_FINSERT: chk_note_insert(c, off, len); break;
+	default: break;
+	}
 }
 
 struct inside_ctx {
 	struct world *w;
 	const struct scn_step *st;
 	uint32_t step;
+	int64_t size_before;            /* i_size when the step began */
 };
 
 /*
@@ -313,7 +317,7 @@ static void crash_inside(void *p, enum bd_point what, const struct bio_rec *fua)
 	struct chk_state cc;
 
 	chk_copy(&cc, w->chk);
-	note_intended(&cc, ic->st);
+	note_intended(&cc, ic->st, ic->size_before);
 	pt = enumerate_crash_states(w, ic->step, &cc);
 	chk_destroy(&cc);
 	if (!pt)
@@ -748,6 +752,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		chk_step_begin(&r->chk, &w.fs);
 		ic.step = i + 1;
 		ic.st = &s->steps[i];
+		ic.size_before = w.fs.inode.i_size;
 		w.bd->bd_durable_hook = o && o->crash_everywhere && o->crash_bound &&
 					crash_judgeable_inside(ic.st) ? crash_inside : NULL;
 		w.bd->bd_hook_ctx = &ic;

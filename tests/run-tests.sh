@@ -95,6 +95,27 @@ if grep -q '"crash_points": \[{"point": 1, "step": 6, "where": "after_step", "ra
    grep -q '"violations": \[\], "raw_states": 2, "example": "crash --keep 1"' "$tmp/cs.json"; then ok; else
 	bad "crashstates JSON for shutdown-completes-inflight: $(head -c 300 "$tmp/cs.json")"; fi
 expect_exit2 "crashstates without a file" "$sim" crashstates
+expect_exit2 "diff without --patch" "$sim" diff scenarios/basic/short-copy.yaml
+expect_exit2 "diff with an unknown patch" "$sim" diff scenarios/basic/short-copy.yaml \
+	--patch no_such_patch
+expect_exit2 "run with an unknown patch" "$sim" run --patch no_such_patch=on \
+	scenarios/basic/short-copy.yaml
+# diff: the short-copy fix turns the F2 violation off on 5.15, and the JSON holds both runs
+"$sim" diff scenarios/basic/short-copy.yaml --patch short_copy_zero --kernel 5.15 \
+	> "$tmp/diff.out" 2>&1
+if grep -q "verdict .*FAIL \[disksize_le_size\] .*PASS \[\] .*<- differs" "$tmp/diff.out"; then
+	ok; else bad "diff short_copy_zero: $(head -c 400 "$tmp/diff.out")"; fi
+"$sim" diff --json scenarios/basic/short-copy.yaml --patch short_copy_zero --kernel 5.15 \
+	> "$tmp/diff.json" 2>&1
+if grep -q '"patch": "short_copy_zero", "variants": \[{"variant": "default", "off": {' \
+	"$tmp/diff.json" && grep -q '"verdict": "fail"' "$tmp/diff.json" &&
+   grep -q '"verdict": "pass"' "$tmp/diff.json"; then ok; else
+	bad "diff --json: $(head -c 300 "$tmp/diff.json")"; fi
+# patches lists every toggle with its commit, and the profiles
+"$sim" patches > "$tmp/patches.out" 2>&1
+if [ "$(grep -c "^    commit:" "$tmp/patches.out")" = 14 ] &&
+   grep -q "^  debian-6.12.117 " "$tmp/patches.out"; then ok; else
+	bad "patches: $(head -c 300 "$tmp/patches.out")"; fi
 expect_exit2 "--keep without --point" "$sim" crashstates --keep 1 scenarios/crash/two-crashes.yaml
 expect_exit2 "--point on run" "$sim" run --point 1 scenarios/crash/two-crashes.yaml
 expect_exit2 "--keep with a bad list" "$sim" crashstates --point 1 --keep 3-1 \

@@ -1,0 +1,53 @@
+/*
+ * cli.h - the command line shared by the ext4sim commands: flags into
+ * struct cli, scenario inputs (files, directories, -c steps), loading and
+ * resolving each scenario's variants.  Bad usage prints one message on
+ * stderr and returns 2; nothing is printed on stdout.
+ */
+#ifndef EXT4SIM_CLI_H
+#define EXT4SIM_CLI_H
+
+#include "run.h"
+#include "scenario.h"
+
+#define EXT4SIM_VERSION "0.1.0"
+#define MAX_INPUTS 4096
+
+struct cli {
+	struct sim_overrides ov;
+	struct sim_options o;
+	char *inputs[MAX_INPUTS];
+	unsigned nr_inputs;
+	char *cmds[SCN_STEPS_MAX];
+	unsigned nr_cmds;
+};
+
+struct input_list {
+	char **paths;
+	unsigned nr;
+	unsigned cap;
+};
+
+/* A loaded scenario and its resolved variants. */
+struct loaded {
+	struct scenario s;
+	struct sim_variant_cfg cfg[SCN_VARIANTS_MAX];
+	unsigned nr_cfg;
+};
+
+/* "ext4sim: MESSAGE" (printf-like, one %s for @arg) and the usage hint; returns 2. */
+int bad_usage(const char *fmt, const char *arg);
+int parse_u32(const char *s, uint32_t *out);
+/* The flags and inputs of run, crashstates and diff. */
+int parse_run_args(struct cli *c, int argc, char **argv);
+/* Inputs as scenario paths: directories expanded to their *.yaml, in name order. */
+int expand_inputs(struct cli *c, struct input_list *l);
+/* The -c steps as a scenario named "inline". */
+int inline_scenario(struct cli *c, struct scenario *s);
+/* Load @path (NULL: already in ld->s) and resolve its variants with the flags. */
+int load_one(struct cli *c, const char *path, struct loaded *ld);
+
+/* ext4sim diff (diff.c) */
+int cmd_diff(int argc, char **argv);
+
+#endif
