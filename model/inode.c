@@ -823,25 +823,37 @@ static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32
 			ext4_update_i_disksize(fs, new_i_size);
 	} else if (update && new_i_size > fs->inode.i_disksize) {
 		ext4_update_i_disksize(fs, new_i_size);
-		ext4_mark_inode_dirty(fs, h);
+		if (h)
+			ext4_mark_inode_dirty(fs, h);
+		else            /* no write handle (da_write_no_handle on): one of its own */
+			ext4_dirty_inode(fs);
 	}
-	copied = generic_write_end(fs, pos, len, copied, f);
-	if (h)
-		ext4_journal_stop(fs, h);
-	return copied;
+	return generic_write_end(fs, pos, len, copied, f);
 }
 
-/* ext4_da_write_end(): a short copy into a folio not uptodate counts as 0 (6.4). */
+/*
+ * ext4_da_write_end(): a short copy into a folio not uptodate counts as 0
+ * (6.4); the pre-6.6 or the 6.6 tail; then the handle write_begin started
+ * before 5.15 is stopped (with da_end_skip_dirty on as well, a combination
+ * no kernel had, the 6.6 tail's handle nests in it).
+ */
 static int ext4_da_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
 			     struct folio *f, bool fallback)
 {
+	handle_t *h = fs->sem.da_write_no_handle ? NULL : ext4_journal_current_handle(fs);
+	int ret;
+
 	if (fallback)
 		return ext4_write_end(fs, pos, len, copied, f);
 	if (fs->sem.short_copy_zero && copied < len && !(f->flags & PG_uptodate))
 		copied = 0;
 	if (!fs->sem.da_end_skip_dirty)
-		return (int)ext4_da_write_end_legacy(fs, pos, len, copied, f);
-	return ext4_da_do_write_end(fs, pos, len, copied, f);
+		ret = (int)ext4_da_write_end_legacy(fs, pos, len, copied, f);
+	else
+		ret = ext4_da_do_write_end(fs, pos, len, copied, f);
+	if (h)
+		ext4_journal_stop(fs, h);
+	return ret;
 }
 
 /* One write_begin / copy / write_end round on one folio; returns copied. */

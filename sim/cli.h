@@ -47,7 +47,10 @@ int inline_scenario(struct cli *c, struct scenario *s);
 /* Load @path (NULL: already in ld->s) and resolve its variants with the flags. */
 int load_one(struct cli *c, const char *path, struct loaded *ld);
 
-/* ext4sim diff (diff.c) */
+/* ext4sim diff (diff.c), minimize (minimize.c), explore (explore.c) */
 int cmd_diff(int argc, char **argv);
+int cmd_minimize(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

@@ -313,7 +313,11 @@ int main(int argc, char **argv)
 		return cmd_crashstates(argc - 2, argv + 2);
 	if (strcmp(argv[1], "diff") == 0)
 		return cmd_diff(argc - 2, argv + 2);
+	if (strcmp(argv[1], "minimize") == 0)
+		return cmd_minimize(argc - 2, argv + 2);
 	if (strcmp(argv[1], "explore") == 0)
-		return bad_usage("'%s' is not available in this release", argv[1]);
+		return cmd_explore(argc - 2, argv + 2);
+	if (strcmp(argv[1], "merge") == 0)
+		return cmd_merge(argc - 2, argv + 2);
 	return bad_usage("unknown command '%s'", argv[1]);
 }

@@ -1,0 +1,677 @@
+/*
+ * explore.c - ext4sim explore: search step sequences for findings.
+ *
+ * The grammar is a list of concrete steps over a small file: writes and
+ * size changes at and around block and page boundaries, and persistence
+ * steps (fsync, fdatasync, sync, sync_range -w, none), built from the
+ * block size and the step kinds chosen (--kinds).  Two modes:
+ *
+ *   bounded exhaustive (default): every sequence of 1..K steps (--steps K)
+ *     drawn from the grammar, in a fixed order; sequence number i is the
+ *     mixed-radix number of its steps, so --shard I/N (i mod N == I) splits
+ *     the space exactly;
+ *   seeded random (--seed S --count N): N sequences of K steps; each run
+ *     first picks a random subset of the kinds (swarm testing), then draws
+ *     its steps from them; run r belongs to shard r mod N.
+ *
+ * Each sequence runs with a crash judged after every step and before every
+ * flush and FUA write inside one (as --crash-everywhere), under the
+ * variant the flags give; with --diff PATCH it runs with the toggle off and
+ * on and a finding is an invariant whose verdict differs.  A finding is
+ * minimized (minimize.c) unless --no-minimize, and written to --out DIR as
+ * INVARIANT-HASH.yaml (HASH: of the minimized steps and settings); the same
+ * minimized scenario found again is counted, not written again.
+ *
+ * Pruning (counted in the report): a sequence with two equal persistence
+ * steps in a row is skipped, as the second finds the file already durable
+ * and changes nothing a crash could show.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "minimize.h"
+#include "report.h"
+#include "scnwrite.h"
+#include "sha256.h"
+
+#define GRAMMAR_MAX 128
+#define EXPLORE_STEPS_MAX 8
+#define FINDINGS_MAX 4096
+
+enum kind { K_WRITE, K_TRUNCATE, K_PERSIST, K_CRASH, K_FALLOC, K_MWRITE, K_COUNT };
+static const char *const kind_names[K_COUNT] = {
+	"write", "truncate", "persist", "crash", "falloc", "mwrite"
+};
+
+struct gstep {
+	char text[SCN_STEP_TEXT_MAX];
+	enum kind kind;
+	bool persist;                   /* a persistence step (for pruning) */
+};
+
+struct finding {
+	char hash[17];
+	int inv;
+	uint64_t count;
+	char path[4096];
+};
+
+struct explore {
+	struct cli *c;
+	struct sim_variant_cfg cfg;
+	const struct ext4_toggle *diff;
+	struct gstep g[GRAMMAR_MAX];
+	unsigned nr_g;
+	unsigned kinds;                 /* bit per enum kind */
+	unsigned steps;                 /* K */
+	uint64_t seed, count;
+	bool random, minimize;
+	uint32_t shard, nr_shards;
+	const char *out_dir;
+	/* results */
+	uint64_t space, run, pruned, with_finding;
+	struct finding f[FINDINGS_MAX];
+	unsigned nr_f;
+};
+
+static void add(struct explore *e, enum kind k, bool persist, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void add(struct explore *e, enum kind k, bool persist, const char *fmt, ...)
+{
+	struct gstep *s;
+	va_list ap;
+
+	if (!(e->kinds & (1u << k)))
+		return;
+	SIM_ASSERT(e->nr_g < GRAMMAR_MAX);
+	s = &e->g[e->nr_g++];
+	va_start(ap, fmt);
+	vsnprintf(s->text, sizeof(s->text), fmt, ap);
+	va_end(ap);
+	s->kind = k;
+	s->persist = persist;
+}
+
+/* The grammar for the variant's block size (pages are 4096 bytes). */
+static void build_grammar(struct explore *e)
+{
+	long long bs = e->cfg.opts.block_size, half = bs / 2, p = 4096;
+	const long long offs[] = { 0, half, bs, p + half };
+
+	for (unsigned i = 0; i < 4; i++) {
+		add(e, K_WRITE, false, "pwrite %lld %lld", offs[i], half);
+		add(e, K_WRITE, false, "pwrite %lld %lld", offs[i], bs);
+	}
+	add(e, K_TRUNCATE, false, "truncate %lld", half);
+	add(e, K_TRUNCATE, false, "truncate %lld", bs + half);
+	add(e, K_TRUNCATE, false, "truncate %lld", 2 * p);
+	add(e, K_PERSIST, true, "fsync");
+	add(e, K_PERSIST, true, "fdatasync");
+	add(e, K_PERSIST, true, "sync");
+	add(e, K_PERSIST, true, "sync_range -w 0 0");
+	add(e, K_CRASH, false, "crash");
+	add(e, K_FALLOC, false, "falloc 0 %lld", 2 * p);
+	add(e, K_FALLOC, false, "falloc -k 0 %lld", 2 * p);
+	add(e, K_FALLOC, false, "fpunch %lld %lld", half, bs);
+	add(e, K_FALLOC, false, "fzero %lld %lld", half, bs);
+	add(e, K_MWRITE, false, "mwrite %lld %lld", half, half);
+}
+
+/*
+ * Step @i of a sequence as text: writes and stores get the fill byte of
+ * their position (0x11, 0x22, ...) so that a reader can tell them apart.
+ */
+static void step_text(const struct gstep *g, unsigned i, char out[SCN_STEP_TEXT_MAX])
+{
+	unsigned fill = 0x11 * ((i % 14) + 1);
+
+	if (g->kind == K_WRITE || g->kind == K_MWRITE)
+		snprintf(out, SCN_STEP_TEXT_MAX, "%.6s -S 0x%02x%s", g->text, fill & 0xff,
+			 g->text + 6);
+	else
+		snprintf(out, SCN_STEP_TEXT_MAX, "%s", g->text);
+}
+
+/* Sequence number @n of the exhaustive space: its length and grammar indexes. */
+static unsigned decode(const struct explore *e, uint64_t n, unsigned *idx)
+{
+	uint64_t block = e->nr_g;
+	unsigned len = 1;
+
+	while (n >= block) {
+		n -= block;
+		block *= e->nr_g;
+		len++;
+	}
+	for (unsigned i = 0; i < len; i++) {
+		idx[i] = (unsigned)(n % e->nr_g);
+		n /= e->nr_g;
+	}
+	return len;
+}
+
+/* Two equal persistence steps in a row: the second changes nothing. */
+static bool pruned(const struct explore *e, const unsigned *idx, unsigned len)
+{
+	for (unsigned i = 1; i < len; i++)
+		if (idx[i] == idx[i - 1] && e->g[idx[i]].persist)
+			return true;
+	return false;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Random run @r: a swarm subset of the grammar, then K steps from it. */
+static unsigned draw(const struct explore *e, uint64_t r, unsigned *idx)
+{
+	uint64_t g = e->seed * 0x100000001b3ull + r;
+	uint64_t mask = splitmix(&g);
+	unsigned pool[GRAMMAR_MAX], n = 0;
+
+	for (unsigned i = 0; i < e->nr_g; i++)
+		if ((mask >> (e->g[i].kind * 7 % 64)) & 1 || e->g[i].kind == K_WRITE)
+			pool[n++] = i;
+	for (unsigned i = 0; i < e->steps; i++)
+		idx[i] = pool[splitmix(&g) % n];
+	return e->steps;
+}
+
+/* What one sequence showed: the invariants counted as violated (per side with --diff). */
+struct outcome {
+	bool violated[2][INV_COUNT];
+};
+
+/* Run @s under @base (with --diff, the toggle set to @on); what it violated. */
+static void run_side(const struct explore *e, const struct sim_variant_cfg *base,
+		     const struct scenario *s, bool on, bool violated[INV_COUNT])
+{
+	struct sim_variant_cfg cfg = *base;
+	struct sim_variant_result r;
+	struct sim_options o = e->c->o;
+	char err[SCN_ERR_MAX];
+
+	if (e->diff)
+		ext4_toggle_set(&cfg.sem, e->diff, on);
+	o.quiet = true;
+	o.json = false;
+	o.crash_everywhere = true;
+	SIM_ASSERT(sim_run_variant(s, &cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	memcpy(violated, r.violated, sizeof(r.violated));
+	sim_variant_result_free(&r, s->nr_steps);
+}
+
+/* The invariant a sequence is a finding for, or -1 (and which side, for --diff). */
+static int finding_of(const struct explore *e, const struct outcome *oc, bool *on_side)
+{
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		if (!e->diff && oc->violated[0][inv])
+			return inv;
+		if (e->diff && oc->violated[0][inv] != oc->violated[1][inv]) {
+			*on_side = oc->violated[1][inv];
+			return inv;
+		}
+	}
+	return -1;
+}
+
+/* A short hash of the minimized finding: its steps and its settings. */
+static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX],
+			 unsigned nr, char out[17])
+{
+	struct sha256 h;
+	uint8_t d[32];
+	char hex[65];
+
+	sha256_init(&h);
+	for (unsigned i = 0; i < nr; i++)
+		sha256_update(&h, texts[i], strlen(texts[i]) + 1);
+	sha256_update(&h, &t->cfg.opts.block_size, sizeof(t->cfg.opts.block_size));
+	sha256_update(&h, &t->cfg.opts.data, sizeof(t->cfg.opts.data));
+	sha256_update(&h, &t->cfg.opts.delalloc, sizeof(t->cfg.opts.delalloc));
+	sha256_update(&h, chk_inv_info(t->inv)->name, strlen(chk_inv_info(t->inv)->name));
+	sha256_final(&h, d);
+	sha256_hex(d, hex);
+	memcpy(out, hex, 16);
+	out[16] = 0;
+}
+
+/* Write the (minimized) finding as a scenario: one variant, or off/on for --diff. */
+static int write_finding(const struct explore *e, const struct min_target *t,
+			 char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *path)
+{
+	struct sim_variant_cfg v[2] = { t->cfg, t->cfg };
+	bool expect[2][INV_COUNT];
+	struct scenario s;
+	char err[SCN_ERR_MAX], desc[512];
+	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
+			       .w_expect = (const bool (*)[INV_COUNT])expect };
+	int rc;
+
+	min_build(&s, "explore-finding", texts, nr);
+	snprintf(desc, sizeof(desc), "found by ext4sim explore: %s %s%s", chk_inv_info(t->inv)->name,
+		 e->diff ? "differs with patch " : "violated",
+		 e->diff ? e->diff->name : "");
+	if (e->diff) {
+		snprintf(v[0].name, sizeof(v[0].name), "off");
+		snprintf(v[1].name, sizeof(v[1].name), "on");
+		ext4_toggle_set(&v[0].sem, e->diff, false);
+		ext4_toggle_set(&v[1].sem, e->diff, true);
+		w.w_variants = v;
+		w.w_nr_variants = 2;
+	}
+	for (unsigned k = 0; k < (e->diff ? 2u : 1u); k++)
+		run_side(e, &t->cfg, &s, k == 1, expect[k]);
+	rc = scn_write_yaml(&w, path, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "ext4sim: %s\n", err);
+	scn_free(&s);
+	return rc;
+}
+
+/*
+ * A finding: minimize it (unless --no-minimize), then count it under its
+ * hash, writing it to --out the first time.
+ */
+static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr,
+			   int inv, bool on_side)
+{
+	struct min_target t = { .cfg = e->cfg, .inv = inv, .diff = e->diff,
+				.diff_on_side = on_side, .o = e->c->o };
+	struct finding *f = NULL;
+	char hash[17];
+
+	t.o.quiet = true;
+	t.o.json = false;
+	t.o.crash_everywhere = true;
+	if (e->minimize)
+		min_minimize(&t, texts, &nr);
+	finding_hash(&t, texts, nr, hash);
+	for (unsigned i = 0; i < e->nr_f && !f; i++)
+		if (strcmp(e->f[i].hash, hash) == 0)
+			f = &e->f[i];
+	if (f) {
+		f->count++;
+		return;
+	}
+	if (e->nr_f == FINDINGS_MAX)
+		return;
+	f = &e->f[e->nr_f++];
+	memcpy(f->hash, hash, sizeof(hash));
+	f->inv = inv;
+	f->count = 1;
+	f->path[0] = 0;
+	if (e->out_dir) {
+		snprintf(f->path, sizeof(f->path), "%s/%s-%s.yaml", e->out_dir,
+			 chk_inv_info(inv)->name, hash);
+		if (write_finding(e, &t, texts, nr, f->path) < 0)
+			f->path[0] = 0;
+	}
+}
+
+/* Run one sequence (grammar indexes @idx); record a finding if it shows one. */
+static void run_sequence(struct explore *e, const unsigned *idx, unsigned len)
+{
+	char texts[EXPLORE_STEPS_MAX][SCN_STEP_TEXT_MAX];
+	struct outcome oc;
+	struct scenario s;
+	bool on_side = false;
+	int inv;
+
+	for (unsigned i = 0; i < len; i++)
+		step_text(&e->g[idx[i]], i, texts[i]);
+	min_build(&s, "explore", texts, len);
+	run_side(e, &e->cfg, &s, false, oc.violated[0]);
+	if (e->diff)
+		run_side(e, &e->cfg, &s, true, oc.violated[1]);
+	scn_free(&s);
+	e->run++;
+	inv = finding_of(e, &oc, &on_side);
+	if (inv >= 0) {
+		e->with_finding++;
+		handle_finding(e, texts, len, inv, on_side);
+	}
+}
+
+/* "done/total, rate, findings, ETA" on stderr, when it is a terminal. */
+static void progress(const struct explore *e, uint64_t done, uint64_t total)
+{
+	if (!isatty(2) || (done % 64 && done != total))
+		return;
+	fprintf(stderr, "\rexplore: %llu/%llu sequences, %llu with a finding, %u distinct%s",
+		(unsigned long long)done, (unsigned long long)total,
+		(unsigned long long)e->with_finding, e->nr_f, done == total ? "\n" : "");
+}
+
+static void explore_all(struct explore *e)
+{
+	unsigned idx[EXPLORE_STEPS_MAX];
+	uint64_t total = 0, block = 1;
+
+	for (unsigned k = 1; k <= e->steps; k++) {
+		block *= e->nr_g;
+		total += block;
+	}
+	e->space = total;
+	for (uint64_t n = e->shard; n < total; n += e->nr_shards) {
+		unsigned len = decode(e, n, idx);
+
+		if (pruned(e, idx, len))
+			e->pruned++;
+		else
+			run_sequence(e, idx, len);
+		progress(e, n + 1, total);
+	}
+}
+
+static void explore_random(struct explore *e)
+{
+	unsigned idx[EXPLORE_STEPS_MAX];
+
+	e->space = e->count;
+	for (uint64_t r = e->shard; r < e->count; r += e->nr_shards) {
+		run_sequence(e, idx, draw(e, r, idx));
+		progress(e, r + 1, e->count);
+	}
+}
+
+/* --- the command ----------------------------------------------------------- */
+
+static void report_text(const struct explore *e)
+{
+	printf("explore: %s, %u grammar step(s), sequences of 1..%u: space %llu; shard %u/%u\n",
+	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g, e->steps,
+	       (unsigned long long)e->space, e->shard, e->nr_shards);
+	printf("  run %llu, pruned %llu (a persistence step repeated), with a finding %llu, "
+	       "distinct findings %u\n", (unsigned long long)e->run,
+	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding, e->nr_f);
+	for (unsigned i = 0; i < e->nr_f; i++)
+		printf("  %-28s %s  x%-6llu %s\n", chk_inv_info(e->f[i].inv)->name, e->f[i].hash,
+		       (unsigned long long)e->f[i].count, e->f[i].path[0] ? e->f[i].path : "-");
+}
+
+/* JSON, one finding per line (ext4sim merge reads it back). */
+static void report_json(const struct explore *e)
+{
+	printf("{\"ext4sim_explore\": 1, \"mode\": \"%s\", \"grammar\": %u, \"steps\": %u, "
+	       "\"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, \"pruned\": %llu, "
+	       "\"with_finding\": %llu, \"findings\": [\n", e->random ? "random" : "exhaustive",
+	       e->nr_g, e->steps, (unsigned long long)e->space, e->shard, e->nr_shards,
+	       (unsigned long long)e->run, (unsigned long long)e->pruned,
+	       (unsigned long long)e->with_finding);
+	for (unsigned i = 0; i < e->nr_f; i++) {
+		printf("{\"invariant\": \"%s\", \"hash\": \"%s\", \"count\": %llu, \"file\": ",
+		       chk_inv_info(e->f[i].inv)->name, e->f[i].hash,
+		       (unsigned long long)e->f[i].count);
+		json_string(stdout, e->f[i].path);
+		printf("}%s\n", i + 1 < e->nr_f ? "," : "");
+	}
+	printf("]}\n");
+}
+
+static int parse_kinds(struct explore *e, const char *v)
+{
+	char buf[256], *save = NULL;
+
+	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
+		return bad_usage("--kinds list too long: '%s'", v);
+	e->kinds = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		unsigned k = 0;
+
+		while (k < K_COUNT && strcmp(kind_names[k], t))
+			k++;
+		if (k == K_COUNT)
+			return bad_usage("--kinds takes write, truncate, persist, crash, falloc, "
+					 "mwrite; not '%s'", t);
+		e->kinds |= 1u << k;
+	}
+	return e->kinds & (1u << K_WRITE) ? 0 :
+	       bad_usage("--kinds must include write (every sequence needs data)%s", "");
+}
+
+/* One explore-only flag at argv[i] (consumes its value); 1: not one of them. */
+static int explore_flag(struct explore *e, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	uint32_t u;
+	int64_t n;
+
+	if (strcmp(a, "--no-minimize") == 0) {
+		e->minimize = false;
+		return 0;
+	}
+	if (strcmp(a, "--steps") && strcmp(a, "--seed") && strcmp(a, "--count") &&
+	    strcmp(a, "--shard") && strcmp(a, "--out") && strcmp(a, "--kinds") &&
+	    strcmp(a, "--diff"))
+		return 1;
+	if (!v)
+		return bad_usage("%s needs a value", a);
+	(*i)++;
+	if (strcmp(a, "--steps") == 0 && (parse_u32(v, &u) < 0 || u < 1 || u > EXPLORE_STEPS_MAX))
+		return bad_usage("--steps takes 1 to 8, not '%s'", v);
+	if (strcmp(a, "--steps") == 0)
+		e->steps = u;
+	else if (strcmp(a, "--seed") == 0 || strcmp(a, "--count") == 0) {
+		if (scn_parse_num(v, &n) < 0 || n < 0)
+			return bad_usage("--seed and --count take a number, not '%s'", v);
+		*(strcmp(a, "--seed") == 0 ? &e->seed : &e->count) = (uint64_t)n;
+		e->random = true;
+	} else if (strcmp(a, "--shard") == 0) {
+		if (sscanf(v, "%u/%u", &e->shard, &e->nr_shards) != 2 || e->nr_shards == 0 ||
+		    e->shard >= e->nr_shards)
+			return bad_usage("--shard takes I/N with 0 <= I < N, not '%s'", v);
+	} else if (strcmp(a, "--out") == 0)
+		e->out_dir = v;
+	else if (strcmp(a, "--kinds") == 0)
+		return parse_kinds(e, v);
+	else if (!(e->diff = ext4_toggle_find(v)))
+		return bad_usage("unknown patch '%s' (`ext4sim patches` lists them)", v);
+	return 0;
+}
+
+/* Split explore's own flags out; the rest go to parse_run_args. */
+static int take_explore_args(struct explore *e, int *argc, char **argv)
+{
+	int n = 0, rc;
+
+	for (int i = 0; i < *argc; i++) {
+		if ((rc = explore_flag(e, *argc, argv, &i)) == 1)
+			argv[n++] = argv[i];
+		else if (rc)
+			return rc;
+	}
+	*argc = n;
+	return 0;
+}
+
+/* The variant the flags give, over an empty inline scenario's defaults. */
+static int explore_variant(struct explore *e)
+{
+	struct scenario s;
+	struct sim_variant_cfg cfg[SCN_VARIANTS_MAX];
+	char err[SCN_ERR_MAX];
+	unsigned nr;
+
+	memset(&s, 0, sizeof(s));
+	snprintf(s.path, sizeof(s.path), "explore");
+	scn_config_defaults(&s.config);
+	if (sim_resolve_variants(&s, &e->c->ov, cfg, &nr, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	e->cfg = cfg[0];
+	return 0;
+}
+
+int cmd_explore(int argc, char **argv)
+{
+	struct explore *e = calloc(1, sizeof(*e));
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int rc;
+
+	SIM_ASSERT(e != NULL && args != NULL);
+	e->c = calloc(1, sizeof(*e->c));
+	SIM_ASSERT(e->c != NULL);
+	*e = (struct explore){ .c = e->c, .steps = 3, .minimize = true, .nr_shards = 1,
+			       .kinds = (1u << K_WRITE) | (1u << K_TRUNCATE) |
+					(1u << K_PERSIST) | (1u << K_CRASH) };
+	e->c->o.crash_bound = CS_BOUND_DEFAULT;
+	if ((rc = take_explore_args(e, &argc, argv)))
+		goto out;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = "explore";         /* parse_run_args wants an input: a placeholder */
+	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_variant(e)))
+		goto out;
+	if (e->c->nr_inputs != 1 || strcmp(e->c->inputs[0], "explore") || e->c->nr_cmds) {
+		rc = bad_usage("explore takes no scenario file or -c steps%s", "");
+		goto out;
+	}
+	if (e->random && !e->count) {
+		rc = bad_usage("--seed needs --count N%s", "");
+		goto out;
+	}
+	if (e->out_dir && mkdir(e->out_dir, 0777) < 0 && access(e->out_dir, W_OK) < 0) {
+		rc = bad_usage("cannot create or write --out directory '%s'", e->out_dir);
+		goto out;
+	}
+	build_grammar(e);
+	if (e->random)
+		explore_random(e);
+	else
+		explore_all(e);
+	if (e->c->o.json)
+		report_json(e);
+	else
+		report_text(e);
+out:
+	free(args);
+	free(e->c);
+	free(e);
+	return rc;
+}
+
+/* --- ext4sim merge ---------------------------------------------------------- */
+
+#define MERGE_SHARDS_MAX 65536
+
+/* Read @path's explore report into @e (counts added, findings merged). */
+static int merge_file(struct explore *e, const char *path, unsigned char *seen, bool first)
+{
+	char line[8192], mode[16];
+	unsigned grammar, steps, shard, shards, lineno = 0;
+	unsigned long long space, run, pruned, with;
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f)
+		return bad_usage("cannot read '%s'", path);
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "{\"ext4sim_explore\": 1, \"mode\": \"%15[a-z]\", \"grammar\": %u, "
+		   "\"steps\": %u, \"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, "
+		   "\"pruned\": %llu, \"with_finding\": %llu", mode, &grammar, &steps, &space, &shard,
+		   &shards, &run, &pruned, &with) != 9) {
+		fclose(f);
+		fprintf(stderr, "%s:1:1: not an ext4sim explore --json report\n", path);
+		return 2;
+	}
+	if (!first && (e->nr_g != grammar || e->steps != steps || e->space != space ||
+		       e->nr_shards != shards || e->random != (strcmp(mode, "random") == 0))) {
+		fclose(f);
+		fprintf(stderr, "%s:1:1: a different exploration (mode, grammar, steps, space or "
+			"shard count) than the reports before it\n", path);
+		return 2;
+	}
+	if (shards > MERGE_SHARDS_MAX || shard >= shards || seen[shard]++) {
+		fclose(f);
+		fprintf(stderr, "%s:1:1: shard %u/%u is %s\n", path, shard, shards,
+			shard < shards && shards <= MERGE_SHARDS_MAX ? "given twice" : "out of range");
+		return 2;
+	}
+	e->nr_g = grammar;
+	e->steps = steps;
+	e->space = space;
+	e->nr_shards = shards;
+	e->random = strcmp(mode, "random") == 0;
+	e->run += run;
+	e->pruned += pruned;
+	e->with_finding += with;
+	lineno = 1;
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		char inv[64], hash[17], file[4096] = "";
+		unsigned long long count;
+		struct finding *fd = NULL;
+
+		lineno++;
+		if (strcmp(line, "]}\n") == 0)
+			break;
+		if (sscanf(line, "{\"invariant\": \"%63[a-z_]\", \"hash\": \"%16[0-9a-f]\", \"count\": "
+			   "%llu, \"file\": \"%4095[^\"]\"", inv, hash, &count, file) < 3 ||
+		    chk_inv_lookup(inv) < 0) {
+			fprintf(stderr, "%s:%u:1: not a finding line\n", path, lineno);
+			rc = 2;
+			break;
+		}
+		for (unsigned i = 0; i < e->nr_f && !fd; i++)
+			if (strcmp(e->f[i].hash, hash) == 0)
+				fd = &e->f[i];
+		if (!fd && e->nr_f < FINDINGS_MAX) {
+			fd = &e->f[e->nr_f++];
+			*fd = (struct finding){ .inv = chk_inv_lookup(inv) };
+			memcpy(fd->hash, hash, sizeof(fd->hash));
+			snprintf(fd->path, sizeof(fd->path), "%s", file);
+		}
+		if (fd)
+			fd->count += count;
+	}
+	fclose(f);
+	return rc;
+}
+
+/* ext4sim merge [--json] REPORT.json ...: the shards of one exploration, combined. */
+int cmd_merge(int argc, char **argv)
+{
+	struct explore *e = calloc(1, sizeof(*e));
+	unsigned char *seen = calloc(MERGE_SHARDS_MAX, 1);
+	bool json = false;
+	int rc = 0, files = 0;
+
+	SIM_ASSERT(e && seen);
+	for (int i = 0; i < argc && rc == 0; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else
+			rc = merge_file(e, argv[i], seen, files++ == 0);
+	}
+	if (rc == 0 && files == 0)
+		rc = bad_usage("merge needs explore --json reports%s", "");
+	for (unsigned s = 0; rc == 0 && s < e->nr_shards; s++) {
+		char which[32];
+
+		snprintf(which, sizeof(which), "%u/%u", s, e->nr_shards);
+		if (!seen[s])
+			rc = bad_usage("merge: shard %s is missing", which);
+	}
+	if (rc == 0) {
+		e->shard = 0;
+		if (json)
+			report_json(e);
+		else
+			report_text(e);
+	}
+	free(seen);
+	free(e);
+	return rc;
+}

@@ -1,0 +1,361 @@
+/*
+ * minimize.c - ext4sim minimize FILE.yaml: shrink a scenario while it keeps
+ * showing the same finding (one invariant, counted as violated, under one
+ * variant).  Delta debugging over the steps (remove chunks, halving the
+ * chunk size when none can go), then the numbers of each remaining step
+ * (offsets, lengths, sizes: tried at 0, at the block boundaries around
+ * them and at half), then the mount options (block size 4096, data=ordered,
+ * delalloc).  Every candidate is a full run with the scenario's crash
+ * enumeration.  The result goes to a new file (temporary name, then
+ * rename), never over the input.
+ */
+#include "minimize.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "scnwrite.h"
+
+void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT_MAX],
+	       unsigned nr)
+{
+	char err[SCN_ERR_MAX];
+	unsigned col;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->path, sizeof(s->path), "%s", name);
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	scn_config_defaults(&s->config);
+	s->steps = sim_zalloc((nr + 1) * sizeof(*s->steps));
+	for (unsigned i = 0; i < nr; i++)
+		SIM_ASSERT(scn_parse_step(texts[i], &s->steps[i], err, sizeof(err), &col) == 0);
+	s->nr_steps = nr;
+}
+
+/* Does invariant @inv count as violated in @cfg's run of @s? */
+static bool violates(struct min_target *t, const struct scenario *s,
+		     const struct sim_variant_cfg *cfg)
+{
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX];
+	bool v;
+
+	SIM_ASSERT(sim_run_variant(s, cfg, &t->o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	v = r.violated[t->inv];
+	sim_variant_result_free(&r, s->nr_steps);
+	t->runs++;
+	return v;
+}
+
+bool min_reproduces(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr)
+{
+	struct scenario s;
+	bool ok;
+
+	min_build(&s, "candidate", texts, nr);
+	if (!t->diff) {
+		ok = violates(t, &s, &t->cfg);
+	} else {
+		struct sim_variant_cfg on = t->cfg, off = t->cfg;
+
+		ext4_toggle_set(&on.sem, t->diff, true);
+		ext4_toggle_set(&off.sem, t->diff, false);
+		ok = violates(t, &s, &on) == t->diff_on_side &&
+		     violates(t, &s, &off) != t->diff_on_side;
+	}
+	scn_free(&s);
+	return ok;
+}
+
+/* Try dropping steps [from, to); keep the drop if the finding stays. */
+static bool try_drop(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr,
+		     unsigned from, unsigned to)
+{
+	char (*cand)[SCN_STEP_TEXT_MAX] = sim_zalloc((*nr + 1) * sizeof(*cand));
+	unsigned n = 0;
+	bool ok;
+
+	for (unsigned i = 0; i < *nr; i++)
+		if (i < from || i >= to)
+			memcpy(cand[n++], texts[i], SCN_STEP_TEXT_MAX);
+	ok = n > 0 && min_reproduces(t, cand, n);
+	if (ok) {
+		memcpy(texts, cand, n * sizeof(*cand));
+		*nr = n;
+	}
+	free(cand);
+	return ok;
+}
+
+/* ddmin's complement phase: remove chunks of *nr / chunks steps. */
+static void minimize_steps(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr)
+{
+	unsigned chunks = 2;
+
+	while (*nr > 1 && chunks <= *nr) {
+		unsigned size = (*nr + chunks - 1) / chunks;
+		bool dropped = false;
+
+		for (unsigned from = 0; from < *nr && !dropped; from += size)
+			dropped = try_drop(t, texts, nr, from, SIM_MIN(from + size, *nr));
+		if (dropped)
+			chunks = SIM_MAX(chunks - 1, 2u);
+		else if (chunks == *nr)
+			break;
+		else
+			chunks = SIM_MIN(chunks * 2, *nr);
+	}
+}
+
+/* Smaller values to try for @v, nearest block boundaries first; returns how many. */
+static unsigned candidates(int64_t v, int64_t bs, int64_t *out)
+{
+	unsigned n = 0;
+	int64_t down = v / bs * bs, c[5] = { 0, down, down - bs, v / 2, down + bs };
+
+	for (unsigned i = 0; i < 5; i++)
+		if (c[i] >= 0 && c[i] < v)
+			out[n++] = c[i];
+	return n;
+}
+
+/* Replace token @k of @text (space-separated) by @v; false if it does not parse. */
+static bool with_token(const char *text, unsigned k, int64_t v, char out[SCN_STEP_TEXT_MAX])
+{
+	char buf[SCN_STEP_TEXT_MAX], *save = NULL, *tok;
+	size_t used = 0;
+	unsigned i = 0;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	out[0] = 0;
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), i++) {
+		int n = i == k ? snprintf(out + used, SCN_STEP_TEXT_MAX - used, "%s%lld",
+					  used ? " " : "", (long long)v)
+			       : snprintf(out + used, SCN_STEP_TEXT_MAX - used, "%s%s",
+					  used ? " " : "", tok);
+
+		if (n < 0 || used + (size_t)n >= SCN_STEP_TEXT_MAX)
+			return false;
+		used += (size_t)n;
+	}
+	return true;
+}
+
+/* The numbers of step @i: each numeric token (not a -S fill byte) made smaller. */
+static void minimize_numbers_of(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX],
+				unsigned nr, unsigned i)
+{
+	char buf[SCN_STEP_TEXT_MAX], *save = NULL, *tok, prev[32] = "";
+	int64_t bs = t->cfg.opts.block_size;
+	unsigned k = 0;
+
+	snprintf(buf, sizeof(buf), "%s", texts[i]);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), k++) {
+		int64_t v, c[5];
+		unsigned n;
+
+		if (strcmp(prev, "-S") == 0 || scn_parse_num(tok, &v) < 0 || v <= 0) {
+			snprintf(prev, sizeof(prev), "%s", tok);
+			continue;
+		}
+		snprintf(prev, sizeof(prev), "%s", tok);
+		n = candidates(v, bs, c);
+		for (unsigned j = 0; j < n; j++) {
+			char old[SCN_STEP_TEXT_MAX], cand[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+			struct scn_step st;
+			unsigned col;
+
+			if (!with_token(texts[i], k, c[j], cand) ||
+			    scn_parse_step(cand, &st, err, sizeof(err), &col) < 0)
+				continue;
+			memcpy(old, texts[i], sizeof(old));
+			memcpy(texts[i], cand, sizeof(cand));
+			if (min_reproduces(t, texts, nr))
+				break;
+			memcpy(texts[i], old, sizeof(old));
+		}
+	}
+}
+
+/* The mount options towards the defaults: 4096-byte blocks, ordered, delalloc. */
+static void minimize_config(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr)
+{
+	struct ext4_mount_opts keep = t->cfg.opts;
+
+	if (t->cfg.opts.block_size != 4096) {
+		t->cfg.opts.block_size = 4096;
+		if (!min_reproduces(t, texts, nr))
+			t->cfg.opts = keep;
+	}
+	keep = t->cfg.opts;
+	if (t->cfg.opts.data != DATA_ORDERED || !t->cfg.opts.delalloc) {
+		t->cfg.opts.data = DATA_ORDERED;
+		t->cfg.opts.delalloc = true;
+		if (!min_reproduces(t, texts, nr))
+			t->cfg.opts = keep;
+	}
+}
+
+#define NUMBER_PASSES 4         /* a smaller number can let another shrink */
+
+void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr)
+{
+	SIM_ASSERT(min_reproduces(t, texts, *nr));
+	minimize_steps(t, texts, nr);
+	for (unsigned pass = 0; pass < NUMBER_PASSES; pass++) {
+		char (*before)[SCN_STEP_TEXT_MAX] = sim_zalloc((*nr + 1) * sizeof(*before));
+		bool same;
+
+		memcpy(before, texts, *nr * sizeof(*before));
+		for (unsigned i = 0; i < *nr; i++)
+			minimize_numbers_of(t, texts, *nr, i);
+		same = memcmp(before, texts, *nr * sizeof(*before)) == 0;
+		free(before);
+		if (same)
+			break;
+	}
+	minimize_config(t, texts, *nr);
+}
+
+/* --- ext4sim minimize --------------------------------------------------- */
+
+/* The variant and invariant to keep: as asked, else the first counted violation. */
+static int pick_target(struct cli *c, const struct loaded *ld, const char *inv_name,
+		       struct min_target *t)
+{
+	for (unsigned i = 0; i < ld->nr_cfg; i++) {
+		struct sim_variant_result r;
+		char err[SCN_ERR_MAX];
+
+		if (c->o.variant && strcmp(c->o.variant, ld->cfg[i].name))
+			continue;
+		SIM_ASSERT(sim_run_variant(&ld->s, &ld->cfg[i], &t->o, NULL, NULL, &r, err,
+					   sizeof(err)) == 0);
+		for (int inv = 0; inv < INV_COUNT && t->inv < 0; inv++)
+			if (r.violated[inv] && (!inv_name || chk_inv_lookup(inv_name) == inv))
+				t->inv = inv;
+		sim_variant_result_free(&r, ld->s.nr_steps);
+		if (t->inv >= 0) {
+			t->cfg = ld->cfg[i];
+			return 0;
+		}
+	}
+	fprintf(stderr, "ext4sim: %s: no variant violates %s; nothing to minimize\n", ld->s.path,
+		inv_name ? inv_name : "a counted invariant");
+	return 2;
+}
+
+/* Write the minimized scenario with what it violates as its expect:. */
+static int write_result(struct min_target *t, const struct loaded *ld,
+			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *out)
+{
+	bool expect[1][INV_COUNT];
+	struct sim_variant_result r;
+	struct scenario s;
+	char err[SCN_ERR_MAX], name[SCN_NAME_MAX], desc[1400];
+	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
+			       .w_expect = (const bool (*)[INV_COUNT])expect };
+	int rc;
+
+	snprintf(name, sizeof(name), "%.*s-min", (int)sizeof(name) - 5, ld->s.name);
+	min_build(&s, name, texts, nr);
+	SIM_ASSERT(sim_run_variant(&s, &t->cfg, &t->o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	memcpy(expect[0], r.violated, sizeof(expect[0]));
+	sim_variant_result_free(&r, s.nr_steps);
+	snprintf(desc, sizeof(desc), "%s minimized (variant %s, kernel %s): still violates %s",
+		 ld->s.path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name);
+	rc = scn_write_yaml(&w, out, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "ext4sim: %s\n", err);
+	scn_free(&s);
+	return rc < 0 ? 2 : 0;
+}
+
+/* Split "--invariant NAME" and "-o PATH" out of the arguments. */
+static int take_min_args(int *argc, char **argv, const char **inv, const char **out)
+{
+	int n = 0;
+
+	*inv = *out = NULL;
+	for (int i = 0; i < *argc; i++) {
+		bool is_inv = strcmp(argv[i], "--invariant") == 0, is_out = strcmp(argv[i], "-o") == 0;
+
+		if (!is_inv && !is_out) {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (i + 1 == *argc)
+			return bad_usage("%s needs a value", argv[i]);
+		*(is_inv ? inv : out) = argv[++i];
+	}
+	*argc = n;
+	if (*inv && !chk_is_invariant_name(*inv))
+		return bad_usage("unknown invariant '%s'", *inv);
+	return 0;
+}
+
+/* FILE.yaml -> FILE.min.yaml */
+static void default_out(const char *in, char *out, size_t cap)
+{
+	size_t n = strlen(in);
+
+	if (n > 5 && strcmp(in + n - 5, ".yaml") == 0)
+		snprintf(out, cap, "%.*s.min.yaml", (int)(n - 5), in);
+	else
+		snprintf(out, cap, "%s.min.yaml", in);
+}
+
+int cmd_minimize(int argc, char **argv)
+{
+	struct cli *c = calloc(1, sizeof(*c));
+	struct loaded *ld = calloc(1, sizeof(*ld));
+	struct min_target *t = calloc(1, sizeof(*t));
+	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, out[4096];
+	const char *inv, *outp;
+	unsigned nr, before;
+	int rc;
+
+	SIM_ASSERT(c && ld && t);
+	c->o.crash_bound = CS_BOUND_DEFAULT;
+	if ((rc = take_min_args(&argc, argv, &inv, &outp)) || (rc = parse_run_args(c, argc, argv)))
+		goto out_free;
+	if (c->nr_inputs != 1 || c->nr_cmds) {
+		rc = bad_usage("minimize takes one scenario file%s", "");
+		goto out_free;
+	}
+	if (outp)
+		snprintf(out, sizeof(out), "%s", outp);
+	else
+		default_out(c->inputs[0], out, sizeof(out));
+	if (strcmp(out, c->inputs[0]) == 0) {
+		rc = bad_usage("minimize never overwrites its input: give -o another path%s", "");
+		goto out_free;
+	}
+	if ((rc = load_one(c, c->inputs[0], ld)))
+		goto out_free;
+	t->o = c->o;
+	t->o.quiet = true;
+	t->o.json = false;
+	t->inv = -1;
+	if ((rc = pick_target(c, ld, inv, t)))
+		goto out_free;
+	nr = before = ld->s.nr_steps;
+	texts = sim_zalloc((nr + 1) * sizeof(*texts));
+	for (unsigned i = 0; i < nr; i++)
+		memcpy(texts[i], ld->s.steps[i].s_text, SCN_STEP_TEXT_MAX);
+	min_minimize(t, texts, &nr);
+	if ((rc = write_result(t, ld, texts, nr, out)) == 0)
+		printf("%s: %u step(s) -> %u, variant %s still violates %s (%llu runs): %s\n",
+		       c->inputs[0], before, nr, t->cfg.name, chk_inv_info(t->inv)->name,
+		       (unsigned long long)t->runs, out);
+out_free:
+	scn_free(&ld->s);
+	free(texts);
+	free(t);
+	free(ld);
+	free(c);
+	return rc;
+}

@@ -1,0 +1,41 @@
+/*
+ * minimize.h - shrinking a scenario that shows a finding (see minimize.c).
+ */
+#ifndef EXT4SIM_MINIMIZE_H
+#define EXT4SIM_MINIMIZE_H
+
+#include "run.h"
+
+/*
+ * What a candidate must still show: invariant @inv counted as violated by
+ * variant @cfg, or with @diff, violated with the toggle on and not off (or
+ * the reverse, as the original showed).
+ */
+struct min_target {
+	struct sim_variant_cfg cfg;
+	int inv;
+	const struct ext4_toggle *diff;
+	bool diff_on_side;              /* with @diff: violated with the toggle on */
+	struct sim_options o;           /* crash enumeration settings */
+	uint64_t runs;                  /* scenarios run so far */
+};
+
+/* Run the steps @texts under @t; does the finding still show? */
+bool min_reproduces(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr);
+
+/*
+ * Shrink @texts in place (count in *@nr): delta debugging over the steps,
+ * then each step's numbers towards block boundaries and small values, then
+ * the mount options towards the defaults (t->cfg changes); every change
+ * kept only if the finding still shows.
+ */
+void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr);
+
+/* Build a scenario named @name from step lines (they must parse). */
+void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT_MAX],
+	       unsigned nr);
+
+/* ext4sim minimize */
+int cmd_minimize(int argc, char **argv);
+
+#endif
