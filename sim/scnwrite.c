@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A YAML double-quoted scalar. */
 static void yaml_quoted(FILE *f, const char *s)
@@ -112,7 +113,7 @@ int scn_write_yaml(const struct scn_write *w, const char *path, char *err, size_
 	FILE *f;
 	int rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
 		snprintf(err, errlen, "path too long: %s", path);
 		return -1;
 	}
