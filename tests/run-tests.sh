@@ -176,6 +176,15 @@ rf=$(sed -n 's/^crash-state reference: \([0-9]*\) passed, \([0-9]*\) failed$/\2/
 if [ -z "$rp" ]; then bad "crash-state reference: $(tail -2 "$tmp/r.out")"; else
 	pass=$((pass + rp)); fail=$((fail + rf)); fi
 
+# docs/patches.md is what the code produces, and covers every toggle with a difference shown
+scripts/patches-doc -b "$build" > "$tmp/patches.md" 2>&1
+if cmp -s "$tmp/patches.md" docs/patches.md; then ok; else
+	bad "docs/patches.md is stale: run scripts/patches-doc > docs/patches.md"; fi
+if [ "$(grep -c '^## `' docs/patches.md)" = "$("$sim" patches | grep -c '^    commit:')" ] &&
+   ! awk '/^## /{if (n && !d) bad = 1; n = 1; d = 0} /<- differs|only (on|off):/{d = 1}
+	  END{exit !(bad || (n && !d))}' docs/patches.md; then ok; else
+	bad "docs/patches.md: a toggle without a section or without a difference"; fi
+
 # 7. explore, merge and minimize
 ex=(--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite --json)
 "$sim" explore "${ex[@]}" --out "$tmp/ex" > "$tmp/ex.json" 2>/dev/null
