@@ -261,6 +261,7 @@ int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len);
 
 /* readpage.c */
 int ext4_read_folio(struct ext4_fs *fs, struct folio *f);
+int ext4_dio_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, int64_t *got);
 int ext4_file_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out,
 		   int64_t *got);
 int ext4_read_bh(struct ext4_fs *fs, struct folio *f, unsigned i);

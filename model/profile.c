@@ -137,12 +137,31 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", "how 7.1 orders the "
 		"zeroed block with no handle open is unverified; the model orders it in a "
 		"1-credit handle of its own (ext4_block_zero_eof)", SEM(zero_eof_in_write_checks) },
+	[T_JBD2_LOCKLESS_COMMITTED] = {
+		"jbd2_lockless_committed",
+		"7c73ddb7589f jbd2: speed up jbd2_transaction_committed()", "6.12",
+		"jbd2_transaction_committed takes read_lock(&journal->j_state_lock)",
+		"it compares j_commit_sequence with READ_ONCE, no lock",
+		"jbd2_transaction_committed (ext4_inode_datasync_dirty)", "the release is read "
+		"from the 6.11 merge window's changes and unconfirmed by tag",
+		SEM(jbd2_lockless_committed) },
+	[T_IOMAP_DIRTY_WRITE_ONLY] = {
+		"iomap_dirty_write_only",
+		"unmerged: Zhongwei Cai, ext4: remove unnecessary ext4_inode_datasync_dirty in "
+		"read path (2021)", "never merged",
+		"every iomap lookup (direct I/O and DAX reads and writes, reports) checks "
+		"ext4_inode_datasync_dirty for IOMAP_F_DIRTY",
+		"only write lookups do (rejected: swapon relies on the flag for reports)",
+		"ext4_set_iomap (ext4_iomap_begin, ext4_iomap_begin_report)", "the model has "
+		"direct-I/O reads (dio_read) only: no DAX, no swapon, no fiemap",
+		SEM(iomap_dirty_write_only) },
 };
 
 #define UPTO_5_15 (BIT(T_DA_DISKSIZE_VS_ISIZE) | BIT(T_DA_WRITE_NO_HANDLE))
 #define UPTO_6_4 (UPTO_5_15 | BIT(T_SHORT_COPY_ZERO))
 #define UPTO_6_6 (UPTO_6_4 | BIT(T_DA_END_SKIP_DIRTY))
-#define UPTO_6_13 (UPTO_6_6 | BIT(T_EOF_ZERO_FS) | BIT(T_EOF_ZERO_DIRTY_FOLIO_MM))
+#define UPTO_6_12 (UPTO_6_6 | BIT(T_JBD2_LOCKLESS_COMMITTED))
+#define UPTO_6_13 (UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_EOF_ZERO_DIRTY_FOLIO_MM))
 #define UPTO_6_18 (UPTO_6_13 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL))
 #define UPTO_7_0 (UPTO_6_18 | BIT(T_ZERO_ORDERED_WRITTEN_ONLY))
 #define SERIES_2026 (BIT(T_ZERO_ORDER_EOF_ONLY) | BIT(T_ZERO_OUTSIDE_HANDLE) | \
@@ -158,7 +177,7 @@ static const struct ext4_profile profiles[] = {
 	{ "6.4", "mainline 6.4: the short-copy fix", UPTO_6_4 },
 	{ "6.6", "mainline 6.6: the delalloc append handle only if i_disksize changed",
 	  UPTO_6_6 },
-	{ "6.12", "mainline 6.12.0", UPTO_6_6 },
+	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock", UPTO_6_12 },
 	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", UPTO_6_13 },
 	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", UPTO_7_0 },
 	{ "7.1", "mainline 7.1: the 2026 partial-block zeroing series (patches 05, 06+08, "
@@ -167,7 +186,7 @@ static const struct ext4_profile profiles[] = {
 	  "backports", UPTO_6_4 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, and the punch-size fix",
-	  UPTO_6_6 | BIT(T_EOF_ZERO_FS) | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	  UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
@@ -175,8 +194,6 @@ static const struct ext4_profile profiles[] = {
 const char *const ext4_not_modelled[] = {
 	"55ce2f649b9e + 6984aef59814 (5.15) the inline-data write_end error path: the model "
 	"has no inline data",
-	"iomap_dirty_write_only (unmerged 2021 patch: IOMAP_F_DIRTY only for write lookups): "
-	"the model has no iomap (direct I/O, DAX, fiemap) path",
 	NULL
 };
 

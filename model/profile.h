@@ -35,6 +35,8 @@ struct ext4_semantics {
 	bool unified_sync_check;        /* 2026 series patch 10 (7.1) */
 	bool isize_ext_outside_handle;  /* 2026 series patch 12 (7.1) */
 	bool zero_eof_in_write_checks;  /* 2026 series patch 13 (7.1) */
+	bool jbd2_lockless_committed;   /* 7c73ddb7589f (6.12) */
+	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
 };
 
 enum ext4_toggle_id {
@@ -52,6 +54,8 @@ enum ext4_toggle_id {
 	T_UNIFIED_SYNC_CHECK,
 	T_ISIZE_EXT_OUTSIDE_HANDLE,
 	T_ZERO_EOF_IN_WRITE_CHECKS,
+	T_JBD2_LOCKLESS_COMMITTED,
+	T_IOMAP_DIRTY_WRITE_ONLY,
 	T_COUNT
 };
 

@@ -150,3 +150,81 @@ int ext4_file_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, i
 	}
 	return 0;
 }
+
+/*
+ * ext4_inode_datasync_dirty(): has the inode metadata a datasync needs
+ * that is not committed yet (its i_datasync_tid)?  jbd2_transaction_committed
+ * took read_lock(&journal->j_state_lock) until 7c73ddb7589f.
+ */
+static bool ext4_inode_datasync_dirty(struct ext4_fs *fs)
+{
+	const journal_t *j = &fs->journal;
+
+	fs->counters->datasync_dirty_checks++;
+	if (!fs->sem.jbd2_lockless_committed)
+		fs->counters->j_state_lock_reads++;
+	return fs->inode.i_datasync_tid > j->j_commit_sequence;
+}
+
+/*
+ * ext4_iomap_begin() for a read (IOMAP_REPORT-less, not IOMAP_WRITE):
+ * map the blocks from @lblk and, in ext4_set_iomap, work out IOMAP_F_DIRTY
+ * -- for every lookup, or (the unmerged 2021 patch) for writes only.
+ * Returns the blocks mapped (>= 1) and their state in *state.
+ */
+static uint32_t ext4_iomap_begin_read(struct ext4_fs *fs, uint32_t lblk, uint32_t len,
+				      int64_t off, int64_t length, struct ext4_map_blocks *map)
+{
+	bool dirty = false;
+
+	*map = (struct ext4_map_blocks){ .m_lblk = lblk, .m_len = len };
+	if (ext4_map_blocks(fs, NULL, map, 0) <= 0)
+		map->m_len = SIM_MAX(map->m_len, 1u);
+	if (!fs->sem.iomap_dirty_write_only)
+		dirty = ext4_inode_datasync_dirty(fs) || off + length > fs->inode.i_size;
+	(void)dirty;                    /* IOMAP_F_DIRTY: only direct-I/O writes use it */
+	return SIM_MIN(map->m_len, len);
+}
+
+/*
+ * ext4_dio_read_iter() -> iomap_dio_rw() for a read: write back and wait
+ * for the page cache over the range, then one iomap lookup per mapping,
+ * reading written blocks from the device and zeros elsewhere.  Offset and
+ * length must be 512-byte aligned (EINVAL).  Clipped to i_size.
+ */
+int ext4_dio_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, int64_t *got)
+{
+	uint32_t bs = fs->opts.block_size, bits = ext4_blkbits(fs);
+	uint8_t *blk = sim_zalloc(bs);
+	int64_t end;
+	int err = 0;
+
+	*got = 0;
+	if ((pos | len) & 511)
+		err = -EINVAL;
+	else if (pos < fs->inode.i_size && len > 0) {
+		end = SIM_MIN(fs->inode.i_size, pos + len);
+		err = ext4_writepages(fs, pos, end - 1, WB_SYNC_ALL, true);
+		ext4_wait_io_range(fs, pos, end - 1);
+		while (!err && pos < end) {
+			struct ext4_map_blocks map;
+			uint32_t lblk = (uint32_t)(pos >> bits);
+			uint32_t n = ext4_iomap_begin_read(fs, lblk, (uint32_t)(((end - 1) >> bits) -
+							   lblk + 1), pos, end - pos, &map);
+
+			for (uint32_t k = 0; k < n && pos < end; k++) {
+				uint32_t o = (uint32_t)(pos & (bs - 1));
+				uint32_t c = (uint32_t)SIM_MIN((int64_t)(bs - o), end - pos);
+
+				memset(blk, 0, bs);
+				if ((map.m_flags & MAP_MAPPED) && !(map.m_flags & MAP_UNWRITTEN))
+					blkdev_read(fs->bdev, map.m_pblk + k, blk);
+				memcpy(out + *got, blk + o, c);
+				*got += c;
+				pos += c;
+			}
+		}
+	}
+	free(blk);
+	return err;
+}

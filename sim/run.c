@@ -168,6 +168,38 @@ static void step_pread(struct world *w, const struct scn_step *st, struct sim_st
 	free(buf);
 }
 
+/*
+ * dio_read: a read through a file opened O_DIRECT.  What it returns must be
+ * what a buffered read returns (read_posix), as it writes the cache back
+ * first.
+ */
+static void step_dio_read(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+			  FILE *trace, uint32_t idx)
+{
+	int64_t len = SIM_MIN(st->s_len, (int64_t)1 << 26), got = 0;
+	uint8_t *buf = sim_zalloc((size_t)len + 1), *want = sim_zalloc((size_t)len + 1);
+
+	sr->err = ext4_dio_read(&w->fs, st->s_off, len, buf, &got);
+	sr->bytes = got;
+	note(sr, "read %lld bytes at %lld with O_DIRECT", (long long)got, (long long)st->s_off);
+	ext4_peek(&w->fs, st->s_off, got, want);
+	for (int64_t k = 0; k < got; k++) {
+		if (buf[k] != want[k]) {
+			chk_report(w->chk, INV_READ_POSIX, idx, "direct read at %lld returns 0x%02x, "
+				   "a buffered read 0x%02x", (long long)(st->s_off + k), buf[k],
+				   want[k]);
+			break;
+		}
+	}
+	if (st->s_verbose && trace) {
+		trace_step_result(trace, sr);
+		sr->note[0] = '\0';
+		trace_hexdump(trace, st->s_off, buf, got);
+	}
+	free(want);
+	free(buf);
+}
+
 static void step_truncate(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
 	sr->err = ext4_setattr_size(&w->fs, st->s_len);
@@ -503,6 +535,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;
 	case SCN_REMOUNT: step_remount(w, sr); break;
 	case SCN_EVICT: ext4_evict_clean(&w->fs); break;
+	case SCN_DIO_READ: step_dio_read(w, st, sr, trace, idx); break;
 	default:
 		SIM_ASSERT(!"unknown step");
 	}

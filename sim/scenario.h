@@ -58,6 +58,7 @@ enum scn_op {
 	SCN_CRASH,
 	SCN_REMOUNT,
 	SCN_EVICT,
+	SCN_DIO_READ,
 	SCN_OP_COUNT
 };
 

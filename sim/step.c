@@ -151,6 +151,7 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_CRASH] = { "crash", "crash [--keep none|N[,N...]]", OPT_PERSIST, ARGS_NONE, 0 },
 	[SCN_REMOUNT] = { "remount", "remount", 0, ARGS_NONE, 0 },
 	[SCN_EVICT] = { "evict", "evict", 0, ARGS_NONE, 0 },
+	[SCN_DIO_READ] = { "dio_read", "dio_read [-v] OFF LEN", OPT_VERBOSE, ARGS_RANGE, 0 },
 };
 
 /* State of one scn_parse_step() call. */
