@@ -43,9 +43,9 @@
 #define EXPLORE_STEPS_MAX 8
 #define FINDINGS_MAX 4096
 
-enum kind { K_WRITE, K_TRUNCATE, K_PERSIST, K_CRASH, K_FALLOC, K_MWRITE, K_COUNT };
+enum kind { K_WRITE, K_TRUNCATE, K_PERSIST, K_CRASH, K_FALLOC, K_MWRITE, K_SHORT, K_COUNT };
 static const char *const kind_names[K_COUNT] = {
-	"write", "truncate", "persist", "crash", "falloc", "mwrite"
+	"write", "truncate", "persist", "crash", "falloc", "mwrite", "short"
 };
 
 struct gstep {
@@ -121,6 +121,8 @@ static void build_grammar(struct explore *e)
 	add(e, K_FALLOC, false, "fpunch %lld %lld", half, bs);
 	add(e, K_FALLOC, false, "fzero %lld %lld", half, bs);
 	add(e, K_MWRITE, false, "mwrite %lld %lld", half, half);
+	add(e, K_SHORT, false, "evict");
+	add(e, K_SHORT, false, "pwrite --short %lld %lld %lld", half + half / 2, bs, bs);
 }
 
 /*
@@ -131,7 +133,7 @@ static void step_text(const struct gstep *g, unsigned i, char out[SCN_STEP_TEXT_
 {
 	unsigned fill = 0x11 * ((i % 14) + 1);
 
-	if (g->kind == K_WRITE || g->kind == K_MWRITE)
+	if (g->kind == K_WRITE || g->kind == K_MWRITE || strncmp(g->text, "pwrite", 6) == 0)
 		snprintf(out, SCN_STEP_TEXT_MAX, "%.6s -S 0x%02x%s", g->text, fill & 0xff,
 			 g->text + 6);
 	else
@@ -435,7 +437,7 @@ static int parse_kinds(struct explore *e, const char *v)
 			k++;
 		if (k == K_COUNT)
 			return bad_usage("--kinds takes write, truncate, persist, crash, falloc, "
-					 "mwrite; not '%s'", t);
+					 "mwrite, short; not '%s'", t);
 		e->kinds |= 1u << k;
 	}
 	return e->kinds & (1u << K_WRITE) ? 0 :
