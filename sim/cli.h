@@ -49,5 +49,9 @@ int load_one(struct cli *c, const char *path, struct loaded *ld);
 
 /* ext4sim diff (diff.c) */
 int cmd_diff(int argc, char **argv);
+/* ext4sim export, import, gen (export.c, import.c, gen.c; docs/real-kernel.md) */
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 #endif
