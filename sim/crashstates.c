@@ -574,7 +574,7 @@ static void judge_versions(struct cs_ctx *x)
 
 	for (uint32_t b = x->nr_meta; b < x->nr_blocks; b++) {
 		struct cs_block *cb = &x->blocks[b];
-		int64_t lo = cb->lblk << bits, hi = SIM_MIN(lo + fs->opts.block_size, fs->inode.i_size);
+		int64_t lo, hi;
 
 		for (uint32_t a = 0; a < cb->nr_alts; a++) {
 			cb->alts[a].mask = 0;
@@ -582,6 +582,8 @@ static void judge_versions(struct cs_ctx *x)
 		}
 		if (cb->lblk < 0)
 			continue;
+		lo = cb->lblk << bits;
+		hi = SIM_MIN(lo + fs->opts.block_size, fs->inode.i_size);
 		blkdev_read_durable(x->bd, cb->blk, durable);
 		for (uint32_t a = 0; a < cb->nr_alts; a++) {
 			blkdev_write_durable(x->o.child, cb->blk,
