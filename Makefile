@@ -8,6 +8,8 @@
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
 #   make deps       install the Debian packages the build needs (as root)
 #   make bench      the cost of one crash state (callgrind instructions, wall time)
+#   make kernel-check  compare the model with the running kernel's ext4 on loop devices
+#                   (root; skipped where that is missing; docs/real-kernel.md)
 #   make clean
 
 BUILD ?= build
@@ -33,7 +35,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
 
-.PHONY: all run check asan clean deps bench
+.PHONY: all run check asan clean deps bench kernel-check
 .SECONDARY:
 all: $(BUILD)/ext4sim
 
@@ -62,6 +64,10 @@ check: deps
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
 	BUILD=$(BUILD) scripts/bench
+
+kernel-check: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
+	scripts/kernel-check -b $(BUILD)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \

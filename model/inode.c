@@ -15,8 +15,10 @@
  * Not modelled: inline data, encryption, verity, DAX, large folios, the
  * ENOSPC retry after a forced commit.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "blkdev.h"
 #include "ext4.h"
 
 /*
@@ -86,7 +88,7 @@ static void ext4_map_order(struct ext4_fs *fs, handle_t *h, const struct ext4_ma
 		ext4_jbd2_inode_add_write(fs, h, start, len);
 }
 
-/* Unwritten -> written: at I/O end, or a buffered write with ext4_get_block. */
+/* Unwritten -> written: at I/O end (ext4_convert_unwritten_extents_endio). */
 static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 				       struct ext4_map_blocks *map)
 {
@@ -94,6 +96,97 @@ static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	return (int)map->m_len;
+}
+
+#define EXT4_MAX_ZEROOUT_KB 32u         /* s_extent_max_zeroout_kb's default */
+
+/* The on-disk extent holding @lblk (the model merges extents as ext4 does). */
+static uint32_t es_index_of(const struct ext4_es_tree *t, uint32_t lblk)
+{
+	for (uint32_t i = 0; i < t->es_nr; i++)
+		if (lblk >= t->es[i].es_lblk && lblk - t->es[i].es_lblk < t->es[i].es_len)
+			return i;
+	SIM_ASSERT(!"no extent holds the block");
+	return 0;
+}
+
+/*
+ * ext4_ext_zeroout(): write zeros over @len blocks from @pblk and wait (no
+ * flush).  In data=journal an unwritten block's older journalled copy must
+ * not be written home over the zeros later: the kernel took it off the
+ * checkpoint list when zero range wrote the range back and dropped its
+ * page cache (jbd2_journal_invalidate_folio); the model drops it here.
+ */
+static void ext4_ext_zeroout(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
+{
+	uint8_t *zero = sim_zalloc(fs->opts.block_size);
+
+	for (uint32_t i = 0; i < len; i++) {
+		blkdev_complete(fs->bdev, blkdev_submit(fs->bdev, pblk + i, zero, BIO_DATA, false));
+		jbd2_journal_forget_checkpoint(&fs->journal, pblk + i);
+	}
+	free(zero);
+}
+
+/*
+ * ext4_ext_convert_to_initialized(): a buffered write (or a writeback or
+ * page fault without dioread_nolock) maps part of an unwritten extent.
+ * When the written neighbour on the side the range touches can take the
+ * blocks (logically and physically abutting), they move to it.  Otherwise,
+ * for an extent that lies inside i_disksize (or the range's end), the parts
+ * of the extent after and before the range are zeroed on disk when that
+ * keeps the zeroed span within s_extent_max_zeroout_kb, and converted with
+ * it, instead of splitting the extent: a later write into those blocks
+ * then converts nothing, and survives a crash without a commit.
+ */
+static int ext4_convert_buffered(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	uint32_t i = es_index_of(t, map->m_lblk), bits = ext4_blkbits(fs);
+	const struct extent_status *ex = &t->es[i];
+	uint32_t ee_block = ex->es_lblk, ee_len = ex->es_len, ee_pblk = ex->es_pblk;
+	uint32_t map_len = map->m_len, allocated, max_zeroout;
+	uint32_t split_lblk = map->m_lblk, split_len = map_len;
+	uint64_t eof_block = ((uint64_t)fs->inode.i_disksize + fs->opts.block_size - 1) >> bits;
+
+	SIM_ASSERT(ex->es_state == ES_UNWRITTEN && map->m_lblk + map_len <= ee_block + ee_len);
+	if (map->m_lblk == ee_block && map_len < ee_len && i > 0) {
+		const struct extent_status *l = &t->es[i - 1];
+
+		if (l->es_state == ES_WRITTEN && l->es_lblk + l->es_len == ee_block &&
+		    l->es_pblk + l->es_len == ee_pblk && l->es_len < EXT_INIT_MAX_LEN - map_len)
+			return ext4_convert_to_initialized(fs, h, map);
+	} else if (map->m_lblk + map_len == ee_block + ee_len && map_len < ee_len &&
+		   i + 1 < t->es_nr) {
+		const struct extent_status *r = &t->es[i + 1];
+
+		if (r->es_state == ES_WRITTEN && ee_block + ee_len == r->es_lblk &&
+		    ee_pblk + ee_len == r->es_pblk && r->es_len < EXT_INIT_MAX_LEN - map_len)
+			return ext4_convert_to_initialized(fs, h, map);
+	}
+	if (eof_block < (uint64_t)map->m_lblk + map_len)
+		eof_block = (uint64_t)map->m_lblk + map_len;
+	max_zeroout = (uint64_t)ee_block + ee_len <= eof_block ?
+		      EXT4_MAX_ZEROOUT_KB >> (bits - 10) : 0;
+	allocated = ee_len - (map->m_lblk - ee_block);
+	if (max_zeroout && allocated > split_len) {
+		if (allocated <= max_zeroout) {         /* the tail of the extent */
+			ext4_ext_zeroout(fs, ee_pblk + (split_lblk + split_len - ee_block),
+					 allocated - split_len);
+			split_len = allocated;
+		}
+		if (split_lblk - ee_block + split_len < max_zeroout) {     /* and its head */
+			if (split_lblk != ee_block)
+				ext4_ext_zeroout(fs, ee_pblk, split_lblk - ee_block);
+			split_len += split_lblk - ee_block;
+			split_lblk = ee_block;
+		}
+	}
+	es_insert(&fs->inode.i_es, split_lblk, split_len, ee_pblk + (split_lblk - ee_block),
+		  ES_WRITTEN);
+	ext4_ext_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	return (int)map_len;
 }
 
 /*
@@ -142,7 +235,8 @@ int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map
 		SIM_ASSERT(h != NULL);
 		if (!extent_room(fs))
 			return -ENOSPC;
-		ret = ext4_convert_to_initialized(fs, h, map);
+		ret = (flags & GET_BLOCKS_CONVERT) ? ext4_convert_to_initialized(fs, h, map) :
+						     ext4_convert_buffered(fs, h, map);
 		map->m_flags = MAP_MAPPED | ((flags & GET_BLOCKS_CONVERT) ? 0 : MAP_NEW);
 		ext4_map_order(fs, h, map, flags);
 		return ret;

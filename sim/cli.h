@@ -52,5 +52,9 @@ int cmd_diff(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+/* ext4sim export, import, gen (export.c, import.c, gen.c; docs/real-kernel.md) */
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
 
 #endif

@@ -6,6 +6,9 @@
  *   ext4sim crashstates [FLAGS] FILE.yaml     every crash state, recovered and judged
  *   ext4sim diff FILE.yaml --patch NAME       a scenario without and with a patch
  *   ext4sim patches                           the kernel profiles and patch toggles
+ *   ext4sim export FILE.yaml --format F       a scenario as a real-kernel test
+ *   ext4sim import FILE                       an fsx log or xfs_io list as a scenario
+ *   ext4sim gen --seed S --count N            random scenarios for the real-kernel check
  *
  * Everything is loaded and validated before anything runs, so bad input
  * exits 2 with one message on stderr and nothing on stdout.
@@ -24,6 +27,10 @@ static void usage(FILE *out)
 	      "       ext4sim crashstates [FLAGS] FILE.yaml\n"
 	      "       ext4sim diff [FLAGS] FILE.yaml --patch NAME\n"
 	      "       ext4sim patches\n"
+	      "       ext4sim export [FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]\n"
+	      "                      [--model-dir DIR] [--test-number NNN]\n"
+	      "       ext4sim import [--from fsx|xfs_io] [--name NAME] [CONFIG FLAGS] FILE\n"
+	      "       ext4sim gen --seed S --count N [--out DIR] [CONFIG FLAGS]\n"
 	      "flags: --block-size N  --data ordered|writeback|journal  --delalloc  --nodelalloc\n"
 	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
 	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
@@ -315,6 +322,12 @@ int main(int argc, char **argv)
 		return cmd_diff(argc - 2, argv + 2);
 	if (strcmp(argv[1], "minimize") == 0)
 		return cmd_minimize(argc - 2, argv + 2);
+	if (strcmp(argv[1], "export") == 0)
+		return cmd_export(argc - 2, argv + 2);
+	if (strcmp(argv[1], "import") == 0)
+		return cmd_import(argc - 2, argv + 2);
+	if (strcmp(argv[1], "gen") == 0)
+		return cmd_gen(argc - 2, argv + 2);
 	if (strcmp(argv[1], "explore") == 0)
 		return cmd_explore(argc - 2, argv + 2);
 	if (strcmp(argv[1], "merge") == 0)

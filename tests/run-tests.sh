@@ -11,7 +11,12 @@
 #      is one ext4sim's crashstates lists for that crash
 #      (tests/kernel/crash-membership.sh), one count per postN record;
 #   6. crash states judged by parts against judged whole (tests/crash-reference.sh),
-#      one count per scenario or random case and configuration.
+#      one count per scenario or random case and configuration;
+#   8. the real-kernel oracle (docs/real-kernel.md): export (xfs_io scripts and fstests
+#      tests, refusals), import (fsx logs, xfs_io lists, bad input), gen (determinism,
+#      every scenario loads, runs and exports), the recorded kernel-check campaign
+#      replayed against the model (tests/kernel/kernel-check-replay.sh, one count per
+#      scenario), and kernel-check skipping without root.
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -220,6 +225,143 @@ if grep -q "10 step(s) -> 3, variant default still violates disksize_le_size" "$
    "$sim" run --summary "$tmp/f2min.yaml" > /dev/null 2>&1; then ok; else
 	bad "minimize: $(cat "$tmp/min.out")"; fi
 expect_exit2 "minimize over its input" "$sim" minimize "$tmp/f2.yaml" -o "$tmp/f2.yaml"
+
+# 8. the real-kernel oracle: export, import, gen, the recorded kernel-check campaign
+echo "before the real-kernel oracle: $pass passed, $fail failed so far"
+mkdir -p "$tmp/x" "$tmp/ft" "$tmp/md"
+for f in scenarios/crash/two-crashes.yaml scenarios/crash/auto-da-alloc-close.yaml \
+	scenarios/fallocate/mwrite-eof-pollution.yaml scenarios/modes/journal-data-fsync.yaml \
+	scenarios/crash/chattr-sync-write.yaml scenarios/basic/remount-clean.yaml; do
+	n=$(basename "$f" .yaml)
+	"$sim" export --format xfs_io -o "$tmp/x" "$f" > "$tmp/x.out" 2>&1
+	if [ $? = 0 ] && bash -n "$tmp/x/$n.sh" && grep -q '^# model: pre 1 size ' "$tmp/x/$n.sh" &&
+	   grep -q 'xfs_io -x -r -c shutdown' "$tmp/x/$n.sh" && [ -x "$tmp/x/$n.sh" ]; then ok; else
+		bad "export --format xfs_io $f: $(head -3 "$tmp/x.out")"; fi
+	# the same script on stdout
+	"$sim" export "$f" > "$tmp/x.sh" 2> /dev/null
+	if cmp -s "$tmp/x.sh" "$tmp/x/$n.sh"; then ok; else bad "export $f to stdout and to -o differ"; fi
+done
+# fstests: the layout's required lines, the golden output's MD5s are the model's bytes
+f=scenarios/fallocate/falloc-extend-crash.yaml
+"$sim" export --format fstests --test-number 042 -o "$tmp/ft" --model-dir "$tmp/md" "$f" \
+	> "$tmp/ft.out" 2>&1
+missing=""
+for l in '^#! /bin/bash$' '^# SPDX-License-Identifier: GPL-2.0$' '^# FS QA Test No. 042$' \
+	'^\. \./common/preamble$' '^_begin_fstest auto quick ' '^_require_scratch_shutdown$' \
+	'^_scratch_mkfs_sized ' '^_scratch_mount ' '^_scratch_shutdown$' \
+	'^_scratch_cycle_mount ' '\$XFS_IO_PROG ' '^_require_xfs_io_command "falloc"$' \
+	'^status=0$' '^exit$'; do
+	grep -q "$l" "$tmp/ft/042" || missing+=" $l"
+done
+if [ -z "$missing" ] && bash -n "$tmp/ft/042" && [ "$(head -1 "$tmp/ft/042.out")" = "QA output created by 042" ] &&
+   [ "$(grep -c '^print_state \|^check_state ' "$tmp/ft/042")" = "$(($(wc -l < "$tmp/ft/042.out") - 1))" ] &&
+   grep -q "^pre-crash 1: size 10000 md5 $(md5sum < "$tmp/md/pre1" | cut -d' ' -f1)$" "$tmp/ft/042.out" &&
+   grep -q "^post-crash 1: size 5000 md5 $(md5sum < "$tmp/md/post1" | cut -d' ' -f1)$" "$tmp/ft/042.out"; then
+	ok; else bad "export --format fstests $f: missing:$missing; $(head -c 300 "$tmp/ft/042.out")"; fi
+# several states at a crash point: the test checks membership, the golden line says so
+"$sim" export --format fstests scenarios/crash/shutdown-completes-inflight.yaml > "$tmp/ft2" 2>&1
+if grep -q '^check_state "post-crash 1"' "$tmp/ft2" || grep -q '^post-crash 1: size ' "$tmp/ft2"; then
+	ok; else bad "export --format fstests to stdout: $(head -c 300 "$tmp/ft2")"; fi
+# refusals: a model-only step exits 2 with FILE:LINE:COL, nothing on stdout
+expect_exit2 "export of a checkpoint" "$sim" export scenarios/basic/checkpoint-then-crash.yaml
+grep -q "^scenarios/basic/checkpoint-then-crash.yaml:8:5: export: checkpoint is model only" \
+	"$tmp/cli.err" && ok || bad "export checkpoint message: $(cat "$tmp/cli.err")"
+expect_exit2 "export of pwrite --short" "$sim" export --format fstests scenarios/basic/short-copy.yaml
+grep -q "^scenarios/basic/short-copy.yaml:13:5: export: pwrite --short is model only" \
+	"$tmp/cli.err" && ok || bad "export --short message: $(cat "$tmp/cli.err")"
+expect_exit2 "export of crash --keep" "$sim" export scenarios/crash/keep-none-no-residue.yaml
+expect_exit2 "export of an mmap store past EOF" "$sim" export scenarios/fallocate/mwrite-sigbus.yaml
+expect_exit2 "export of an inline checkpoint" "$sim" export -c "pwrite 0 10" -c checkpoint
+expect_exit2 "export --format nonsense" "$sim" export --format nonsense scenarios/crash/two-crashes.yaml
+expect_exit2 "export -o to a missing directory" "$sim" export -o "$tmp/nodir" scenarios/crash/two-crashes.yaml
+# export --format yaml: the scenario as run loads, and exporting it again changes no step
+"$sim" export --format yaml scenarios/crash/auto-da-alloc-close.yaml > "$tmp/asrun.yaml" 2>&1
+"$sim" export --format yaml "$tmp/asrun.yaml" > "$tmp/asrun2.yaml" 2>&1
+if "$sim" run --quiet "$tmp/asrun.yaml" > /dev/null 2>&1 &&
+   diff <(sed -n '/^steps:/,$p' "$tmp/asrun.yaml") <(sed -n '/^steps:/,$p' "$tmp/asrun2.yaml") > /dev/null &&
+   grep -q '^  - sync_range -a 0 0$' "$tmp/asrun.yaml"; then ok; else
+	bad "export --format yaml: $(head -c 300 "$tmp/asrun.yaml")"; fi
+# import: an fsx log and an xfs_io list give the expected YAML, which loads
+for f in small.fsxops small.xfs_io; do
+	args=()
+	[ $f = small.xfs_io ] && args=(--block-size 1024 --data journal)
+	"$sim" import "${args[@]}" "tests/data/import/$f" > "$tmp/imp.yaml" 2> "$tmp/imp.err"
+	if [ $? = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" &&
+	   "$sim" run --quiet "$tmp/imp.yaml" > /dev/null 2>&1; then ok; else
+		bad "import $f: $(head -3 "$tmp/imp.err") $(diff "$tmp/imp.yaml" "tests/data/import/$f.yaml" | head -5)"; fi
+done
+expect_exit2 "import of a bad number" "$sim" import tests/data/import/bad-number.fsxops
+grep -q "^tests/data/import/bad-number.fsxops:2:13: '0xzz' is not a number" "$tmp/cli.err" &&
+	ok || bad "import bad number: $(cat "$tmp/cli.err")"
+expect_exit2 "import of clone_range" "$sim" import tests/data/import/clone.fsxops
+grep -q "^tests/data/import/clone.fsxops:2:1: fsx 'clone_range' has no counterpart" "$tmp/cli.err" &&
+	ok || bad "import clone_range: $(cat "$tmp/cli.err")"
+expect_exit2 "import of a bad step" "$sim" import tests/data/import/bad-step.xfs_io
+grep -q "^tests/data/import/bad-step.xfs_io:3:14: pwrite: missing LEN" "$tmp/cli.err" &&
+	ok || bad "import bad step: $(cat "$tmp/cli.err")"
+expect_exit2 "import of a missing file" "$sim" import "$tmp/nonexistent"
+# gen: the same seed gives the same bytes, another seed others; every scenario loads,
+# runs, exports, and comes back step for step through import of its step list
+"$sim" gen --seed 7 --count 40 > "$tmp/g1" 2>&1
+"$sim" gen --seed 7 --count 40 > "$tmp/g2" 2>&1
+"$sim" gen --seed 8 --count 40 > "$tmp/g3" 2>&1
+if [ -s "$tmp/g1" ] && cmp -s "$tmp/g1" "$tmp/g2" && ! cmp -s "$tmp/g1" "$tmp/g3"; then ok; else
+	bad "gen is not deterministic in its seed"; fi
+mkdir -p "$tmp/gd"
+"$sim" gen --seed 7 --count 40 --out "$tmp/gd" > /dev/null 2>&1
+cat "$tmp"/gd/*.yaml | awk 'NR > 1 && /^name: / { print "---" } { print }' > "$tmp/g4"
+if cmp -s "$tmp/g1" "$tmp/g4" && [ "$(ls "$tmp/gd" | wc -l)" = 40 ]; then ok; else
+	bad "gen --out differs from gen to stdout"; fi
+"$sim" run --summary "$tmp/gd" > "$tmp/gr.out" 2>&1
+rc=$?
+if [ $rc -le 1 ] && [ "$(grep -c ' default ' "$tmp/gr.out")" = 40 ]; then ok; else
+	bad "generated scenarios do not all load and run: exit $rc, $(tail -2 "$tmp/gr.out")"; fi
+nexp=0 nrt=0
+for f in "$tmp"/gd/*.yaml; do
+	"$sim" export --format xfs_io "$f" > /dev/null 2>&1 && nexp=$((nexp + 1))
+	sed -n 's/^  - //p' "$f" > "$tmp/list"
+	"$sim" import --from xfs_io "$tmp/list" > "$tmp/rt.yaml" 2> /dev/null &&
+		cmp -s <(sed -n 's/^  - //p' "$tmp/rt.yaml") "$tmp/list" && nrt=$((nrt + 1))
+done
+if [ $nexp = 40 ] && [ $nrt = 40 ]; then ok; else
+	bad "generated scenarios: $nexp of 40 export, $nrt of 40 round-trip through import"; fi
+expect_exit2 "gen without --count" "$sim" gen --seed 1
+expect_exit2 "gen with a bad seed" "$sim" gen --seed x --count 1
+# the model fixes kernel-check found, against what 6.18 showed: data=journal writeback
+# commits only with a dirty folio; a write into an unwritten extent inside i_disksize
+# zeroes out and converts the whole extent (up to 32 KiB)
+"$sim" run --quiet --dump-file "$tmp/jp" scenarios/modes/journal-data-clean-punch-no-commit.yaml > /dev/null 2>&1
+"$sim" run --quiet --dump-file "$tmp/jz" scenarios/modes/journal-data-clean-zero-no-commit.yaml > /dev/null 2>&1
+if [ "$(stat -c %s "$tmp/jp")" = 8192 ] && [ "$(stat -c %s "$tmp/jz")" = 0 ]; then ok; else
+	bad "data=journal clean writeback commits: sizes $(stat -c %s "$tmp/jp") and $(stat -c %s "$tmp/jz"), the kernel shows 8192 and 0"; fi
+"$sim" run --quiet --dump-file "$tmp/uz" scenarios/crash/unwritten-zeroout-converts-extent.yaml > /dev/null 2>&1
+if [ "$(od -An -tx1 -j1024 -N2 "$tmp/uz" | tr -d ' ')" = 6d6d ] &&
+   [ "$(sha256sum < "$tmp/uz" | cut -c1-16)" = 0708b515a0f6a01a ]; then ok; else
+	bad "unwritten-zeroout-converts-extent: after the crash the model's file is not the kernel's"; fi
+# the recorded kernel-check campaign, replayed against the model
+tests/kernel/kernel-check-replay.sh -b "$build" > "$tmp/kr.out" 2>&1
+grep '^FAIL' -A4 "$tmp/kr.out" | head -20
+kp=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/kr.out")
+kf=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/kr.out")
+if [ -z "$kp" ]; then bad "kernel-check replay: $(tail -2 "$tmp/kr.out")"; else
+	pass=$((pass + kp)); fail=$((fail + kf)); fi
+# kernel-check says why it skips without root (run as an unprivileged user where we are root)
+if [ "$(id -u)" != 0 ]; then
+	scripts/kernel-check -b "$build" > "$tmp/kc.out" 2>&1
+	rc=$?
+elif command -v setpriv > /dev/null && [ -x "$sim" ] && setpriv --reuid 65534 --regid 65534 \
+	--clear-groups test -x "$sim" 2> /dev/null; then
+	setpriv --reuid 65534 --regid 65534 --clear-groups scripts/kernel-check -b "$build" \
+		> "$tmp/kc.out" 2>&1
+	rc=$?
+else
+	rc=0
+	echo "kernel-check: skipped: (not tried)" > "$tmp/kc.out"
+	echo "0 passed, 0 failed" >> "$tmp/kc.out"
+fi
+if [ $rc = 0 ] && grep -q '^kernel-check: skipped: ' "$tmp/kc.out" &&
+   [ "$(tail -1 "$tmp/kc.out")" = "0 passed, 0 failed" ]; then ok; else
+	bad "kernel-check without root: exit $rc, $(head -2 "$tmp/kc.out")"; fi
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

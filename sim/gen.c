@@ -1,0 +1,372 @@
+/*
+ * gen.c - ext4sim gen: random scenarios for the real-kernel check
+ * (docs/real-kernel.md).
+ *
+ *   ext4sim gen --seed S --count N [--out DIR] [--block-size N]
+ *               [--data MODE] [--delalloc|--nodelalloc] [--kernel K]
+ *
+ * Scenario I of seed S depends on S and I alone (so a smaller --count gives
+ * a prefix of a larger one), from a splitmix64 generator: 4 to 16 steps over
+ * a file of at most about 64 KiB, offsets and lengths at and around block and
+ * page boundaries, every step kind export runs on a real kernel (pwrite,
+ * truncate, falloc, fzero, fpunch, fcollapse, finsert, mwrite, pread, fsync,
+ * fdatasync, sync, sync_range, writeback, commit, evict, close, chattr,
+ * remount, crash), with at least one crash.  An mmap store stays inside the
+ * page holding EOF: the model, run on the steps so far, gives the size.  A
+ * close sits wherever an xfs_io process would end (orc_as_run), so export
+ * runs exactly the generated steps.  Fill bytes are never 0x00 or 0xee (the
+ * device's sentinel).
+ *
+ * The configuration cycles over block sizes 4096 and 1024 and
+ * data=ordered (delalloc, nodelalloc), data=writeback (delalloc, nodelalloc)
+ * and data=journal, ten in all, unless flags fix some of it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "oracle.h"
+
+#define GEN_COUNT_MAX 100000u
+#define GEN_STEPS_MAX 16u
+
+struct rng {
+	uint64_t state;
+};
+
+/* splitmix64 (Steele, Lea and Flood, 2014). */
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), n > 0, without modulo bias. */
+static uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	uint64_t reject = (0 - n) % n, v;
+
+	do
+		v = rng_next(r);
+	while (v < reject);
+	return v % n;
+}
+
+#define PICK(r, arr) ((arr)[rng_below((r), sizeof(arr) / sizeof((arr)[0]))])
+
+struct gen {
+	uint64_t seed;
+	uint32_t count;
+	const char *out_dir;
+	bool has_bs, has_data, has_delalloc;
+	uint32_t bs;
+	enum scn_data_mode data;
+	bool delalloc;
+	char kernel[SCN_NAME_MAX];
+};
+
+static const struct { uint32_t bs; enum scn_data_mode data; bool delalloc; } cycle[] = {
+	{ 4096, SCN_DATA_ORDERED, true }, { 4096, SCN_DATA_ORDERED, false },
+	{ 4096, SCN_DATA_WRITEBACK, true }, { 4096, SCN_DATA_WRITEBACK, false },
+	{ 4096, SCN_DATA_JOURNAL, false },
+	{ 1024, SCN_DATA_ORDERED, true }, { 1024, SCN_DATA_ORDERED, false },
+	{ 1024, SCN_DATA_WRITEBACK, true }, { 1024, SCN_DATA_WRITEBACK, false },
+	{ 1024, SCN_DATA_JOURNAL, false },
+};
+
+static const int64_t OFFSETS[] = { 0, 1024, 2048, 3072, 4096, 5120, 8192, 12288, 16384,
+				   20480, 32768, 61440 };
+static const int64_t NUDGES[] = { 0, 0, 0, -1, 1, -100, 100, 500, -500, 1000 };
+static const int64_t LENGTHS[] = { 1, 100, 500, 1000, 1023, 1024, 1025, 2048, 3000, 4095,
+				   4096, 4097, 5000, 8192, 9000, 12288 };
+
+static int64_t g_offset(struct rng *r)
+{
+	int64_t o = PICK(r, OFFSETS) + PICK(r, NUDGES);
+
+	return o < 0 ? 0 : o;
+}
+
+static unsigned g_fill(struct rng *r)
+{
+	unsigned b = 1 + (unsigned)rng_below(r, 254);      /* 0x01 .. 0xfe */
+
+	return b == 0xee ? 0x11 : b;
+}
+
+/* One scenario's state while it is generated. */
+struct gscn {
+	struct scenario s;              /* steps so far, for the model */
+	struct sim_variant_cfg cfg;
+	struct orc_config oc;
+	struct scn_step steps[GEN_STEPS_MAX + 2];
+	unsigned nr;
+};
+
+/* The file's size after the steps so far, from the model. */
+static int64_t model_size(struct gscn *g)
+{
+	struct sim_options o = { .crash_bound = 0, .quiet = true };
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX];
+	int64_t size;
+
+	g->s.steps = g->steps;
+	g->s.nr_steps = g->nr;
+	SIM_ASSERT(sim_run_variant(&g->s, &g->cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	size = r.final_size;
+	sim_variant_result_free(&r, g->nr);
+	return size;
+}
+
+/* An mmap store inside the pages up to the one holding EOF; false if there is none. */
+static bool g_mwrite(struct rng *r, struct gscn *g)
+{
+	int64_t size = model_size(g), end, off, len;
+
+	if (size <= 0)
+		return false;
+	end = (size + 4095) / 4096 * 4096;
+	switch (rng_below(r, 3)) {
+	case 0:         /* around EOF, possibly past it inside the EOF page */
+		off = size - 1 - (int64_t)rng_below(r, 600);
+		if (off < 0)
+			off = 0;
+		break;
+	case 1:         /* at a block or page boundary */
+		off = (int64_t)rng_below(r, (uint64_t)end / 1024) * 1024;
+		break;
+	default:
+		off = (int64_t)rng_below(r, (uint64_t)end);
+		break;
+	}
+	len = 1 + (int64_t)rng_below(r, (uint64_t)SIM_MIN(end - off, 6000));
+	orc_make_step(&g->steps[g->nr++], "mwrite -S 0x%02x %lld %lld", g_fill(r),
+		      (long long)off, (long long)len);
+	return true;
+}
+
+static void g_step(struct rng *r, struct gscn *g)
+{
+	uint32_t bs = g->oc.block_size;
+	struct scn_step *st = &g->steps[g->nr];
+	unsigned k = (unsigned)rng_below(r, 1000);
+
+	if (k < 280) {
+		orc_make_step(st, "pwrite -S 0x%02x %lld %lld", g_fill(r), (long long)g_offset(r),
+			      (long long)PICK(r, LENGTHS));
+	} else if (k < 360) {
+		static const int64_t tweak[] = { 0, 0, -3, 7 };
+		int64_t sz = g_offset(r) + PICK(r, tweak);
+
+		orc_make_step(st, "truncate %lld", (long long)(sz < 0 ? 0 : sz));
+	} else if (k < 410) {
+		orc_make_step(st, "falloc%s %lld %lld", rng_below(r, 2) ? " -k" : "",
+			      (long long)g_offset(r), (long long)PICK(r, LENGTHS));
+	} else if (k < 460) {
+		orc_make_step(st, "fzero%s %lld %lld", rng_below(r, 5) < 2 ? " -k" : "",
+			      (long long)g_offset(r), (long long)PICK(r, LENGTHS));
+	} else if (k < 510) {
+		orc_make_step(st, "fpunch %lld %lld", (long long)g_offset(r),
+			      (long long)PICK(r, LENGTHS));
+	} else if (k < 550) {
+		/* block-aligned mostly; an unaligned one is refused (EINVAL) */
+		int64_t off = (int64_t)rng_below(r, 12) * bs, len = (1 + (int64_t)rng_below(r, 4)) * bs;
+
+		if (rng_below(r, 5) == 0)
+			off += 512;
+		orc_make_step(st, "%s %lld %lld", rng_below(r, 2) ? "fcollapse" : "finsert",
+			      (long long)off, (long long)len);
+	} else if (k < 630) {
+		if (g_mwrite(r, g))
+			return;
+		orc_make_step(st, "pwrite -S 0x%02x %lld %lld", g_fill(r), (long long)g_offset(r),
+			      (long long)PICK(r, LENGTHS));
+	} else if (k < 650) {
+		orc_make_step(st, "pread %lld %lld", (long long)g_offset(r),
+			      (long long)PICK(r, LENGTHS));
+	} else if (k < 700) {
+		orc_make_step(st, "fsync");
+	} else if (k < 730) {
+		orc_make_step(st, "fdatasync");
+	} else if (k < 760) {
+		orc_make_step(st, "sync");
+	} else if (k < 840) {
+		static const int64_t soff[] = { 0, 0, 4096, 8192 }, slen[] = { 0, 4096, 8192 };
+		static const char flags[] = "wwwwwwaaab";
+
+		orc_make_step(st, "sync_range -%c %lld %lld", flags[rng_below(r, 10)],
+			      (long long)PICK(r, soff), (long long)PICK(r, slen));
+	} else if (k < 860) {
+		if (rng_below(r, 2))
+			orc_make_step(st, "writeback");
+		else
+			orc_make_step(st, "writeback %lld %lld", (long long)g_offset(r),
+				      (long long)PICK(r, LENGTHS));
+	} else if (k < 890) {
+		orc_make_step(st, "commit");
+	} else if (k < 915) {
+		orc_make_step(st, "evict");
+	} else if (k < 930) {
+		orc_make_step(st, "close");
+	} else if (k < 945) {
+		orc_make_step(st, "chattr %cS", rng_below(r, 2) ? '+' : '-');
+	} else if (k < 955) {
+		orc_make_step(st, "remount");
+	} else {
+		orc_make_step(st, "crash");
+	}
+	g->nr++;
+}
+
+static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
+{
+	struct gscn *g = sim_zalloc(sizeof(*g));
+	struct scn_step *run;
+	struct sim_overrides ov;
+	struct rng r = { o->seed * UINT64_C(0x100000001b3) + idx };
+	char name[SCN_NAME_MAX], desc[512], src[128], err[SCN_ERR_MAX];
+	unsigned want, crashes = 0, nrun, nc;
+
+	rng_next(&r);
+	g->oc.block_size = o->has_bs ? o->bs : cycle[idx % 10].bs;
+	g->oc.data = o->has_data ? o->data : cycle[idx % 10].data;
+	g->oc.delalloc = o->has_delalloc ? o->delalloc : cycle[idx % 10].delalloc;
+	if (g->oc.data == SCN_DATA_JOURNAL)
+		g->oc.delalloc = false;
+	g->oc.dioread_nolock = true;
+	snprintf(g->oc.kernel, sizeof(g->oc.kernel), "%s", o->kernel);
+	scn_config_defaults(&g->s.config);
+	g->s.config.c_block_size = g->oc.block_size;
+	g->s.config.c_data = g->oc.data;
+	g->s.config.c_delalloc = g->oc.delalloc;
+	if (o->kernel[0])
+		snprintf(g->s.config.c_kernel, sizeof(g->s.config.c_kernel), "%s", o->kernel);
+	snprintf(g->s.path, sizeof(g->s.path), "gen");
+	snprintf(g->s.name, sizeof(g->s.name), "gen");
+	memset(&ov, 0, sizeof(ov));
+	SIM_ASSERT(sim_resolve_variants(&g->s, &ov, &g->cfg, &nc, err, sizeof(err)) == 0 && nc == 1);
+
+	want = 4 + (unsigned)rng_below(&r, GEN_STEPS_MAX - 3);
+	while (g->nr < want)
+		g_step(&r, g);
+	for (unsigned i = 0; i < g->nr; i++)
+		crashes += g->steps[i].s_op == SCN_CRASH;
+	if (!crashes || (g->steps[g->nr - 1].s_op != SCN_CRASH && rng_below(&r, 2)))
+		orc_make_step(&g->steps[g->nr++], "crash");
+	run = sim_zalloc((6 * (size_t)g->nr + 3) * sizeof(*run));
+	nrun = orc_as_run(g->steps, g->nr, run);
+
+	snprintf(name, sizeof(name), "gen-%llu-%04u", (unsigned long long)o->seed, idx);
+	snprintf(desc, sizeof(desc), "Random scenario %u of seed %llu (ext4sim gen), for the "
+		 "real-kernel check: offsets at and around block and page boundaries, a close "
+		 "wherever an xfs_io process ends.", idx, (unsigned long long)o->seed);
+	snprintf(src, sizeof(src), "ext4sim gen --seed %llu", (unsigned long long)o->seed);
+	orc_write_yaml(out, &(struct orc_yaml){ .name = name, .description = desc, .source = src,
+						 .config = &g->oc, .steps = run, .nr_steps = nrun });
+	free(run);
+	free(g);
+}
+
+static int gen_args(struct gen *o, int argc, char **argv)
+{
+	bool has_seed = false, has_count = false;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int64_t n;
+
+		if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
+			o->has_delalloc = true;
+			o->delalloc = a[2] == 'd';
+			continue;
+		}
+		if (!v)
+			return bad_usage(a[0] == '-' ? "%s needs a value" : "unexpected '%s'", a);
+		i++;
+		if (strcmp(a, "--seed") == 0) {
+			char *end;
+
+			errno = 0;
+			o->seed = strtoull(v, &end, 10);
+			if (errno || *end || !(v[0] >= '0' && v[0] <= '9'))
+				return bad_usage("--seed takes a decimal number, not '%s'", v);
+			has_seed = true;
+		} else if (strcmp(a, "--count") == 0) {
+			if (scn_parse_num(v, &n) < 0 || n < 1 || n > GEN_COUNT_MAX)
+				return bad_usage("--count takes 1 to 100000, not '%s'", v);
+			o->count = (uint32_t)n;
+			has_count = true;
+		} else if (strcmp(a, "--out") == 0) {
+			struct stat st;
+
+			if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))
+				return bad_usage("--out: no such directory '%s'", v);
+			o->out_dir = v;
+		} else if (strcmp(a, "--block-size") == 0) {
+			if (parse_u32(v, &o->bs) < 0 || (o->bs != 1024 && o->bs != 2048 && o->bs != 4096))
+				return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+			o->has_bs = true;
+		} else if (strcmp(a, "--data") == 0) {
+			if (strcmp(v, "ordered") == 0)
+				o->data = SCN_DATA_ORDERED;
+			else if (strcmp(v, "writeback") == 0)
+				o->data = SCN_DATA_WRITEBACK;
+			else if (strcmp(v, "journal") == 0)
+				o->data = SCN_DATA_JOURNAL;
+			else
+				return bad_usage("--data must be ordered, writeback or journal, "
+						 "not '%s'", v);
+			o->has_data = true;
+		} else if (strcmp(a, "--kernel") == 0) {
+			if (!ext4_profile_find(v))
+				return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
+						 "them)", v);
+			snprintf(o->kernel, sizeof(o->kernel), "%s", v);
+		} else {
+			return bad_usage("unknown flag '%s'", a);
+		}
+	}
+	if (!has_seed || !has_count)
+		return bad_usage("gen needs --seed S and --count N%s", "");
+	return 0;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	struct gen o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	if ((rc = gen_args(&o, argc, argv)))
+		return rc;
+	for (uint32_t i = 0; i < o.count; i++) {
+		char path[4096];
+		FILE *f = stdout;
+
+		if (o.out_dir) {
+			snprintf(path, sizeof(path), "%s/gen-%llu-%04u.yaml", o.out_dir,
+				 (unsigned long long)o.seed, i);
+			f = fopen(path, "w");
+			if (!f) {
+				fprintf(stderr, "ext4sim: gen: cannot write %s: %s\n", path,
+					strerror(errno));
+				return 2;
+			}
+		} else if (i) {
+			fputs("---\n", f);
+		}
+		gen_one(&o, i, f);
+		if (o.out_dir && (ferror(f) | fclose(f))) {
+			fprintf(stderr, "ext4sim: gen: writing %s failed\n", path);
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,577 @@
+/*
+ * import.c - ext4sim import: a scenario from an fsx operation log or from a
+ * list of xfs_io commands (docs/real-kernel.md).
+ *
+ *   ext4sim import [--from fsx|xfs_io] [--name NAME] [--block-size N]
+ *                  [--data MODE] [--delalloc|--nodelalloc] [--kernel K] FILE
+ *
+ * An fsx log (.fsxops, written by `fsx --record-ops`) has one operation a
+ * line: `[skip ]OP ARG... [keep_size] [close_open] [unshare] [*]`, the
+ * arguments in hex or decimal (offset, length, file size before the
+ * operation; four for the two-range operations).  Each maps to steps:
+ *
+ *   write, write_dontcache  pwrite (dontcache: then sync_range -w of the range)
+ *   mapwrite                truncate up first when it extends the file (as fsx
+ *                           does), mwrite, then fdatasync (fsx's msync(MS_SYNC))
+ *   read, read_dontcache, mapread   pread
+ *   truncate                truncate
+ *   fallocate [keep_size]   falloc [-k]
+ *   punch_hole, zero_range [keep_size], collapse_range, insert_range
+ *                           fpunch, fzero [-k], fcollapse, finsert
+ *   fsync                   fsync
+ *   close_open (flag)       close, evict (fsx closes, drops caches, reopens)
+ *   skip ...                nothing (fsx did not run it)
+ *
+ * fsx writes a pattern; the model writes one byte, so each write or store
+ * gets its own fill byte (never 0xee, the device's sentinel).  Refused, at
+ * the token, as FILE:LINE:COL: write_atomic (direct I/O), clone_range,
+ * dedupe_range, copy_range, exchange_range (a second range's bytes), the
+ * unshare flag, unknown operations and flags, and bad numbers.
+ *
+ * An xfs_io list has one command a line in the syntax `xfs_io -c` takes
+ * (the step syntax; '#' comments and blank lines skipped).
+ *
+ * The YAML goes to stdout only when the whole input converted; exit 2 and one
+ * message on stderr otherwise.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "oracle.h"
+
+#define IMPORT_TOK_MAX 16
+
+enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO };
+
+struct imp {
+	const char *path;
+	enum ifrom from;
+	char name[SCN_NAME_MAX];
+	bool has_config;
+	struct orc_config cfg;
+	struct scn_step *steps;
+	unsigned nr, cap;
+	unsigned nr_ops, nr_skipped, nr_fills;
+	char err[SCN_ERR_MAX + 512];
+};
+
+struct tok {
+	char *t;
+	unsigned col;                   /* 1-based */
+};
+
+__attribute__((format(printf, 4, 5)))
+static int imp_err(struct imp *m, unsigned line, unsigned col, const char *fmt, ...)
+{
+	char msg[SCN_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(m->err, sizeof(m->err), "%s:%u:%u: %s", m->path, line, col, msg);
+	return -1;
+}
+
+static int add_step(struct imp *m, unsigned line, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Append a step built from @fmt; a step the parser refuses is the input's error. */
+static int add_step(struct imp *m, unsigned line, unsigned col, const char *fmt, ...)
+{
+	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	unsigned c;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (m->nr == SCN_STEPS_MAX)
+		return imp_err(m, line, col, "more than %u steps, the most a scenario holds",
+			       SCN_STEPS_MAX);
+	if (m->nr == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->steps = realloc(m->steps, m->cap * sizeof(*m->steps));
+		SIM_ASSERT(m->steps != NULL);
+	}
+	if (scn_parse_step(text, &m->steps[m->nr], err, sizeof(err), &c) != 0)
+		return imp_err(m, line, col, "%s gives '%s': %s", "this operation", text, err);
+	m->steps[m->nr].s_line = line;
+	m->steps[m->nr].s_col = col;
+	m->nr++;
+	return 0;
+}
+
+/* Split @s at blanks, recording 1-based columns. */
+static unsigned tokenize(char *s, struct tok *t, unsigned max)
+{
+	unsigned n = 0;
+	char *p = s;
+
+	while (*p) {
+		while (*p == ' ' || *p == '\t')
+			*p++ = '\0';
+		if (!*p)
+			break;
+		if (n == max)
+			return max + 1;
+		t[n].t = p;
+		t[n].col = (unsigned)(p - s) + 1;
+		n++;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* fsx                                                                */
+/* ------------------------------------------------------------------ */
+
+enum fsx_kind {
+	FK_WRITE, FK_WRITE_DONTCACHE, FK_MAPWRITE, FK_READ, FK_TRUNCATE, FK_FALLOCATE,
+	FK_PUNCH, FK_ZERO, FK_COLLAPSE, FK_INSERT, FK_FSYNC, FK_REFUSED,
+};
+
+static const struct fsx_op {
+	const char *name;
+	enum fsx_kind kind;
+	unsigned nargs;
+	const char *why;                /* FK_REFUSED: the reason */
+} fsx_ops[] = {
+	{ "read", FK_READ, 3, NULL },
+	{ "read_dontcache", FK_READ, 3, NULL },
+	{ "write", FK_WRITE, 3, NULL },
+	{ "write_dontcache", FK_WRITE_DONTCACHE, 3, NULL },
+	{ "write_atomic", FK_REFUSED, 3, "an atomic write is direct I/O, which the model "
+	  "does not have" },
+	{ "mapread", FK_READ, 3, NULL },
+	{ "mapwrite", FK_MAPWRITE, 3, NULL },
+	{ "truncate", FK_TRUNCATE, 3, NULL },
+	{ "fallocate", FK_FALLOCATE, 3, NULL },
+	{ "punch_hole", FK_PUNCH, 3, NULL },
+	{ "zero_range", FK_ZERO, 3, NULL },
+	{ "collapse_range", FK_COLLAPSE, 3, NULL },
+	{ "insert_range", FK_INSERT, 3, NULL },
+	{ "clone_range", FK_REFUSED, 4, "clone_range copies a second range's bytes, and "
+	  "ext4 cannot clone; the model writes one byte per step" },
+	{ "dedupe_range", FK_REFUSED, 4, "dedupe_range compares two ranges' bytes, and ext4 "
+	  "cannot share blocks; the model writes one byte per step" },
+	{ "copy_range", FK_REFUSED, 4, "copy_range copies a second range's bytes; the model "
+	  "writes one byte per step" },
+	{ "exchange_range", FK_REFUSED, 4, "exchange_range swaps two ranges' bytes; the "
+	  "model writes one byte per step" },
+	{ "fsync", FK_FSYNC, 3, NULL },
+};
+
+static const struct fsx_op *fsx_find(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(fsx_ops) / sizeof(fsx_ops[0]); i++)
+		if (strcmp(fsx_ops[i].name, name) == 0)
+			return &fsx_ops[i];
+	return NULL;
+}
+
+/* fsx's strtoul(str, &end, 0), limited to the model's offsets. */
+static int fsx_num(const char *s, int64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!(s[0] >= '0' && s[0] <= '9'))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > (unsigned long long)SCN_OFFSET_MAX)
+		return -1;
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* A fill byte per write: 0x01.. 0xfe, never 0xee. */
+static unsigned next_fill(struct imp *m)
+{
+	unsigned b = 1 + m->nr_fills++ % 0xfd;
+
+	return b >= 0xee ? b + 1 : b;
+}
+
+static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
+{
+	const struct fsx_op *op;
+	bool skip = false, keep = false, closeopen = false;
+	int64_t a[4] = { 0 };
+	unsigned i = 0, col;
+
+	if (strcmp(t[0].t, "skip") == 0) {
+		skip = true;
+		i = 1;
+		if (n < 2)
+			return imp_err(m, line, t[0].col + 4, "'skip' needs an operation");
+	}
+	op = fsx_find(t[i].t);
+	if (!op)
+		return imp_err(m, line, t[i].col, "unknown fsx operation '%s'", t[i].t);
+	if (n < i + 1 + op->nargs)
+		return imp_err(m, line, n > i + 1 ? t[n - 1].col + (unsigned)strlen(t[n - 1].t) + 1
+					: t[i].col + (unsigned)strlen(t[i].t) + 1,
+			       "fsx '%s' takes %u numbers (%s)", op->name, op->nargs,
+			       op->nargs == 4 ? "offset, length, destination, file size"
+					      : "offset, length, file size");
+	for (unsigned k = 0; k < op->nargs; k++)
+		if (fsx_num(t[i + 1 + k].t, &a[k]) < 0)
+			return imp_err(m, line, t[i + 1 + k].col, "'%s' is not a number fsx writes "
+				       "(hex or decimal, at most 16 TiB)", t[i + 1 + k].t);
+	for (unsigned k = i + 1 + op->nargs; k < n; k++) {
+		if (strcmp(t[k].t, "keep_size") == 0)
+			keep = true;
+		else if (strcmp(t[k].t, "close_open") == 0)
+			closeopen = true;
+		else if (strcmp(t[k].t, "*") == 0)
+			;       /* fsx's overlap marker */
+		else if (strcmp(t[k].t, "unshare") == 0) {
+			if (!skip)
+				return imp_err(m, line, t[k].col, "fallocate unshare "
+					       "(FALLOC_FL_UNSHARE_RANGE) is not modelled");
+		} else
+			return imp_err(m, line, t[k].col, "unknown fsx flag '%s'", t[k].t);
+	}
+	if (a[0] + a[1] > SCN_OFFSET_MAX)
+		return imp_err(m, line, t[i + 2].col, "offset + length is beyond 16 TiB");
+	if (op->kind == FK_REFUSED)
+		return imp_err(m, line, t[i].col, "fsx '%s' has no counterpart in the model: %s",
+			       op->name, op->why);
+	if (skip) {
+		m->nr_skipped++;
+		return 0;
+	}
+	m->nr_ops++;
+	col = t[i].col;
+	switch (op->kind) {
+	case FK_WRITE:
+	case FK_WRITE_DONTCACHE:
+		if (add_step(m, line, col, "pwrite -S 0x%02x %lld %lld", next_fill(m),
+			     (long long)a[0], (long long)a[1]) < 0)
+			return -1;
+		if (op->kind == FK_WRITE_DONTCACHE && a[1] > 0 &&
+		    add_step(m, line, col, "sync_range -w %lld %lld", (long long)a[0],
+			     (long long)a[1]) < 0)
+			return -1;
+		break;
+	case FK_MAPWRITE:
+		if (a[1] == 0)
+			break;
+		if (a[0] + a[1] > a[2] &&
+		    add_step(m, line, col, "truncate %lld", (long long)(a[0] + a[1])) < 0)
+			return -1;
+		if (add_step(m, line, col, "mwrite -S 0x%02x %lld %lld", next_fill(m),
+			     (long long)a[0], (long long)a[1]) < 0 ||
+		    add_step(m, line, col, "fdatasync") < 0)
+			return -1;
+		break;
+	case FK_READ:
+		if (add_step(m, line, col, "pread %lld %lld", (long long)a[0], (long long)a[1]) < 0)
+			return -1;
+		break;
+	case FK_TRUNCATE:
+		if (add_step(m, line, col, "truncate %lld", (long long)a[1]) < 0)
+			return -1;
+		break;
+	case FK_FALLOCATE:
+	case FK_ZERO:
+		if (add_step(m, line, col, "%s%s %lld %lld",
+			     op->kind == FK_ZERO ? "fzero" : "falloc", keep ? " -k" : "",
+			     (long long)a[0], (long long)a[1]) < 0)
+			return -1;
+		break;
+	case FK_PUNCH:
+	case FK_COLLAPSE:
+	case FK_INSERT:
+		if (add_step(m, line, col, "%s %lld %lld", op->kind == FK_PUNCH ? "fpunch" :
+			     op->kind == FK_COLLAPSE ? "fcollapse" : "finsert",
+			     (long long)a[0], (long long)a[1]) < 0)
+			return -1;
+		break;
+	case FK_FSYNC:
+		if (add_step(m, line, col, "fsync") < 0)
+			return -1;
+		break;
+	case FK_REFUSED:
+		break;
+	}
+	if (closeopen && (add_step(m, line, col, "close") < 0 || add_step(m, line, col, "evict") < 0))
+		return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* xfs_io lists                                                       */
+/* ------------------------------------------------------------------ */
+
+static int xfs_io_line(struct imp *m, unsigned line, const char *text, unsigned lead)
+{
+	char err[SCN_ERR_MAX];
+	unsigned col;
+
+	if (m->nr == SCN_STEPS_MAX)
+		return imp_err(m, line, lead + 1, "more than %u steps, the most a scenario holds",
+			       SCN_STEPS_MAX);
+	if (m->nr == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 64;
+		m->steps = realloc(m->steps, m->cap * sizeof(*m->steps));
+		SIM_ASSERT(m->steps != NULL);
+	}
+	if (scn_parse_step(text, &m->steps[m->nr], err, sizeof(err), &col) != 0)
+		return imp_err(m, line, lead + col + 1, "%s", err);
+	m->nr++;
+	m->nr_ops++;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The input                                                          */
+/* ------------------------------------------------------------------ */
+
+static bool all_numbers(struct tok *t, unsigned from, unsigned n)
+{
+	int64_t v;
+
+	for (unsigned i = from; i < n; i++)
+		if (fsx_num(t[i].t, &v) < 0)
+			return false;
+	return n > from;
+}
+
+/* fsx or xfs_io, from the first line that holds a command. */
+static enum ifrom detect(const char *path, char *first_line)
+{
+	size_t n = strlen(path);
+	struct tok t[IMPORT_TOK_MAX];
+	unsigned nt;
+
+	if (n > 7 && strcmp(path + n - 7, ".fsxops") == 0)
+		return IF_FSX;
+	if (!first_line)
+		return IF_XFS_IO;
+	nt = tokenize(first_line, t, IMPORT_TOK_MAX);
+	if (nt == 0 || nt > IMPORT_TOK_MAX)
+		return IF_XFS_IO;
+	if (strcmp(t[0].t, "skip") == 0)
+		return IF_FSX;
+	if (strcmp(t[0].t, "truncate") == 0 || strcmp(t[0].t, "fsync") == 0)
+		return nt >= 4 && all_numbers(t, 1, 4) ? IF_FSX : IF_XFS_IO;
+	return fsx_find(t[0].t) ? IF_FSX : IF_XFS_IO;
+}
+
+/* The line without its end of line; NULL for a blank or comment line. */
+static char *meaningful(char *line, unsigned *lead)
+{
+	size_t n = strlen(line);
+	char *p = line;
+
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	*lead = (unsigned)(p - line);
+	return *p && *p != '#' ? p : NULL;
+}
+
+static int read_input(struct imp *m)
+{
+	FILE *f = fopen(m->path, "r");
+	char *line = NULL, *first = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int rc = 0;
+
+	if (!f) {
+		snprintf(m->err, sizeof(m->err), "ext4sim: import: cannot read %s: %s", m->path,
+			 strerror(errno));
+		return -1;
+	}
+	if (m->from == IF_AUTO) {
+		while (!first && getline(&line, &cap, f) >= 0) {
+			unsigned lead;
+			char *p = meaningful(line, &lead);
+
+			if (p)
+				first = strdup(p);
+		}
+		m->from = detect(m->path, first);
+		free(first);
+		rewind(f);
+	}
+	while (rc == 0) {
+		struct tok t[IMPORT_TOK_MAX];
+		ssize_t got = getline(&line, &cap, f);
+		unsigned lead, nt;
+		char *p;
+
+		if (got < 0)
+			break;
+		lineno++;
+		if (memchr(line, '\0', (size_t)got) != NULL) {
+			rc = imp_err(m, lineno, 1, "a NUL byte");
+			break;
+		}
+		p = meaningful(line, &lead);
+		if (!p)
+			continue;
+		if (m->from == IF_XFS_IO) {
+			rc = xfs_io_line(m, lineno, p, lead);
+			continue;
+		}
+		nt = tokenize(line, t, IMPORT_TOK_MAX);
+		if (nt > IMPORT_TOK_MAX)
+			rc = imp_err(m, lineno, 1, "more than %u words: not an fsx operation",
+				     IMPORT_TOK_MAX);
+		else
+			rc = fsx_line(m, lineno, t, nt);
+	}
+	free(line);
+	if (rc == 0 && ferror(f))
+		rc = imp_err(m, lineno + 1, 1, "read error");
+	fclose(f);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                        */
+/* ------------------------------------------------------------------ */
+
+static bool valid_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= SCN_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '.' ||
+		      *s == '_' || *s == '-'))
+			return false;
+	return true;
+}
+
+static int import_args(struct imp *m, int argc, char **argv)
+{
+	struct cli c;
+
+	memset(&c, 0, sizeof(c));
+	m->cfg.block_size = 4096;
+	m->cfg.data = SCN_DATA_ORDERED;
+	m->cfg.delalloc = true;
+	m->cfg.dioread_nolock = true;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
+			m->cfg.delalloc = a[2] == 'd';
+			m->has_config = true;
+			continue;
+		}
+		if (a[0] != '-' || strcmp(a, "-") == 0) {
+			if (m->path)
+				return bad_usage("import takes one file%s", "");
+			m->path = a;
+			continue;
+		}
+		if (!v)
+			return bad_usage("%s needs a value", a);
+		i++;
+		if (strcmp(a, "--from") == 0) {
+			if (strcmp(v, "fsx") && strcmp(v, "xfs_io"))
+				return bad_usage("--from takes fsx or xfs_io, not '%s'", v);
+			m->from = v[0] == 'f' ? IF_FSX : IF_XFS_IO;
+		} else if (strcmp(a, "--name") == 0) {
+			if (!valid_name(v))
+				return bad_usage("--name takes [a-z0-9._-]+ (at most 63 bytes), "
+						 "not '%s'", v);
+			snprintf(m->name, sizeof(m->name), "%s", v);
+		} else if (strcmp(a, "--block-size") == 0) {
+			if (parse_u32(v, &m->cfg.block_size) < 0 || (m->cfg.block_size != 1024 &&
+			    m->cfg.block_size != 2048 && m->cfg.block_size != 4096))
+				return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+			m->has_config = true;
+		} else if (strcmp(a, "--data") == 0) {
+			if (strcmp(v, "ordered") == 0)
+				m->cfg.data = SCN_DATA_ORDERED;
+			else if (strcmp(v, "writeback") == 0)
+				m->cfg.data = SCN_DATA_WRITEBACK;
+			else if (strcmp(v, "journal") == 0)
+				m->cfg.data = SCN_DATA_JOURNAL;
+			else
+				return bad_usage("--data must be ordered, writeback or journal, "
+						 "not '%s'", v);
+			m->has_config = true;
+		} else if (strcmp(a, "--kernel") == 0) {
+			if (!ext4_profile_find(v))
+				return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
+						 "them)", v);
+			snprintf(m->cfg.kernel, sizeof(m->cfg.kernel), "%s", v);
+			m->has_config = true;
+		} else {
+			return bad_usage("unknown flag '%s'", a);
+		}
+	}
+	if (!m->path)
+		return bad_usage("import needs a file: an fsx log or a list of xfs_io "
+				 "commands%s", "");
+	if (!m->name[0])
+		orc_name_from_path(m->path, m->name, sizeof(m->name));
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	struct imp *m = sim_zalloc(sizeof(*m));
+	char desc[1024], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	if ((rc = import_args(m, argc, argv)))
+		goto out;
+	if (read_input(m) < 0) {
+		fprintf(stderr, "%s\n", m->err);
+		rc = 2;
+		goto out;
+	}
+	if (m->nr == 0) {
+		fprintf(stderr, "%s: import: no operations to import\n", m->path);
+		rc = 2;
+		goto out;
+	}
+	if (m->from == IF_FSX)
+		snprintf(desc, sizeof(desc), "Imported from an fsx operation log: %u operation(s), "
+			 "%u skipped by fsx and left out.  Each write or mmap store writes one "
+			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
+			 "is an fdatasync of the whole file; close_open is a close and an evict.",
+			 m->nr_ops, m->nr_skipped);
+	else
+		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s).",
+			 m->nr_ops);
+	mem = open_memstream(&buf, &len);
+	SIM_ASSERT(mem != NULL);
+	orc_write_yaml(mem, &(struct orc_yaml){
+		.name = m->name, .description = desc, .source = m->path,
+		.config = m->has_config ? &m->cfg : NULL, .steps = m->steps, .nr_steps = m->nr });
+	SIM_ASSERT(fclose(mem) == 0);
+	if (len > SCN_FILE_BYTES_MAX) {
+		fprintf(stderr, "%s: import: the scenario would be %zu bytes, more than the %u a "
+			"scenario file may hold; import a part of the input\n", m->path, len,
+			SCN_FILE_BYTES_MAX);
+		rc = 2;
+	} else {
+		fwrite(buf, 1, len, stdout);
+	}
+	free(buf);
+out:
+	free(m->steps);
+	free(m);
+	return rc;
+}

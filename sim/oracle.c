@@ -1,0 +1,295 @@
+/*
+ * oracle.c - helpers of export, import and gen (see oracle.h).
+ */
+#include "oracle.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "sim.h"
+
+const char *orc_data_name(enum scn_data_mode d)
+{
+	static const char *const names[] = { "ordered", "writeback", "journal" };
+
+	return names[d];
+}
+
+static void range(char *buf, size_t cap, const char *op, const char *opt,
+		  const struct scn_step *st)
+{
+	snprintf(buf, cap, "%s%s %lld %lld", op, opt, (long long)st->s_off, (long long)st->s_len);
+}
+
+static void persist_list(char *buf, size_t cap, const struct scn_step *st)
+{
+	size_t n = strlen(buf);
+
+	if (!st->s_has_persist)
+		return;
+	n += (size_t)snprintf(buf + n, cap - n, " --keep %s", st->s_nr_persist ? "" : "none");
+	for (uint16_t k = 0; k < st->s_nr_persist && n < cap; k++) {
+		if (st->s_persist[k][0] == st->s_persist[k][1])
+			n += (size_t)snprintf(buf + n, cap - n, "%s%u", k ? "," : "",
+					      st->s_persist[k][0]);
+		else
+			n += (size_t)snprintf(buf + n, cap - n, "%s%u-%u", k ? "," : "",
+					      st->s_persist[k][0], st->s_persist[k][1]);
+	}
+}
+
+void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
+{
+	char opt[64];
+
+	switch (st->s_op) {
+	case SCN_PWRITE:
+		if (st->s_short_copy >= 0)
+			snprintf(opt, sizeof(opt), " --short %lld -S 0x%02x",
+				 (long long)st->s_short_copy, st->s_fill);
+		else
+			snprintf(opt, sizeof(opt), " -S 0x%02x", st->s_fill);
+		range(buf, cap, "pwrite", opt, st);
+		break;
+	case SCN_MWRITE:
+		snprintf(opt, sizeof(opt), " -S 0x%02x", st->s_fill);
+		range(buf, cap, "mwrite", opt, st);
+		break;
+	case SCN_PREAD:
+		range(buf, cap, "pread", st->s_verbose ? " -v" : "", st);
+		break;
+	case SCN_TRUNCATE:
+		snprintf(buf, cap, "truncate %lld", (long long)st->s_len);
+		break;
+	case SCN_FALLOC:
+	case SCN_FZERO:
+		range(buf, cap, scn_op_name(st->s_op), st->s_keep_size ? " -k" : "", st);
+		break;
+	case SCN_FPUNCH:
+	case SCN_FCOLLAPSE:
+	case SCN_FINSERT:
+		range(buf, cap, scn_op_name(st->s_op), "", st);
+		break;
+	case SCN_SYNC_RANGE:
+		snprintf(opt, sizeof(opt), " -%c", st->s_sr_flag);
+		range(buf, cap, "sync_range", opt, st);
+		break;
+	case SCN_WRITEBACK:
+		if (st->s_has_range)
+			range(buf, cap, "writeback", "", st);
+		else
+			snprintf(buf, cap, "writeback");
+		break;
+	case SCN_CHATTR:
+		snprintf(buf, cap, "chattr %cS", st->s_sync_flag ? '+' : '-');
+		break;
+	case SCN_CRASH:
+	case SCN_SHUTDOWN:
+		snprintf(buf, cap, "%s", scn_op_name(st->s_op));
+		persist_list(buf, cap, st);
+		break;
+	default:
+		snprintf(buf, cap, "%s", scn_op_name(st->s_op));
+		break;
+	}
+}
+
+void orc_make_step(struct scn_step *st, const char *fmt, ...)
+{
+	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	unsigned col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (scn_parse_step(text, st, err, sizeof(err), &col) != 0) {
+		fprintf(stderr, "ext4sim: internal step '%s': %s\n", text, err);
+		SIM_ASSERT(!"a step built by ext4sim does not parse");
+	}
+	snprintf(st->s_text, sizeof(st->s_text), "%s", text);
+}
+
+/* A double-quoted YAML scalar: printable ASCII, escapes for the rest. */
+static void quoted(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fputc('?', out);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* A folded block scalar, words wrapped at 88 columns, non-ASCII as '?'. */
+static void folded(FILE *out, const char *key, const char *text)
+{
+	size_t col = 0;
+
+	fprintf(out, "%s: >\n", key);
+	while (*text) {
+		size_t n = 0;
+
+		while (*text == ' ' || *text == '\n' || *text == '\t')
+			text++;
+		while (text[n] && text[n] != ' ' && text[n] != '\n' && text[n] != '\t')
+			n++;
+		if (!n)
+			break;
+		if (col && col + 1 + n > 86) {
+			fputc('\n', out);
+			col = 0;
+		}
+		fputs(col ? " " : "  ", out);
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)text[i];
+
+			fputc(c < 0x20 || c >= 0x7f ? '?' : c, out);
+		}
+		col += n + 1;
+		text += n;
+	}
+	fputc('\n', out);
+}
+
+void orc_write_yaml(FILE *out, const struct orc_yaml *y)
+{
+	const struct orc_config *c = y->config;
+	char text[SCN_STEP_TEXT_MAX];
+
+	fprintf(out, "name: %s\n", y->name);
+	if (y->description && y->description[0])
+		folded(out, "description", y->description);
+	if (y->source && y->source[0]) {
+		fputs("source: ", out);
+		quoted(out, y->source);
+		fputc('\n', out);
+	}
+	if (c) {
+		fprintf(out, "config:\n  block_size: %u\n  data: %s\n  delalloc: %s\n",
+			c->block_size, orc_data_name(c->data),
+			c->delalloc && c->data != SCN_DATA_JOURNAL ? "true" : "false");
+		fprintf(out, "  dioread_nolock: %s\n", c->dioread_nolock ? "true" : "false");
+		if (c->disk_blocks)
+			fprintf(out, "  disk_blocks: %u\n", c->disk_blocks);
+		if (c->kernel[0]) {
+			fputs("  kernel: ", out);
+			quoted(out, c->kernel);
+			fputc('\n', out);
+		}
+		if (c->nr_patches) {
+			fputs("  patches:\n", out);
+			for (unsigned i = 0; i < c->nr_patches; i++)
+				fprintf(out, "    %s: %s\n", c->patches[i].p_name,
+					c->patches[i].p_on ? "on" : "off");
+		}
+	}
+	fputs("steps:\n", out);
+	for (unsigned i = 0; i < y->nr_steps; i++) {
+		orc_step_text(&y->steps[i], text, sizeof(text));
+		fprintf(out, "  - %s\n", text);
+	}
+}
+
+void orc_name_from_path(const char *path, char *out, size_t cap)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = 0;
+
+	base = base ? base + 1 : path;
+	for (; *base && *base != '.' && n + 1 < cap && n + 1 < SCN_NAME_MAX; base++) {
+		unsigned char c = (unsigned char)*base;
+
+		out[n++] = isalnum(c) ? (char)tolower(c) : (c == '_' ? '_' : '-');
+	}
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, cap, "imported");
+}
+
+void orc_mount_options(const struct orc_config *c, char *buf, size_t cap)
+{
+	bool dioread = c->delalloc && c->data != SCN_DATA_JOURNAL;
+
+	snprintf(buf, cap, "data=%s%s%s,commit=600,noatime", orc_data_name(c->data),
+		 !c->delalloc && c->data != SCN_DATA_JOURNAL ? ",nodelalloc" : "",
+		 dioread && !c->dioread_nolock ? ",dioread_lock" : "");
+}
+
+void orc_config_key(const struct orc_config *c, char *buf, size_t cap)
+{
+	bool dioread = c->delalloc && c->data != SCN_DATA_JOURNAL;
+
+	snprintf(buf, cap, "%u %s %s%s", c->block_size, orc_data_name(c->data),
+		 c->delalloc && c->data != SCN_DATA_JOURNAL ? "delalloc" : "nodelalloc",
+		 dioread && !c->dioread_nolock ? " dioread_lock" : "");
+}
+
+bool orc_in_process(enum scn_op op)
+{
+	switch (op) {
+	case SCN_CLOSE: case SCN_EVICT: case SCN_CHATTR: case SCN_REMOUNT:
+	case SCN_CRASH: case SCN_SHUTDOWN: case SCN_COMMIT:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool is_wait_all(const struct scn_step *st)
+{
+	return st->s_op == SCN_SYNC_RANGE && st->s_sr_flag == 'a' && st->s_off == 0 &&
+	       st->s_len == 0;
+}
+
+/* close, then (after a truncate to 0) wait for what auto_da_alloc started and close again */
+static void close_after(const struct scn_step *in, unsigned n, unsigned next,
+			struct scn_step *out, unsigned *k, bool *da_close)
+{
+	if (!*da_close)
+		return;
+	*da_close = false;
+	if (next + 1 < n && is_wait_all(&in[next]) && in[next + 1].s_op == SCN_CLOSE)
+		return;         /* already there (idempotence) */
+	orc_make_step(&out[(*k)++], "sync_range -a 0 0");
+	orc_make_step(&out[(*k)++], "close");
+}
+
+unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out)
+{
+	unsigned k = 0;
+	bool open = false, da_close = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct scn_step *st = &in[i];
+
+		if (!orc_in_process(st->s_op) && st->s_op != SCN_CLOSE && open) {
+			orc_make_step(&out[k++], "close");
+			close_after(in, n, i, out, &k, &da_close);
+		}
+		out[k++] = *st;
+		if (st->s_op == SCN_CLOSE)
+			close_after(in, n, i + 1, out, &k, &da_close);
+		open = orc_in_process(st->s_op);
+		if (st->s_op == SCN_TRUNCATE && st->s_len == 0)
+			da_close = true;        /* EXT4_STATE_DA_ALLOC_CLOSE */
+		/* a write sync_range -w starts completes at once on a real device */
+		if (st->s_op == SCN_SYNC_RANGE && st->s_sr_flag == 'w' &&
+		    !(i + 1 < n && in[i + 1].s_op == SCN_SYNC_RANGE && in[i + 1].s_sr_flag == 'a' &&
+		      in[i + 1].s_off == st->s_off && in[i + 1].s_len == st->s_len))
+			orc_make_step(&out[k++], "sync_range -a %lld %lld", (long long)st->s_off,
+				      (long long)st->s_len);
+	}
+	if (open) {
+		orc_make_step(&out[k++], "close");
+		close_after(in, n, n, out, &k, &da_close);
+	}
+	return k;
+}

@@ -1,0 +1,68 @@
+/*
+ * oracle.h - what export, import and gen share (docs/real-kernel.md): a
+ * step's canonical text, a scenario written back as YAML, and the real
+ * mount options of a model configuration.
+ */
+#ifndef EXT4SIM_ORACLE_H
+#define EXT4SIM_ORACLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario.h"
+
+/* A configuration as written to a scenario's config: (all keys explicit). */
+struct orc_config {
+	uint32_t block_size;
+	enum scn_data_mode data;
+	bool delalloc;
+	bool dioread_nolock;
+	uint32_t disk_blocks;           /* 0: not written (the default) */
+	char kernel[SCN_NAME_MAX];      /* "": not written */
+	unsigned nr_patches;
+	struct scn_patch_setting patches[SCN_PATCHES_MAX];
+};
+
+/* A scenario to write: the keys import, gen and export --format yaml fill. */
+struct orc_yaml {
+	const char *name;               /* [a-z0-9._-]+ */
+	const char *description;        /* NULL: none; folded at 88 columns */
+	const char *source;             /* NULL: none */
+	const struct orc_config *config;/* NULL: no config: */
+	const struct scn_step *steps;
+	unsigned nr_steps;
+};
+
+/* Does the step run inside an xfs_io process on the file (not close, evict,
+ * chattr, remount, crash, shutdown, commit)?  xfs_io applies every -c command
+ * to every file it has open, so the commit's fsync of another file cannot
+ * share a process with the file. */
+bool orc_in_process(enum scn_op op);
+/*
+ * The steps "as run" on a real ext4.  A close is inserted before an evict,
+ * chattr, remount, commit or crash, and at the end, wherever an xfs_io
+ * process is open: the process ends there, and closing the file is not free
+ * (auto_da_alloc, munmap).  A write the model would leave in flight cannot
+ * stay in flight on a real device, which completes it (and its unwritten
+ * conversion) at once: so sync_range -w OFF LEN is followed by sync_range -a
+ * OFF LEN, and a close after a truncate to 0 (which may start writeback) by
+ * sync_range -a 0 0 and another close.  @out has room for 6 * @n + 3 steps;
+ * returns how many it holds.  Applied to its own output it changes nothing.
+ */
+unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out);
+/* The step in the syntax scn_parse_step() reads, numbers in decimal, -S always given. */
+void orc_step_text(const struct scn_step *st, char *buf, size_t cap);
+/* Parse a step this program built; a failure is a bug. */
+void orc_make_step(struct scn_step *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void orc_write_yaml(FILE *out, const struct orc_yaml *y);
+/* A scenario name from a file name: its base name without extension, lower
+ * case, other bytes as '-', at most SCN_NAME_MAX - 1 bytes; "imported" if empty. */
+void orc_name_from_path(const char *path, char *out, size_t cap);
+/* The real mount options of a configuration, with commit=600,noatime. */
+void orc_mount_options(const struct orc_config *c, char *buf, size_t cap);
+/* "4096 ordered delalloc" (plus " dioread_lock" when that is off): a table key. */
+void orc_config_key(const struct orc_config *c, char *buf, size_t cap);
+const char *orc_data_name(enum scn_data_mode d);
+
+#endif
