@@ -167,22 +167,20 @@ static bool ext4_inode_datasync_dirty(struct ext4_fs *fs)
 }
 
 /*
- * ext4_iomap_begin() for a read (IOMAP_REPORT-less, not IOMAP_WRITE):
- * map the blocks from @lblk and, in ext4_set_iomap, work out IOMAP_F_DIRTY
- * -- for every lookup, or (the unmerged 2021 patch) for writes only.
- * Returns the blocks mapped (>= 1) and their state in *state.
+ * ext4_iomap_begin() for a read (not IOMAP_WRITE): map the blocks from
+ * @lblk into *map and, as ext4_set_iomap does, evaluate IOMAP_F_DIRTY --
+ * on every lookup, or (the unmerged 2021 patch) on writes only.  A read
+ * never uses the flag; what the model keeps is the cost of computing it
+ * (ext4_inode_datasync_dirty's counters).  Returns the blocks covered (>= 1).
  */
 static uint32_t ext4_iomap_begin_read(struct ext4_fs *fs, uint32_t lblk, uint32_t len,
-				      int64_t off, int64_t length, struct ext4_map_blocks *map)
+				      struct ext4_map_blocks *map)
 {
-	bool dirty = false;
-
 	*map = (struct ext4_map_blocks){ .m_lblk = lblk, .m_len = len };
 	if (ext4_map_blocks(fs, NULL, map, 0) <= 0)
 		map->m_len = SIM_MAX(map->m_len, 1u);
 	if (!fs->sem.iomap_dirty_write_only)
-		dirty = ext4_inode_datasync_dirty(fs) || off + length > fs->inode.i_size;
-	(void)dirty;                    /* IOMAP_F_DIRTY: only direct-I/O writes use it */
+		ext4_inode_datasync_dirty(fs);  /* || offset + length > i_size: not evaluated */
 	return SIM_MIN(map->m_len, len);
 }
 
@@ -210,7 +208,7 @@ int ext4_dio_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, in
 			struct ext4_map_blocks map;
 			uint32_t lblk = (uint32_t)(pos >> bits);
 			uint32_t n = ext4_iomap_begin_read(fs, lblk, (uint32_t)(((end - 1) >> bits) -
-							   lblk + 1), pos, end - pos, &map);
+							   lblk + 1), &map);
 
 			for (uint32_t k = 0; k < n && pos < end; k++) {
 				uint32_t o = (uint32_t)(pos & (bs - 1));

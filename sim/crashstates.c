@@ -82,11 +82,6 @@ struct cs_ctx {
 	struct cs_point *out;
 };
 
-uint32_t cs_nr_pending(const struct blkdev *bd)
-{
-	return bd->bd_nr_bios;
-}
-
 static int cmp_bio(const void *a, const void *b)
 {
 	const struct bio_rec *const *x = a, *const *y = b;

@@ -33,7 +33,6 @@
 #include "ext4.h"
 
 #define CS_BOUND_DEFAULT 4096u          /* states evaluated per crash point */
-#define CS_KEEP_MAX 64u                 /* pending writes listed in an example */
 #define CS_EXAMPLE_MAX 512
 
 /* cs_enumerate() flags */
@@ -106,7 +105,5 @@ void cs_evaluate_kept(const struct ext4_fs *fs, struct blkdev *bd, const struct 
 		      uint32_t step, const uint16_t (*keep)[2], uint32_t nr_keep,
 		      struct cs_point *out);
 
-/* The pending writes of @bd, in submission order, as a "keep" list maps them. */
-uint32_t cs_nr_pending(const struct blkdev *bd);
 
 #endif
