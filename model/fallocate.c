@@ -58,6 +58,18 @@ static int filemap_write_and_wait_range(struct ext4_fs *fs, int64_t start, int64
 	return err;
 }
 
+/*
+ * Before the 6.5 data=journal rework (jdata_dirty_folio off), zero range,
+ * collapse and insert start with ext4_force_commit() in data=journal:
+ * writeback does not commit journalled data then, so this is what puts the
+ * file's data in the journal before the page cache goes.
+ */
+static void ext4_force_commit_jdata(struct ext4_fs *fs)
+{
+	if (ext4_should_journal_data(fs) && !fs->sem.jdata_dirty_folio)
+		jbd2_journal_force_commit(&fs->journal);
+}
+
 /* Is this fallocate synchronous (see the header on unified_sync_check)? */
 static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
 {
@@ -280,15 +292,22 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 	handle_t *h;
 	int err;
 
+	ext4_force_commit_jdata(fs);
 	if ((err = falloc_new_size(fs, mode, end, &new_size)) < 0)
 		return err;
 	if (!aligned && (err = ext4_alloc_file_blocks(fs, (uint32_t)(offset >> bits),
 						       ext4_max_blocks(fs, offset, len),
 						       new_size, flags)) < 0)
 		return err;
-	if ((err = ext4_update_disksize_before_punch(fs, offset, len)) < 0 ||
-	    (err = ext4_truncate_page_cache_block_range(fs, offset, end)) < 0)
-		return err;
+	if (fs->sem.punch_zero_refactor) {
+		if ((err = ext4_update_disksize_before_punch(fs, offset, len)) < 0 ||
+		    (err = ext4_truncate_page_cache_block_range(fs, offset, end)) < 0)
+			return err;
+	} else if (end_lblk > start_lblk) {
+		if ((err = ext4_update_disksize_before_punch(fs, offset, len)) < 0)
+			return err;
+		truncate_pagecache_range(fs, start_lblk << bits, (end_lblk << bits) - 1);
+	}
 	if (end_lblk > start_lblk &&
 	    (err = ext4_alloc_file_blocks(fs, (uint32_t)start_lblk,
 					  (uint64_t)(end_lblk - start_lblk), new_size,
@@ -318,6 +337,31 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 }
 
 /*
+ * The page cache step of ext4_punch_hole(): i_disksize raised, then the
+ * range dropped (ext4_truncate_page_cache_block_range).  Before the 6.14
+ * refactor (punch_zero_refactor off) both happen only when the range holds
+ * a whole block, and only the whole blocks are dropped.
+ */
+static int ext4_punch_drop_page_cache(struct ext4_fs *fs, int64_t offset, int64_t end)
+{
+	int64_t bs = fs->opts.block_size;
+	int64_t first = (offset + bs - 1) & ~(bs - 1), last = (end & ~(bs - 1)) - 1;
+	int err;
+
+	if (fs->sem.punch_zero_refactor) {
+		if ((err = ext4_update_disksize_before_punch(fs, offset, end - offset)) < 0)
+			return err;
+		return ext4_truncate_page_cache_block_range(fs, offset, end);
+	}
+	if (last <= first)
+		return 0;
+	if ((err = ext4_update_disksize_before_punch(fs, offset, end - offset)) < 0)
+		return err;
+	truncate_pagecache_range(fs, first, last);
+	return 0;
+}
+
+/*
  * ext4_punch_hole(): FALLOC_FL_PUNCH_HOLE (with KEEP_SIZE).  Nothing past
  * i_size; a range past it ends at the end of the page holding i_size.
  * i_disksize first, then the page cache of the range, then one
@@ -331,13 +375,15 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	handle_t *h;
 	int err;
 
+	if (!fs->sem.punch_zero_refactor && mapping_tagged_dirty(&fs->inode.i_mapping) &&
+	    (err = filemap_write_and_wait_range(fs, offset, end - 1)) < 0)
+		return err;
 	if (offset >= fs->inode.i_size)
 		return 0;
 	if (end > fs->inode.i_size)
 		end = (fs->inode.i_size + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
 	length = end - offset;
-	if ((err = ext4_update_disksize_before_punch(fs, offset, length)) < 0 ||
-	    (err = ext4_truncate_page_cache_block_range(fs, offset, end)) < 0)
+	if ((err = ext4_punch_drop_page_cache(fs, offset, end)) < 0)
 		return err;
 	if (fs->sem.zero_outside_handle &&
 	    (err = ext4_zero_partial_blocks(fs, NULL, offset, length, false)) < 0)
@@ -415,6 +461,7 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 
 	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
 		return -EINVAL;
+	ext4_force_commit_jdata(fs);
 	if (offset + len >= fs->inode.i_size)
 		return -EINVAL;
 	if ((err = shift_prepare(fs, offset, offset + len)) < 0)
@@ -451,6 +498,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 
 	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
 		return -EINVAL;
+	ext4_force_commit_jdata(fs);
 	if (offset >= fs->inode.i_size)
 		return -EINVAL;
 	if (len > ext4_max_size(fs) - fs->inode.i_size)

@@ -104,6 +104,15 @@ void folio_zero_segment(struct folio *f, uint32_t start, uint32_t end)
 	memset(f->data + start, 0, end - start);
 }
 
+/* mapping_tagged(mapping, PAGECACHE_TAG_DIRTY): a dirty folio anywhere in the file. */
+bool mapping_tagged_dirty(const struct address_space *m)
+{
+	for (uint32_t i = 0; i < m->a_nr; i++)
+		if (m->a_folios[i]->flags & PG_dirty)
+			return true;
+	return false;
+}
+
 void folio_mark_dirty(struct folio *f)
 {
 	f->flags |= PG_dirty;

@@ -78,6 +78,7 @@ void filemap_remove_folio(struct address_space *m, struct folio *f);
 
 void create_empty_buffers(const struct address_space *m, struct folio *f);
 void folio_zero_segment(struct folio *f, uint32_t start, uint32_t end);
+bool mapping_tagged_dirty(const struct address_space *m);
 void folio_mark_dirty(struct folio *f);
 /* block_dirty_folio(): dirty the folio and every buffer it has. */
 void block_dirty_folio(const struct address_space *m, struct folio *f);

@@ -6,7 +6,9 @@
  * raising i_disksize), then commit the transaction that last changed the
  * inode (i_sync_tid, or i_datasync_tid for fdatasync); when that
  * transaction is already committed its commit will not flush the device
- * cache, so fsync flushes it itself.
+ * cache, so fsync flushes it itself.  Before the 6.5 data=journal rework
+ * (jdata_dirty_folio off) data=journal fsync is ext4_force_commit(): the
+ * writeback commits nothing there.
  */
 #include "blkdev.h"
 #include "ext4.h"
@@ -39,7 +41,10 @@ int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync
 		return -EIO;
 	if ((err = file_write_and_wait_range(fs, start, end)) < 0)
 		return err;
-	err = ext4_fsync_journal(fs, datasync, &needs_barrier);
+	if (ext4_should_journal_data(fs) && !fs->sem.jdata_dirty_folio)
+		err = jbd2_journal_force_commit(&fs->journal);  /* ext4_force_commit() */
+	else
+		err = ext4_fsync_journal(fs, datasync, &needs_barrier);
 	if (needs_barrier) {
 		blkdev_flush(fs->bdev);
 		fs->counters->flushes++;

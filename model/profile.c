@@ -38,6 +38,23 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"copy into a folio that is not uptodate (i_disksize > i_size)",
 		"a short copy into a folio that is not uptodate counts as 0 bytes first",
 		"ext4_da_write_end", NULL, SEM(short_copy_zero) },
+	[T_JDATA_DIRTY_FOLIO] = {
+		"jdata_dirty_folio",
+		"Jan Kara's data=journal cleanup (ext4: Mark pages with journalled data dirty; "
+		"Commit transaction before writing back pages in data=journal mode; Drop "
+		"special handling of journalled data from ext4_sync_file() and from extent "
+		"shifting operations)", "6.5",
+		"data=journal: write() and partial-block zeroing leave the folio clean (its "
+		"buffers are only in the running transaction), so writeback finds nothing and "
+		"commits nothing; fsync, zero range, collapse and insert force a commit first",
+		"the folio is dirtied with its journalled buffers; writeback with WB_SYNC_ALL "
+		"commits the file's transaction, then writes committed buffers in place",
+		"ext4_journalled_write_end, ext4_writepages, ext4_sync_file, ext4_zero_range, "
+		"ext4_collapse_range, ext4_insert_range", "pre-6.5 the commit dirties the "
+		"journalled folios so that a later writeback writes them in place: the model "
+		"leaves that to the checkpoint (the same bytes); an mmap store in data=journal "
+		"is journalled at the fault in both (not again at writeback, as 6.1's "
+		"__ext4_journalled_writepage does)", SEM(jdata_dirty_folio) },
 	[T_DA_END_SKIP_DIRTY] = {
 		"da_end_skip_dirty",
 		"03de20bed203 ext4: do not mark inode dirty every time when appending using "
@@ -46,6 +63,17 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"via ext4_dirty_inode)",
 		"a handle only when i_disksize changed (ext4_da_do_write_end)",
 		"ext4_da_write_end / ext4_da_do_write_end", NULL, SEM(da_end_skip_dirty) },
+	[T_DIOREAD_NOLOCK_SUBPAGE] = {
+		"dioread_nolock_subpage",
+		"e89fdcc425b6 ext4: enable dioread_nolock as default for bs < ps case", "6.8",
+		"dioread_nolock is the default only when the block size is the page size: "
+		"smaller blocks are written back with dioread_lock (unwritten extents "
+		"converted when the blocks are mapped, before the I/O)",
+		"dioread_nolock is the default for every block size (conversion at I/O end)",
+		"ext4_set_def_opts, ext4_should_dioread_nolock", "the model has no separate "
+		"default: dioread_nolock: true means the kernel's default, so with this toggle "
+		"off it has no effect below 4 KiB blocks (dioread_nolock: false still mounts "
+		"with dioread_lock)", SEM(dioread_nolock_subpage) },
 	[T_EOF_ZERO_FS] = {
 		"eof_zero_fs",
 		"c7fc0366c656 ext4: partial zero eof block on unaligned inode size extension",
@@ -63,6 +91,20 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"it also zeroes [old size, min(new size, folio end)) of a dirty EOF folio "
 		"(blocks smaller than pages only)",
 		"pagecache_isize_extended", NULL, SEM(eof_zero_dirty_folio_mm) },
+	[T_PUNCH_ZERO_REFACTOR] = {
+		"punch_zero_refactor",
+		"Zhang Yi's fallocate cleanup (ext4: don't write back data before punch hole "
+		"in nojournal mode; refactor ext4_punch_hole(); refactor ext4_zero_range())",
+		"6.14",
+		"punch writes [offset, offset + len) back first in every mode when the file "
+		"has dirty folios; punch and zero range raise i_disksize and drop the page "
+		"cache only when the range holds a whole block",
+		"only data=journal writes the range back (ext4_truncate_page_cache_block_range); "
+		"i_disksize and the page cache are handled for every range",
+		"ext4_punch_hole, ext4_zero_range", "the release is the list's record (the "
+		"series was queued for the 6.14 merge window), not checked against a tag; "
+		"Debian's 6.1.192 and 6.12.117 behave as before it (kernel-check --vm)",
+		SEM(punch_zero_refactor) },
 	[T_DISKSIZE_BEFORE_PUNCH_PARTIAL] = {
 		"disksize_before_punch_partial",
 		"9d80eaa1a1d3 ext4: increase i_disksize to offset + len in "
@@ -159,10 +201,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 
 #define UPTO_5_15 (BIT(T_DA_DISKSIZE_VS_ISIZE) | BIT(T_DA_WRITE_NO_HANDLE))
 #define UPTO_6_4 (UPTO_5_15 | BIT(T_SHORT_COPY_ZERO))
-#define UPTO_6_6 (UPTO_6_4 | BIT(T_DA_END_SKIP_DIRTY))
-#define UPTO_6_12 (UPTO_6_6 | BIT(T_JBD2_LOCKLESS_COMMITTED))
+#define UPTO_6_6 (UPTO_6_4 | BIT(T_JDATA_DIRTY_FOLIO) | BIT(T_DA_END_SKIP_DIRTY))
+#define UPTO_6_12 (UPTO_6_6 | BIT(T_DIOREAD_NOLOCK_SUBPAGE) | BIT(T_JBD2_LOCKLESS_COMMITTED))
 #define UPTO_6_13 (UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_EOF_ZERO_DIRTY_FOLIO_MM))
-#define UPTO_6_18 (UPTO_6_13 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL))
+#define UPTO_6_18 (UPTO_6_13 | BIT(T_PUNCH_ZERO_REFACTOR) | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL))
 #define UPTO_7_0 (UPTO_6_18 | BIT(T_ZERO_ORDERED_WRITTEN_ONLY))
 #define SERIES_2026 (BIT(T_ZERO_ORDER_EOF_ONLY) | BIT(T_ZERO_OUTSIDE_HANDLE) | \
 		     BIT(T_SYNC_PERSIST_ZERO) | BIT(T_UNIFIED_SYNC_CHECK) | \
@@ -175,7 +217,8 @@ static const struct ext4_profile profiles[] = {
 	{ "5.15", "mainline 5.15: the 2021 delalloc series", UPTO_5_15 },
 	{ "6.1", "mainline 6.1.0", UPTO_5_15 },
 	{ "6.4", "mainline 6.4: the short-copy fix", UPTO_6_4 },
-	{ "6.6", "mainline 6.6: the delalloc append handle only if i_disksize changed",
+	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
+	  "only if i_disksize changed",
 	  UPTO_6_6 },
 	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock", UPTO_6_12 },
 	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", UPTO_6_13 },

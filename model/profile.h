@@ -24,9 +24,12 @@ struct ext4_semantics {
 	bool da_disksize_vs_isize;      /* 4df031ff5876 (5.15) */
 	bool da_write_no_handle;        /* cc883236b792 (5.15) */
 	bool short_copy_zero;           /* 1dedde690303 (6.4) */
+	bool jdata_dirty_folio;         /* Jan Kara's data=journal rework (6.5) */
 	bool da_end_skip_dirty;         /* 03de20bed203 (6.6) */
+	bool dioread_nolock_subpage;    /* e89fdcc425b6 (6.8) */
 	bool eof_zero_fs;               /* c7fc0366c656 (6.13) */
 	bool eof_zero_dirty_folio_mm;   /* 52aecaee1c26 (6.13) */
+	bool punch_zero_refactor;       /* Zhang Yi's fallocate refactor (6.14) */
 	bool disksize_before_punch_partial;     /* 9d80eaa1a1d3 (6.18) */
 	bool zero_ordered_written_only; /* 154922b34da9 (7.0) */
 	bool zero_order_eof_only;       /* 2026 series patch 05 (7.1) */
@@ -43,9 +46,12 @@ enum ext4_toggle_id {
 	T_DA_DISKSIZE_VS_ISIZE,
 	T_DA_WRITE_NO_HANDLE,
 	T_SHORT_COPY_ZERO,
+	T_JDATA_DIRTY_FOLIO,
 	T_DA_END_SKIP_DIRTY,
+	T_DIOREAD_NOLOCK_SUBPAGE,
 	T_EOF_ZERO_FS,
 	T_EOF_ZERO_DIRTY_FOLIO_MM,
+	T_PUNCH_ZERO_REFACTOR,
 	T_DISKSIZE_BEFORE_PUNCH_PARTIAL,
 	T_ZERO_ORDERED_WRITTEN_ONLY,
 	T_ZERO_ORDER_EOF_ONLY,

@@ -290,22 +290,14 @@ static int writepages_map_pass(struct mpage_da_data *mpd)
 	return err;
 }
 
-/* mapping_tagged(mapping, PAGECACHE_TAG_DIRTY): a dirty folio anywhere in the file. */
-static bool mapping_tagged_dirty(const struct address_space *m)
-{
-	for (uint32_t i = 0; i < m->a_nr; i++)
-		if (m->a_folios[i]->flags & PG_dirty)
-			return true;
-	return false;
-}
-
 /*
  * ext4_writepages(): write back the dirty folios of [start, end] (bytes).
  * data=journal only writes committed buffers in place, after committing
  * the file's transaction when the caller waits (WB_SYNC_ALL) -- unless no
  * folio of the file is dirty: ext4_do_writepages() returns before that
  * commit (and filemap_fdatawrite_wbc() does not even call it), so then
- * nothing commits.
+ * nothing commits.  Before the 6.5 data=journal rework (jdata_dirty_folio
+ * off) write() left journalled folios clean and writeback never committed.
  */
 int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 		    enum wb_sync_mode mode, bool can_map)
@@ -323,7 +315,8 @@ int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 		return -EIO;
 	if (ext4_should_journal_data(fs)) {
 		mpd.can_map = false;
-		if (mode == WB_SYNC_ALL && mapping_tagged_dirty(&fs->inode.i_mapping))
+		if (mode == WB_SYNC_ALL && fs->sem.jdata_dirty_folio &&
+		    mapping_tagged_dirty(&fs->inode.i_mapping))
 			jbd2_complete_transaction(&fs->journal, fs->inode.i_datasync_tid);
 	}
 	mpd.io_end = ext4_init_io_end(fs);

@@ -14,9 +14,10 @@
 #      one count per scenario or random case and configuration;
 #   8. the real-kernel oracle (docs/real-kernel.md): export (xfs_io scripts and fstests
 #      tests, refusals), import (fsx logs, xfs_io lists, bad input), gen (determinism,
-#      every scenario loads, runs and exports), the recorded kernel-check campaign
-#      replayed against the model (tests/kernel/kernel-check-replay.sh, one count per
-#      scenario), and kernel-check skipping without root.
+#      every scenario loads, runs and exports), the recorded kernel-check campaigns
+#      (tests/kernel/kernel-check-*.txt: this machine's kernel and Debian's 6.1 and
+#      6.12 under qemu) replayed against the model (tests/kernel/kernel-check-replay.sh,
+#      one count per scenario), and kernel-check skipping without root.
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -181,6 +182,25 @@ rf=$(sed -n 's/^crash-state reference: \([0-9]*\) passed, \([0-9]*\) failed$/\2/
 if [ -z "$rp" ]; then bad "crash-state reference: $(tail -2 "$tmp/r.out")"; else
 	pass=$((pass + rp)); fail=$((fail + rf)); fi
 
+# the toggles the Debian kernels under qemu told apart (docs/real-kernel.md): each variant's
+# file after the crash is what the kernel of that side showed (6.1.192 before, 6.12.117 or
+# 6.18 after)
+tog_check() {   # tog_check SCENARIO VARIANT SIZE OFFSET HEXBYTE
+	rm -f "$tmp/tog"
+	"$sim" run --quiet --variant "$2" --dump-file "$tmp/tog" "scenarios/patches/$1.yaml" > /dev/null 2>&1
+	local sz b
+	sz=$(stat -c %s "$tmp/tog" 2> /dev/null)
+	b=$(od -An -tx1 -j"$4" -N1 "$tmp/tog" 2> /dev/null | tr -d ' ')
+	if [ "$sz" = "$3" ] && [ "$b" = "$5" ]; then ok; else
+		bad "$1 ($2): after the crash size ${sz:-?} byte $4 ${b:-?}, the kernel showed $3 and $5"; fi
+}
+tog_check jdata-writeback-commit before-6.5 0 0 ""
+tog_check jdata-writeback-commit after-6.6 12288 4096 d1
+tog_check punch-writeback before-6.14 8192 0 43
+tog_check punch-writeback after-6.18 8192 0 75
+tog_check dioread-nolock-subpage before-6.8 8192 2048 22
+tog_check dioread-nolock-subpage after-6.12 8192 2048 00
+
 # docs/patches.md is what the code produces, and covers every toggle with a difference shown
 scripts/patches-doc -b "$build" > "$tmp/patches.md" 2>&1
 if cmp -s "$tmp/patches.md" docs/patches.md; then ok; else
@@ -338,13 +358,16 @@ if [ "$(stat -c %s "$tmp/jp")" = 8192 ] && [ "$(stat -c %s "$tmp/jz")" = 0 ]; th
 if [ "$(od -An -tx1 -j1024 -N2 "$tmp/uz" | tr -d ' ')" = 6d6d ] &&
    [ "$(sha256sum < "$tmp/uz" | cut -c1-16)" = 0708b515a0f6a01a ]; then ok; else
 	bad "unwritten-zeroout-converts-extent: after the crash the model's file is not the kernel's"; fi
-# the recorded kernel-check campaign, replayed against the model
-tests/kernel/kernel-check-replay.sh -b "$build" > "$tmp/kr.out" 2>&1
-grep '^FAIL' -A4 "$tmp/kr.out" | head -20
-kp=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/kr.out")
-kf=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/kr.out")
-if [ -z "$kp" ]; then bad "kernel-check replay: $(tail -2 "$tmp/kr.out")"; else
-	pass=$((pass + kp)); fail=$((fail + kf)); fi
+# the recorded kernel-check campaigns (this machine's kernel, and the Debian kernels
+# booted under qemu), each replayed against the model under its recorded profile
+for truth in tests/kernel/kernel-check-*.txt; do
+	tests/kernel/kernel-check-replay.sh -b "$build" -t "$truth" > "$tmp/kr.out" 2>&1
+	grep '^FAIL' -A4 "$tmp/kr.out" | head -20
+	kp=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/kr.out")
+	kf=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/kr.out")
+	if [ -z "$kp" ]; then bad "kernel-check replay of $truth: $(tail -2 "$tmp/kr.out")"; else
+		pass=$((pass + kp)); fail=$((fail + kf)); fi
+done
 # kernel-check says why it skips without root (run as an unprivileged user where we are root)
 if [ "$(id -u)" != 0 ]; then
 	scripts/kernel-check -b "$build" > "$tmp/kc.out" 2>&1
