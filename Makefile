@@ -10,6 +10,8 @@
 #   make bench      the cost of one crash state (callgrind instructions, wall time)
 #   make kernel-check  compare the model with the running kernel's ext4 on loop devices
 #                   (root; skipped where that is missing; docs/real-kernel.md)
+#   make kernel-check-vm  the same campaign inside Debian 12's 6.1 and 6.12 kernels under
+#                   qemu (root for the set-up: apt-get; docs/real-kernel.md)
 #   make clean
 
 BUILD ?= build
@@ -35,7 +37,7 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
 
-.PHONY: all run check asan clean deps bench kernel-check
+.PHONY: all run check asan clean deps bench kernel-check kernel-check-vm
 .SECONDARY:
 all: $(BUILD)/ext4sim
 
@@ -68,6 +70,10 @@ bench: deps
 kernel-check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
 	scripts/kernel-check -b $(BUILD)
+
+kernel-check-vm: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
+	scripts/kernel-check-vm -b $(BUILD)
 
 asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
