@@ -72,6 +72,8 @@ bool ev_is(const struct ldr *L, const char *word);
 /* Advance to @key's value, which must start with an event of @type. */
 int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type, const char *what);
 int ldr_take_str(struct ldr *L, const char *what, char *dst, size_t cap);
+/* A name: [a-z0-9._-]+, at most SCN_NAME_MAX - 1 bytes. */
+int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX]);
 int ldr_text(struct ldr *L, const char *key, char *dst, size_t cap);
 int ldr_bool(struct ldr *L, const char *key, bool *out);
 /* A plain number (scn_parse_num); above SCN_OFFSET_MAX gives INT64_MAX. */

@@ -420,7 +420,7 @@ static int ldr_take_name(struct ldr *L, const char *what,
 }
 
 /* Read @key's value as a name (see ldr_take_name). */
-static int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX])
+int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX])
 {
 	if (ldr_value(L, key, YAML_SCALAR_EVENT, "a string") < 0)
 		return -1;
