@@ -101,28 +101,45 @@ struct gldr {
 static const uint32_t check_block_sizes[] = { 1024, 2048, 4096 };
 
 /*
+ * Template @text expanded for block size @bs and parsed as a step: 0, or
+ * -1 with the message and the offset in @text.
+ */
+static int template_try(const char *text, uint32_t bs, char *msg, size_t msglen, unsigned *col)
+{
+	char out[SCN_STEP_TEXT_MAX];
+	struct scn_step st;
+
+	if (gx_expand(text, bs, PAGE_SIZE, out, msg, msglen, col) < 0)
+		return -1;
+	if (scn_parse_step(out, &st, msg, msglen, col) == 0)
+		return 0;
+	*col = gx_source_col(text, out, *col);
+	return -1;
+}
+
+/*
  * The current scalar as a template: expanded for every block size and
- * parsed as a step; an error points into the scalar.
+ * parsed as a step; an error points into the scalar, and names the block
+ * size when another one would do.
  */
 static int ldr_template_check(struct ldr *L, const char *text)
 {
-	char out[SCN_STEP_TEXT_MAX], msg[SCN_ERR_MAX], full[SCN_ERR_MAX + 32];
-	struct scn_step st;
-	unsigned col = 0;
+	char msg[SCN_ERR_MAX], other[SCN_ERR_MAX], full[SCN_ERR_MAX + 32];
+	const size_t nr = sizeof(check_block_sizes) / sizeof(check_block_sizes[0]);
+	unsigned col = 0, ocol;
 
-	for (size_t i = 0; i < sizeof(check_block_sizes) / sizeof(uint32_t); i++) {
-		uint32_t bs = check_block_sizes[i];
-
-		if (gx_expand(text, bs, PAGE_SIZE, out, msg, sizeof(msg), &col) < 0)
-			goto bad;
-		if (scn_parse_step(out, &st, msg, sizeof(msg), &col) < 0) {
-			col = gx_source_col(text, out, col);
-			goto bad;
+	for (size_t i = 0; i < nr; i++) {
+		if (template_try(text, check_block_sizes[i], msg, sizeof(msg), &col) == 0)
+			continue;
+		for (size_t j = 0; j < nr; j++) {
+			if (template_try(text, check_block_sizes[j], other, sizeof(other),
+					 &ocol) == 0) {
+				snprintf(full, sizeof(full), "%s (with block size %u)", msg,
+					 check_block_sizes[i]);
+				return ldr_step_err(L, col, full);
+			}
 		}
-		continue;
-bad:
-		snprintf(full, sizeof(full), "%s (block size %u)", msg, bs);
-		return ldr_step_err(L, col, full);
+		return ldr_step_err(L, col, msg);
 	}
 	return 0;
 }
