@@ -1,20 +1,26 @@
 /*
  * explore.c - ext4sim explore: search step sequences for findings.
  *
- * The grammar is a list of concrete steps over a small file: writes and
- * size changes at and around block and page boundaries, and persistence
- * steps (fsync, fdatasync, sync, sync_range -w, none), built from the
- * block size and the step kinds chosen (--kinds).  Two modes:
+ * The grammar is a list of step templates over a small file (grammar.c:
+ * the built-in one, or a grammar file with --grammar), written in terms of
+ * the block and page size and expanded for the variant's block size:
+ * writes and size changes at and around block and page boundaries,
+ * persistence steps (fsync, fdatasync, sync, sync_range -w, none), crashes
+ * and the optional kinds (--kinds).  Two modes:
  *
  *   bounded exhaustive (default): every sequence of 1..K steps (--steps K)
  *     drawn from the grammar, in a fixed order; sequence number i is the
  *     mixed-radix number of its steps, so --shard I/N (i mod N == I) splits
  *     the space exactly;
- *   seeded random (--seed S --count N): N sequences of K steps; each run
- *     first picks a random subset of the kinds (swarm testing), then draws
- *     its steps from them; run r belongs to shard r mod N.
+ *   seeded random (--seed S --count N): N runs; each first picks a random
+ *     subset of the kinds (swarm testing), then its length in 1..K (K with
+ *     --fixed-length), then its steps; run r belongs to shard r mod N.
+ *     Runs of K > EXPLORE_STEPS_MAX steps are long runs: streamed through
+ *     the model (run.c's sim_stream_*), crash states judged where
+ *     --crash-at says, not minimized; a finding gives its run, first step
+ *     and the command that replays it (--run R).
  *
- * Each sequence runs with a crash judged after every step and before every
+ * Each short sequence runs with a crash judged after every step and before every
  * flush and FUA write inside one (as --crash-everywhere), under the
  * variant the flags give; with --diff PATCH it runs with the toggle off and
  * on and a finding is an invariant whose verdict differs.  A finding is
