@@ -464,8 +464,10 @@ static void run_long_side(struct explore *e, uint64_t r, bool on,
 	}
 	sim_stream_close(ss, res);
 	SIM_ASSERT(res->steps == d.len);
-	e->steps_run += res->steps;
-	e->crash_points += res->crash_points;
+	if (!on) {                      /* counted once, not per side of --diff */
+		e->steps_run += res->steps;
+		e->crash_points += res->crash_points;
+	}
 }
 
 /* A long run's finding: hashed by the seed, run, invariant and settings. */
@@ -785,6 +787,8 @@ static int explore_check(struct explore *e)
 		return bad_usage("explore takes no scenario file or -c steps%s", "");
 	if (e->random && !e->count)
 		return bad_usage("--seed needs --count N%s", "");
+	if (e->fixed_length && !e->random)
+		return bad_usage("--fixed-length is for random mode (--seed S --count N)%s", "");
 	if (e->has_run && (!e->random || e->only_run >= e->count || e->nr_shards != 1))
 		return bad_usage("--run R needs --seed and --count N with R < N, and no --shard%s",
 				 "");

@@ -230,6 +230,7 @@ expect_exit2 "explore with a missing grammar file" "$sim" explore --grammar "$tm
 expect_exit2 "explore --steps 9 without --seed" "$sim" explore --steps 9
 expect_exit2 "explore --crash-at on short runs" "$sim" explore --crash-at crash
 expect_exit2 "explore --run out of range" "$sim" explore --seed 1 --count 2 --run 2
+expect_exit2 "explore --fixed-length without --seed" "$sim" explore --fixed-length
 # every kind, every sequence of 1..2 steps, under several settings: no assertion fires
 all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
 for cfg in "--block-size 1024" "--block-size 4096 --data journal" "--block-size 2048 --data writeback" \
