@@ -1,20 +1,26 @@
 /*
  * explore.c - ext4sim explore: search step sequences for findings.
  *
- * The grammar is a list of concrete steps over a small file: writes and
- * size changes at and around block and page boundaries, and persistence
- * steps (fsync, fdatasync, sync, sync_range -w, none), built from the
- * block size and the step kinds chosen (--kinds).  Two modes:
+ * The grammar is a list of step templates over a small file (grammar.c:
+ * the built-in one, or a grammar file with --grammar), written in terms of
+ * the block and page size and expanded for the variant's block size:
+ * writes and size changes at and around block and page boundaries,
+ * persistence steps (fsync, fdatasync, sync, sync_range -w, none), crashes
+ * and the optional kinds (--kinds).  Two modes:
  *
  *   bounded exhaustive (default): every sequence of 1..K steps (--steps K)
  *     drawn from the grammar, in a fixed order; sequence number i is the
  *     mixed-radix number of its steps, so --shard I/N (i mod N == I) splits
  *     the space exactly;
- *   seeded random (--seed S --count N): N sequences of K steps; each run
- *     first picks a random subset of the kinds (swarm testing), then draws
- *     its steps from them; run r belongs to shard r mod N.
+ *   seeded random (--seed S --count N): N runs; each first picks a random
+ *     subset of the kinds (swarm testing), then its length in 1..K (K with
+ *     --fixed-length), then its steps; run r belongs to shard r mod N.
+ *     Runs of K > EXPLORE_STEPS_MAX steps are long runs: streamed through
+ *     the model (run.c's sim_stream_*), crash states judged where
+ *     --crash-at says, not minimized; a finding gives its run, first step
+ *     and the command that replays it (--run R).
  *
- * Each sequence runs with a crash judged after every step and before every
+ * Each short sequence runs with a crash judged after every step and before every
  * flush and FUA write inside one (as --crash-everywhere), under the
  * variant the flags give; with --diff PATCH it runs with the toggle off and
  * on and a finding is an invariant whose verdict differs.  A finding is
@@ -34,24 +40,23 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "grammar.h"
 #include "minimize.h"
 #include "report.h"
 #include "scnwrite.h"
 #include "sha256.h"
 
-#define GRAMMAR_MAX 128
-#define EXPLORE_STEPS_MAX 8
+#define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
 
-enum kind { K_WRITE, K_TRUNCATE, K_PERSIST, K_CRASH, K_FALLOC, K_MWRITE, K_SHORT, K_COUNT };
-static const char *const kind_names[K_COUNT] = {
-	"write", "truncate", "persist", "crash", "falloc", "mwrite", "short"
-};
+/* Where a long run judges crash states (--crash-at). */
+enum crash_at { CA_EVERYWHERE, CA_EVERY_N, CA_PERSIST, CA_CRASH, CA_NONE };
 
 struct gstep {
-	char text[SCN_STEP_TEXT_MAX];
-	enum kind kind;
+	char text[SCN_STEP_TEXT_MAX];   /* expanded for the block size */
+	enum gkind kind;
 	bool persist;                   /* a persistence step (for pruning) */
+	bool fill;                      /* a pwrite or mwrite without -S: gets a fill byte */
 };
 
 struct finding {
@@ -59,81 +64,77 @@ struct finding {
 	int inv;
 	uint64_t count;
 	char path[4096];
+	bool long_run;                  /* from a long run: run and step, no file */
+	uint64_t run;
+	uint32_t step;
 };
 
 struct explore {
 	struct cli *c;
 	struct sim_variant_cfg cfg;
 	const struct ext4_toggle *diff;
+	struct grammar_file *gf;        /* the templates (built in or --grammar) */
+	const char *grammar_path;
 	struct gstep g[GRAMMAR_MAX];
 	unsigned nr_g;
-	unsigned kinds;                 /* bit per enum kind */
-	unsigned steps;                 /* K */
-	uint64_t seed, count;
-	bool random, minimize;
+	unsigned kinds;                 /* bit per enum gkind */
+	const char *kinds_arg;          /* --kinds as given */
+	uint32_t steps;                 /* K */
+	bool has_steps;                 /* --steps given */
+	uint64_t seed, count, only_run;
+	bool random, minimize, fixed_length, has_run;
+	enum crash_at crash_at;
+	uint32_t crash_every;           /* --crash-at N */
+	const char *crash_at_arg;
 	uint32_t shard, nr_shards;
 	const char *out_dir;
 	/* results */
 	uint64_t space, run, pruned, with_finding;
+	uint64_t steps_run, crash_points;       /* long runs */
 	struct finding f[FINDINGS_MAX];
 	unsigned nr_f;
 };
 
-static void add(struct explore *e, enum kind k, bool persist, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void add(struct explore *e, enum kind k, bool persist, const char *fmt, ...)
+/* Is the step line @text (parsed: @st) a write that takes the position's fill byte? */
+static bool takes_fill(const char *text, const struct scn_step *st)
 {
-	struct gstep *s;
-	va_list ap;
-
-	if (!(e->kinds & (1u << k)))
-		return;
-	SIM_ASSERT(e->nr_g < GRAMMAR_MAX);
-	s = &e->g[e->nr_g++];
-	va_start(ap, fmt);
-	vsnprintf(s->text, sizeof(s->text), fmt, ap);
-	va_end(ap);
-	s->kind = k;
-	s->persist = persist;
+	return (st->s_op == SCN_PWRITE || st->s_op == SCN_MWRITE) && !strstr(text, " -S ");
 }
 
-/* The grammar for the variant's block size (pages are 4096 bytes). */
+/* The grammar: the templates of the kinds on, expanded for the block size. */
 static void build_grammar(struct explore *e)
 {
-	long long bs = e->cfg.opts.block_size, half = bs / 2, p = 4096;
-	const long long offs[] = { 0, half, bs, p + half };
+	char err[SCN_ERR_MAX];
+	struct scn_step st;
+	unsigned col;
 
-	for (unsigned i = 0; i < 4; i++) {
-		add(e, K_WRITE, false, "pwrite %lld %lld", offs[i], half);
-		add(e, K_WRITE, false, "pwrite %lld %lld", offs[i], bs);
+	e->nr_g = 0;
+	for (unsigned i = 0; i < e->gf->nr; i++) {
+		const struct gtemplate *t = &e->gf->t[i];
+		struct gstep *s;
+
+		if (!(e->kinds & (1u << t->t_kind)))
+			continue;
+		SIM_ASSERT(e->nr_g < GRAMMAR_MAX);
+		s = &e->g[e->nr_g++];
+		grammar_expand(t, e->cfg.opts.block_size, s->text);
+		SIM_ASSERT(scn_parse_step(s->text, &st, err, sizeof(err), &col) == 0);
+		s->kind = t->t_kind;
+		s->persist = t->t_kind == GK_PERSIST;
+		s->fill = takes_fill(s->text, &st);
 	}
-	add(e, K_TRUNCATE, false, "truncate %lld", half);
-	add(e, K_TRUNCATE, false, "truncate %lld", bs + half);
-	add(e, K_TRUNCATE, false, "truncate %lld", 2 * p);
-	add(e, K_PERSIST, true, "fsync");
-	add(e, K_PERSIST, true, "fdatasync");
-	add(e, K_PERSIST, true, "sync");
-	add(e, K_PERSIST, true, "sync_range -w 0 0");
-	add(e, K_CRASH, false, "crash");
-	add(e, K_FALLOC, false, "falloc 0 %lld", 2 * p);
-	add(e, K_FALLOC, false, "falloc -k 0 %lld", 2 * p);
-	add(e, K_FALLOC, false, "fpunch %lld %lld", half, bs);
-	add(e, K_FALLOC, false, "fzero %lld %lld", half, bs);
-	add(e, K_MWRITE, false, "mwrite %lld %lld", half, half);
-	add(e, K_SHORT, false, "evict");
-	add(e, K_SHORT, false, "pwrite --short %lld %lld %lld", half + half / 2, bs, bs);
+	SIM_ASSERT(e->nr_g > 0);
 }
 
 /*
  * Step @i of a sequence as text: writes and stores get the fill byte of
  * their position (0x11, 0x22, ...) so that a reader can tell them apart.
  */
-static void step_text(const struct gstep *g, unsigned i, char out[SCN_STEP_TEXT_MAX])
+static void step_text(const struct gstep *g, uint32_t i, char out[SCN_STEP_TEXT_MAX])
 {
 	unsigned fill = 0x11 * ((i % 14) + 1);
 
-	if (g->kind == K_WRITE || g->kind == K_MWRITE || strncmp(g->text, "pwrite", 6) == 0)
+	if (g->fill)
 		snprintf(out, SCN_STEP_TEXT_MAX, "%.6s -S 0x%02x%s", g->text, fill & 0xff,
 			 g->text + 6);
 	else
@@ -176,19 +177,49 @@ static uint64_t splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* Random run @r: a swarm subset of the grammar, then K steps from it. */
+/* A random run's generator: its swarm pool, its length, its stream of steps. */
+struct drawer {
+	uint64_t g;
+	unsigned pool[GRAMMAR_MAX];
+	unsigned n;
+	uint32_t len;
+};
+
+/*
+ * Random run @r: a swarm subset of the grammar's kinds (writes always in),
+ * then its length, 1..K drawn (K with --fixed-length); the steps follow
+ * from draw_next().  Depends only on the seed, @r and the grammar.
+ */
+static void draw_begin(const struct explore *e, uint64_t r, struct drawer *d)
+{
+	uint64_t mask;
+
+	d->g = e->seed * 0x100000001b3ull + r;
+	mask = splitmix(&d->g);
+	d->n = 0;
+	for (unsigned i = 0; i < e->nr_g; i++)
+		if ((mask >> (e->g[i].kind * 7 % 64)) & 1 || e->g[i].kind == GK_WRITE)
+			d->pool[d->n++] = i;
+	SIM_ASSERT(d->n > 0);
+	d->len = e->fixed_length ? e->steps : 1 + (uint32_t)(splitmix(&d->g) % e->steps);
+	SIM_ASSERT(d->len >= 1 && d->len <= e->steps);
+}
+
+static unsigned draw_next(struct drawer *d)
+{
+	return d->pool[splitmix(&d->g) % d->n];
+}
+
+/* A short random run (K <= EXPLORE_STEPS_MAX) as grammar indexes; its length. */
 static unsigned draw(const struct explore *e, uint64_t r, unsigned *idx)
 {
-	uint64_t g = e->seed * 0x100000001b3ull + r;
-	uint64_t mask = splitmix(&g);
-	unsigned pool[GRAMMAR_MAX], n = 0;
+	struct drawer d;
 
-	for (unsigned i = 0; i < e->nr_g; i++)
-		if ((mask >> (e->g[i].kind * 7 % 64)) & 1 || e->g[i].kind == K_WRITE)
-			pool[n++] = i;
-	for (unsigned i = 0; i < e->steps; i++)
-		idx[i] = pool[splitmix(&g) % n];
-	return e->steps;
+	draw_begin(e, r, &d);
+	SIM_ASSERT(d.len <= EXPLORE_STEPS_MAX);
+	for (uint32_t i = 0; i < d.len; i++)
+		idx[i] = draw_next(&d);
+	return d.len;
 }
 
 /* What one sequence showed: the invariants counted as violated (per side with --diff). */
@@ -378,46 +409,207 @@ static void explore_all(struct explore *e)
 	}
 }
 
+/* --- long random runs (K > EXPLORE_STEPS_MAX) -------------------------------- */
+
+/* Does --crash-at judge a crash inside and right after step @n (1-based), of @g? */
+static bool judge_at(const struct explore *e, uint32_t n, const struct gstep *g)
+{
+	switch (e->crash_at) {
+	case CA_EVERYWHERE: return true;
+	case CA_EVERY_N: return n % e->crash_every == 0;
+	case CA_PERSIST: return g->persist;
+	default: return false;
+	}
+}
+
+/* "run R: step N of M" on stderr every 2^16 steps, when it is a terminal. */
+static void long_progress(uint64_t r, uint32_t n, uint32_t len)
+{
+	if (isatty(2) && (n % 65536 == 0 || n == len))
+		fprintf(stderr, "\rexplore: run %llu, step %u of %u%s", (unsigned long long)r, n,
+			len, n == len ? "\n" : "");
+}
+
+/*
+ * Long run @r, streamed (no scenario is built, no per-step record kept),
+ * under the variant (with --diff, the toggle set to @on).
+ */
+static void run_long_side(struct explore *e, uint64_t r, bool on,
+			  struct sim_stream_result *res)
+{
+	struct sim_variant_cfg cfg = e->cfg;
+	struct sim_options o = e->c->o;
+	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	struct sim_stream *ss;
+	struct scn_step st;
+	struct drawer d;
+	unsigned col;
+
+	if (e->diff)
+		ext4_toggle_set(&cfg.sem, e->diff, on);
+	o.quiet = true;
+	o.json = false;
+	o.crash_everywhere = false;
+	if (e->crash_at == CA_NONE)
+		o.crash_bound = 0;
+	draw_begin(e, r, &d);
+	ss = sim_stream_open(&cfg, &o);
+	for (uint32_t i = 0; i < d.len; i++) {
+		const struct gstep *g = &e->g[draw_next(&d)];
+
+		step_text(g, i, text);
+		SIM_ASSERT(scn_parse_step(text, &st, err, sizeof(err), &col) == 0);
+		sim_stream_step(ss, &st, judge_at(e, i + 1, g));
+		long_progress(r, i + 1, d.len);
+	}
+	sim_stream_close(ss, res);
+	SIM_ASSERT(res->steps == d.len);
+	if (!on) {                      /* counted once, not per side of --diff */
+		e->steps_run += res->steps;
+		e->crash_points += res->crash_points;
+	}
+}
+
+/* A long run's finding: hashed by the seed, run, invariant and settings. */
+static void long_finding(struct explore *e, uint64_t r, int inv, uint32_t step)
+{
+	struct sha256 h;
+	struct finding *f;
+	uint8_t dg[32];
+	char hex[65];
+
+	sha256_init(&h);
+	sha256_update(&h, "long", 4);
+	sha256_update(&h, &e->seed, sizeof(e->seed));
+	sha256_update(&h, &r, sizeof(r));
+	sha256_update(&h, &inv, sizeof(inv));
+	sha256_update(&h, &e->cfg.opts.block_size, sizeof(e->cfg.opts.block_size));
+	sha256_update(&h, &e->cfg.opts.data, sizeof(e->cfg.opts.data));
+	for (unsigned i = 0; i < e->nr_g; i++)
+		sha256_update(&h, e->g[i].text, strlen(e->g[i].text) + 1);
+	sha256_final(&h, dg);
+	sha256_hex(dg, hex);
+	if (e->nr_f == FINDINGS_MAX)
+		return;
+	f = &e->f[e->nr_f++];
+	*f = (struct finding){ .inv = inv, .count = 1, .long_run = true, .run = r, .step = step };
+	memcpy(f->hash, hex, 16);
+	f->hash[16] = 0;
+}
+
+/* Run long run @r (both sides with --diff); record what it found. */
+static void run_long(struct explore *e, uint64_t r)
+{
+	struct sim_stream_result *res = sim_zalloc(2 * sizeof(*res));
+	struct outcome oc;
+	bool on_side = false;
+	int inv;
+
+	run_long_side(e, r, false, &res[0]);
+	if (e->diff)
+		run_long_side(e, r, true, &res[1]);
+	memcpy(oc.violated[0], res[0].violated, sizeof(oc.violated[0]));
+	memcpy(oc.violated[1], res[e->diff ? 1 : 0].violated, sizeof(oc.violated[1]));
+	e->run++;
+	inv = finding_of(e, &oc, &on_side);
+	if (inv >= 0) {
+		e->with_finding++;
+		long_finding(e, r, inv, res[on_side ? 1 : 0].first_step[inv]);
+	}
+	free(res);
+}
+
+/* The runs of this shard (or --run R alone): short ones judged whole, long ones streamed. */
 static void explore_random(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
+	uint64_t first = e->has_run ? e->only_run : e->shard;
+	uint64_t end = e->has_run ? e->only_run + 1 : e->count;
 
 	e->space = e->count;
-	for (uint64_t r = e->shard; r < e->count; r += e->nr_shards) {
-		run_sequence(e, idx, draw(e, r, idx));
+	for (uint64_t r = first; r < end; r += e->nr_shards) {
+		if (e->steps > EXPLORE_STEPS_MAX)
+			run_long(e, r);
+		else
+			run_sequence(e, idx, draw(e, r, idx));
 		progress(e, r + 1, e->count);
 	}
 }
 
 /* --- the command ----------------------------------------------------------- */
 
+/* The command that runs long run @f again, alone, into @out. */
+static void reproduce_cmd(const struct explore *e, const struct finding *f, char *out, size_t cap)
+{
+	const char *ov = e->c->ov.argv_text;
+
+	snprintf(out, cap, "ext4sim explore --seed %llu --count %llu --steps %u%s%s%s%s%s%s%s%s%s%s%s"
+		 " --run %llu", (unsigned long long)e->seed, (unsigned long long)e->count,
+		 e->steps, e->fixed_length ? " --fixed-length" : "",
+		 e->grammar_path ? " --grammar " : "", e->grammar_path ? e->grammar_path : "",
+		 e->kinds_arg ? " --kinds " : "", e->kinds_arg ? e->kinds_arg : "",
+		 e->crash_at_arg ? " --crash-at " : "", e->crash_at_arg ? e->crash_at_arg : "",
+		 e->diff ? " --diff " : "", e->diff ? e->diff->name : "", ov[0] ? " " : "", ov,
+		 (unsigned long long)f->run);
+}
+
 static void report_text(const struct explore *e)
 {
-	printf("explore: %s, %u grammar step(s), sequences of 1..%u: space %llu; shard %u/%u\n",
-	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g, e->steps,
+	char cmd[2048];
+
+	printf("explore: %s, %u grammar step(s), sequences of %s%u: space %llu; shard %u/%u\n",
+	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g,
+	       e->random && e->fixed_length ? "" : "1..", e->steps,
 	       (unsigned long long)e->space, e->shard, e->nr_shards);
 	printf("  run %llu, pruned %llu (a persistence step repeated), with a finding %llu, "
 	       "distinct findings %u\n", (unsigned long long)e->run,
 	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding, e->nr_f);
-	for (unsigned i = 0; i < e->nr_f; i++)
-		printf("  %-28s %s  x%-6llu %s\n", chk_inv_info(e->f[i].inv)->name, e->f[i].hash,
-		       (unsigned long long)e->f[i].count, e->f[i].path[0] ? e->f[i].path : "-");
+	if (e->random && e->steps > EXPLORE_STEPS_MAX)
+		printf("  long runs: %llu step(s) run, %llu crash point(s) judged (--crash-at %s)\n",
+		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points,
+		       e->crash_at_arg ? e->crash_at_arg : "crash");
+	for (unsigned i = 0; i < e->nr_f; i++) {
+		const struct finding *f = &e->f[i];
+
+		printf("  %-28s %s  x%-6llu ", chk_inv_info(f->inv)->name, f->hash,
+		       (unsigned long long)f->count);
+		if (!f->long_run) {
+			printf("%s\n", f->path[0] ? f->path : "-");
+			continue;
+		}
+		reproduce_cmd(e, f, cmd, sizeof(cmd));
+		printf("run %llu, first at step %u; reproduce: %s\n", (unsigned long long)f->run,
+		       f->step, cmd);
+	}
 }
 
 /* JSON, one finding per line (ext4sim merge reads it back). */
 static void report_json(const struct explore *e)
 {
+	char cmd[2048];
+
 	printf("{\"ext4sim_explore\": 1, \"mode\": \"%s\", \"grammar\": %u, \"steps\": %u, "
 	       "\"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, \"pruned\": %llu, "
-	       "\"with_finding\": %llu, \"findings\": [\n", e->random ? "random" : "exhaustive",
+	       "\"with_finding\": %llu", e->random ? "random" : "exhaustive",
 	       e->nr_g, e->steps, (unsigned long long)e->space, e->shard, e->nr_shards,
 	       (unsigned long long)e->run, (unsigned long long)e->pruned,
 	       (unsigned long long)e->with_finding);
+	if (e->random && e->steps > EXPLORE_STEPS_MAX)
+		printf(", \"steps_run\": %llu, \"crash_points\": %llu",
+		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points);
+	printf(", \"findings\": [\n");
 	for (unsigned i = 0; i < e->nr_f; i++) {
+		const struct finding *f = &e->f[i];
+
 		printf("{\"invariant\": \"%s\", \"hash\": \"%s\", \"count\": %llu, \"file\": ",
-		       chk_inv_info(e->f[i].inv)->name, e->f[i].hash,
-		       (unsigned long long)e->f[i].count);
-		json_string(stdout, e->f[i].path);
+		       chk_inv_info(f->inv)->name, f->hash, (unsigned long long)f->count);
+		json_string(stdout, f->path);
+		if (f->long_run) {
+			reproduce_cmd(e, f, cmd, sizeof(cmd));
+			printf(", \"run\": %llu, \"step\": %u, \"reproduce\": ",
+			       (unsigned long long)f->run, f->step);
+			json_string(stdout, cmd);
+		}
 		printf("}%s\n", i + 1 < e->nr_f ? "," : "");
 	}
 	printf("]}\n");
@@ -430,58 +622,96 @@ static int parse_kinds(struct explore *e, const char *v)
 	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
 		return bad_usage("--kinds list too long: '%s'", v);
 	e->kinds = 0;
+	e->kinds_arg = v;
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		unsigned k = 0;
+		int k = grammar_kind_lookup(t);
 
-		while (k < K_COUNT && strcmp(kind_names[k], t))
-			k++;
-		if (k == K_COUNT)
+		if (k < 0)
 			return bad_usage("--kinds takes write, truncate, persist, crash, falloc, "
-					 "mwrite, short; not '%s'", t);
+					 "mwrite, short, chattr, close, remount, evict, collapse, "
+					 "insert; not '%s'", t);
 		e->kinds |= 1u << k;
 	}
-	return e->kinds & (1u << K_WRITE) ? 0 :
+	return e->kinds & (1u << GK_WRITE) ? 0 :
 	       bad_usage("--kinds must include write (every sequence needs data)%s", "");
+}
+
+/* --crash-at everywhere|persist|crash|none|N. */
+static int parse_crash_at(struct explore *e, const char *v)
+{
+	static const char *const names[] = { "everywhere", NULL, "persist", "crash", "none" };
+
+	e->crash_at_arg = v;
+	for (int i = 0; i <= CA_NONE; i++) {
+		if (names[i] && strcmp(v, names[i]) == 0) {
+			e->crash_at = (enum crash_at)i;
+			return 0;
+		}
+	}
+	if (parse_u32(v, &e->crash_every) < 0)
+		return bad_usage("--crash-at takes everywhere, persist, crash, none or a step "
+				 "count N, not '%s'", v);
+	e->crash_at = CA_EVERY_N;
+	return 0;
+}
+
+/* A flag with a value: @a, @v.  0, 2 (bad usage). */
+static int explore_value_flag(struct explore *e, const char *a, const char *v)
+{
+	uint32_t u;
+	int64_t n;
+
+	if (strcmp(a, "--steps") == 0) {
+		if (parse_u32(v, &u) < 0 || u > GRAMMAR_STEPS_MAX)
+			return bad_usage("--steps takes 1 to 10000000 (above 8: random mode only), "
+					 "not '%s'", v);
+		e->steps = u;
+		e->has_steps = true;
+	} else if (!strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--run")) {
+		if (scn_parse_num(v, &n) < 0 || n < 0)
+			return bad_usage("--seed, --count and --run take a number, not '%s'", v);
+		*(a[2] == 's' ? &e->seed : a[2] == 'c' ? &e->count : &e->only_run) = (uint64_t)n;
+		e->has_run = e->has_run || a[2] == 'r';
+		e->random = e->random || a[2] != 'r';
+	} else if (strcmp(a, "--shard") == 0) {
+		if (sscanf(v, "%u/%u", &e->shard, &e->nr_shards) != 2 || e->nr_shards == 0 ||
+		    e->shard >= e->nr_shards)
+			return bad_usage("--shard takes I/N with 0 <= I < N, not '%s'", v);
+	} else if (strcmp(a, "--out") == 0) {
+		e->out_dir = v;
+	} else if (strcmp(a, "--grammar") == 0) {
+		e->grammar_path = v;
+	} else if (strcmp(a, "--kinds") == 0) {
+		return parse_kinds(e, v);
+	} else if (strcmp(a, "--crash-at") == 0) {
+		return parse_crash_at(e, v);
+	} else if (!(e->diff = ext4_toggle_find(v))) {
+		return bad_usage("unknown patch '%s' (`ext4sim patches` lists them)", v);
+	}
+	return 0;
 }
 
 /* One explore-only flag at argv[i] (consumes its value); 1: not one of them. */
 static int explore_flag(struct explore *e, int argc, char **argv, int *i)
 {
+	static const char *const valued[] = { "--steps", "--seed", "--count", "--run", "--shard",
+					      "--out", "--kinds", "--diff", "--grammar",
+					      "--crash-at", NULL };
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	uint32_t u;
-	int64_t n;
+	unsigned k = 0;
 
-	if (strcmp(a, "--no-minimize") == 0) {
-		e->minimize = false;
+	if (strcmp(a, "--no-minimize") == 0 || strcmp(a, "--fixed-length") == 0) {
+		*(a[2] == 'n' ? &e->minimize : &e->fixed_length) = a[2] != 'n';
 		return 0;
 	}
-	if (strcmp(a, "--steps") && strcmp(a, "--seed") && strcmp(a, "--count") &&
-	    strcmp(a, "--shard") && strcmp(a, "--out") && strcmp(a, "--kinds") &&
-	    strcmp(a, "--diff"))
+	while (valued[k] && strcmp(a, valued[k]))
+		k++;
+	if (!valued[k])
 		return 1;
 	if (!v)
 		return bad_usage("%s needs a value", a);
 	(*i)++;
-	if (strcmp(a, "--steps") == 0 && (parse_u32(v, &u) < 0 || u < 1 || u > EXPLORE_STEPS_MAX))
-		return bad_usage("--steps takes 1 to 8, not '%s'", v);
-	if (strcmp(a, "--steps") == 0)
-		e->steps = u;
-	else if (strcmp(a, "--seed") == 0 || strcmp(a, "--count") == 0) {
-		if (scn_parse_num(v, &n) < 0 || n < 0)
-			return bad_usage("--seed and --count take a number, not '%s'", v);
-		*(strcmp(a, "--seed") == 0 ? &e->seed : &e->count) = (uint64_t)n;
-		e->random = true;
-	} else if (strcmp(a, "--shard") == 0) {
-		if (sscanf(v, "%u/%u", &e->shard, &e->nr_shards) != 2 || e->nr_shards == 0 ||
-		    e->shard >= e->nr_shards)
-			return bad_usage("--shard takes I/N with 0 <= I < N, not '%s'", v);
-	} else if (strcmp(a, "--out") == 0)
-		e->out_dir = v;
-	else if (strcmp(a, "--kinds") == 0)
-		return parse_kinds(e, v);
-	else if (!(e->diff = ext4_toggle_find(v)))
-		return bad_usage("unknown patch '%s' (`ext4sim patches` lists them)", v);
-	return 0;
+	return explore_value_flag(e, a, v);
 }
 
 /* Split explore's own flags out; the rest go to parse_run_args. */
@@ -496,6 +726,38 @@ static int take_explore_args(struct explore *e, int *argc, char **argv)
 			return rc;
 	}
 	*argc = n;
+	return 0;
+}
+
+/*
+ * The grammar (built in, or --grammar FILE) and what it sets that the
+ * flags did not: kinds, K, the block size.  A file's error is
+ * FILE:LINE:COL (exit 2).
+ */
+static int explore_grammar(struct explore *e)
+{
+	struct grammar_file *gf = e->gf;
+	char err[SCN_ERR_MAX];
+
+	if (!e->grammar_path) {
+		grammar_builtin(gf);
+		return 0;
+	}
+	if (grammar_load(e->grammar_path, gf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (!e->kinds_arg)
+		e->kinds = gf->kinds;
+	if (!e->has_steps && gf->has_steps)
+		e->steps = gf->steps;
+	if (!e->c->ov.has_block_size && gf->has_block_size) {
+		e->c->ov.has_block_size = true;
+		e->c->ov.block_size = gf->block_size;
+	}
+	if (e->kinds & ~gf->have)
+		return bad_usage("--kinds names a kind the grammar file '%s' has no templates for",
+				 e->grammar_path);
 	return 0;
 }
 
@@ -518,6 +780,48 @@ static int explore_variant(struct explore *e)
 	return 0;
 }
 
+/* Combinations the flags (and grammar file) must not make. */
+static int explore_check(struct explore *e)
+{
+	if (e->c->nr_inputs != 1 || strcmp(e->c->inputs[0], "explore") || e->c->nr_cmds)
+		return bad_usage("explore takes no scenario file or -c steps%s", "");
+	if (e->random && !e->count)
+		return bad_usage("--seed needs --count N%s", "");
+	if (e->fixed_length && !e->random)
+		return bad_usage("--fixed-length is for random mode (--seed S --count N)%s", "");
+	if (e->has_run && (!e->random || e->only_run >= e->count || e->nr_shards != 1))
+		return bad_usage("--run R needs --seed and --count N with R < N, and no --shard%s",
+				 "");
+	if (!e->random && e->steps > EXPLORE_STEPS_MAX && !e->has_steps && e->gf->has_steps) {
+		fprintf(stderr, "%s:%u:%u: steps above %d need random mode (--seed S --count N)\n",
+			e->grammar_path, e->gf->steps_line, e->gf->steps_col, EXPLORE_STEPS_MAX);
+		return 2;
+	}
+	if (!e->random && e->steps > EXPLORE_STEPS_MAX)
+		return bad_usage("--steps above 8 needs random mode (--seed S --count N)%s", "");
+	if (e->crash_at_arg && (!e->random || e->steps <= EXPLORE_STEPS_MAX))
+		return bad_usage("--crash-at is for long random runs (--seed, --count and --steps "
+				 "above 8), not '%s'", e->crash_at_arg);
+	if (e->out_dir && mkdir(e->out_dir, 0777) < 0 && access(e->out_dir, W_OK) < 0)
+		return bad_usage("cannot create or write --out directory '%s'", e->out_dir);
+	return 0;
+}
+
+/* Flags, grammar, variant, checks; 0 or the exit code. */
+static int explore_setup(struct explore *e, int argc, char **argv, char **args)
+{
+	int rc;
+
+	if ((rc = take_explore_args(e, &argc, argv)))
+		return rc;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = "explore";         /* parse_run_args wants an input: a placeholder */
+	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)) ||
+	    (rc = explore_variant(e)))
+		return rc;
+	return explore_check(e);
+}
+
 int cmd_explore(int argc, char **argv)
 {
 	struct explore *e = calloc(1, sizeof(*e));
@@ -526,29 +830,13 @@ int cmd_explore(int argc, char **argv)
 
 	SIM_ASSERT(e != NULL && args != NULL);
 	e->c = calloc(1, sizeof(*e->c));
-	SIM_ASSERT(e->c != NULL);
-	*e = (struct explore){ .c = e->c, .steps = 3, .minimize = true, .nr_shards = 1,
-			       .kinds = (1u << K_WRITE) | (1u << K_TRUNCATE) |
-					(1u << K_PERSIST) | (1u << K_CRASH) };
+	e->gf = calloc(1, sizeof(*e->gf));
+	SIM_ASSERT(e->c != NULL && e->gf != NULL);
+	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true,
+			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH };
 	e->c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = take_explore_args(e, &argc, argv)))
+	if ((rc = explore_setup(e, argc, argv, args)))
 		goto out;
-	memcpy(args, argv, (size_t)argc * sizeof(*args));
-	args[argc] = "explore";         /* parse_run_args wants an input: a placeholder */
-	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_variant(e)))
-		goto out;
-	if (e->c->nr_inputs != 1 || strcmp(e->c->inputs[0], "explore") || e->c->nr_cmds) {
-		rc = bad_usage("explore takes no scenario file or -c steps%s", "");
-		goto out;
-	}
-	if (e->random && !e->count) {
-		rc = bad_usage("--seed needs --count N%s", "");
-		goto out;
-	}
-	if (e->out_dir && mkdir(e->out_dir, 0777) < 0 && access(e->out_dir, W_OK) < 0) {
-		rc = bad_usage("cannot create or write --out directory '%s'", e->out_dir);
-		goto out;
-	}
 	build_grammar(e);
 	if (e->random)
 		explore_random(e);
@@ -560,6 +848,7 @@ int cmd_explore(int argc, char **argv)
 		report_text(e);
 out:
 	free(args);
+	free(e->gf);
 	free(e->c);
 	free(e);
 	return rc;

@@ -825,6 +825,93 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 	memset(r, 0, sizeof(*r));
 }
 
+/* --- streaming (long explore runs) --- */
+
+struct sim_stream {
+	struct world w;
+	struct sim_variant_result r;    /* counters, checker; no step records */
+	struct inside_ctx ic;
+	const struct sim_options *o;
+	struct sim_stream_result res;
+};
+
+struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const struct sim_options *o)
+{
+	struct sim_stream *ss = sim_zalloc(sizeof(*ss));
+
+	SIM_ASSERT(o != NULL && !o->has_keep && !o->only_point);
+	ss->r.cfg = *cfg;
+	ss->o = o;
+	world_init(&ss->w, cfg, &ss->r);
+	ss->w.o = o;
+	ss->ic.w = &ss->w;
+	return ss;
+}
+
+/*
+ * Fold the step's violations into the counts and free its crash points:
+ * nothing per step stays (report_crash_states only looks at the current
+ * step's violations, and a crash-state copy of the checker starts from
+ * the current ones).
+ */
+static void stream_drain(struct sim_stream *ss)
+{
+	struct chk_state *c = &ss->r.chk;
+	struct sim_stream_result *res = &ss->res;
+
+	for (uint32_t i = 0; i < c->nr_v; i++) {
+		enum chk_inv inv = c->v[i].inv;
+
+		SIM_ASSERT(inv < INV_COUNT);
+		if (res->reports[inv]++ == 0) {
+			res->first_step[inv] = c->v[i].step;
+			memcpy(res->first_msg[inv], c->v[i].msg, CHK_MSG_MAX);
+		}
+	}
+	c->nr_v = 0;
+	for (uint32_t i = 0; i < ss->r.nr_points; i++)
+		cs_point_free(&ss->r.points[i]);
+	res->crash_points += ss->r.nr_points;
+	ss->r.nr_points = 0;
+}
+
+void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge)
+{
+	struct world *w = &ss->w;
+	struct sim_step_result sr;
+	uint32_t idx = ss->res.steps + 1;
+
+	SIM_ASSERT(idx != 0);           /* no wrap: explore bounds the steps */
+	memset(&sr, 0, sizeof(sr));
+	chk_step_begin(w->chk, &w->fs);
+	ss->ic.step = idx;
+	ss->ic.st = st;
+	ss->ic.size_before = w->fs.inode.i_size;
+	w->bd->bd_durable_hook = judge && ss->o->crash_bound && crash_judgeable_inside(st) ?
+				 crash_inside : NULL;
+	w->bd->bd_hook_ctx = &ss->ic;
+	run_step(w, st, idx, &sr, NULL);
+	w->bd->bd_durable_hook = NULL;
+	ext4_check_state(&w->fs);
+	chk_step_end(w->chk, &w->fs, idx);
+	if (judge)
+		crash_here(w, st, idx, &sr);
+	ss->res.steps = idx;
+	stream_drain(ss);
+}
+
+void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out)
+{
+	for (int inv = 0; inv < INV_COUNT; inv++)
+		ss->res.violated[inv] = ss->res.reports[inv] &&
+					(!chk_inv_info(inv)->informational || ss->o->fail_on[inv]);
+	*out = ss->res;
+	ext4_free_fs(&ss->w.fs);
+	blkdev_destroy(ss->w.bd);
+	sim_variant_result_free(&ss->r, 0);
+	free(ss);
+}
+
 /* --- --dump-file --- */
 
 static int write_all(int fd, const uint8_t *buf, size_t n, off_t off)

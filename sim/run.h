@@ -103,6 +103,33 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		    struct sim_variant_result *r, char *err, size_t errlen);
 void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps);
 
+/*
+ * Streaming: one variant's world fed one step at a time, keeping no
+ * per-step records (long explore runs).  After each step the violations
+ * it reported are folded into counts (with the first step and message of
+ * each invariant) and its crash points are freed, so memory does not grow
+ * with the number of steps (the checker's own log of mutations since the
+ * last crash and the last durable point aside).  With @judge, a crash
+ * inside the step (before each flush and FUA write) and right after it is
+ * judged, as --crash-everywhere does for every step; crash steps judge
+ * their own crash states whenever o->crash_bound is not 0.
+ */
+struct sim_stream;
+
+struct sim_stream_result {
+	uint32_t steps;
+	uint64_t crash_points;          /* crash points judged */
+	uint64_t reports[INV_COUNT];    /* violation reports per invariant */
+	uint32_t first_step[INV_COUNT]; /* 1-based step of the first one; 0: none */
+	char first_msg[INV_COUNT][CHK_MSG_MAX];
+	bool violated[INV_COUNT];       /* counted toward the verdict (no expect:) */
+};
+
+struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const struct sim_options *o);
+void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge);
+/* The counts and verdict; frees @ss. */
+void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out);
+
 /* Write the final file content (as a reader sees it) to @path, atomically. */
 int sim_dump_file(const struct ext4_fs *fs, const char *path, char *err, size_t errlen);
 

@@ -44,35 +44,11 @@
 
 #include <yaml.h>
 
+#include "ldr.h"
+
 #define STEPS_CAP_MIN 16u        /* first allocation of the step array */
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-
-/* The loader's whole state; one per scn_load() call. */
-struct ldr {
-	const char *l_path;              /* file as given, for messages */
-	unsigned char *l_buf;            /* the file's bytes */
-	size_t l_len;                    /* bytes in l_buf */
-	yaml_parser_t l_parser;
-	yaml_event_t l_ev;               /* current event, valid if l_has_ev */
-	bool l_has_ev;
-	unsigned l_depth;                /* open collections, <= SCN_DEPTH_MAX */
-	bool l_failed;                   /* an error has been recorded */
-	char *l_err;
-	size_t l_errlen;
-	struct scenario *l_scn;
-	bool (*l_is_invariant)(const char *name);
-	unsigned l_steps_cap;            /* allocated entries of l_scn->steps */
-};
-
-/* A mapping with a fixed set of keys. */
-struct ldr_keys {
-	const char *k_where;             /* "at the top level", "in config", ... */
-	const char *const *k_names;      /* NULL-terminated, at most 32 */
-};
-
-typedef int (*ldr_key_fn)(struct ldr *L, unsigned idx, void *ctx);
-typedef int (*ldr_entry_fn)(struct ldr *L, void *ctx);
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                           */
@@ -100,7 +76,7 @@ static int ldr_verr(struct ldr *L, size_t line0, size_t col0, const char *fmt,
 
 /* Record an error at 0-based @line0/@col0.  Returns -1. */
 PRINTF_LIKE(4, 5)
-static int ldr_err_at(struct ldr *L, size_t line0, size_t col0,
+int ldr_err_at(struct ldr *L, size_t line0, size_t col0,
 		      const char *fmt, ...)
 {
 	va_list ap;
@@ -113,7 +89,7 @@ static int ldr_err_at(struct ldr *L, size_t line0, size_t col0,
 
 /* Record an error at @mark.  Returns -1. */
 PRINTF_LIKE(3, 4)
-static int ldr_err_mark(struct ldr *L, const yaml_mark_t *mark,
+int ldr_err_mark(struct ldr *L, const yaml_mark_t *mark,
 			const char *fmt, ...)
 {
 	va_list ap;
@@ -126,7 +102,7 @@ static int ldr_err_mark(struct ldr *L, const yaml_mark_t *mark,
 
 /* Record an error at the current event's start.  Returns -1. */
 PRINTF_LIKE(2, 3)
-static int ldr_err_ev(struct ldr *L, const char *fmt, ...)
+int ldr_err_ev(struct ldr *L, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -160,7 +136,7 @@ const char *scn_quote(char dst[SCN_QUOTE_BUF], const char *src)
 }
 
 /* Words for the kind of node an event starts, for "must be X, not Y". */
-static const char *ldr_kind(const yaml_event_t *ev)
+const char *ldr_kind(const yaml_event_t *ev)
 {
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
@@ -275,7 +251,7 @@ static int ldr_check_event(struct ldr *L)
 
 /* Free the current event (if any), parse the next one and apply the
  * stream-wide rules.  Returns 0, or -1 with the error recorded. */
-static int ldr_next(struct ldr *L)
+int ldr_next(struct ldr *L)
 {
 	if (L->l_has_ev) {
 		yaml_event_delete(&L->l_ev);
@@ -289,7 +265,7 @@ static int ldr_next(struct ldr *L)
 
 /* Run @pass with a fresh parser over the file's bytes; frees the parser and
  * the last event whatever @pass returns. */
-static int ldr_pass(struct ldr *L, int (*pass)(struct ldr *L))
+int ldr_pass(struct ldr *L, int (*pass)(struct ldr *L))
 {
 	int rc;
 
@@ -307,7 +283,7 @@ static int ldr_pass(struct ldr *L, int (*pass)(struct ldr *L))
 }
 
 /* Pass 1: read every event; exactly one document. */
-static int ldr_scan(struct ldr *L)
+int ldr_scan(struct ldr *L)
 {
 	unsigned nr_docs = 0;
 
@@ -318,7 +294,7 @@ static int ldr_scan(struct ldr *L)
 		case YAML_DOCUMENT_START_EVENT:
 			if (++nr_docs > 1)
 				return ldr_err_ev(L, "more than one document "
-						  "(a scenario is one YAML document)");
+						  "(%s is one YAML document)", L->l_what);
 			break;
 		case YAML_STREAM_END_EVENT:
 			if (nr_docs == 0)
@@ -332,7 +308,7 @@ static int ldr_scan(struct ldr *L)
 
 /* Read the file into L->l_buf, refusing files above SCN_FILE_BYTES_MAX
  * and UTF-16 (libyaml would accept it; the format is UTF-8, BOM allowed). */
-static int ldr_read_file(struct ldr *L)
+int ldr_read_file(struct ldr *L)
 {
 	FILE *f = fopen(L->l_path, "rb");
 	struct stat st;
@@ -363,7 +339,7 @@ static int ldr_read_file(struct ldr *L)
 	if (n >= 2 && ((L->l_buf[0] == 0xfe && L->l_buf[1] == 0xff) ||
 		       (L->l_buf[0] == 0xff && L->l_buf[1] == 0xfe)))
 		return ldr_err_at(L, 0, 0, "invalid input: UTF-16 byte order "
-				  "mark (a scenario must be UTF-8)");
+				  "mark (%s must be UTF-8)", L->l_what);
 	L->l_len = n;
 	return 0;
 }
@@ -373,20 +349,20 @@ static int ldr_read_file(struct ldr *L)
 /* ------------------------------------------------------------------ */
 
 /* The current scalar's text (NUL-terminated; pass 1 rejected inner NULs). */
-static const char *ev_str(const struct ldr *L)
+const char *ev_str(const struct ldr *L)
 {
 	return (const char *)L->l_ev.data.scalar.value;
 }
 
 /* True if the current scalar is exactly @word. */
-static bool ev_is(const struct ldr *L, const char *word)
+bool ev_is(const struct ldr *L, const char *word)
 {
 	return strcmp(ev_str(L), word) == 0;
 }
 
 /* Advance to @key's value; it must start with an event of @type (@what
  * describes the expected value). */
-static int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type,
+int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type,
 		     const char *what)
 {
 	char q[SCN_QUOTE_BUF];
@@ -400,7 +376,7 @@ static int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type,
 }
 
 /* Copy the current scalar into @dst (capacity @cap, NUL included). */
-static int ldr_take_str(struct ldr *L, const char *what, char *dst, size_t cap)
+int ldr_take_str(struct ldr *L, const char *what, char *dst, size_t cap)
 {
 	size_t len = L->l_ev.data.scalar.length;
 
@@ -444,7 +420,7 @@ static int ldr_take_name(struct ldr *L, const char *what,
 }
 
 /* Read @key's value as a name (see ldr_take_name). */
-static int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX])
+int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX])
 {
 	if (ldr_value(L, key, YAML_SCALAR_EVENT, "a string") < 0)
 		return -1;
@@ -452,7 +428,7 @@ static int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX])
 }
 
 /* Read @key's value as free text of at most @cap - 1 bytes. */
-static int ldr_text(struct ldr *L, const char *key, char *dst, size_t cap)
+int ldr_text(struct ldr *L, const char *key, char *dst, size_t cap)
 {
 	if (ldr_value(L, key, YAML_SCALAR_EVENT, "a string") < 0)
 		return -1;
@@ -460,7 +436,7 @@ static int ldr_text(struct ldr *L, const char *key, char *dst, size_t cap)
 }
 
 /* Read @key's value as a boolean: plain true or false, nothing else. */
-static int ldr_bool(struct ldr *L, const char *key, bool *out)
+int ldr_bool(struct ldr *L, const char *key, bool *out)
 {
 	char q[SCN_QUOTE_BUF];
 
@@ -479,7 +455,7 @@ static int ldr_bool(struct ldr *L, const char *key, bool *out)
 
 /* Read @key's value as a plain (unquoted) number, see scn_parse_num; a
  * number above SCN_OFFSET_MAX gives INT64_MAX, for the caller's range check. */
-static int ldr_number(struct ldr *L, const char *key, int64_t *out)
+int ldr_number(struct ldr *L, const char *key, int64_t *out)
 {
 	char q[SCN_QUOTE_BUF];
 	int rc;
@@ -505,7 +481,7 @@ static int ldr_number(struct ldr *L, const char *key, int64_t *out)
 /* ------------------------------------------------------------------ */
 
 /* The current event is a mapping key: it must be a scalar. */
-static int ldr_key_scalar(struct ldr *L)
+int ldr_key_scalar(struct ldr *L)
 {
 	if (L->l_ev.type == YAML_SCALAR_EVENT)
 		return 0;
@@ -533,7 +509,7 @@ static int ldr_unknown_key(struct ldr *L, const struct ldr_keys *keys)
  * of @keys, at most once; @fn is called with the key's index while the key
  * is the current event and must consume the value.  *@seen_out gets the
  * bit set of keys present. */
-static int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys,
+int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys,
 			     ldr_key_fn fn, void *ctx, uint32_t *seen_out)
 {
 	char q[SCN_QUOTE_BUF];
@@ -566,7 +542,7 @@ static int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys,
 /* Read the mapping whose MAPPING_START is current, with keys chosen by the
  * user (patch names, variant names): @fn is called with each scalar key
  * current and must check it (duplicates too) and consume the value. */
-static int ldr_open_mapping(struct ldr *L, ldr_entry_fn fn, void *ctx)
+int ldr_open_mapping(struct ldr *L, ldr_entry_fn fn, void *ctx)
 {
 	for (;;) {
 		if (ldr_next(L) < 0)
@@ -774,7 +750,7 @@ static int ldr_grow_steps(struct ldr *L)
 }
 
 /* Report a step error at byte @off of the current scalar. */
-static int ldr_step_err(struct ldr *L, unsigned off, const char *msg)
+int ldr_step_err(struct ldr *L, unsigned off, const char *msg)
 {
 	const yaml_event_t *ev = &L->l_ev;
 	size_t col = ev->start_mark.column;
@@ -1238,6 +1214,7 @@ int scn_load(const char *path, struct scenario *out,
 
 	memset(&L, 0, sizeof(L));
 	L.l_path = path;
+	L.l_what = "a scenario";
 	L.l_err = err;
 	L.l_errlen = errlen;
 	L.l_scn = out;

@@ -228,6 +228,62 @@ expect_exit2 "merge with a shard missing" "$sim" merge "$tmp/ex0.json"
 expect_exit2 "merge of a non-report" "$sim" merge scenarios/basic/short-copy.yaml
 expect_exit2 "explore with a bad shard" "$sim" explore --shard 2/2
 expect_exit2 "explore with an unknown kind" "$sim" explore --kinds write,nope
+# explore --grammar: the file that spells out the built-in grammar gives the same report,
+# byte for byte (findings and their hashes included)
+"$sim" explore "${ex[@]}" > "$tmp/exb.json" 2>/dev/null
+"$sim" explore "${ex[@]}" --grammar docs/grammars/default.yaml > "$tmp/exf.json" 2>/dev/null
+if [ -s "$tmp/exb.json" ] && cmp -s "$tmp/exb.json" "$tmp/exf.json" &&
+   grep -q '"with_finding": [1-9]' "$tmp/exb.json"; then ok; else
+	bad "explore --grammar default.yaml differs from the built-in grammar"; fi
+"$sim" explore --steps 2 --block-size 2048 > "$tmp/exb.out" 2>&1
+"$sim" explore --steps 2 --block-size 2048 --grammar docs/grammars/default.yaml > "$tmp/exf.out" 2>&1
+if grep -q "16 grammar step(s)" "$tmp/exb.out" && cmp -s "$tmp/exb.out" "$tmp/exf.out"; then ok; else
+	bad "explore --grammar default.yaml (block size 2048): $(head -c 300 "$tmp/exf.out")"; fi
+# a bad grammar file: FILE:LINE:COL: message (its first line says which), exit 2, nothing on stdout
+for f in tests/data/grammar-bad/*.yaml; do
+	expect_exit2 "bad grammar $f" "$sim" explore --grammar "$f"
+	want=$(sed -n '1s/^# expect: //p' "$f")
+	if [ -z "$want" ] || ! grep -qF "$f:$want" "$tmp/cli.err" || [ "$(wc -l < "$tmp/cli.err")" != 1 ]; then
+		bad "$f: error '$(cat "$tmp/cli.err")' is not '$want'"; fi
+done
+expect_exit2 "explore with a missing grammar file" "$sim" explore --grammar "$tmp/none.yaml"
+expect_exit2 "explore --steps 9 without --seed" "$sim" explore --steps 9
+expect_exit2 "explore --crash-at on short runs" "$sim" explore --crash-at crash
+expect_exit2 "explore --run out of range" "$sim" explore --seed 1 --count 2 --run 2
+expect_exit2 "explore --fixed-length without --seed" "$sim" explore --fixed-length
+# every kind, every sequence of 1..2 steps, under several settings: no assertion fires
+all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
+for cfg in "--block-size 1024" "--block-size 4096 --data journal" "--block-size 2048 --data writeback" \
+	"--block-size 1024 --kernel 5.15 --nodelalloc"; do
+	# shellcheck disable=SC2086
+	"$sim" explore --steps 2 --kinds $all $cfg --no-minimize > "$tmp/exk.out" 2>&1
+	if [ $? = 0 ] && grep -q "31 grammar step(s), sequences of 1..2: space 992" "$tmp/exk.out" &&
+	   grep -q "run 988, pruned 4" "$tmp/exk.out"; then ok; else
+		bad "explore over every kind ($cfg): $(head -c 300 "$tmp/exk.out")"; fi
+done
+# random runs: lengths drawn in 1..K, the same bytes for the same seed; --fixed-length gives K
+for i in 1 2; do
+	"$sim" explore --seed 9 --count 30 --steps 8 --json > "$tmp/exr$i.json" 2>/dev/null
+	"$sim" explore --seed 9 --count 8 --steps 40 --kinds $all --json > "$tmp/exl$i.json" 2>/dev/null
+done
+"$sim" explore --seed 9 --count 8 --steps 40 --kinds $all --fixed-length --json > "$tmp/exx.json" 2>/dev/null
+if [ -s "$tmp/exr1.json" ] && cmp -s "$tmp/exr1.json" "$tmp/exr2.json" &&
+   cmp -s "$tmp/exl1.json" "$tmp/exl2.json" && grep -q '"run": 8, ' "$tmp/exl1.json" &&
+   ! grep -q '"steps_run": 320,' "$tmp/exl1.json" && grep -q '"steps_run": 320,' "$tmp/exx.json"; then
+	ok; else bad "explore random lengths: $(head -c 300 "$tmp/exl1.json")"; fi
+# a long run streams: 20,000 steps, crash states judged at its crash steps
+"$sim" explore --seed 1 --count 1 --steps 20000 --fixed-length > "$tmp/exlong.out" 2>&1
+if [ $? = 0 ] && grep -q "long runs: 20000 step(s) run, [1-9][0-9]* crash point(s) judged" \
+	"$tmp/exlong.out"; then ok; else bad "explore long run: $(head -c 300 "$tmp/exlong.out")"; fi
+# a long run's finding: the printed command runs that run alone and finds it at the same step
+lr=(--seed 1 --count 4 --steps 50 --kinds write,truncate,mwrite --kernel 6.12 --block-size 1024)
+"$sim" explore "${lr[@]}" > "$tmp/exf1.out" 2>&1
+line=$(grep "reproduce: " "$tmp/exf1.out" | head -1)
+cmd=${line#*reproduce: ext4sim }
+# shellcheck disable=SC2086
+[ -n "$line" ] && "$sim" $cmd > "$tmp/exf2.out" 2>&1
+if [ -n "$line" ] && grep -qF "$line" "$tmp/exf2.out" && grep -q "^  run 1, " "$tmp/exf2.out"; then
+	ok; else bad "explore long-run reproduce: $(head -c 400 "$tmp/exf1.out")"; fi
 # minimize: the short-copy bug on 5.15 with noise steps shrinks to the 3 steps that matter
 printf 'name: f2-noise\nconfig: {block_size: 1024, kernel: "5.15"}\nsteps:\n%s\n' \
 	"  - pwrite -S 0x11 0 1000
