@@ -103,7 +103,8 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"i_disksize and the page cache are handled for every range",
 		"ext4_punch_hole, ext4_zero_range", "the release is the list's record (the "
 		"series was queued for the 6.14 merge window), not checked against a tag; "
-		"Debian's 6.1.192 and 6.12.117 behave as before it (kernel-check --vm)",
+		"Debian's 6.1.192 behaves as before it, Debian's 6.12.117 (a stable backport) "
+		"as after (kernel-check --vm)",
 		SEM(punch_zero_refactor) },
 	[T_DISKSIZE_BEFORE_PUNCH_PARTIAL] = {
 		"disksize_before_punch_partial",
@@ -228,8 +229,9 @@ static const struct ext4_profile profiles[] = {
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy and punch-size "
 	  "backports", UPTO_6_4 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
-	  "zeroing without the mm half, and the punch-size fix",
-	  UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
+	  UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_PUNCH_ZERO_REFACTOR) |
+	  BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
