@@ -119,7 +119,7 @@ if grep -q '"patch": "short_copy_zero", "variants": \[{"variant": "default", "of
 	bad "diff --json: $(head -c 300 "$tmp/diff.json")"; fi
 # patches lists every toggle with its commit, and the profiles
 "$sim" patches > "$tmp/patches.out" 2>&1
-if [ "$(grep -c "^    commit:" "$tmp/patches.out")" = 16 ] &&
+if [ "$(grep -c "^    commit:" "$tmp/patches.out")" = 19 ] &&
    grep -q "^  debian-6.12.117 " "$tmp/patches.out"; then ok; else
 	bad "patches: $(head -c 300 "$tmp/patches.out")"; fi
 expect_exit2 "--keep without --point" "$sim" crashstates --keep 1 scenarios/crash/two-crashes.yaml
