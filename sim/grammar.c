@@ -314,23 +314,11 @@ static int ldr_top_finish(struct ldr *L, uint32_t seen, const yaml_mark_t *root)
 /* Pass 2: the root must be a mapping; read it against the schema. */
 static int ldr_grammar_schema(struct ldr *L)
 {
-	yaml_mark_t doc = { 0, 0, 0 }, root;
+	yaml_mark_t root;
 	uint32_t seen = 0;
 
-	do {
-		if (ldr_next(L) < 0)
-			return -1;
-		if (L->l_ev.type == YAML_DOCUMENT_START_EVENT)
-			doc = L->l_ev.start_mark;
-	} while (L->l_ev.type == YAML_STREAM_START_EVENT ||
-		 L->l_ev.type == YAML_DOCUMENT_START_EVENT);
-	root = L->l_ev.start_mark;
-	if (L->l_ev.type == YAML_SCALAR_EVENT && L->l_ev.data.scalar.length == 0 &&
-	    L->l_ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-		return ldr_err_mark(L, &doc, "empty document");
-	if (L->l_ev.type != YAML_MAPPING_START_EVENT)
-		return ldr_err_ev(L, "top level must be a mapping, not %s", ldr_kind(&L->l_ev));
-	if (ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
+	if (ldr_root_mapping(L, &root) < 0 ||
+	    ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
 		return -1;
 	return ldr_top_finish(L, seen, &root);
 }

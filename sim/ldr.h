@@ -79,6 +79,8 @@ int ldr_bool(struct ldr *L, const char *key, bool *out);
 /* A plain number (scn_parse_num); above SCN_OFFSET_MAX gives INT64_MAX. */
 int ldr_number(struct ldr *L, const char *key, int64_t *out);
 int ldr_key_scalar(struct ldr *L);
+/* Advance to the document's root, which must be a mapping (its start in *root). */
+int ldr_root_mapping(struct ldr *L, yaml_mark_t *root);
 /* Mappings with fixed keys (each at most once) and with the user's keys. */
 int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys, ldr_key_fn fn, void *ctx,
 		      uint32_t *seen_out);

@@ -1165,12 +1165,14 @@ static int ldr_top_finish(struct ldr *L, uint32_t seen, const yaml_mark_t *root)
 	return ldr_cs_finish(L);
 }
 
-/* Pass 2: the root must be a mapping; read it against the schema. */
-static int ldr_schema(struct ldr *L)
+/*
+ * Pass 2's start, for every schema: advance to the document's root node,
+ * which must be a mapping (an empty document is reported at its start).
+ * On success the current event is the root's MAPPING_START, at *root.
+ */
+int ldr_root_mapping(struct ldr *L, yaml_mark_t *root)
 {
 	yaml_mark_t doc = { 0, 0, 0 };
-	yaml_mark_t root;
-	uint32_t seen = 0;
 
 	do {
 		if (ldr_next(L) < 0)
@@ -1179,7 +1181,7 @@ static int ldr_schema(struct ldr *L)
 			doc = L->l_ev.start_mark;
 	} while (L->l_ev.type == YAML_STREAM_START_EVENT ||
 		 L->l_ev.type == YAML_DOCUMENT_START_EVENT);
-	root = L->l_ev.start_mark;
+	*root = L->l_ev.start_mark;
 	if (L->l_ev.type == YAML_SCALAR_EVENT &&
 	    L->l_ev.data.scalar.length == 0 &&
 	    L->l_ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
@@ -1187,7 +1189,17 @@ static int ldr_schema(struct ldr *L)
 	if (L->l_ev.type != YAML_MAPPING_START_EVENT)
 		return ldr_err_ev(L, "top level must be a mapping, not %s",
 				  ldr_kind(&L->l_ev));
-	if (ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
+	return 0;
+}
+
+/* Pass 2: the root must be a mapping; read it against the schema. */
+static int ldr_schema(struct ldr *L)
+{
+	yaml_mark_t root;
+	uint32_t seen = 0;
+
+	if (ldr_root_mapping(L, &root) < 0 ||
+	    ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
 		return -1;
 	return ldr_top_finish(L, seen, &root);
 }

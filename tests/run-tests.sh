@@ -73,6 +73,17 @@ expect_exit2() {
 	if [ $rc = 2 ] && [ ! -s "$tmp/cli.out" ] && [ -s "$tmp/cli.err" ]; then ok; else
 		bad "$what: exit $rc, stdout $(wc -c < "$tmp/cli.out") bytes"; fi
 }
+
+# tally FILE PREFIX WHAT: add a sub-test's "PREFIX: N passed, N failed" line to the counts
+# (a missing line is one failure, reported with the file's last lines)
+tally() {
+	local n f
+	n=$(sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" "$1")
+	f=$(sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" "$1")
+	if [ -z "$n" ]; then bad "$3: $(tail -2 "$1")"; else
+		pass=$((pass + n)); fail=$((fail + f)); fi
+}
+
 for f in tests/data/yaml-bad/*.yaml; do
 	expect_exit2 "bad scenario $f" "$sim" run "$f"
 	want=$(sed -n '1s/^# expect: //p' "$f" | cut -d: -f1,2)
@@ -159,28 +170,19 @@ for set in "" random- falloc-; do
 	tests/kernel/compare.sh -b "$build" -c "tests/kernel/cases${set:+-${set%-}}.txt" \
 		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/k.out" 2>&1
 	grep '^FAIL' -A1 "$tmp/k.out" | head -20
-	kp=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/k.out")
-	kf=$(sed -n 's/^kernel comparison: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/k.out")
-	if [ -z "$kp" ]; then bad "kernel comparison ${set:-hand}: $(tail -2 "$tmp/k.out")"; else
-		pass=$((pass + kp)); fail=$((fail + kf)); fi
+	tally "$tmp/k.out" "kernel comparison" "kernel comparison ${set:-hand}"
 done
 for set in "" random- falloc-; do
 	tests/kernel/crash-membership.sh -b "$build" -c "tests/kernel/cases${set:+-${set%-}}.txt" \
 		-t "tests/kernel/ground-truth-${set}6.18.txt" > "$tmp/m.out" 2>&1
 	grep '^FAIL' -A3 "$tmp/m.out" | head -20
-	mp=$(sed -n 's/^crash membership: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/m.out")
-	mf=$(sed -n 's/^crash membership: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/m.out")
-	if [ -z "$mp" ]; then bad "crash membership ${set:-hand}: $(tail -2 "$tmp/m.out")"; else
-		pass=$((pass + mp)); fail=$((fail + mf)); fi
+	tally "$tmp/m.out" "crash membership" "crash membership ${set:-hand}"
 done
 
 # 6. the fast crash-state evaluation against the reference
 tests/crash-reference.sh -b "$build" > "$tmp/r.out" 2>&1
 grep '^FAIL' "$tmp/r.out" | head -20
-rp=$(sed -n 's/^crash-state reference: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/r.out")
-rf=$(sed -n 's/^crash-state reference: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/r.out")
-if [ -z "$rp" ]; then bad "crash-state reference: $(tail -2 "$tmp/r.out")"; else
-	pass=$((pass + rp)); fail=$((fail + rf)); fi
+tally "$tmp/r.out" "crash-state reference" "crash-state reference"
 
 # the toggles the Debian kernels under qemu told apart (docs/real-kernel.md): each variant's
 # file after the crash is what the kernel of that side showed (6.1.192 before, 6.12.117 or
@@ -419,10 +421,7 @@ if [ "$(od -An -tx1 -j1024 -N2 "$tmp/uz" | tr -d ' ')" = 6d6d ] &&
 for truth in tests/kernel/kernel-check-*.txt; do
 	tests/kernel/kernel-check-replay.sh -b "$build" -t "$truth" > "$tmp/kr.out" 2>&1
 	grep '^FAIL' -A4 "$tmp/kr.out" | head -20
-	kp=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$tmp/kr.out")
-	kf=$(sed -n 's/^kernel-check replay: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$tmp/kr.out")
-	if [ -z "$kp" ]; then bad "kernel-check replay of $truth: $(tail -2 "$tmp/kr.out")"; else
-		pass=$((pass + kp)); fail=$((fail + kf)); fi
+	tally "$tmp/kr.out" "kernel-check replay" "kernel-check replay of $truth"
 done
 # kernel-check says why it skips without root (run as an unprivileged user where we are root)
 if [ "$(id -u)" != 0 ]; then
