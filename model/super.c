@@ -145,23 +145,54 @@ static int load_extents(struct ext4_fs *fs)
 	return 0;
 }
 
+/*
+ * How many bits from block @b on (a whole aligned word or byte of the
+ * bitmap at @p, else 0) all equal @fill: a run that these bits only
+ * continue can skip them.
+ */
+static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t nr_blocks, uint8_t fill)
+{
+	uint64_t w;
+
+	if (b % 64 == 0 && b + 64 <= nr_blocks) {
+		memcpy(&w, p, sizeof(w));
+		if (w == (fill ? UINT64_MAX : 0))
+			return 64;
+	}
+	if (b % 8 == 0 && b + 8 <= nr_blocks && *p == fill)
+		return 8;
+	return 0;
+}
+
+/*
+ * The free-space map from the bitmap blocks: one range per run of free
+ * blocks, in block order.  Whole words and bytes that only continue the
+ * current run (or the current used stretch) are skipped.
+ */
 static void load_bitmap(struct ext4_fs *fs)
 {
 	uint32_t bpb = fs->opts.block_size * 8;
-
 	uint64_t run = UINT64_MAX;      /* start of the current run of free blocks */
 
+	SIM_ASSERT(bpb % 64 == 0);
 	fs->free_map = bitmap_create();
-	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks; b++) {
+	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks;) {
 		const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
+		uint32_t skip = bitmap_skip(byte, b, fs->lay.nr_blocks,
+					    run == UINT64_MAX ? 0xff : 0x00);
 		bool used = *byte & (1u << (b % 8));
 
+		if (skip) {
+			b += skip;
+			continue;
+		}
 		if (!used && run == UINT64_MAX)
 			run = b;
 		if (used && run != UINT64_MAX) {
 			bitmap_add_range(fs->free_map, run, b);
 			run = UINT64_MAX;
 		}
+		b++;
 	}
 	if (run != UINT64_MAX)
 		bitmap_add_range(fs->free_map, run, fs->lay.nr_blocks);
