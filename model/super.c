@@ -69,6 +69,30 @@ static void write_sb(struct blkdev *bd, const struct ext4_layout *lay, uint32_t 
 	free(b);
 }
 
+/*
+ * One bitmap block, for blocks [@first, @first + 8 * @bs): metadata and
+ * blocks past the device's end used, data blocks free.  A byte wholly on
+ * one side of both bounds is set at once.
+ */
+static void mkfs_bitmap_block(uint8_t *b, uint64_t first, uint32_t bs,
+			      const struct ext4_layout *lay)
+{
+	memset(b, 0, bs);
+	for (uint32_t k = 0; k < bs * 8; k += 8) {
+		uint64_t blk = first + k;
+
+		if (blk + 8 <= lay->data_start) {
+			b[k / 8] = 0xff;
+			continue;
+		}
+		if (blk >= lay->data_start && blk + 8 <= lay->nr_blocks)
+			continue;
+		for (uint32_t j = 0; j < 8; j++)
+			if (blk + j < lay->data_start || blk + j >= lay->nr_blocks)
+				b[k / 8] = (uint8_t)(b[k / 8] | (1u << j));
+	}
+}
+
 /* mkfs: superblock, bitmap with the metadata in use, empty inode, journal. */
 void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
 {
@@ -81,13 +105,7 @@ void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
 	ext4_layout_compute(&lay, bd->bd_nr_blocks, bs);
 	write_sb(bd, &lay, bs);
 	for (uint32_t i = 0; i < lay.bitmap_blocks; i++) {
-		memset(b, 0, bs);
-		for (uint32_t k = 0; k < bs * 8; k++) {
-			uint64_t blk = (uint64_t)i * bs * 8 + k;
-
-			if (blk < lay.data_start || blk >= lay.nr_blocks)
-				b[k / 8] = (uint8_t)(b[k / 8] | (1u << (k % 8)));
-		}
+		mkfs_bitmap_block(b, (uint64_t)i * bs * 8, bs, &lay);
 		blkdev_write_durable(bd, lay.bitmap_start + i, b);
 	}
 	memset(b, 0, bs);
@@ -213,11 +231,20 @@ static int read_sb(struct ext4_fs *fs)
 	return err;
 }
 
+/*
+ * The metadata blocks below the journal, read into one allocation:
+ * fs->meta[i] points at block i inside fs->meta[0]'s (every byte is read,
+ * so none needs zeroing).
+ */
 static void load_meta(struct ext4_fs *fs)
 {
-	fs->meta = sim_zalloc(fs->lay.journal_start * sizeof(*fs->meta));
-	for (uint32_t i = 0; i < fs->lay.journal_start; i++) {
-		fs->meta[i] = sim_zalloc(fs->opts.block_size);
+	uint32_t n = fs->lay.journal_start, bs = fs->opts.block_size;
+	uint8_t *all = sim_realloc_array(NULL, n, bs);
+
+	SIM_ASSERT(n > 0);
+	fs->meta = sim_zalloc(n * sizeof(*fs->meta));
+	for (uint32_t i = 0; i < n; i++) {
+		fs->meta[i] = all + (size_t)i * bs;
 		blkdev_read(fs->bdev, i, fs->meta[i]);
 	}
 }
@@ -263,8 +290,7 @@ void ext4_free_fs(struct ext4_fs *fs)
 {
 	jbd2_journal_destroy(&fs->journal);
 	if (fs->meta)
-		for (uint32_t i = 0; i < fs->lay.journal_start; i++)
-			free(fs->meta[i]);
+		free(fs->meta[0]);      /* all the blocks (load_meta) */
 	free(fs->meta);
 	bitmap_free(fs->free_map);
 	es_destroy(&fs->inode.i_es);
