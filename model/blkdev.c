@@ -43,7 +43,8 @@ void blkdev_destroy(struct blkdev *bd)
 		if (!bd->bd_chunks[c])
 			continue;
 		for (uint32_t i = 0; i < CHUNK_BLOCKS; i++)
-			free(bd->bd_chunks[c][i]);
+			if (bd->bd_chunks[c][i])        /* sparse: most slots are empty */
+				free(bd->bd_chunks[c][i]);
 		free(bd->bd_chunks[c]);
 	}
 	free(bd->bd_chunks);
