@@ -7,7 +7,8 @@
 #                   "N passed, N failed"
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
 #   make deps       install the Debian packages the build needs (as root)
-#   make bench      the cost of one crash state (callgrind instructions, wall time)
+#   make bench      the cost of a crash state, of one scenario replayed end to end and
+#                   of one explored sequence (callgrind instructions, wall time)
 #   make kernel-check  compare the model with the running kernel's ext4 on loop devices
 #                   (root; skipped where that is missing; docs/real-kernel.md)
 #   make clean
