@@ -27,6 +27,7 @@
 #include "ext4.h"
 #include "../ref/prng.h"
 
+/* The default profile's semantics. */
 static const struct ext4_semantics *default_sem(void)
 {
 	static struct ext4_semantics sem;
@@ -35,6 +36,7 @@ static const struct ext4_semantics *default_sem(void)
 	return &sem;
 }
 
+/* Ordered, delalloc mount options for a device of @nr blocks of @bs bytes. */
 static struct ext4_mount_opts opts_for(uint32_t bs, uint32_t nr)
 {
 	return (struct ext4_mount_opts){
@@ -55,11 +57,13 @@ static uint8_t *read_bitmap(const struct blkdev *bd, const struct ext4_layout *l
 	return buf;
 }
 
+/* Bit @b of a bitmap read by read_bitmap(). */
 static bool bit_of(const uint8_t *bitmap, uint64_t b)
 {
 	return bitmap[b / 8] & (1u << (b % 8));
 }
 
+/* mkfs: metadata and blocks past the end used, data blocks free, bit by bit. */
 static void test_super__mkfs_bitmap_matches_definition(void **state)
 {
 	static const uint32_t sizes[] = { 256, 1000, 1003, 4096, 16384, 16389, 70001 };
@@ -110,6 +114,7 @@ static void random_bitmap(struct blkdev *bd, const struct ext4_layout *lay, stru
 	free(buf);
 }
 
+/* mount: the free-space map holds exactly the zero bits of the data area. */
 static void test_super__mount_free_map_matches_bitmap(void **state)
 {
 	static const uint32_t maxruns[] = { 1, 3, 9, 70, 700, 5000 };
@@ -148,6 +153,7 @@ static void test_super__mount_free_map_matches_bitmap(void **state)
 	}
 }
 
+/* FNV-1a, byte by byte, over the metadata blocks as a reader sees them. */
 static uint64_t fnv1a_ref(const struct ext4_fs *fs)
 {
 	uint32_t bs = fs->opts.block_size;
@@ -174,6 +180,7 @@ static void sparse_block(uint8_t *b, uint32_t bs, struct prng *p, unsigned k)
 		b[prng_next(p) % bs] = (uint8_t)(1 + prng_next(p) % 255);
 }
 
+/* chk_device_meta_hash() equals the byte-by-byte definition. */
 static void test_super__meta_hash_matches_bytewise_fnv(void **state)
 {
 	struct prng p;
