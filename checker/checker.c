@@ -625,10 +625,25 @@ static const uint8_t *committing_copy(const journal_t *j, uint32_t blk, bool *re
 	return NULL;
 }
 
+/*
+ * A block as blkdev_peek() gives it: @p, or the sentinel (NULL) from
+ * @sentinel, a block of BLKDEV_SENTINEL made on first use.
+ */
+static const uint8_t *or_sentinel(const uint8_t *p, uint8_t **sentinel, uint32_t bs)
+{
+	if (p)
+		return p;
+	if (!*sentinel) {
+		*sentinel = sim_zalloc(bs);
+		memset(*sentinel, BLKDEV_SENTINEL, bs);
+	}
+	return *sentinel;
+}
+
 uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 {
 	const journal_t *j = &fs->journal;
-	uint8_t *b = sim_zalloc(fs->opts.block_size);
+	uint8_t *sentinel = NULL;
 	uint64_t h = FNV_BASIS;
 	uint32_t k = 0;
 
@@ -640,28 +655,26 @@ uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 			k++;
 		if (with_committing)
 			c = committing_copy(j, blk, &revoked);
-		if (c)
-			memcpy(b, c, fs->opts.block_size);
-		else if (!revoked && k < j->j_nr_cp && j->j_cp[k].cp_blocknr == blk)
-			memcpy(b, j->j_cp[k].cp_data, fs->opts.block_size);
-		else
-			blkdev_read_durable(fs->bdev, blk, b);
-		h = fnv1a(h, b, fs->opts.block_size);
+		if (!c && !revoked && k < j->j_nr_cp && j->j_cp[k].cp_blocknr == blk)
+			c = j->j_cp[k].cp_data;
+		else if (!c)
+			c = or_sentinel(blkdev_peek_durable(fs->bdev, blk), &sentinel,
+					fs->opts.block_size);
+		h = fnv1a(h, c, fs->opts.block_size);
 	}
-	free(b);
+	free(sentinel);
 	return h;
 }
 
 uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 {
-	uint8_t *b = sim_zalloc(fs->opts.block_size);
+	uint8_t *sentinel = NULL;
 	uint64_t h = FNV_BASIS;
 
-	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++) {
-		blkdev_read(fs->bdev, blk, b);
-		h = fnv1a(h, b, fs->opts.block_size);
-	}
-	free(b);
+	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++)
+		h = fnv1a(h, or_sentinel(blkdev_peek(fs->bdev, blk), &sentinel,
+					 fs->opts.block_size), fs->opts.block_size);
+	free(sentinel);
 	return h;
 }
 
