@@ -7,8 +7,9 @@
 #                   "N passed, N failed"
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
 #   make deps       install the Debian packages the build needs (as root)
-#   make bench      the cost of one crash state (callgrind instructions, wall time), and
-#                   the time and peak memory of a 1,000,000-step explore run
+#   make bench      the cost of a crash state, of one scenario replayed end to end, of
+#                   one explored sequence (callgrind instructions, wall time), and the
+#                   time and peak memory of a 1,000,000-step explore run
 #   make kernel-check  compare the model with the running kernel's ext4 on loop devices
 #                   (root; skipped where that is missing; docs/real-kernel.md)
 #   make kernel-check-vm  the same campaign inside Debian 12's 6.1 and 6.12 kernels under

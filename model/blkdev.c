@@ -39,21 +39,22 @@ void blkdev_destroy(struct blkdev *bd)
 {
 	if (!bd)
 		return;
-	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++) {
-		if (!bd->bd_chunks[c])
-			continue;
-		for (uint32_t i = 0; i < CHUNK_BLOCKS; i++)
-			free(bd->bd_chunks[c][i]);
-		free(bd->bd_chunks[c]);
+	for (uint32_t i = 0; i < bd->bd_nr_slots; i++) {  /* sparse: visit only the used */
+		uint32_t blk = bd->bd_slots[i];
+
+		free(bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT][blk & (CHUNK_BLOCKS - 1)]);
 	}
+	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++)
+		free(bd->bd_chunks[c]);
 	free(bd->bd_chunks);
+	free(bd->bd_slots);
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
 		free(bd->bd_bios[i].b_data);
 	free(bd->bd_bios);
 	free(bd);
 }
 
-/* The durable copy of @blk, allocated on first write. */
+/* The durable copy of @blk, allocated (and listed in bd_slots) on first write. */
 static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 {
 	uint32_t c = blk >> BLKDEV_CHUNK_SHIFT;
@@ -63,8 +64,15 @@ static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 	if (!bd->bd_chunks[c])
 		bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
 	chunk = bd->bd_chunks[c];
-	if (!chunk[blk & (CHUNK_BLOCKS - 1)])
+	if (!chunk[blk & (CHUNK_BLOCKS - 1)]) {
 		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_zalloc(bd->bd_block_size);
+		if (bd->bd_nr_slots == bd->bd_cap_slots) {
+			bd->bd_cap_slots = bd->bd_cap_slots ? 2 * bd->bd_cap_slots : 16;
+			bd->bd_slots = sim_realloc_array(bd->bd_slots, bd->bd_cap_slots,
+							 sizeof(*bd->bd_slots));
+		}
+		bd->bd_slots[bd->bd_nr_slots++] = blk;
+	}
 	return chunk[blk & (CHUNK_BLOCKS - 1)];
 }
 
@@ -199,16 +207,23 @@ void blkdev_flush(struct blkdev *bd)
 	bd->bd_flushes++;
 }
 
-void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out)
+const uint8_t *blkdev_peek_durable(const struct blkdev *bd, uint32_t blk)
 {
 	uint8_t **chunk;
 
 	SIM_ASSERT(blk < bd->bd_nr_blocks);
 	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
 	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
-		memcpy(out, chunk[blk & (CHUNK_BLOCKS - 1)], bd->bd_block_size);
-	else if (bd->bd_parent)
-		blkdev_read_durable(bd->bd_parent, blk, out);
+		return chunk[blk & (CHUNK_BLOCKS - 1)];
+	return bd->bd_parent ? blkdev_peek_durable(bd->bd_parent, blk) : NULL;
+}
+
+void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out)
+{
+	const uint8_t *p = blkdev_peek_durable(bd, blk);
+
+	if (p)
+		memcpy(out, p, bd->bd_block_size);
 	else
 		memset(out, BLKDEV_SENTINEL, bd->bd_block_size);
 }
@@ -227,7 +242,7 @@ bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk)
 	return false;
 }
 
-void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out)
+const uint8_t *blkdev_peek(const struct blkdev *bd, uint32_t blk)
 {
 	const struct bio_rec *newest = NULL;
 
@@ -239,10 +254,17 @@ void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out)
 		if (!newest || b->b_done_seq > newest->b_done_seq)
 			newest = b;
 	}
-	if (newest)
-		memcpy(out, newest->b_data, bd->bd_block_size);
+	return newest ? newest->b_data : blkdev_peek_durable(bd, blk);
+}
+
+void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out)
+{
+	const uint8_t *p = blkdev_peek(bd, blk);
+
+	if (p)
+		memcpy(out, p, bd->bd_block_size);
 	else
-		blkdev_read_durable(bd, blk, out);
+		memset(out, BLKDEV_SENTINEL, bd->bd_block_size);
 }
 
 void blkdev_crash(struct blkdev *bd)

@@ -54,6 +54,9 @@ struct blkdev {
 	uint32_t bd_nr_blocks;
 	uint8_t ***bd_chunks;   /* durable blocks: [blk >> shift][blk & mask] */
 	uint32_t bd_nr_chunks;
+	uint32_t *bd_slots;     /* the blocks with a durable copy, in order of first write */
+	uint32_t bd_nr_slots;
+	uint32_t bd_cap_slots;
 	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
 	uint32_t bd_nr_bios;
 	uint32_t bd_cap_bios;
@@ -92,6 +95,13 @@ void blkdev_flush(struct blkdev *bd);
 void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out);
 /* The durable contents only (what survives a power cut with no cache). */
 void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);
+/*
+ * What blkdev_read() / blkdev_read_durable() would copy out, in place, or
+ * NULL for a block that holds the sentinel; valid until @bd (or a parent)
+ * changes.  For readers that only look (the checker's hashes).
+ */
+const uint8_t *blkdev_peek(const struct blkdev *bd, uint32_t blk);
+const uint8_t *blkdev_peek_durable(const struct blkdev *bd, uint32_t blk);
 /* Real-shutdown outcome: completed writes kept, in-flight ones lost. */
 void blkdev_crash(struct blkdev *bd);
 /*

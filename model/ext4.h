@@ -126,7 +126,7 @@ struct ext4_fs {
 	struct blkdev *bdev;            /* not owned: survives a crash */
 	struct sim_counters *counters;  /* not owned: counts across mounts */
 	journal_t journal;
-	uint8_t **meta;                 /* metadata buffer cache, [0, journal_start) */
+	uint8_t **meta;                 /* blocks [0, journal_start), one allocation at meta[0] */
 	struct sim_bitmap *free_map;    /* allocatable now (freed blocks: after commit) */
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */

@@ -69,6 +69,30 @@ static void write_sb(struct blkdev *bd, const struct ext4_layout *lay, uint32_t 
 	free(b);
 }
 
+/*
+ * One bitmap block, for blocks [@first, @first + 8 * @bs): metadata and
+ * blocks past the device's end used, data blocks free.  A byte wholly on
+ * one side of both bounds is set at once.
+ */
+static void mkfs_bitmap_block(uint8_t *b, uint64_t first, uint32_t bs,
+			      const struct ext4_layout *lay)
+{
+	memset(b, 0, bs);
+	for (uint32_t k = 0; k < bs * 8; k += 8) {
+		uint64_t blk = first + k;
+
+		if (blk + 8 <= lay->data_start) {
+			b[k / 8] = 0xff;
+			continue;
+		}
+		if (blk >= lay->data_start && blk + 8 <= lay->nr_blocks)
+			continue;
+		for (uint32_t j = 0; j < 8; j++)
+			if (blk + j < lay->data_start || blk + j >= lay->nr_blocks)
+				b[k / 8] = (uint8_t)(b[k / 8] | (1u << j));
+	}
+}
+
 /* mkfs: superblock, bitmap with the metadata in use, empty inode, journal. */
 void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
 {
@@ -81,13 +105,7 @@ void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
 	ext4_layout_compute(&lay, bd->bd_nr_blocks, bs);
 	write_sb(bd, &lay, bs);
 	for (uint32_t i = 0; i < lay.bitmap_blocks; i++) {
-		memset(b, 0, bs);
-		for (uint32_t k = 0; k < bs * 8; k++) {
-			uint64_t blk = (uint64_t)i * bs * 8 + k;
-
-			if (blk < lay.data_start || blk >= lay.nr_blocks)
-				b[k / 8] = (uint8_t)(b[k / 8] | (1u << (k % 8)));
-		}
+		mkfs_bitmap_block(b, (uint64_t)i * bs * 8, bs, &lay);
 		blkdev_write_durable(bd, lay.bitmap_start + i, b);
 	}
 	memset(b, 0, bs);
@@ -145,23 +163,54 @@ static int load_extents(struct ext4_fs *fs)
 	return 0;
 }
 
+/*
+ * How many bits from block @b on (a whole aligned word or byte of the
+ * bitmap at @p, else 0) all equal @fill: a run that these bits only
+ * continue can skip them.
+ */
+static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t nr_blocks, uint8_t fill)
+{
+	uint64_t w;
+
+	if (b % 64 == 0 && b + 64 <= nr_blocks) {
+		memcpy(&w, p, sizeof(w));
+		if (w == (fill ? UINT64_MAX : 0))
+			return 64;
+	}
+	if (b % 8 == 0 && b + 8 <= nr_blocks && *p == fill)
+		return 8;
+	return 0;
+}
+
+/*
+ * The free-space map from the bitmap blocks: one range per run of free
+ * blocks, in block order.  Whole words and bytes that only continue the
+ * current run (or the current used stretch) are skipped.
+ */
 static void load_bitmap(struct ext4_fs *fs)
 {
 	uint32_t bpb = fs->opts.block_size * 8;
-
 	uint64_t run = UINT64_MAX;      /* start of the current run of free blocks */
 
+	SIM_ASSERT(bpb % 64 == 0);
 	fs->free_map = bitmap_create();
-	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks; b++) {
+	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks;) {
 		const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
+		uint32_t skip = bitmap_skip(byte, b, fs->lay.nr_blocks,
+					    run == UINT64_MAX ? 0xff : 0x00);
 		bool used = *byte & (1u << (b % 8));
 
+		if (skip) {
+			b += skip;
+			continue;
+		}
 		if (!used && run == UINT64_MAX)
 			run = b;
 		if (used && run != UINT64_MAX) {
 			bitmap_add_range(fs->free_map, run, b);
 			run = UINT64_MAX;
 		}
+		b++;
 	}
 	if (run != UINT64_MAX)
 		bitmap_add_range(fs->free_map, run, fs->lay.nr_blocks);
@@ -182,11 +231,20 @@ static int read_sb(struct ext4_fs *fs)
 	return err;
 }
 
+/*
+ * The metadata blocks below the journal, read into one allocation:
+ * fs->meta[i] points at block i inside fs->meta[0]'s (every byte is read,
+ * so none needs zeroing).
+ */
 static void load_meta(struct ext4_fs *fs)
 {
-	fs->meta = sim_zalloc(fs->lay.journal_start * sizeof(*fs->meta));
-	for (uint32_t i = 0; i < fs->lay.journal_start; i++) {
-		fs->meta[i] = sim_zalloc(fs->opts.block_size);
+	uint32_t n = fs->lay.journal_start, bs = fs->opts.block_size;
+	uint8_t *all = sim_realloc_array(NULL, n, bs);
+
+	SIM_ASSERT(n > 0);
+	fs->meta = sim_zalloc(n * sizeof(*fs->meta));
+	for (uint32_t i = 0; i < n; i++) {
+		fs->meta[i] = all + (size_t)i * bs;
 		blkdev_read(fs->bdev, i, fs->meta[i]);
 	}
 }
@@ -235,8 +293,7 @@ void ext4_free_fs(struct ext4_fs *fs)
 {
 	jbd2_journal_destroy(&fs->journal);
 	if (fs->meta)
-		for (uint32_t i = 0; i < fs->lay.journal_start; i++)
-			free(fs->meta[i]);
+		free(fs->meta[0]);      /* all the blocks (load_meta) */
 	free(fs->meta);
 	bitmap_free(fs->free_map);
 	es_destroy(&fs->inode.i_es);

@@ -774,12 +774,12 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
 	world_init(&w, cfg, r);
 	w.o = o;
-	trace_capture(&w.fs, &now);
+	if (trace)      /* the captures feed the trace only */
+		trace_capture(&w.fs, &now);
 	for (uint32_t i = 0; i < s->nr_steps; i++) {
 		struct sim_step_result *sr = &r->steps[i];
 		uint32_t nv = r->chk.nr_v;
 
-		before = now;
 		if (trace)
 			trace_step_header(trace, i + 1, &s->steps[i]);
 		chk_step_begin(&r->chk, &w.fs);
@@ -797,8 +797,9 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 			crash_here(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode.i_size;
 		sr->i_disksize = w.fs.inode.i_disksize;
-		trace_capture(&w.fs, &now);
 		if (trace) {
+			before = now;
+			trace_capture(&w.fs, &now);
 			trace_step_result(trace, sr);
 			trace_print_changes(trace, &before, &now);
 			trace_violations(trace, &r->chk, nv);
