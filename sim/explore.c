@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -378,14 +379,37 @@ static void run_sequence(struct explore *e, const unsigned *idx, unsigned len)
 	}
 }
 
-/* "done/total, rate, findings, ETA" on stderr, when it is a terminal. */
+/* Seconds since the first call (the monotonic clock: for the progress line only). */
+static double progress_elapsed(void)
+{
+	static struct timespec t0;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (t0.tv_sec == 0 && t0.tv_nsec == 0)
+		t0 = t;
+	return (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/*
+ * "done/total, rate, findings, ETA" on stderr, when it is a terminal.  The
+ * clock is read here only, for a line no output file or report contains,
+ * so results stay independent of time.
+ */
 static void progress(const struct explore *e, uint64_t done, uint64_t total)
 {
-	if (!isatty(2) || (done % 64 && done != total))
+	double secs, rate;
+
+	if (!isatty(2))
 		return;
-	fprintf(stderr, "\rexplore: %llu/%llu sequences, %llu with a finding, %u distinct%s",
-		(unsigned long long)done, (unsigned long long)total,
-		(unsigned long long)e->with_finding, e->nr_f, done == total ? "\n" : "");
+	secs = progress_elapsed();
+	if (done % 64 && done != total)
+		return;
+	rate = secs > 0 ? (double)done / secs : 0;
+	fprintf(stderr, "\rexplore: %llu/%llu sequences, %.0f/s, %llu with a finding, %u distinct, "
+		"ETA %.0f s  %s", (unsigned long long)done, (unsigned long long)total, rate,
+		(unsigned long long)e->with_finding, e->nr_f,
+		rate > 0 ? (double)(total - done) / rate : 0.0, done == total ? "\n" : "");
 }
 
 static void explore_all(struct explore *e)
