@@ -412,6 +412,23 @@ static void progress(const struct explore *e, uint64_t done, uint64_t total)
 		rate > 0 ? (double)(total - done) / rate : 0.0, done == total ? "\n" : "");
 }
 
+/*
+ * The size of the space, on stderr before the first sequence runs (the
+ * report repeats it): sequences in the space, and this shard's share.
+ */
+static void announce(const struct explore *e)
+{
+	uint64_t mine = e->space / e->nr_shards + (e->shard < e->space % e->nr_shards);
+
+	if (e->random && e->has_run)
+		mine = 1;
+	fprintf(stderr, "explore: %s, %u grammar step(s), sequences of 1..%u: space %llu, "
+		"%llu to run here (shard %u/%u%s)\n",
+		e->random ? "seeded random" : "bounded exhaustive", e->nr_g, e->steps,
+		(unsigned long long)e->space, (unsigned long long)mine, e->shard, e->nr_shards,
+		e->random && e->has_run ? ", --run" : "");
+}
+
 static void explore_all(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
@@ -422,6 +439,7 @@ static void explore_all(struct explore *e)
 		total += block;
 	}
 	e->space = total;
+	announce(e);
 	for (uint64_t n = e->shard; n < total; n += e->nr_shards) {
 		unsigned len = decode(e, n, idx);
 
@@ -551,6 +569,7 @@ static void explore_random(struct explore *e)
 	uint64_t end = e->has_run ? e->only_run + 1 : e->count;
 
 	e->space = e->count;
+	announce(e);
 	for (uint64_t r = first; r < end; r += e->nr_shards) {
 		if (e->steps > EXPLORE_STEPS_MAX)
 			run_long(e, r);
