@@ -311,16 +311,10 @@ static int ldr_top_finish(struct ldr *L, uint32_t seen, const yaml_mark_t *root)
 	return 0;
 }
 
-/* Pass 2: the root must be a mapping; read it against the schema. */
+/* Pass 2 of a grammar file. */
 static int ldr_grammar_schema(struct ldr *L)
 {
-	yaml_mark_t root;
-	uint32_t seen = 0;
-
-	if (ldr_root_mapping(L, &root) < 0 ||
-	    ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
-		return -1;
-	return ldr_top_finish(L, seen, &root);
+	return ldr_root_schema(L, &top_keys, ldr_top_key, ldr_top_finish);
 }
 
 int grammar_load(const char *path, struct grammar_file *g, char *err, size_t errlen)

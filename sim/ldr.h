@@ -81,6 +81,10 @@ int ldr_number(struct ldr *L, const char *key, int64_t *out);
 int ldr_key_scalar(struct ldr *L);
 /* Advance to the document's root, which must be a mapping (its start in *root). */
 int ldr_root_mapping(struct ldr *L, yaml_mark_t *root);
+/* Pass 2: the root mapping's fixed keys, then @finish over the keys seen. */
+typedef int (*ldr_finish_fn)(struct ldr *L, uint32_t seen, const yaml_mark_t *root);
+int ldr_root_schema(struct ldr *L, const struct ldr_keys *keys, ldr_key_fn fn,
+		    ldr_finish_fn finish);
 /* Mappings with fixed keys (each at most once) and with the user's keys. */
 int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys, ldr_key_fn fn, void *ctx,
 		      uint32_t *seen_out);

@@ -1192,16 +1192,25 @@ int ldr_root_mapping(struct ldr *L, yaml_mark_t *root)
 	return 0;
 }
 
-/* Pass 2: the root must be a mapping; read it against the schema. */
-static int ldr_schema(struct ldr *L)
+/*
+ * Pass 2 for a schema: the root must be a mapping with the fixed keys
+ * @keys (each read by @fn); @finish then checks the keys seen as a whole.
+ */
+int ldr_root_schema(struct ldr *L, const struct ldr_keys *keys, ldr_key_fn fn,
+		    ldr_finish_fn finish)
 {
 	yaml_mark_t root;
 	uint32_t seen = 0;
 
-	if (ldr_root_mapping(L, &root) < 0 ||
-	    ldr_fixed_mapping(L, &top_keys, ldr_top_key, NULL, &seen) < 0)
+	if (ldr_root_mapping(L, &root) < 0 || ldr_fixed_mapping(L, keys, fn, NULL, &seen) < 0)
 		return -1;
-	return ldr_top_finish(L, seen, &root);
+	return finish(L, seen, &root);
+}
+
+/* Pass 2 of a scenario file. */
+static int ldr_schema(struct ldr *L)
+{
+	return ldr_root_schema(L, &top_keys, ldr_top_key, ldr_top_finish);
 }
 
 /* Fill @cfg with the contract's defaults. */
