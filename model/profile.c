@@ -40,10 +40,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"ext4_da_write_end", NULL, SEM(short_copy_zero) },
 	[T_JDATA_DIRTY_FOLIO] = {
 		"jdata_dirty_folio",
-		"Jan Kara's data=journal cleanup (ext4: Mark pages with journalled data dirty; "
-		"Commit transaction before writing back pages in data=journal mode; Drop "
-		"special handling of journalled data from ext4_sync_file() and from extent "
-		"shifting operations)", "6.5",
+		"d84c9ebdac1e ext4: Mark pages with journalled data dirty + 1f1a55f0bf06 "
+		"ext4: Commit transaction before writing back pages in data=journal mode, "
+		"with the rest of Jan Kara's data=journal cleanup (journalled data no longer "
+		"special in ext4_sync_file() and the extent shifting operations)", "6.5",
 		"data=journal: write() and partial-block zeroing leave the folio clean (its "
 		"buffers are only in the running transaction), so writeback finds nothing and "
 		"commits nothing; fsync, zero range, collapse and insert force a commit first",
@@ -93,8 +93,9 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"pagecache_isize_extended", NULL, SEM(eof_zero_dirty_folio_mm) },
 	[T_PUNCH_ZERO_REFACTOR] = {
 		"punch_zero_refactor",
-		"Zhang Yi's fallocate cleanup (ext4: don't write back data before punch hole "
-		"in nojournal mode; refactor ext4_punch_hole(); refactor ext4_zero_range())",
+		"43d0105e2c75 ext4: don't write back data before punch hole in nojournal mode "
+		"+ 982bf37da09d ext4: refactor ext4_punch_hole() + 53471e0bedad ext4: "
+		"refactor ext4_zero_range() (Zhang Yi's fallocate cleanup)",
 		"6.14",
 		"punch writes [offset, offset + len) back first in every mode when the file "
 		"has dirty folios; punch and zero range raise i_disksize and drop the page "

@@ -459,6 +459,19 @@ static void emit_step_comment(struct emitter *e, uint32_t i)
 	append(e->steps, sizeof(e->steps), "# [%u] %s\n", i + 1, text);
 }
 
+/*
+ * A step that runs outside an xfs_io process: end the process the steps
+ * before it were gathering in, then write out its comment and the pending
+ * comments; the caller writes the step's own command.
+ */
+static void emit_outside_process(struct emitter *e, uint32_t i)
+{
+	emit_flush(e);
+	emit_step_comment(e, i);
+	fputs(e->steps, e->out);
+	e->steps[0] = '\0';
+}
+
 /* One step inside an xfs_io process. */
 static void emit_io_step(struct emitter *e, uint32_t i)
 {
@@ -665,10 +678,7 @@ static void write_xfs_io(FILE *out, const struct xctx *x)
 			emit_io_step(e, i);
 			continue;
 		}
-		emit_flush(e);
-		emit_step_comment(e, i);
-		fputs(e->steps, out);
-		e->steps[0] = '\0';
+		emit_outside_process(e, i);
 		switch (st->s_op) {
 		case SCN_EVICT:
 			fprintf(out, "drop_caches\n");
@@ -893,10 +903,7 @@ static void write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 			emit_io_step(e, i);
 			continue;
 		}
-		emit_flush(e);
-		emit_step_comment(e, i);
-		fputs(e->steps, test);
-		e->steps[0] = '\0';
+		emit_outside_process(e, i);
 		switch (st->s_op) {
 		case SCN_EVICT:
 			fprintf(test, "echo 1 > /proc/sys/vm/drop_caches\n");
