@@ -4,8 +4,10 @@
 #   make run        install missing dependencies, build, replay every scenario in scenarios/
 #                   with a summary table
 #   make check      install missing dependencies, build, run every test; the last line is
-#                   "N passed, N failed"
+#                   "N passed, N failed".  T=TOPIC runs one topic of tests/run-tests.sh
+#                   (tests/README.md), UPDATE=1 rewrites the golden outputs
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
+#   make tidy       the source rules (scripts/tidy): functions of at most 70 lines, one PRNG
 #   make deps       install the Debian packages the build needs (as root)
 #   make bench      the cost of a crash state, of one scenario replayed end to end, of
 #                   one explored sequence (callgrind instructions, wall time), and the
@@ -15,44 +17,53 @@
 #   make kernel-check-vm  the same campaign inside Debian 12's 6.1 and 6.12 kernels under
 #                   qemu (root for the set-up: apt-get; docs/real-kernel.md)
 #   make clean
+#
+# CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS are the user's: they add to the flags the build
+# needs (the language standard, the warnings, the include paths), never replace them.
 
 BUILD ?= build
 CC ?= cc
-OPT ?= -O2 -g
-PKGS := yaml-0.1 cmocka
-# evaluated when used, so that a sub-make started after `deps` sees the packages
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(OPT) $(SAN) \
-	  -Imodel -Ichecker -Isim $(PKG_CFLAGS)
-LDLIBS += $(PKG_LIBS) -lyaml -lroaring
-LDFLAGS += $(SAN)
+CFLAGS ?= -O2 -g
+SRC_DIRS := lib model checker scenario crash sim explore oracle cli
 
-MODEL_SRC := $(sort $(wildcard model/*.c))
-CHECKER_SRC := $(sort $(wildcard checker/*.c))
-SIM_SRC := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c)))
-LIB_SRC := $(MODEL_SRC) $(CHECKER_SRC) $(SIM_SRC)
+# evaluated when used, so that a sub-make started after `deps` sees the packages
+YAML_CFLAGS = $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS = $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+REQ_CPPFLAGS := -D_POSIX_C_SOURCE=200809L $(addprefix -I,$(SRC_DIRS))
+REQ_CFLAGS := -std=c11 -Wall -Wextra -Werror
+ALL_CFLAGS = $(REQ_CPPFLAGS) $(YAML_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP
+# the model, the checker and the harness: everything but cli/main.c
+LIB_SRC := $(sort $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
+LIB_SRC := $(filter-out cli/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-REF_SRC := $(sort $(wildcard tests/ref/*.c))
-REF_OBJ := $(REF_SRC:%.c=$(BUILD)/obj/%.o)
+BIN_LIBS = $(YAML_LIBS) -lroaring
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-HDRS := $(wildcard model/*.h checker/*.h sim/*.h tests/ref/*.h)
+TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c))
 
-.PHONY: all run check asan clean deps bench kernel-check kernel-check-vm
+.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm
 .SECONDARY:
 all: $(BUILD)/ext4sim
 
-$(BUILD)/obj/%.o: %.c $(HDRS)
+$(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/ext4sim: $(LIB_OBJ) $(BUILD)/obj/sim/main.o
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB_OBJ) $(REF_OBJ)
+$(BUILD)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+
+$(BUILD)/ext4sim: $(LIB_OBJ) $(BUILD)/obj/cli/main.o
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/tests/unit/*.d)
 
 deps:
 	@scripts/install-deps
@@ -63,7 +74,10 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN)
-	BUILD=$(BUILD) tests/run-tests.sh
+	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
+
+tidy:
+	@scripts/tidy
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
@@ -78,7 +92,7 @@ kernel-check-vm: deps
 	scripts/kernel-check-vm -b $(BUILD)
 
 asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check
 
 clean:

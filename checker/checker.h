@@ -155,7 +155,7 @@ void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 			uint64_t expected_meta, uint64_t replayed_meta);
 
 /*
- * Crash-state enumeration judges a recovered state in parts (sim/crashstates.c):
+ * Crash-state enumeration judges a recovered state in parts (crash/crashstates.c):
  * the byte ranges whose content differs between the states it groups, and the
  * rest.  chk_judge_recovered_except() makes chk_after_recovery()'s checks,
  * reported into @c, for everything but the sorted, disjoint byte ranges @skip

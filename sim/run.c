@@ -16,23 +16,14 @@
 #include <unistd.h>
 
 #include "blkdev.h"
+#include "crashpoint.h"
 #include "trace.h"
+#include "world.h"
 
 #define XFS_IO_BUFSIZE 4096     /* xfs_io pwrite issues write(2)s of -b 4096 */
 
-struct world {
-	const struct sim_variant_cfg *cfg;
-	const struct sim_options *o;
-	struct sim_variant_result *r;
-	struct blkdev *bd;
-	struct ext4_fs fs;
-	struct sim_counters *c;
-	struct chk_state *chk;
-	struct jbd2_recovery_info *rec;
-	uint32_t points_seen;           /* crash points met so far (enumerated or not) */
-};
 
-static int world_mount(struct world *w)
+int world_mount(struct world *w)
 {
 	return ext4_fill_super(&w->fs, w->bd, &w->cfg->opts, &w->cfg->sem, w->c, w->rec);
 }
@@ -53,10 +44,7 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 	chk_init(w->chk, cfg->opts.block_size);
 }
 
-static void note(struct sim_step_result *sr, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct sim_step_result *sr, const char *fmt, ...)
+void note(struct sim_step_result *sr, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -224,237 +212,6 @@ static int do_syncfs(struct ext4_fs *fs)
 	return err;
 }
 
-/* Every state the crash can leave, before the run goes on with one of them. */
-static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
-					       const struct chk_state *chk)
-{
-	struct sim_variant_result *r = w->r;
-
-	const struct sim_options *o = w->o;
-	struct cs_point *pt;
-
-	if (!o || o->crash_bound == 0)
-		return NULL;
-	w->points_seen++;
-	if (o->only_point && w->points_seen != o->only_point)
-		return NULL;
-	if (r->nr_points == r->cap_points) {
-		r->cap_points = r->cap_points ? 2 * r->cap_points : 8;
-		r->points = sim_realloc_array(r->points, r->cap_points, sizeof(*r->points));
-	}
-	pt = &r->points[r->nr_points++];
-	if (o->has_keep)
-		cs_evaluate_kept(&w->fs, w->bd, chk, idx, o->keep, o->nr_keep, pt);
-	else
-		cs_enumerate(&w->fs, w->bd, chk, idx, o->crash_bound,
-			     (o->json || o->crash_digest ? CS_DIGEST : 0) |
-			     (o->crash_reference ? CS_REFERENCE : 0), pt);
-	pt->point_no = w->points_seen;
-	return pt;
-}
-
-/*
- * Invariants some crash state violates that the continuing state (reported
- * from index @nv on) does not: report them once each, with how many states
- * and an example.
- */
-static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32_t nv)
-{
-	for (int inv = 0; inv < INV_COUNT; inv++) {
-		const struct cs_state *ex = NULL;
-		uint64_t n = 0;
-		bool seen = false;
-
-		for (uint32_t i = nv; i < c->nr_v; i++)
-			seen = seen || c->v[i].inv == (enum chk_inv)inv;
-		for (uint32_t i = 0; i < pt->nr_states; i++) {
-			if (!pt->states[i].violated[inv])
-				continue;
-			n += pt->states[i].raw_states;
-			ex = ex ? ex : &pt->states[i];
-		}
-		if (ex && !seen) {
-			char where[CS_EXAMPLE_MAX + 256];
-
-			cs_describe_state(pt, ex, where, sizeof(where));
-			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f %scrash "
-				   "states (%s): %s", (unsigned long long)n, pt->raw_states,
-				   pt->hypothetical ? "hypothetical " : "", where, ex->first_msg);
-		}
-	}
-	for (uint32_t i = 0; i < pt->nr_states; i++)
-		for (int inv = 0; inv < INV_COUNT; inv++)
-			if (pt->states[i].violated[inv] && !chk_inv_info(inv)->informational) {
-				pt->nr_violating++;
-				break;
-			}
-}
-
-/* Can a crash inside step @st be judged (note_intended() knows its change)? */
-static bool crash_judgeable_inside(const struct scn_step *st)
-{
-	return st->s_op != SCN_CRASH && st->s_op != SCN_SHUTDOWN;
-}
-
-/*
- * What a crash inside step @st may leave of the step's own change: note it
- * in @c as if done (the post-crash checks then allow it, not demand it).
- * A flush inside a fallocate comes after its argument checks, so the
- * change noted is the one the step makes.
- */
-static void note_intended(struct chk_state *c, const struct scn_step *st, int64_t size)
-{
-	int64_t off = st->s_off, len = st->s_len;
-
-	SIM_ASSERT(crash_judgeable_inside(st));
-	switch (st->s_op) {
-	case SCN_PWRITE: chk_note_write(c, off, len, st->s_fill); break;
-	case SCN_TRUNCATE: chk_note_truncate(c, len); break;
-	case SCN_MWRITE:
-		if (off < size)
-			chk_note_write(c, off, SIM_MIN(len, size - off), st->s_fill);
-		break;
-	case SCN_FALLOC:
-		if (!st->s_keep_size)
-			chk_note_extend(c, off + len);
-		break;
-	case SCN_FZERO: chk_note_zero(c, off, len, !st->s_keep_size); break;
-	case SCN_FPUNCH: chk_note_zero(c, off, len, false); break;
-	case SCN_FCOLLAPSE: chk_note_collapse(c, off, len); break;
-	case SCN_FINSERT: chk_note_insert(c, off, len); break;
-	default: break;
-	}
-}
-
-struct inside_ctx {
-	struct world *w;
-	const struct scn_step *st;
-	uint32_t step;
-	int64_t size_before;            /* i_size when the step began */
-};
-
-/*
- * --crash-everywhere, inside a step: just before the media changes (a
- * flush, a FUA write) while other writes are pending.  A crash anywhere
- * else inside the step leaves a subset of the states of the next such
- * moment or of the step's end, since until the media changes the pending
- * writes only grow; so these moments and the step ends cover every crash.
- * The step's own change counts as possibly done.
- */
-static void crash_inside(void *p, enum bd_point what, const struct bio_rec *fua)
-{
-	struct inside_ctx *ic = p;
-	struct world *w = ic->w;
-	struct cs_point *pt;
-	struct chk_state cc;
-
-	chk_copy(&cc, w->chk);
-	note_intended(&cc, ic->st, ic->size_before);
-	pt = enumerate_crash_states(w, ic->step, &cc);
-	chk_destroy(&cc);
-	if (!pt)
-		return;
-	pt->hypothetical = true;
-	pt->within = (uint8_t)what;
-	pt->fua_kind = fua ? fua->b_kind : 0;
-	report_crash_states(w->chk, pt, w->chk->nr_v);
-}
-
-/*
- * --crash-everywhere: the states a crash right after step @idx would leave,
- * judged without taking the crash (crash steps enumerate their own).
- */
-static void crash_here(struct world *w, const struct scn_step *st, uint32_t idx,
-		       struct sim_step_result *sr)
-{
-	struct cs_point *pt;
-
-	if (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN)
-		return;
-	pt = enumerate_crash_states(w, idx, w->chk);
-	if (!pt)
-		return;
-	pt->hypothetical = true;
-	report_crash_states(w->chk, pt, w->chk->nr_v);
-	snprintf(sr->note2, sizeof(sr->note2), "crash states if it crashed here: %.0f raw "
-		 "(%u unflushed write(s)), %llu evaluated (%s), %u distinct, %u violating",
-		 pt->raw_states, pt->nr_pending, (unsigned long long)pt->evaluated,
-		 pt->exhaustive ? "exhaustive" : "sampled", pt->nr_states, pt->nr_violating);
-}
-
-/* How many writes crash --keep names. */
-static uint32_t keep_count(const struct scn_step *st)
-{
-	uint32_t n = 0;
-
-	for (uint16_t k = 0; k < st->s_nr_persist; k++)
-		n += (uint32_t)st->s_persist[k][1] - st->s_persist[k][0] + 1;
-	return n;
-}
-
-/* The device's side of the crash: the real-shutdown outcome, or crash --keep. */
-static void crash_device(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
-{
-	for (uint16_t k = 0; st->s_has_persist && k < st->s_nr_persist; k++) {
-		if (st->s_persist[k][1] > w->bd->bd_nr_bios) {
-			sr->err = -EINVAL;      /* no such write: the default outcome */
-			break;
-		}
-	}
-	if (st->s_has_persist && sr->err == 0) {
-		blkdev_crash_keep(w->bd, st->s_persist, st->s_nr_persist);
-		return;
-	}
-	blkdev_complete_all(w->bd);
-	blkdev_crash(w->bd);
-}
-
-/*
- * crash / shutdown, as `xfs_io -x -c shutdown` leaves a real system: the
- * device finishes the writes it was given (without any further file-system
- * work: no unwritten conversion, no commit), then everything in memory and
- * every uncommitted transaction is lost; mount (recovery, orphan cleanup)
- * and check what survived.  The power cut that also drops in-flight and
- * cached writes is one of the states crash-state enumeration covers.
- */
-static void step_crash(struct world *w, const struct scn_step *st, uint32_t idx,
-		       struct sim_step_result *sr)
-{
-	uint64_t expected = chk_expected_meta_hash(&w->fs, false), replayed;
-	uint32_t running = w->fs.journal.j_running_transaction ?
-			   w->fs.journal.j_running_transaction->t_tid : 0;
-	uint32_t inflight = w->fs.nr_ios, pending = w->bd->bd_nr_bios, nv;
-	struct cs_point *pt = enumerate_crash_states(w, idx, w->chk);
-
-	crash_device(w, st, sr);
-	ext4_free_fs(&w->fs);
-	SIM_ASSERT(world_mount(w) == 0);
-	replayed = chk_device_meta_hash(&w->fs);
-	nv = w->chk->nr_v;
-	chk_after_recovery(w->chk, &w->fs, idx, expected, replayed);
-	if (pt)
-		report_crash_states(w->chk, pt, nv);
-	if (st->s_has_persist && sr->err == 0)
-		note(sr, "crash: %u of the %u unflushed write(s) kept (--keep), the rest lost%s; "
-		     "recovery replayed %u block(s)", keep_count(st), pending,
-		     running ? ", running transaction lost" : "", w->rec->nr_replayed);
-	else if (running)
-		note(sr, "crash: %u in-flight write(s) completed by the device, running "
-		     "transaction %u lost; recovery replayed %u block(s); continuing from the "
-		     "state a real shutdown leaves", inflight, running, w->rec->nr_replayed);
-	else
-		note(sr, "crash: %u in-flight write(s) completed by the device; recovery "
-		     "replayed %u block(s); continuing from the state a real shutdown leaves",
-		     inflight, w->rec->nr_replayed);
-	if (pt)
-		snprintf(sr->note2, sizeof(sr->note2), "crash states: %.0f raw (%u unflushed "
-			 "write(s) to %u block(s)), %.0f after folding equal writes, %llu "
-			 "evaluated (%s), %u distinct, %u violating", pt->raw_states,
-			 pt->nr_pending, pt->nr_blocks, pt->reduced_states,
-			 (unsigned long long)pt->evaluated, pt->exhaustive ? "exhaustive" : "sampled",
-			 pt->nr_states, pt->nr_violating);
-}
-
 static void step_remount(struct world *w, struct sim_step_result *sr)
 {
 	ext4_put_super(&w->fs);
@@ -529,7 +286,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_FCOLLAPSE: case SCN_FINSERT: step_fallocate(w, st, sr); break;
 	case SCN_MWRITE: step_mwrite(w, st, sr); break;
 	case SCN_SHUTDOWN:
-	case SCN_CRASH: step_crash(w, st, idx, sr); break;
+	case SCN_CRASH: crash_step(w, st, idx, sr); break;
 	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
 	case SCN_COMMIT: step_commit(w, sr); break;
 	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;
@@ -766,7 +523,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 {
 	struct trace_state before, now;
 	struct world w;
-	struct inside_ctx ic = { .w = &w };
+	struct crash_inside_ctx ic = { .w = &w };
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -783,12 +540,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		if (trace)
 			trace_step_header(trace, i + 1, &s->steps[i]);
 		chk_step_begin(&r->chk, &w.fs);
-		ic.step = i + 1;
-		ic.st = &s->steps[i];
-		ic.size_before = w.fs.inode.i_size;
-		w.bd->bd_durable_hook = o && o->crash_everywhere && o->crash_bound &&
-					crash_judgeable_inside(ic.st) ? crash_inside : NULL;
-		w.bd->bd_hook_ctx = &ic;
+		crash_arm_inside(&ic, &s->steps[i], i + 1, o && o->crash_everywhere);
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
 		w.bd->bd_durable_hook = NULL;
 		ext4_check_state(&w.fs);
@@ -831,7 +583,7 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 struct sim_stream {
 	struct world w;
 	struct sim_variant_result r;    /* counters, checker; no step records */
-	struct inside_ctx ic;
+	struct crash_inside_ctx ic;
 	const struct sim_options *o;
 	struct sim_stream_result res;
 };
@@ -885,12 +637,7 @@ void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judg
 	SIM_ASSERT(idx != 0);           /* no wrap: explore bounds the steps */
 	memset(&sr, 0, sizeof(sr));
 	chk_step_begin(w->chk, &w->fs);
-	ss->ic.step = idx;
-	ss->ic.st = st;
-	ss->ic.size_before = w->fs.inode.i_size;
-	w->bd->bd_durable_hook = judge && ss->o->crash_bound && crash_judgeable_inside(st) ?
-				 crash_inside : NULL;
-	w->bd->bd_hook_ctx = &ss->ic;
+	crash_arm_inside(&ss->ic, st, idx, judge);
 	run_step(w, st, idx, &sr, NULL);
 	w->bd->bd_durable_hook = NULL;
 	ext4_check_state(&w->fs);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # crash-reference.sh - the fast crash-state evaluation against the reference.
 #
-# sim/crashstates.c judges a crash state by parts (metadata outcome mounted
+# crash/crashstates.c judges a crash state by parts (metadata outcome mounted
 # once, each data block version judged once); --crash-reference judges every
 # state whole: its own overlay, mount, read and check.  Both must print the
 # same crash points, distinct states, digests, counts and examples.  Run over

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "bitmap.h"
-#include "../ref/prng.h"
+#include "prng.h"
 
 #define LIMIT (UINT64_C(1) << 32)
 #define WIN_LEN (UINT64_C(1) << 17)

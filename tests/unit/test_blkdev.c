@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "blkdev.h"
-#include "../ref/prng.h"
+#include "prng.h"
 
 #define NBLK 64u
 #define BS 1024u

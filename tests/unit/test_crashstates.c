@@ -1,5 +1,5 @@
 /*
- * test_crashstates.c - crash-state enumeration (sim/crashstates.c) on small
+ * test_crashstates.c - crash-state enumeration (crash/crashstates.c) on small
  * hand-computed cases: unflushed overwrites of blocks already on disk, as
  * writeback leaves them (written and completed, not flushed).  Counts are
  * worked out by hand in each test's comment; contents are checked through

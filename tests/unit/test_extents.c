@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "extents.h"
-#include "../ref/prng.h"
+#include "prng.h"
 
 #define LIMIT (UINT64_C(1) << 32)
 #define LOW_LEN 4096u

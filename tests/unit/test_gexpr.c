@@ -1,5 +1,5 @@
 /*
- * test_gexpr.c - unit tests for sim/gexpr.c: expressions over BS and PAGE,
+ * test_gexpr.c - unit tests for explore/gexpr.c: expressions over BS and PAGE,
  * template expansion and the mapping of error offsets back to a template.
  */
 #include <stdarg.h>

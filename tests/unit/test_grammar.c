@@ -1,5 +1,5 @@
 /*
- * test_grammar.c - unit tests for sim/grammar.c: the built-in grammar, the
+ * test_grammar.c - unit tests for explore/grammar.c: the built-in grammar, the
  * grammar file that spells it out, and the kind names.  Run from the
  * repository root (the bad-file fixtures are tests/data/grammar-bad/, run by
  * tests/run-tests.sh).

@@ -1,5 +1,5 @@
 /*
- * test_oracle.c - what export, import and gen share (sim/oracle.c, sim/md5.c).
+ * test_oracle.c - what export, import and gen share (oracle/oracle.c, lib/md5.c).
  *
  * MD5 against RFC 1321's test suite (and a multi-block input split at every
  * length); orc_step_text() giving back, through scn_parse_step(), the step it
@@ -20,7 +20,7 @@
 
 #include "md5.h"
 #include "oracle.h"
-#include "../ref/prng.h"
+#include "prng.h"
 
 static void md5_of(const void *p, size_t n, char hex[33])
 {

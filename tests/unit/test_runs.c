@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "runs.h"
-#include "../ref/prng.h"
+#include "prng.h"
 
 #define SPAN 4096               /* offsets [base, base + SPAN) */
 #define SEEDS 20

@@ -1,5 +1,5 @@
 /*
- * test_scenario.c - unit tests for sim/scenario.c (YAML loader, step parser,
+ * test_scenario.c - unit tests for scenario/scenario.c (YAML loader, step parser,
  * number parser).
  *
  * Valid scenarios are written to build/test_scenario-tmp/ and loaded back;

@@ -25,7 +25,7 @@
 #include "blkdev.h"
 #include "checker.h"
 #include "ext4.h"
-#include "../ref/prng.h"
+#include "prng.h"
 
 /* The default profile's semantics. */
 static const struct ext4_semantics *default_sem(void)

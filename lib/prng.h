@@ -7,8 +7,8 @@
  * state is explicit (no globals) and the output depends on the seed alone:
  * the same seed gives the same sequence on every host.
  */
-#ifndef EXT4SIM_TESTS_PRNG_H
-#define EXT4SIM_TESTS_PRNG_H
+#ifndef EXT4SIM_PRNG_H
+#define EXT4SIM_PRNG_H
 
 #include <assert.h>
 #include <stdint.h>

@@ -1,0 +1,31 @@
+/*
+ * world.h - one variant's simulated machine, as the step interpreter
+ * (run.c) drives it and the crash policy (crash/crashpoint.c) judges it:
+ * the device, the mounted file system, the run's counters and checker, and
+ * what the last mount's recovery did.  A world belongs to one variant and
+ * one run; nothing in it is shared between worlds.
+ */
+#ifndef EXT4SIM_WORLD_H
+#define EXT4SIM_WORLD_H
+
+#include "run.h"
+
+struct world {
+	const struct sim_variant_cfg *cfg;
+	const struct sim_options *o;
+	struct sim_variant_result *r;
+	struct blkdev *bd;
+	struct ext4_fs fs;
+	struct sim_counters *c;
+	struct chk_state *chk;
+	struct jbd2_recovery_info *rec;
+	uint32_t points_seen;           /* crash points met so far (enumerated or not) */
+};
+
+/* Mount @w's device with its variant's options and semantics (recovery included). */
+int world_mount(struct world *w);
+
+/* Set the step's trace sentence (printf format). */
+void note(struct sim_step_result *sr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
