@@ -1,0 +1,104 @@
+/*
+ * export.h - what the files of ext4sim export share (private to
+ * oracle/export*.c and oracle/preambles.c): the command's context, the
+ * read-back points the model predicts, the step -> xfs_io emitter, and the
+ * writer of each output format.
+ */
+#ifndef EXT4SIM_EXPORT_H
+#define EXT4SIM_EXPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "oracle.h"
+
+#define EXPORT_READ_MAX (64LL << 20)    /* largest file read back at a point */
+
+enum xformat { XF_XFS_IO, XF_FSTESTS, XF_YAML };
+
+enum xkind { XP_PRE, XP_POST, XP_FINAL };
+
+/* One read-back point: before crash N, after it, or the end. */
+struct xpoint {
+	enum xkind kind;
+	unsigned crash_no;              /* 1-based (pre, post) */
+	uint32_t upto;                  /* steps of the as-run scenario run before reading */
+	int64_t size;
+	char sha[65];
+	char md5[33];
+	char file[16];                  /* pre1, post1, ..., final */
+	const struct cs_point *cp;      /* post: the crash point's states */
+	bool cont_listed;               /* post: the continuing state is among them */
+};
+
+struct xctx {
+	struct cli *c;
+	struct loaded *ld;
+	const struct sim_variant_cfg *cfg;
+	struct scenario run;            /* the as-run scenario (own step array) */
+	struct sim_variant_result r;    /* its full run */
+	bool have_r;
+	struct xpoint *pts;
+	unsigned nr_pts;
+	struct orc_config oc;
+	enum xformat fmt;
+	const char *out_dir;
+	const char *model_dir;
+	const char *test_number;
+	char tmp_dir[256];              /* for dumps without --model-dir */
+};
+
+/* The shell text of one xfs_io process being gathered, and where it goes. */
+struct emitter {
+	FILE *out;
+	enum xformat fmt;
+	const struct scenario *s;
+	char line[65536];               /* the process's command line being built */
+	char steps[65536];              /* its steps, as comment lines */
+	bool mapped;
+};
+
+/* "FILE:LINE:COL: export: ..." for a step of a file, or the -c form; returns 2. */
+int xp_refuse(const struct xctx *x, const struct scn_step *st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool xp_is_crash(enum scn_op op);
+
+/* export_model.c: the as-run scenario, and the model's run and read-back points. */
+void xp_build_as_run(struct xctx *x);
+int xp_run_model(struct xctx *x);
+
+/*
+ * export_steps.c: the steps as shell text.  xp_emit_steps() gathers each run
+ * of in-process steps into one xfs_io command line and, for a step outside a
+ * process, writes out what was gathered and the step's comment, then calls
+ * @outside, which writes the format's own command for step @i.
+ */
+typedef void (*xp_outside_fn)(struct emitter *e, uint32_t i, void *arg);
+void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg);
+void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix);
+void xp_print_config_line(FILE *out, const struct xctx *x, const char *prefix);
+void xp_print_mapping_doc(FILE *out, const char *prefix);
+
+/*
+ * preambles.c: the shell text that opens each script, as templates.  A
+ * template is written as is but for "@{key}", replaced by the text of the
+ * variable of that key or by what its print function writes.
+ */
+struct xp_var {
+	const char *key;
+	const char *text;               /* NULL: print() writes the value */
+	void (*print)(FILE *out, const struct xctx *x);
+};
+extern const char xp_xfs_io_preamble[];
+extern const char xp_fstests_preamble[];
+void xp_fill(FILE *out, const char *tmpl, const struct xp_var *vars, unsigned nr_vars,
+	     const struct xctx *x);
+
+/* One file per output format. */
+void xp_write_xfs_io(FILE *out, const struct xctx *x);
+void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x);
+void xp_write_yaml(FILE *out, const struct xctx *x);
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * export_fstests.c - export --format fstests: an fstests test (tests/ext4
+ * style, scratch device) that runs the scenario with $XFS_IO_PROG and a
+ * golden output holding the model's prediction at each read-back point:
+ * the size and MD5 of the file, or, after a crash where the model lists
+ * several states, that the file is one of them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+
+/* fstests groups: the usual ones plus one per kind of operation used. */
+static void print_groups(FILE *out, const struct xctx *x)
+{
+	static const struct { enum scn_op op; const char *group; } g[] = {
+		{ SCN_FALLOC, "prealloc" }, { SCN_FPUNCH, "punch" }, { SCN_FZERO, "zero" },
+		{ SCN_FCOLLAPSE, "collapse" }, { SCN_FINSERT, "insert" }, { SCN_MWRITE, "mmap" },
+	};
+	const struct scenario *s = &x->run;
+
+	fputs("_begin_fstest auto quick shutdown log rw", out);
+	for (unsigned k = 0; k < sizeof(g) / sizeof(g[0]); k++)
+		for (uint32_t i = 0; i < s->nr_steps; i++)
+			if (s->steps[i].s_op == g[k].op) {
+				fprintf(out, " %s", g[k].group);
+				break;
+			}
+	fputc('\n', out);
+}
+
+static bool uses(const struct scenario *s, enum scn_op op)
+{
+	for (uint32_t i = 0; i < s->nr_steps; i++)
+		if (s->steps[i].s_op == op)
+			return true;
+	return false;
+}
+
+/* One _require_xfs_io_command per xfs_io command the steps need, then chattr's. */
+static void print_requires(FILE *out, const struct xctx *x)
+{
+	static const struct { enum scn_op op; const char *cmd; } r[] = {
+		{ SCN_FALLOC, "falloc" }, { SCN_FZERO, "fzero" }, { SCN_FPUNCH, "fpunch" },
+		{ SCN_FCOLLAPSE, "fcollapse" }, { SCN_FINSERT, "finsert" },
+		{ SCN_SYNC_RANGE, "sync_range" }, { SCN_WRITEBACK, "sync_range" },
+		{ SCN_SYNC, "syncfs" }, { SCN_COMMIT, "utimes" },
+	};
+	const struct scenario *s = &x->run;
+	const char *done[16];
+	unsigned nd = 0;
+
+	for (unsigned k = 0; k < sizeof(r) / sizeof(r[0]); k++) {
+		bool seen = false;
+
+		if (!uses(s, r[k].op))
+			continue;
+		for (unsigned j = 0; j < nd; j++)
+			seen |= strcmp(done[j], r[k].cmd) == 0;
+		if (seen)
+			continue;
+		done[nd++] = r[k].cmd;
+		fprintf(out, "_require_xfs_io_command \"%s\"\n", r[k].cmd);
+	}
+	if (uses(s, SCN_CHATTR))
+		fputs("_require_chattr S\n", out);
+}
+
+/* The scenario's description as comment lines, words wrapped before column 76. */
+static void print_description(FILE *out, const struct xctx *x)
+{
+	char *d;
+	size_t col = 0;
+
+	if (!x->ld->s.description[0])
+		return;
+	d = strdup(x->ld->s.description);
+	SIM_ASSERT(d != NULL);
+	fputs("#", out);
+	for (char *w = strtok(d, " \n\t"); w; w = strtok(NULL, " \n\t")) {
+		if (col && col + strlen(w) > 74) {
+			fputs("\n#", out);
+			col = 0;
+		}
+		fprintf(out, " %s", w);
+		col += strlen(w) + 1;
+	}
+	free(d);
+	fputc('\n', out);
+}
+
+static void print_config(FILE *out, const struct xctx *x)
+{
+	xp_print_config_line(out, x, "# ");
+}
+
+static void print_mapping(FILE *out, const struct xctx *x)
+{
+	(void)x;
+	xp_print_mapping_doc(out, "# ");
+}
+
+/* The golden line of a point, and the test's command that prints it. */
+static void fstests_point(FILE *test, FILE *golden, const struct xpoint *p)
+{
+	char label[32];
+
+	if (p->kind == XP_FINAL)
+		snprintf(label, sizeof(label), "final");
+	else
+		snprintf(label, sizeof(label), "%s-crash %u", p->kind == XP_PRE ? "pre" : "post",
+			 p->crash_no);
+	if (p->kind != XP_POST || (p->cp && p->cp->nr_states == 1 && p->cont_listed)) {
+		fprintf(test, "print_state \"%s\"\n", label);
+		fprintf(golden, "%s: size %lld md5 %s\n", label, (long long)p->size, p->md5);
+		return;
+	}
+	fprintf(test, "check_state \"%s\"", label);
+	for (uint32_t j = 0; p->cp && j < p->cp->nr_states; j++)
+		fprintf(test, " \\\n\t%lld:%s", (long long)p->cp->states[j].size,
+			p->cp->states[j].sha256);
+	fputc('\n', test);
+	fprintf(golden, "%s: one of the model's %u states\n", label, p->cp ? p->cp->nr_states : 0);
+}
+
+/* Where the test's points go: the golden output and the next point. */
+struct fst_points {
+	FILE *golden;
+	const struct xctx *x;
+	unsigned next;
+};
+
+/* The test's command for step @i, which runs outside an xfs_io process. */
+static void outside_step(struct emitter *e, uint32_t i, void *arg)
+{
+	const struct scn_step *st = &e->s->steps[i];
+	struct fst_points *fp = arg;
+
+	switch (st->s_op) {
+	case SCN_EVICT:
+		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
+		break;
+	case SCN_CHATTR:
+		fprintf(e->out, "$CHATTR_PROG %cS $file\n", st->s_sync_flag ? '+' : '-');
+		break;
+	case SCN_REMOUNT:
+		fprintf(e->out, "_scratch_cycle_mount \"$mount_opts\"\n");
+		break;
+	case SCN_COMMIT:
+		fprintf(e->out, "commit\n");
+		break;
+	case SCN_CRASH:
+	case SCN_SHUTDOWN:
+		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
+		fprintf(e->out, "_scratch_shutdown\n_scratch_cycle_mount \"$mount_opts\"\n");
+		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
+		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
+		break;
+	default:
+		break;
+	}
+}
+
+void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
+{
+	struct emitter *e = sim_zalloc(sizeof(*e));
+	struct fst_points fp = { .golden = golden, .x = x };
+	char opts[256], bs[16];
+	const struct xp_var vars[] = {
+		{ "test", x->test_number, NULL }, { "name", x->ld->s.name, NULL },
+		{ "path", x->ld->s.path, NULL }, { "block_size", bs, NULL },
+		{ "options", opts, NULL }, { "description", NULL, print_description },
+		{ "config", NULL, print_config }, { "mapping", NULL, print_mapping },
+		{ "groups", NULL, print_groups }, { "requires", NULL, print_requires },
+	};
+
+	orc_mount_options(&x->oc, opts, sizeof(opts));
+	snprintf(bs, sizeof(bs), "%u", x->oc.block_size);
+	xp_fill(test, xp_fstests_preamble, vars, sizeof(vars) / sizeof(vars[0]), x);
+	fprintf(golden, "QA output created by %s\n", x->test_number);
+	e->out = test;
+	e->fmt = XF_FSTESTS;
+	e->s = &x->run;
+	xp_emit_steps(e, outside_step, &fp);
+	if (fp.next < x->nr_pts)
+		fstests_point(test, golden, &x->pts[fp.next]);
+	fprintf(test, "\n# success, all done\nstatus=0\nexit\n");
+	free(e);
+}

@@ -1,0 +1,216 @@
+/*
+ * export_steps.c - the steps of an exported scenario as shell text (both
+ * script formats): each run of steps up to a close, evict, chattr, commit,
+ * remount or crash is one xfs_io process on the file, its -c commands the
+ * model's steps mapped to xfs_io's (writeback = sync_range -w then -a, sync
+ * = syncfs, an mwrite under one mmap of the process); what runs outside a
+ * process is the format's own (xp_emit_steps' callback).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "export.h"
+
+/* The xfs_io commands of one model step (in a process on the file). */
+static unsigned io_commands(const struct scn_step *st, char cmds[2][SCN_STEP_TEXT_MAX + 64])
+{
+	long long off = (long long)st->s_off, len = (long long)st->s_len;
+
+	switch (st->s_op) {
+	case SCN_PWRITE:
+		snprintf(cmds[0], sizeof(cmds[0]), "pwrite -S 0x%02x %lld %lld", st->s_fill, off, len);
+		return 1;
+	case SCN_MWRITE:
+		snprintf(cmds[0], sizeof(cmds[0]), "mwrite -S 0x%02x %lld %lld", st->s_fill, off, len);
+		return 1;
+	case SCN_PREAD:
+		snprintf(cmds[0], sizeof(cmds[0]), "pread %lld %lld", off, len);
+		return 1;
+	case SCN_WRITEBACK:
+		if (!st->s_has_range)
+			off = len = 0;
+		snprintf(cmds[0], sizeof(cmds[0]), "sync_range -w %lld %lld", off, len);
+		snprintf(cmds[1], sizeof(cmds[1]), "sync_range -a %lld %lld", off, len);
+		return 2;
+	case SCN_SYNC:
+		snprintf(cmds[0], sizeof(cmds[0]), "syncfs");
+		return 1;
+	default:
+		orc_step_text(st, cmds[0], sizeof(cmds[0]));
+		return 1;
+	}
+}
+
+/* The mapping a process's stores need: 1 MiB, or up to the last store's page. */
+static long long map_length(const struct scenario *s, uint32_t from)
+{
+	long long len = 1 << 20;
+
+	for (uint32_t i = from; i < s->nr_steps && orc_in_process(s->steps[i].s_op); i++) {
+		const struct scn_step *st = &s->steps[i];
+		long long end = (long long)(st->s_off + st->s_len + 4095) / 4096 * 4096;
+
+		if (st->s_op == SCN_MWRITE && end > len)
+			len = end;
+	}
+	return len;
+}
+
+/*
+ * Write @n bytes of the command line at @c, wrapping before a -c once the
+ * line would pass column 78; *col is the column.  Returns the bytes taken.
+ */
+static size_t emit_chunk(struct emitter *e, const char *c, size_t n, size_t *col)
+{
+	size_t taken = n;
+
+	if (*col > 8 && *col + n > 78) {
+		fputs(" \\\n\t", e->out);
+		*col = 8;
+		c++;            /* the blank before -c */
+		n--;
+	}
+	fwrite(c, 1, n, e->out);
+	*col += n;
+	return taken;
+}
+
+/* The process's command line, a -c per line once it gets long. */
+static void emit_flush(struct emitter *e)
+{
+	const char *head = e->fmt == XF_FSTESTS ? "$XFS_IO_PROG" : "io";
+	const char *tail = e->fmt == XF_FSTESTS ? " $file >> $seqres.full 2>&1" : "";
+	size_t col = strlen(head);
+
+	if (!e->line[0])
+		return;
+	fputs(e->steps, e->out);
+	fputs(head, e->out);
+	for (const char *c = e->line; *c;) {
+		const char *next = strstr(c + 1, " -c ");
+
+		c += emit_chunk(e, c, next ? (size_t)(next - c) : strlen(c), &col);
+	}
+	if (col + strlen(tail) > 78 && tail[0])
+		fputs(" \\\n\t", e->out), tail++;
+	fprintf(e->out, "%s\n", tail);
+	e->line[0] = e->steps[0] = '\0';
+	e->mapped = false;
+}
+
+/* printf to the end of the string in @buf (of @cap bytes). */
+static void append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Step @i as a "# [N] text" comment line, pending until the process is written. */
+static void emit_step_comment(struct emitter *e, uint32_t i)
+{
+	char text[SCN_STEP_TEXT_MAX];
+
+	orc_step_text(&e->s->steps[i], text, sizeof(text));
+	append(e->steps, sizeof(e->steps), "# [%u] %s\n", i + 1, text);
+}
+
+/*
+ * A step that runs outside an xfs_io process: end the process the steps
+ * before it were gathering in, then write out its comment and the pending
+ * comments; the caller writes the step's own command.
+ */
+static void emit_outside_process(struct emitter *e, uint32_t i)
+{
+	emit_flush(e);
+	emit_step_comment(e, i);
+	fputs(e->steps, e->out);
+	e->steps[0] = '\0';
+}
+
+/* One step inside an xfs_io process: its -c commands, after the mmap the first store needs. */
+static void emit_io_step(struct emitter *e, uint32_t i)
+{
+	const struct scn_step *st = &e->s->steps[i];
+	const char *q = e->fmt == XF_FSTESTS ? "\"" : "'";
+	char cmds[2][SCN_STEP_TEXT_MAX + 64];
+	unsigned n;
+
+	emit_step_comment(e, i);
+	if (st->s_op == SCN_MWRITE && !e->mapped) {
+		append(e->line, sizeof(e->line), " -c %smmap -rw 0 %lld%s", q,
+		       map_length(e->s, i), q);
+		e->mapped = true;
+	}
+	n = io_commands(st, cmds);
+	for (unsigned k = 0; k < n; k++)
+		append(e->line, sizeof(e->line), " -c %s%s%s", q, cmds[k], q);
+}
+
+void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg)
+{
+	for (uint32_t i = 0; i < e->s->nr_steps; i++) {
+		if (orc_in_process(e->s->steps[i].s_op)) {
+			emit_io_step(e, i);
+			continue;
+		}
+		emit_outside_process(e, i);
+		outside(e, i, arg);
+	}
+	emit_flush(e);
+}
+
+/* Every step of @s as "PREFIX[N] text" lines. */
+void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix)
+{
+	char text[SCN_STEP_TEXT_MAX];
+
+	for (uint32_t i = 0; i < s->nr_steps; i++) {
+		orc_step_text(&s->steps[i], text, sizeof(text));
+		fprintf(out, "%s[%u] %s\n", prefix, i + 1, text);
+	}
+}
+
+/* The model's configuration as two comment lines. */
+void xp_print_config_line(FILE *out, const struct xctx *x, const char *prefix)
+{
+	const struct ext4_mount_opts *o = &x->cfg->opts;
+	bool dio = o->delalloc && o->data != DATA_JOURNAL && o->dioread_nolock;
+
+	fprintf(out, "%sModel: kernel profile %s, variant %s;\n%sblock size %u, data=%s, %s%s.\n",
+		prefix, x->cfg->profile->name, x->cfg->name, prefix, o->block_size,
+		orc_data_name(x->oc.data), o->delalloc ? "delalloc" : "nodelalloc",
+		dio ? ", dioread_nolock" : "");
+}
+
+static const char *const mapping_doc =
+	"How the steps map (docs/real-kernel.md): each run of steps up to a\n"
+	"close, evict, chattr, commit, remount or crash is one xfs_io process\n"
+	"(the model's steps have a close there); crash = shutdown without a log\n"
+	"flush, unmount, mount; evict = echo 1 > /proc/sys/vm/drop_caches;\n"
+	"chattr = e2fsprogs' chattr; writeback = sync_range -w then -a; commit =\n"
+	"a timestamp change and fsync of another file, ext4sim-commit (xfs_io runs\n"
+	"every command on every file it has open, hence the close before it);\n"
+	"sync = syncfs; remount = unmount, mount.  A real device completes a\n"
+	"write at once, so sync_range -w is followed by sync_range -a, and a close\n"
+	"after a truncate to 0 (auto_da_alloc) by a wait.  After the remount that\n"
+	"follows a crash the page cache is dropped, as the model's is empty.\n";
+
+/* How the steps map to a real ext4, each line after @prefix. */
+void xp_print_mapping_doc(FILE *out, const char *prefix)
+{
+	const char *text = mapping_doc;
+
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+
+		fprintf(out, "%s%.*s\n", prefix, (int)n, text);
+		text += n + (nl != NULL);
+	}
+}
