@@ -200,110 +200,157 @@ static unsigned next_fill(struct imp *m)
 	return b >= 0xee ? b + 1 : b;
 }
 
-static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
-{
+/* One fsx log line, parsed. */
+struct fsx_rec {
 	const struct fsx_op *op;
-	bool skip = false, keep = false, closeopen = false;
-	int64_t a[4] = { 0 };
-	unsigned i = 0, col;
+	unsigned at;                    /* the operation's token (after "skip") */
+	bool skip, keep, closeopen;
+	int64_t a[4];                   /* offset, length, [destination,] file size */
+};
+
+/*
+ * The operation of line @t[0..n) and its numbers: "skip" first marks an
+ * operation fsx did not run; an unknown operation, too few numbers or a
+ * number fsx does not write is refused at its token.
+ */
+static int fsx_parse_op(struct imp *m, unsigned line, struct tok *t, unsigned n,
+			struct fsx_rec *r)
+{
+	unsigned i = 0;
 
 	if (strcmp(t[0].t, "skip") == 0) {
-		skip = true;
+		r->skip = true;
 		i = 1;
 		if (n < 2)
 			return imp_err(m, line, t[0].col + 4, "'skip' needs an operation");
 	}
-	op = fsx_find(t[i].t);
-	if (!op)
+	r->at = i;
+	r->op = fsx_find(t[i].t);
+	if (!r->op)
 		return imp_err(m, line, t[i].col, "unknown fsx operation '%s'", t[i].t);
-	if (n < i + 1 + op->nargs)
+	if (n < i + 1 + r->op->nargs)
 		return imp_err(m, line, n > i + 1 ? t[n - 1].col + (unsigned)strlen(t[n - 1].t) + 1
 					: t[i].col + (unsigned)strlen(t[i].t) + 1,
-			       "fsx '%s' takes %u numbers (%s)", op->name, op->nargs,
-			       op->nargs == 4 ? "offset, length, destination, file size"
-					      : "offset, length, file size");
-	for (unsigned k = 0; k < op->nargs; k++)
-		if (fsx_num(t[i + 1 + k].t, &a[k]) < 0)
+			       "fsx '%s' takes %u numbers (%s)", r->op->name, r->op->nargs,
+			       r->op->nargs == 4 ? "offset, length, destination, file size"
+						 : "offset, length, file size");
+	for (unsigned k = 0; k < r->op->nargs; k++)
+		if (fsx_num(t[i + 1 + k].t, &r->a[k]) < 0)
 			return imp_err(m, line, t[i + 1 + k].col, "'%s' is not a number fsx writes "
 				       "(hex or decimal, at most 16 TiB)", t[i + 1 + k].t);
-	for (unsigned k = i + 1 + op->nargs; k < n; k++) {
+	return 0;
+}
+
+/*
+ * The flags after the numbers: keep_size, close_open, fsx's overlap marker
+ * '*', and unshare (only on a skipped operation: the model has no unshare).
+ */
+static int fsx_parse_flags(struct imp *m, unsigned line, struct tok *t, unsigned n,
+			   struct fsx_rec *r)
+{
+	for (unsigned k = r->at + 1 + r->op->nargs; k < n; k++) {
 		if (strcmp(t[k].t, "keep_size") == 0)
-			keep = true;
+			r->keep = true;
 		else if (strcmp(t[k].t, "close_open") == 0)
-			closeopen = true;
+			r->closeopen = true;
 		else if (strcmp(t[k].t, "*") == 0)
 			;       /* fsx's overlap marker */
 		else if (strcmp(t[k].t, "unshare") == 0) {
-			if (!skip)
+			if (!r->skip)
 				return imp_err(m, line, t[k].col, "fallocate unshare "
 					       "(FALLOC_FL_UNSHARE_RANGE) is not modelled");
 		} else
 			return imp_err(m, line, t[k].col, "unknown fsx flag '%s'", t[k].t);
 	}
-	if (a[0] + a[1] > SCN_OFFSET_MAX)
-		return imp_err(m, line, t[i + 2].col, "offset + length is beyond 16 TiB");
-	if (op->kind == FK_REFUSED)
-		return imp_err(m, line, t[i].col, "fsx '%s' has no counterpart in the model: %s",
-			       op->name, op->why);
-	if (skip) {
+	return 0;
+}
+
+/*
+ * The steps of a write or an mmap store: a pwrite (dontcache: then the
+ * range's writeback started), or a truncate up when the store extends the
+ * file (as fsx does), the mwrite and fsx's msync as fdatasync.
+ */
+static int fsx_write_steps(struct imp *m, unsigned line, unsigned col, const struct fsx_rec *r)
+{
+	long long off = (long long)r->a[0], len = (long long)r->a[1];
+
+	if (r->op->kind != FK_MAPWRITE) {
+		if (add_step(m, line, col, "pwrite -S 0x%02x %lld %lld", next_fill(m), off, len) < 0)
+			return -1;
+		if (r->op->kind == FK_WRITE_DONTCACHE && len > 0 &&
+		    add_step(m, line, col, "sync_range -w %lld %lld", off, len) < 0)
+			return -1;
+		return 0;
+	}
+	if (len == 0)
+		return 0;
+	if (r->a[0] + r->a[1] > r->a[2] && add_step(m, line, col, "truncate %lld", off + len) < 0)
+		return -1;
+	if (add_step(m, line, col, "mwrite -S 0x%02x %lld %lld", next_fill(m), off, len) < 0 ||
+	    add_step(m, line, col, "fdatasync") < 0)
+		return -1;
+	return 0;
+}
+
+/* The steps of an operation fsx ran (its table in the comment at the top). */
+static int fsx_steps(struct imp *m, unsigned line, unsigned col, const struct fsx_rec *r)
+{
+	enum fsx_kind kind = r->op->kind;
+	long long off = (long long)r->a[0], len = (long long)r->a[1];
+
+	switch (kind) {
+	case FK_WRITE:
+	case FK_WRITE_DONTCACHE:
+	case FK_MAPWRITE:
+		return fsx_write_steps(m, line, col, r);
+	case FK_READ:
+		return add_step(m, line, col, "pread %lld %lld", off, len);
+	case FK_TRUNCATE:
+		return add_step(m, line, col, "truncate %lld", len);
+	case FK_FALLOCATE:
+	case FK_ZERO:
+		return add_step(m, line, col, "%s%s %lld %lld", kind == FK_ZERO ? "fzero" : "falloc",
+				r->keep ? " -k" : "", off, len);
+	case FK_PUNCH:
+	case FK_COLLAPSE:
+	case FK_INSERT:
+		return add_step(m, line, col, "%s %lld %lld", kind == FK_PUNCH ? "fpunch" :
+				kind == FK_COLLAPSE ? "fcollapse" : "finsert", off, len);
+	case FK_FSYNC:
+		return add_step(m, line, col, "fsync");
+	case FK_REFUSED:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * One line of an fsx log (tokens @t[0..n), n > 0): parsed, checked, and
+ * turned into steps (none for a skipped operation); close_open adds a
+ * close and an evict.  Returns 0, or -1 with the message in m->err.
+ */
+static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
+{
+	struct fsx_rec r = { 0 };
+	unsigned col;
+
+	if (fsx_parse_op(m, line, t, n, &r) < 0 || fsx_parse_flags(m, line, t, n, &r) < 0)
+		return -1;
+	if (r.a[0] + r.a[1] > SCN_OFFSET_MAX)
+		return imp_err(m, line, t[r.at + 2].col, "offset + length is beyond 16 TiB");
+	if (r.op->kind == FK_REFUSED)
+		return imp_err(m, line, t[r.at].col, "fsx '%s' has no counterpart in the model: %s",
+			       r.op->name, r.op->why);
+	if (r.skip) {
 		m->nr_skipped++;
 		return 0;
 	}
 	m->nr_ops++;
-	col = t[i].col;
-	switch (op->kind) {
-	case FK_WRITE:
-	case FK_WRITE_DONTCACHE:
-		if (add_step(m, line, col, "pwrite -S 0x%02x %lld %lld", next_fill(m),
-			     (long long)a[0], (long long)a[1]) < 0)
-			return -1;
-		if (op->kind == FK_WRITE_DONTCACHE && a[1] > 0 &&
-		    add_step(m, line, col, "sync_range -w %lld %lld", (long long)a[0],
-			     (long long)a[1]) < 0)
-			return -1;
-		break;
-	case FK_MAPWRITE:
-		if (a[1] == 0)
-			break;
-		if (a[0] + a[1] > a[2] &&
-		    add_step(m, line, col, "truncate %lld", (long long)(a[0] + a[1])) < 0)
-			return -1;
-		if (add_step(m, line, col, "mwrite -S 0x%02x %lld %lld", next_fill(m),
-			     (long long)a[0], (long long)a[1]) < 0 ||
-		    add_step(m, line, col, "fdatasync") < 0)
-			return -1;
-		break;
-	case FK_READ:
-		if (add_step(m, line, col, "pread %lld %lld", (long long)a[0], (long long)a[1]) < 0)
-			return -1;
-		break;
-	case FK_TRUNCATE:
-		if (add_step(m, line, col, "truncate %lld", (long long)a[1]) < 0)
-			return -1;
-		break;
-	case FK_FALLOCATE:
-	case FK_ZERO:
-		if (add_step(m, line, col, "%s%s %lld %lld",
-			     op->kind == FK_ZERO ? "fzero" : "falloc", keep ? " -k" : "",
-			     (long long)a[0], (long long)a[1]) < 0)
-			return -1;
-		break;
-	case FK_PUNCH:
-	case FK_COLLAPSE:
-	case FK_INSERT:
-		if (add_step(m, line, col, "%s %lld %lld", op->kind == FK_PUNCH ? "fpunch" :
-			     op->kind == FK_COLLAPSE ? "fcollapse" : "finsert",
-			     (long long)a[0], (long long)a[1]) < 0)
-			return -1;
-		break;
-	case FK_FSYNC:
-		if (add_step(m, line, col, "fsync") < 0)
-			return -1;
-		break;
-	case FK_REFUSED:
-		break;
-	}
-	if (closeopen && (add_step(m, line, col, "close") < 0 || add_step(m, line, col, "evict") < 0))
+	col = t[r.at].col;
+	if (fsx_steps(m, line, col, &r) < 0)
+		return -1;
+	if (r.closeopen && (add_step(m, line, col, "close") < 0 ||
+			    add_step(m, line, col, "evict") < 0))
 		return -1;
 	return 0;
 }
