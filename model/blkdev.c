@@ -202,7 +202,7 @@ void blkdev_flush(struct blkdev *bd)
 			break;
 		}
 	}
-	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)  /* (2): only in-flight writes remain */
 		SIM_ASSERT(bd->bd_bios[i].b_state == BIO_SUBMITTED);
 	bd->bd_flushes++;
 }
@@ -277,6 +277,7 @@ void blkdev_crash(struct blkdev *bd)
 	}
 	blkdev_flush(bd);
 	bd->bd_flushes--;       /* not a flush the file system issued */
+	SIM_ASSERT(bd->bd_nr_bios == 0);        /* (3): nothing left pending */
 }
 
 void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr_keep)
@@ -291,4 +292,48 @@ void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr
 	}
 	while (bd->bd_nr_bios > 0)
 		remove_bio(bd, &bd->bd_bios[bd->bd_nr_bios - 1]);
+}
+
+/* (1): the newest completed write to @b's block is @b or a newer one. */
+static void check_read_sees(const struct blkdev *bd, const struct bio_rec *b)
+{
+	const uint8_t *seen = blkdev_peek(bd, b->b_blocknr);
+	bool found = false;
+
+	for (uint32_t i = 0; i < bd->bd_nr_bios && !found; i++) {
+		const struct bio_rec *o = &bd->bd_bios[i];
+
+		found = o->b_data == seen && o->b_blocknr == b->b_blocknr &&
+			o->b_state == BIO_COMPLETED && o->b_done_seq >= b->b_done_seq;
+	}
+	SIM_ASSERT(found);      /* (1) */
+}
+
+/*
+ * The invariants of blkdev.h that the device's state shows: the writes are
+ * listed in submission order; in-flight ones have no completion order (1);
+ * completed ones are ordered for the next flush and none is FUA, as a FUA
+ * write goes to media when it completes (2); a read returns the newest
+ * completed write (1).  (3) and the flush half of (2) are asserted where
+ * blkdev_crash() and blkdev_flush() finish.
+ */
+void blkdev_check(const struct blkdev *bd)
+{
+	uint64_t prev = 0;
+
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		const struct bio_rec *b = &bd->bd_bios[i];
+
+		SIM_ASSERT(b->b_seq > prev && b->b_seq < bd->bd_next_seq);
+		SIM_ASSERT(b->b_blocknr < bd->bd_nr_blocks);
+		prev = b->b_seq;
+		if (b->b_state == BIO_SUBMITTED) {
+			SIM_ASSERT(b->b_done_seq == 0);                 /* (1) */
+			continue;
+		}
+		SIM_ASSERT(b->b_state == BIO_COMPLETED);
+		SIM_ASSERT(b->b_done_seq > 0 && b->b_done_seq < bd->bd_next_done); /* (2) */
+		SIM_ASSERT(!b->b_fua);                                  /* (2) */
+		check_read_sees(bd, b);
+	}
 }

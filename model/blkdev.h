@@ -112,5 +112,7 @@ void blkdev_crash(struct blkdev *bd);
 void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr_keep);
 /* Write durable contents directly (mkfs and tests). */
 void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data);
+/* Assert the invariants above that the device's state shows. */
+void blkdev_check(const struct blkdev *bd);
 
 #endif

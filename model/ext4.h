@@ -22,8 +22,12 @@
  *   (1) i_reserved_data_blocks == delayed blocks in the block map;
  *   (2) every written/unwritten extent's blocks are allocated in the
  *       in-memory bitmap and in the bitmap buffer, and owned once;
- *   (3) every delayed buffer in the page cache lies over a delayed extent;
+ *   (3) every delayed buffer in the page cache lies over a delayed extent,
+ *       or over the extent a fallocate allocated under it (the buffer stays
+ *       delayed until writeback maps it, as in ext4): never over a hole;
  *   (4) no handle is open between steps.
+ * It then asserts jbd2.h's invariants (jbd2_check, and (4) against the
+ * allocator) and blkdev.h's (blkdev_check).
  * The contract's invariants (i_disksize <= i_size and others) are the
  * checker's, in checker/.
  */

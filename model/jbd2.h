@@ -14,14 +14,17 @@
  *   commit block FUA) --> T_FINISHED (freed blocks released, buffers on the
  *   checkpoint list) --jbd2_log_do_checkpoint--> written home, log tail moved.
  *
- * Invariants:
+ * Invariants (jbd2_check after every step; (3) also in jbd2_journal_recover,
+ * (4) in ext4_check_state, which sees the allocator):
  *   (1) at most one running transaction; handles join it; a commit starts
  *       only when no handle of the transaction is open (single task model);
  *   (2) a committed transaction's blocks are in the log, followed by a
  *       commit block made durable after a flush;
  *   (3) recovery replays, in tid order, every transaction from the log tail
  *       whose commit block is present, skipping revoked blocks;
- *   (4) a block freed in a transaction is reused only after it commits.
+ *   (4) a block freed through a transaction (jbd2_journal_free_blocks) is
+ *       reused only after it commits.  data=writeback frees data blocks
+ *       outside it, reusable at once, as ext4 does (mballoc.c).
  *
  * On-disk log format (the model's own, laid out like jbd2's): block 0 of the
  * journal area is the journal superblock; every log block starts with a
@@ -173,6 +176,7 @@ void jbd2_journal_destroy(journal_t *j);        /* free memory only */
 void jbd2_journal_release(journal_t *j);        /* unmount: commit, checkpoint, mark empty */
 void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence);
 uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk);
+void jbd2_check(const journal_t *j);            /* assert the invariants, between steps */
 
 /* transaction.c */
 handle_t *jbd2_journal_start(journal_t *j, uint32_t credits, int type);

@@ -238,8 +238,8 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	uint32_t need, start;
 
 	SIM_ASSERT(t != NULL);
-	SIM_ASSERT(t->t_updates == 0);
-	SIM_ASSERT(j->j_current_handle == NULL);
+	SIM_ASSERT(t->t_updates == 0);                  /* jbd2.h (1) */
+	SIM_ASSERT(j->j_current_handle == NULL);        /* jbd2.h (1) */
 	need = commit_log_blocks(j, t);
 	SIM_ASSERT(need <= j->j_last - j->j_first);
 	if (j->j_free < need)

@@ -1,7 +1,8 @@
 /*
  * jbd2_journal.c - the journal superblock and the journal's life across
  * mount and unmount.  Mirrors fs/jbd2/journal.c: journal_reset,
- * jbd2_journal_load, jbd2_journal_destroy, jbd2_mark_journal_empty.
+ * jbd2_journal_load, jbd2_journal_destroy, jbd2_mark_journal_empty; and
+ * jbd2_check(), the invariants of jbd2.h between two steps.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -148,4 +149,65 @@ void jbd2_journal_destroy(journal_t *j)
 	j->j_logged = NULL;
 	j->j_nr_cp = j->j_cap_cp = 0;
 	j->j_nr_logged = j->j_cap_logged = 0;
+}
+
+/* Does the durable log block @logblk carry a header of @tid (and @type, if not 0)? */
+static bool durable_header(const journal_t *j, uint32_t logblk, uint32_t tid, uint32_t type)
+{
+	const uint8_t *b = blkdev_peek_durable(j->j_dev, jbd2_log_block(j, logblk));
+
+	if (!b || get_le32(b) != JBD2_MAGIC_NUMBER || get_le32(b + 8) != tid)
+		return false;
+	return type == 0 || get_le32(b + 4) == type;
+}
+
+/*
+ * (2) the committed transactions the log holds: consecutive tids up to
+ * j_commit_sequence, end to end from j_tail to j_head, each opening with a
+ * header block of its tid and closed by a durable commit block.
+ */
+static void check_logged(const journal_t *j)
+{
+	uint32_t pos = j->j_tail, used = 0, len = j->j_last - j->j_first;
+
+	for (uint32_t i = 0; i < j->j_nr_logged; i++) {
+		const struct jbd2_logged_tx *lt = &j->j_logged[i];
+		uint32_t last = lt->lt_start + lt->lt_nr_blocks - 1;
+
+		if (last >= j->j_last)
+			last -= len;
+		SIM_ASSERT(lt->lt_start == pos);                                /* (2) */
+		SIM_ASSERT(lt->lt_nr_blocks > 0 && lt->lt_nr_blocks <= len);    /* (2) */
+		SIM_ASSERT(lt->lt_tid == (i ? lt[-1].lt_tid + 1 : j->j_tail_sequence)); /* (2) */
+		SIM_ASSERT(durable_header(j, lt->lt_start, lt->lt_tid, 0));     /* (2) */
+		SIM_ASSERT(durable_header(j, last, lt->lt_tid, JBD2_COMMIT_BLOCK)); /* (2) */
+		pos = last + 1 == j->j_last ? j->j_first : last + 1;
+		used += lt->lt_nr_blocks;
+	}
+	SIM_ASSERT(pos == j->j_head);                                           /* (2) */
+	SIM_ASSERT(j->j_free + used == len);                                    /* (2) */
+	SIM_ASSERT(j->j_nr_logged == 0 ||
+		   j->j_logged[j->j_nr_logged - 1].lt_tid == j->j_commit_sequence); /* (2) */
+}
+
+/*
+ * The invariants of jbd2.h between two steps (no commit under way).  (3)
+ * is asserted by jbd2_journal_recover(), (4) by ext4_check_state(), which
+ * sees the allocator.
+ */
+void jbd2_check(const journal_t *j)
+{
+	const transaction_t *t = j->j_running_transaction;
+	const handle_t *h = j->j_current_handle;
+	const uint8_t *sb = blkdev_peek_durable(j->j_dev, jbd2_log_block(j, 0));
+
+	/* (1) one running transaction, the newest tid; an open handle joins it */
+	SIM_ASSERT(j->j_committing_transaction == NULL);                        /* (1) */
+	SIM_ASSERT(j->j_commit_sequence + (t ? 2 : 1) == j->j_transaction_sequence); /* (1) */
+	SIM_ASSERT(!t || (t->t_state == T_RUNNING && t->t_updates == (h ? 1 : 0))); /* (1) */
+	SIM_ASSERT(!h || (h->h_journal == j && h->h_transaction == t && t));   /* (1) */
+	check_logged(j);
+	/* (3) recovery would start at the tail: the superblock names it */
+	SIM_ASSERT(sb && get_le32(sb + JSB_START) == j->j_tail);                 /* (3) */
+	SIM_ASSERT(get_le32(sb + JSB_SEQUENCE) == j->j_tail_sequence);           /* (3) */
 }

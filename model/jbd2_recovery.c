@@ -150,7 +150,7 @@ static uint32_t do_one_pass(struct recovery *r, enum pass pass)
 int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info)
 {
 	struct recovery r = { .j = j, .info = info };
-	uint32_t bs = j->j_dev->bd_block_size;
+	uint32_t bs = j->j_dev->bd_block_size, tid;
 
 	memset(info, 0, sizeof(*info));
 	r.buf = sim_zalloc(bs);
@@ -164,8 +164,11 @@ int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info)
 		goto out_free;
 	}
 	r.end_tid = do_one_pass(&r, PASS_SCAN);
-	do_one_pass(&r, PASS_REVOKE);
-	do_one_pass(&r, PASS_REPLAY);
+	/* (3) both passes walk, in tid order from the tail, every committed transaction */
+	tid = do_one_pass(&r, PASS_REVOKE);
+	SIM_ASSERT(tid == r.end_tid);           /* (3) */
+	tid = do_one_pass(&r, PASS_REPLAY);
+	SIM_ASSERT(tid == r.end_tid);           /* (3) */
 	info->end_transaction = r.end_tid;
 	blkdev_complete_all(j->j_dev);
 	blkdev_flush(j->j_dev);

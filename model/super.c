@@ -334,22 +334,130 @@ void ext4_put_super(struct ext4_fs *fs)
 	ext4_free_fs(fs);
 }
 
+/* Are the bitmap-buffer bits of [pblk, pblk+len) all set? */
+static bool bitmap_buffer_set(const struct ext4_fs *fs, uint32_t pblk, uint32_t len)
+{
+	const uint8_t *bits = fs->meta[fs->lay.bitmap_start];  /* the bitmap blocks are contiguous */
+	uint32_t b = pblk, end = pblk + len;
+
+	for (; b < end && b % 8; b++)
+		if (!(bits[b / 8] & (1u << (b % 8))))
+			return false;
+	for (; b + 8 <= end; b += 8)
+		if (bits[b / 8] != 0xff)
+			return false;
+	for (; b < end; b++)
+		if (!(bits[b / 8] & (1u << (b % 8))))
+			return false;
+	return true;
+}
+
+/* Are the bitmap-buffer bits of [pblk, pblk+len) all clear? */
+static bool bitmap_buffer_clear(const struct ext4_fs *fs, uint32_t pblk, uint32_t len)
+{
+	const uint8_t *bits = fs->meta[fs->lay.bitmap_start];
+
+	for (uint32_t b = pblk; b < pblk + len; b++)
+		if (bits[b / 8] & (1u << (b % 8)))
+			return false;
+	return true;
+}
+
+static int cmp_extent_pblk(const void *a, const void *b)
+{
+	uint32_t x = ((const struct extent_status *)a)->es_pblk;
+	uint32_t y = ((const struct extent_status *)b)->es_pblk;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * (2) every written/unwritten extent's blocks are data blocks, allocated in
+ * the in-memory bitmap and in the bitmap buffer, and in no other extent.
+ */
+static void check_extents_allocated(const struct ext4_fs *fs)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+	struct extent_status *disk = sim_realloc_array(NULL, t->es_nr + 1, sizeof(*disk));
+	uint32_t n = 0;
+	bool sorted = true;
+
+	for (uint32_t i = 0; i < t->es_nr; i++) {
+		const struct extent_status *e = &t->es[i];
+
+		if (e->es_state == ES_DELAYED)
+			continue;
+		SIM_ASSERT(e->es_pblk >= fs->lay.data_start);                   /* (2) */
+		SIM_ASSERT((uint64_t)e->es_pblk + e->es_len <= fs->lay.nr_blocks); /* (2) */
+		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, e->es_pblk,
+						    (uint64_t)e->es_pblk + e->es_len) == 0); /* (2) */
+		SIM_ASSERT(bitmap_buffer_set(fs, e->es_pblk, e->es_len));       /* (2) */
+		sorted = sorted && (n == 0 || disk[n - 1].es_pblk < e->es_pblk);
+		disk[n++] = *e;
+	}
+	if (!sorted)
+		qsort(disk, n, sizeof(*disk), cmp_extent_pblk);
+	for (uint32_t i = 1; i < n; i++)        /* (2) owned once */
+		SIM_ASSERT(disk[i - 1].es_pblk + disk[i - 1].es_len <= disk[i].es_pblk);
+	free(disk);
+}
+
+/*
+ * (3) every delayed buffer in the page cache lies over a delayed extent or
+ * one a fallocate allocated under it: never over a hole.
+ */
+static void check_delayed_buffers(const struct ext4_fs *fs)
+{
+	const struct address_space *m = &fs->inode.i_mapping;
+	uint32_t per = PAGE_SIZE >> m->a_blkbits, pblk, len;
+
+	for (uint32_t i = 0; i < m->a_nr; i++) {
+		const struct folio *f = m->a_folios[i];
+
+		folio_check(m, f);
+		if (!(f->flags & PG_buffers))
+			continue;
+		for (uint32_t b = 0; b < per; b++) {
+			uint32_t lblk = (uint32_t)(f->index * per + b);
+
+			if (f->bh[b].b_state & BH_Delay)
+				SIM_ASSERT(es_lookup(&fs->inode.i_es, lblk, &pblk, &len) !=
+					   ES_HOLE);                            /* (3) */
+		}
+	}
+}
+
+/*
+ * jbd2.h (4): the blocks the running transaction freed stay unallocatable,
+ * and unallocated, until it commits.
+ */
+static void check_freed_not_reused(const struct ext4_fs *fs)
+{
+	const transaction_t *t = fs->journal.j_running_transaction;
+
+	for (uint32_t i = 0; t && i < t->t_nr_freed; i++) {
+		uint32_t start = t->t_freed[i].start, len = t->t_freed[i].len;
+
+		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, start,
+						    (uint64_t)start + len) == 0); /* jbd2 (4) */
+		SIM_ASSERT(bitmap_buffer_clear(fs, start, len));                /* jbd2 (4) */
+	}
+}
+
+/*
+ * The invariants of ext4.h, then those of the journal and the device:
+ * everything the model documents that a step's end state shows.
+ */
 void ext4_check_state(const struct ext4_fs *fs)
 {
 	const struct ext4_inode_info *ei = &fs->inode;
 
 	es_check(&ei->i_es);
-	SIM_ASSERT(es_count(&ei->i_es, ES_DELAYED) == ei->i_reserved_data_blocks);
-	SIM_ASSERT(fs->journal.j_current_handle == NULL);
-	for (uint32_t i = 0; i < ei->i_es.es_nr; i++) {
-		const struct extent_status *e = &ei->i_es.es[i];
-
-		if (e->es_state == ES_DELAYED)
-			continue;
-		SIM_ASSERT(e->es_pblk >= fs->lay.data_start);
-		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, e->es_pblk,
-						    (uint64_t)e->es_pblk + e->es_len) == 0);
-	}
-	for (uint32_t i = 0; i < ei->i_mapping.a_nr; i++)
-		folio_check(&ei->i_mapping, ei->i_mapping.a_folios[i]);
+	SIM_ASSERT(es_count(&ei->i_es, ES_DELAYED) == ei->i_reserved_data_blocks); /* (1) */
+	check_extents_allocated(fs);
+	check_delayed_buffers(fs);
+	SIM_ASSERT(fs->journal.j_current_handle == NULL);                      /* (4) */
+	jbd2_check(&fs->journal);
+	check_freed_not_reused(fs);
+	blkdev_check(fs->bdev);
 }

@@ -587,7 +587,7 @@ static void test_checker__block_free_in_bitmap_is_reported(void **state)
 	from = w->chk.nr_v;
 	begin(w);
 	set_bitmap_bit(w, pblk, false);
-	end(w);         /* ext4_check_state looks at the allocator's map, not the buffer */
+	end_unchecked(w);       /* ext4_check_state's (2) would stop on it first */
 	expect_reported(w, from, true, BIT(INV_ALLOC_CONSISTENT),
 			"an owned block marked free in the bitmap buffer");
 
