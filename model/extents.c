@@ -84,6 +84,17 @@ enum es_state es_lookup(const struct ext4_es_tree *t, uint32_t lblk,
 	return (enum es_state)e->es_state;
 }
 
+bool ext4_es_lookup_extent(const struct ext4_es_tree *t, uint32_t lblk,
+			   struct extent_status *es)
+{
+	uint32_t i = first_after(t, lblk);
+
+	if (i == t->es_nr || t->es[i].es_lblk > lblk)
+		return false;
+	*es = t->es[i];
+	return true;
+}
+
 static uint32_t max_len(uint8_t state)
 {
 	if (state == ES_WRITTEN)

@@ -55,6 +55,13 @@ void es_copy(struct ext4_es_tree *dst, const struct ext4_es_tree *src);
 enum es_state es_lookup(const struct ext4_es_tree *t, uint32_t lblk,
 			uint32_t *pblk, uint32_t *len);
 
+/*
+ * ext4_es_lookup_extent(): the read-only lookup.  The extent holding @lblk
+ * goes to *es; false for a hole.  Never allocates or changes the map.
+ */
+bool ext4_es_lookup_extent(const struct ext4_es_tree *t, uint32_t lblk,
+			   struct extent_status *es);
+
 /* Map [lblk, lblk+len) to @state (physical blocks from @pblk on). */
 void es_insert(struct ext4_es_tree *t, uint32_t lblk, uint32_t len,
 	       uint32_t pblk, enum es_state state);

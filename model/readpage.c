@@ -73,7 +73,6 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 {
 	uint32_t bs = fs->opts.block_size;
 	uint64_t blocks = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
-	struct ext4_fs *mfs = (struct ext4_fs *)fs;     /* lookups only */
 	uint8_t *blk = sim_zalloc(bs);
 
 	for (int64_t done = 0; done < len;) {
@@ -89,15 +88,16 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 			  ((f->flags & PG_buffers) && (f->bh[i].b_state & BH_Uptodate)))) {
 			memcpy(out + done, f->data + (p & (PAGE_SIZE - 1)), n);
 		} else {
-			struct ext4_map_blocks map = { .m_lblk = (uint32_t)lblk, .m_len = 1 };
 			const struct buffer_head *bh = f && (f->flags & PG_buffers) ? &f->bh[i] : NULL;
+			struct extent_status es;
 
 			memset(blk, 0, bs);
 			if (bh && (bh->b_state & BH_Mapped) && !(bh->b_state & BH_Unwritten))
 				blkdev_read(fs->bdev, bh->b_blocknr, blk);
 			else if ((!bh || !(bh->b_state & BH_Mapped)) && lblk < blocks &&
-				 ext4_map_blocks(mfs, NULL, &map, 0) > 0 && (map.m_flags & MAP_MAPPED))
-				blkdev_read(fs->bdev, map.m_pblk, blk);
+				 ext4_es_lookup_extent(&fs->inode.i_es, (uint32_t)lblk, &es) &&
+				 es.es_state == ES_WRITTEN)     /* what ext4_map_blocks maps */
+				blkdev_read(fs->bdev, es.es_pblk + ((uint32_t)lblk - es.es_lblk), blk);
 			memcpy(out + done, blk + boff, n);
 		}
 		done += n;
