@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "blkdev.h"
+#include "prng.h"
 #include "scenario.h"
 #include "sha256.h"
 
@@ -157,11 +158,10 @@ static uint64_t rotl64(uint64_t v, int r)
 	return (v << r) | (v >> (64 - r));
 }
 
+/* The generator's output function, also the mixer of the content hashes. */
 static uint64_t mix64(uint64_t z)
 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return prng_mix64(z);
 }
 
 /*
@@ -728,11 +728,6 @@ static void enumerate_all(struct cs_ctx *x)
 	} while (next_meta(x));
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	return mix64(*s += 0x9e3779b97f4a7c15ull);
-}
-
 struct cs_sample {
 	uint64_t seed;                  /* generator state before this sample */
 	uint64_t outcome;               /* rank of its metadata digits */
@@ -742,8 +737,11 @@ struct cs_sample {
 /* Draw the digits of the sample starting at generator state @seed. */
 static void draw(struct cs_ctx *x, uint64_t seed, bool data_too)
 {
+	struct prng g;
+
+	prng_seed(&g, seed);
 	for (uint32_t b = 0; b < x->nr_blocks; b++) {
-		uint32_t d = (uint32_t)(splitmix64(&seed) % x->blocks[b].nr_alts);
+		uint32_t d = (uint32_t)prng_mod(&g, x->blocks[b].nr_alts);
 
 		if (b < x->nr_meta)
 			x->digit[b] = d;
@@ -789,14 +787,15 @@ static uint64_t outcome_rank(struct cs_ctx *x, uint64_t seed, uint64_t index)
 static void enumerate_sample(struct cs_ctx *x, uint64_t bound)
 {
 	struct cs_sample *s = sim_realloc_array(NULL, bound, sizeof(*s));
-	uint64_t g = x->out->step;
+	struct prng g;
 
+	prng_seed(&g, x->out->step);
 	for (uint64_t k = 0; k < bound; k++) {
-		s[k].seed = g;
+		s[k].seed = g.state;
 		s[k].index = k;
-		s[k].outcome = outcome_rank(x, g, k);
+		s[k].outcome = outcome_rank(x, g.state, k);
 		for (uint32_t b = 0; b < x->nr_blocks; b++)
-			splitmix64(&g);
+			prng_next(&g);
 	}
 	qsort(s, bound, sizeof(*s), cmp_sample);
 	for (uint64_t k = 0; k < bound; k++) {

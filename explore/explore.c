@@ -43,6 +43,7 @@
 #include "cli.h"
 #include "grammar.h"
 #include "minimize.h"
+#include "prng.h"
 #include "report.h"
 #include "scnwrite.h"
 #include "sha256.h"
@@ -169,18 +170,9 @@ static bool pruned(const struct explore *e, const unsigned *idx, unsigned len)
 	return false;
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* A random run's generator: its swarm pool, its length, its stream of steps. */
 struct drawer {
-	uint64_t g;
+	struct prng g;
 	unsigned pool[GRAMMAR_MAX];
 	unsigned n;
 	uint32_t len;
@@ -195,20 +187,20 @@ static void draw_begin(const struct explore *e, uint64_t r, struct drawer *d)
 {
 	uint64_t mask;
 
-	d->g = e->seed * 0x100000001b3ull + r;
-	mask = splitmix(&d->g);
+	prng_seed(&d->g, e->seed * 0x100000001b3ull + r);
+	mask = prng_next(&d->g);
 	d->n = 0;
 	for (unsigned i = 0; i < e->nr_g; i++)
 		if ((mask >> (e->g[i].kind * 7 % 64)) & 1 || e->g[i].kind == GK_WRITE)
 			d->pool[d->n++] = i;
 	SIM_ASSERT(d->n > 0);
-	d->len = e->fixed_length ? e->steps : 1 + (uint32_t)(splitmix(&d->g) % e->steps);
+	d->len = e->fixed_length ? e->steps : 1 + (uint32_t)prng_mod(&d->g, e->steps);
 	SIM_ASSERT(d->len >= 1 && d->len <= e->steps);
 }
 
 static unsigned draw_next(struct drawer *d)
 {
-	return d->pool[splitmix(&d->g) % d->n];
+	return d->pool[prng_mod(&d->g, d->n)];
 }
 
 /* A short random run (K <= EXPLORE_STEPS_MAX) as grammar indexes; its length. */

@@ -29,36 +29,12 @@
 
 #include "cli.h"
 #include "oracle.h"
+#include "prng.h"
 
 #define GEN_COUNT_MAX 100000u
 #define GEN_STEPS_MAX 16u
 
-struct rng {
-	uint64_t state;
-};
-
-/* splitmix64 (Steele, Lea and Flood, 2014). */
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n > 0, without modulo bias. */
-static uint64_t rng_below(struct rng *r, uint64_t n)
-{
-	uint64_t reject = (0 - n) % n, v;
-
-	do
-		v = rng_next(r);
-	while (v < reject);
-	return v % n;
-}
-
-#define PICK(r, arr) ((arr)[rng_below((r), sizeof(arr) / sizeof((arr)[0]))])
+#define PICK(r, arr) ((arr)[prng_below((r), sizeof(arr) / sizeof((arr)[0]))])
 
 struct gen {
 	uint64_t seed;
@@ -86,16 +62,16 @@ static const int64_t NUDGES[] = { 0, 0, 0, -1, 1, -100, 100, 500, -500, 1000 };
 static const int64_t LENGTHS[] = { 1, 100, 500, 1000, 1023, 1024, 1025, 2048, 3000, 4095,
 				   4096, 4097, 5000, 8192, 9000, 12288 };
 
-static int64_t g_offset(struct rng *r)
+static int64_t g_offset(struct prng *r)
 {
 	int64_t o = PICK(r, OFFSETS) + PICK(r, NUDGES);
 
 	return o < 0 ? 0 : o;
 }
 
-static unsigned g_fill(struct rng *r)
+static unsigned g_fill(struct prng *r)
 {
-	unsigned b = 1 + (unsigned)rng_below(r, 254);      /* 0x01 .. 0xfe */
+	unsigned b = 1 + (unsigned)prng_below(r, 254);      /* 0x01 .. 0xfe */
 
 	return b == 0xee ? 0x11 : b;
 }
@@ -126,37 +102,37 @@ static int64_t model_size(struct gscn *g)
 }
 
 /* An mmap store inside the pages up to the one holding EOF; false if there is none. */
-static bool g_mwrite(struct rng *r, struct gscn *g)
+static bool g_mwrite(struct prng *r, struct gscn *g)
 {
 	int64_t size = model_size(g), end, off, len;
 
 	if (size <= 0)
 		return false;
 	end = (size + 4095) / 4096 * 4096;
-	switch (rng_below(r, 3)) {
+	switch (prng_below(r, 3)) {
 	case 0:         /* around EOF, possibly past it inside the EOF page */
-		off = size - 1 - (int64_t)rng_below(r, 600);
+		off = size - 1 - (int64_t)prng_below(r, 600);
 		if (off < 0)
 			off = 0;
 		break;
 	case 1:         /* at a block or page boundary */
-		off = (int64_t)rng_below(r, (uint64_t)end / 1024) * 1024;
+		off = (int64_t)prng_below(r, (uint64_t)end / 1024) * 1024;
 		break;
 	default:
-		off = (int64_t)rng_below(r, (uint64_t)end);
+		off = (int64_t)prng_below(r, (uint64_t)end);
 		break;
 	}
-	len = 1 + (int64_t)rng_below(r, (uint64_t)SIM_MIN(end - off, 6000));
+	len = 1 + (int64_t)prng_below(r, (uint64_t)SIM_MIN(end - off, 6000));
 	orc_make_step(&g->steps[g->nr++], "mwrite -S 0x%02x %lld %lld", g_fill(r),
 		      (long long)off, (long long)len);
 	return true;
 }
 
-static void g_step(struct rng *r, struct gscn *g)
+static void g_step(struct prng *r, struct gscn *g)
 {
 	uint32_t bs = g->oc.block_size;
 	struct scn_step *st = &g->steps[g->nr];
-	unsigned k = (unsigned)rng_below(r, 1000);
+	unsigned k = (unsigned)prng_below(r, 1000);
 
 	if (k < 280) {
 		orc_make_step(st, "pwrite -S 0x%02x %lld %lld", g_fill(r), (long long)g_offset(r),
@@ -167,21 +143,21 @@ static void g_step(struct rng *r, struct gscn *g)
 
 		orc_make_step(st, "truncate %lld", (long long)(sz < 0 ? 0 : sz));
 	} else if (k < 410) {
-		orc_make_step(st, "falloc%s %lld %lld", rng_below(r, 2) ? " -k" : "",
+		orc_make_step(st, "falloc%s %lld %lld", prng_below(r, 2) ? " -k" : "",
 			      (long long)g_offset(r), (long long)PICK(r, LENGTHS));
 	} else if (k < 460) {
-		orc_make_step(st, "fzero%s %lld %lld", rng_below(r, 5) < 2 ? " -k" : "",
+		orc_make_step(st, "fzero%s %lld %lld", prng_below(r, 5) < 2 ? " -k" : "",
 			      (long long)g_offset(r), (long long)PICK(r, LENGTHS));
 	} else if (k < 510) {
 		orc_make_step(st, "fpunch %lld %lld", (long long)g_offset(r),
 			      (long long)PICK(r, LENGTHS));
 	} else if (k < 550) {
 		/* block-aligned mostly; an unaligned one is refused (EINVAL) */
-		int64_t off = (int64_t)rng_below(r, 12) * bs, len = (1 + (int64_t)rng_below(r, 4)) * bs;
+		int64_t off = (int64_t)prng_below(r, 12) * bs, len = (1 + (int64_t)prng_below(r, 4)) * bs;
 
-		if (rng_below(r, 5) == 0)
+		if (prng_below(r, 5) == 0)
 			off += 512;
-		orc_make_step(st, "%s %lld %lld", rng_below(r, 2) ? "fcollapse" : "finsert",
+		orc_make_step(st, "%s %lld %lld", prng_below(r, 2) ? "fcollapse" : "finsert",
 			      (long long)off, (long long)len);
 	} else if (k < 630) {
 		if (g_mwrite(r, g))
@@ -201,10 +177,10 @@ static void g_step(struct rng *r, struct gscn *g)
 		static const int64_t soff[] = { 0, 0, 4096, 8192 }, slen[] = { 0, 4096, 8192 };
 		static const char flags[] = "wwwwwwaaab";
 
-		orc_make_step(st, "sync_range -%c %lld %lld", flags[rng_below(r, 10)],
+		orc_make_step(st, "sync_range -%c %lld %lld", flags[prng_below(r, 10)],
 			      (long long)PICK(r, soff), (long long)PICK(r, slen));
 	} else if (k < 860) {
-		if (rng_below(r, 2))
+		if (prng_below(r, 2))
 			orc_make_step(st, "writeback");
 		else
 			orc_make_step(st, "writeback %lld %lld", (long long)g_offset(r),
@@ -216,7 +192,7 @@ static void g_step(struct rng *r, struct gscn *g)
 	} else if (k < 930) {
 		orc_make_step(st, "close");
 	} else if (k < 945) {
-		orc_make_step(st, "chattr %cS", rng_below(r, 2) ? '+' : '-');
+		orc_make_step(st, "chattr %cS", prng_below(r, 2) ? '+' : '-');
 	} else if (k < 955) {
 		orc_make_step(st, "remount");
 	} else {
@@ -230,11 +206,12 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	struct gscn *g = sim_zalloc(sizeof(*g));
 	struct scn_step *run;
 	struct sim_overrides ov;
-	struct rng r = { o->seed * UINT64_C(0x100000001b3) + idx };
+	struct prng r;
 	char name[SCN_NAME_MAX], desc[512], src[128], err[SCN_ERR_MAX];
 	unsigned want, crashes = 0, nrun, nc;
 
-	rng_next(&r);
+	prng_seed(&r, o->seed * UINT64_C(0x100000001b3) + idx);
+	prng_next(&r);
 	g->oc.block_size = o->has_bs ? o->bs : cycle[idx % 10].bs;
 	g->oc.data = o->has_data ? o->data : cycle[idx % 10].data;
 	g->oc.delalloc = o->has_delalloc ? o->delalloc : cycle[idx % 10].delalloc;
@@ -253,12 +230,12 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	memset(&ov, 0, sizeof(ov));
 	SIM_ASSERT(sim_resolve_variants(&g->s, &ov, &g->cfg, &nc, err, sizeof(err)) == 0 && nc == 1);
 
-	want = 4 + (unsigned)rng_below(&r, GEN_STEPS_MAX - 3);
+	want = 4 + (unsigned)prng_below(&r, GEN_STEPS_MAX - 3);
 	while (g->nr < want)
 		g_step(&r, g);
 	for (unsigned i = 0; i < g->nr; i++)
 		crashes += g->steps[i].s_op == SCN_CRASH;
-	if (!crashes || (g->steps[g->nr - 1].s_op != SCN_CRASH && rng_below(&r, 2)))
+	if (!crashes || (g->steps[g->nr - 1].s_op != SCN_CRASH && prng_below(&r, 2)))
 		orc_make_step(&g->steps[g->nr++], "crash");
 	run = sim_zalloc((6 * (size_t)g->nr + 3) * sizeof(*run));
 	nrun = orc_as_run(g->steps, g->nr, run);

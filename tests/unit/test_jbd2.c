@@ -36,6 +36,7 @@
 
 #include "blkdev.h"
 #include "jbd2.h"
+#include "prng.h"
 #include "sim.h"
 
 #define BS 1024u
@@ -63,25 +64,6 @@ static const char *g_phase = "";
 			fail_msg("seed %u (%s): " fmt, g_seed, g_phase,       \
 				 __VA_ARGS__);                                \
 	} while (0)
-
-/* splitmix64: deterministic, seeded */
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rng_below(struct rng *r, uint32_t n)
-{
-	return (uint32_t)(rng_next(r) % n);
-}
 
 /* ------------------------------------------------------------------ */
 /* the naive reference                                                 */
@@ -593,13 +575,13 @@ static bool dev_is_fill(struct fx *f, uint32_t b, uint8_t v)
 /* ------------------------------------------------------------------ */
 /* random driver                                                       */
 
-static uint32_t pick_block(struct rng *r)
+static uint32_t pick_block(struct prng *r)
 {
-	return home_block(rng_below(r, NR_HOME));
+	return home_block((uint32_t)prng_mod(r, NR_HOME));
 }
 
 /* Random contents; one block in four looks like a journal block (escape). */
-static void fill_random(struct fx *f, struct rng *r, uint32_t b)
+static void fill_random(struct fx *f, struct prng *r, uint32_t b)
 {
 	uint8_t *p = blk(f->mem, b);
 	static const uint32_t types[] = {
@@ -608,16 +590,16 @@ static void fill_random(struct fx *f, struct rng *r, uint32_t b)
 	};
 
 	for (uint32_t k = 0; k < BS; k += 8)
-		put_le64(p + k, rng_next(r));
-	switch (rng_below(r, 8)) {
+		put_le64(p + k, prng_next(r));
+	switch ((uint32_t)prng_mod(r, 8)) {
 	case 0:
 		put_le32(p, JBD2_MAGIC_NUMBER);
 		break;
 	case 1:
 		/* a plausible header for the running or the next tid */
 		put_le32(p, JBD2_MAGIC_NUMBER);
-		put_le32(p + 4, types[rng_below(r, 4)]);
-		put_le32(p + 8, f->j.j_transaction_sequence - rng_below(r, 2));
+		put_le32(p + 4, types[(uint32_t)prng_mod(r, 4)]);
+		put_le32(p + 8, f->j.j_transaction_sequence - (uint32_t)prng_mod(r, 2));
 		put_le32(p + 12, pick_block(r));
 		put_le32(p + 16, JBD2_FLAG_LAST_TAG);
 		break;
@@ -627,19 +609,19 @@ static void fill_random(struct fx *f, struct rng *r, uint32_t b)
 }
 
 /* A handle dirtying up to its credits, sometimes nested, sometimes sync. */
-static void op_handle(struct fx *f, struct rng *r, bool leave_open)
+static void op_handle(struct fx *f, struct prng *r, bool leave_open)
 {
-	uint32_t credits = 1 + rng_below(r, MAX_CREDITS);
+	uint32_t credits = 1 + (uint32_t)prng_mod(r, MAX_CREDITS);
 	uint64_t started = f->ctr.handles_started;
 	handle_t *h = fx_start(f, credits);
-	uint32_t n = rng_below(r, credits + 1);
+	uint32_t n = (uint32_t)prng_mod(r, credits + 1);
 	bool nested = false;
 
 	CHECK(f->ctr.handles_started == started + 1, "%s", "top-level start not counted");
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t b;
 
-		if (!nested && rng_below(r, 4) == 0) {
+		if (!nested && (uint32_t)prng_mod(r, 4) == 0) {
 			handle_t *h2 = jbd2_journal_start(&f->j, 1, 2);
 
 			CHECK(h2 == h, "%s", "nested start returned another handle");
@@ -647,12 +629,12 @@ static void op_handle(struct fx *f, struct rng *r, bool leave_open)
 		}
 		b = pick_block(r);
 		fill_random(f, r, b);
-		if (is_data_block(b) && rng_below(r, 3) == 0)
+		if (is_data_block(b) && (uint32_t)prng_mod(r, 3) == 0)
 			jbd2_journal_dirty_metadata(h, b);  /* data block as metadata */
 		else
 			fx_dirty(f, h, b);
 		f->ref.running[b] = RS_DIRTY;
-		if (nested && rng_below(r, 2) == 0) {
+		if (nested && (uint32_t)prng_mod(r, 2) == 0) {
 			jbd2_journal_stop(h);
 			nested = false;
 		}
@@ -662,15 +644,15 @@ static void op_handle(struct fx *f, struct rng *r, bool leave_open)
 	CHECK(f->ctr.handles_started == started + 1, "%s", "nested start counted");
 	if (leave_open)
 		return;
-	if (rng_below(r, 10) == 0)
+	if ((uint32_t)prng_mod(r, 10) == 0)
 		h->h_sync = true;
 	fx_stop(f, h);
 }
 
 /* Revoke a few blocks (freed metadata) and commit at once. */
-static void op_revoke(struct fx *f, struct rng *r)
+static void op_revoke(struct fx *f, struct prng *r)
 {
-	uint32_t n = 1 + rng_below(r, 3);
+	uint32_t n = 1 + (uint32_t)prng_mod(r, 3);
 	handle_t *h = fx_start(f, 1);
 
 	for (uint32_t i = 0; i < n; i++)
@@ -679,10 +661,10 @@ static void op_revoke(struct fx *f, struct rng *r)
 	fx_commit(f);
 }
 
-static void random_phase(struct fx *f, struct rng *r, uint32_t steps, uint32_t ckpt_weight)
+static void random_phase(struct fx *f, struct prng *r, uint32_t steps, uint32_t ckpt_weight)
 {
 	for (uint32_t s = 0; s < steps; s++) {
-		uint32_t x = rng_below(r, 100);
+		uint32_t x = (uint32_t)prng_mod(r, 100);
 
 		if (x < 55) {
 			op_handle(f, r, false);
@@ -709,9 +691,9 @@ static void random_phase(struct fx *f, struct rng *r, uint32_t steps, uint32_t c
 }
 
 /* Half the time the crash hits with a handle open and blocks changed. */
-static void maybe_open_handle(struct fx *f, struct rng *r)
+static void maybe_open_handle(struct fx *f, struct prng *r)
 {
-	if (rng_below(r, 2) == 0)
+	if ((uint32_t)prng_mod(r, 2) == 0)
 		op_handle(f, r, true);
 }
 
@@ -737,16 +719,17 @@ static void fx_remount_clean(struct fx *f)
 
 static void run_random_seed(struct fx *f, uint32_t seed, uint32_t jlen, bool wrap)
 {
-	struct rng r = { .s = 0x5eed0000ull + seed };
+	struct prng r;
 	struct jbd2_recovery_info info;
 	uint32_t base = wrap ? 300 : 30, span = wrap ? 300 : 400;
 	uint32_t ckw = wrap ? 1 : 2;
 
+	prng_seed(&r, 0x5eed0000ull + seed);
 	g_seed = seed;
 	fx_format(f, jlen);
 
 	g_phase = "phase 1";
-	random_phase(f, &r, base + rng_below(&r, span), ckw);
+	random_phase(f, &r, base + (uint32_t)prng_mod(&r, span), ckw);
 	maybe_open_handle(f, &r);
 	g_phase = "crash 1";
 	fx_crash_verify(f, &info);
@@ -756,13 +739,13 @@ static void run_random_seed(struct fx *f, uint32_t seed, uint32_t jlen, bool wra
 	CHECK(info.nr_replayed == 0, "second recovery replayed %u blocks", info.nr_replayed);
 
 	g_phase = "phase 2";
-	random_phase(f, &r, base + rng_below(&r, span), ckw);
+	random_phase(f, &r, base + (uint32_t)prng_mod(&r, span), ckw);
 	maybe_open_handle(f, &r);
 	g_phase = "crash 3";
 	fx_crash_verify(f, &info);
 
 	g_phase = "phase 3";
-	random_phase(f, &r, base + rng_below(&r, span), ckw);
+	random_phase(f, &r, base + (uint32_t)prng_mod(&r, span), ckw);
 	g_phase = "clean unmount";
 	fx_remount_clean(f);
 
