@@ -1,8 +1,8 @@
 /*
  * test_checker.c - the checker (checker/checker.c) must be able to fail.
  *
- * Each test builds a small world the way sim/run.c does (a sentinel-filled
- * device, mkfs, mount, chk_init; every step between chk_step_begin and
+ * Each test builds a small world the way sim/run.c does (fixture.c: a
+ * sentinel-filled device, mkfs, mount, chk_init; every step between chk_step_begin and
  * ext4_check_state + chk_step_end, a crash through blkdev_crash,
  * ext4_free_fs, mount and chk_after_recovery), runs a few real operations
  * with the checker's notes, and then breaks exactly one condition by hand:
@@ -32,103 +32,41 @@
 #include "blkdev.h"
 #include "checker.h"
 #include "ext4.h"
+#include "fixture.h"
 
-/* The default profile's semantics. */
-static const struct ext4_semantics *default_sem(void)
-{
-	static struct ext4_semantics sem;
-
-	ext4_profile_semantics(ext4_profile_default(), &sem);
-	return &sem;
-}
-
-
-#define DISK_BLOCKS 16384u
 #define ALL_INVS ((1u << INV_COUNT) - 1)
 #define BIT(inv) (1u << (inv))
 
-struct world {
-	struct ext4_mount_opts o;
-	struct ext4_semantics sem;
-	struct blkdev *bd;
-	struct sim_counters c;
-	struct jbd2_recovery_info ri;
-	struct ext4_fs fs;
-	struct chk_state chk;
-	uint32_t step;
-};
-
 /* ------------------------------------------------------------------ */
-/* the world, as sim/run.c builds and drives it                        */
+/* the world, as sim/run.c builds and drives it (fixture.c)            */
 
-static void mount_world(struct world *w)
+static struct fx_world *world_new(uint32_t bs, enum ext4_data_mode data, bool delalloc)
 {
-	assert_int_equal(ext4_fill_super(&w->fs, w->bd, &w->o, &w->sem, &w->c, &w->ri), 0);
+	struct ext4_mount_opts o = fx_opts(bs, data, delalloc, FX_DISK_BLOCKS);
+
+	return fx_world_new(&o);
 }
 
-/* The world a failing test leaves behind (fail_msg unwinds), for teardown. */
-static struct world *g_live;
-
-static struct world *world_new(uint32_t bs, enum ext4_data_mode data, bool delalloc)
-{
-	struct world *w = calloc(1, sizeof(*w));
-
-	assert_non_null(w);
-	g_live = w;
-	w->o = (struct ext4_mount_opts){
-		.block_size = bs,
-		.data = data,
-		.delalloc = delalloc && data != DATA_JOURNAL,
-		.dioread_nolock = true,
-		.auto_da_alloc = true,
-		.disk_blocks = DISK_BLOCKS,
-	};
-	w->sem = *default_sem();
-	w->bd = blkdev_create(DISK_BLOCKS, bs);
-	ext4_mkfs(w->bd, &w->o);
-	mount_world(w);
-	memset(&w->c, 0, sizeof(w->c));
-	chk_init(&w->chk, bs);
-	return w;
-}
-
-static void world_free(struct world *w)
-{
-	ext4_free_fs(&w->fs);
-	blkdev_destroy(w->bd);
-	chk_destroy(&w->chk);
-	free(w);
-	g_live = NULL;
-}
-
-static int free_leftover_world(void **state)
-{
-	(void)state;
-	if (g_live)
-		world_free(g_live);
-	return 0;
-}
-
-static void begin(struct world *w)
+static void begin(struct fx_world *w)
 {
 	w->step++;
 	chk_step_begin(&w->chk, &w->fs);
 }
 
 /* After a step: the model's own invariants, then the checker's. */
-static void end(struct world *w)
+static void end(struct fx_world *w)
 {
 	ext4_check_state(&w->fs);
 	chk_step_end(&w->chk, &w->fs, w->step);
 }
 
 /* End a step whose damage the model's own assertions would catch first. */
-static void end_unchecked(struct world *w)
+static void end_unchecked(struct fx_world *w)
 {
 	chk_step_end(&w->chk, &w->fs, w->step);
 }
 
-static void do_write(struct world *w, int64_t off, int64_t len, uint8_t fill)
+static void do_write(struct fx_world *w, int64_t off, int64_t len, uint8_t fill)
 {
 	int64_t got = -1;
 
@@ -137,14 +75,14 @@ static void do_write(struct world *w, int64_t off, int64_t len, uint8_t fill)
 	chk_note_write(&w->chk, off, got, fill);
 }
 
-static void step_write(struct world *w, int64_t off, int64_t len, uint8_t fill)
+static void step_write(struct fx_world *w, int64_t off, int64_t len, uint8_t fill)
 {
 	begin(w);
 	do_write(w, off, len, fill);
 	end(w);
 }
 
-static void step_truncate(struct world *w, int64_t size)
+static void step_truncate(struct fx_world *w, int64_t size)
 {
 	begin(w);
 	assert_int_equal(ext4_setattr_size(&w->fs, size), 0);
@@ -152,7 +90,7 @@ static void step_truncate(struct world *w, int64_t size)
 	end(w);
 }
 
-static void step_fsync(struct world *w)
+static void step_fsync(struct fx_world *w)
 {
 	begin(w);
 	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
@@ -161,7 +99,7 @@ static void step_fsync(struct world *w)
 }
 
 /* One fallocate(2) that must succeed, with the checker told what it did. */
-static void step_fallocate(struct world *w, int mode, int64_t off, int64_t len)
+static void step_fallocate(struct fx_world *w, int mode, int64_t off, int64_t len)
 {
 	begin(w);
 	assert_int_equal(ext4_fallocate(&w->fs, mode, off, len), 0);
@@ -176,7 +114,7 @@ static void step_fallocate(struct world *w, int mode, int64_t off, int64_t len)
 	end(w);
 }
 
-static void step_writeback(struct world *w)
+static void step_writeback(struct fx_world *w)
 {
 	begin(w);
 	assert_int_equal(ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_NONE, true), 0);
@@ -184,7 +122,7 @@ static void step_writeback(struct world *w)
 	end(w);
 }
 
-static void step_read(struct world *w, int64_t off, int64_t len)
+static void step_read(struct fx_world *w, int64_t off, int64_t len)
 {
 	uint8_t *buf = malloc((size_t)len + 1);
 	int64_t got;
@@ -198,24 +136,24 @@ static void step_read(struct world *w, int64_t off, int64_t len)
 	end(w);
 }
 
-static void step_remount(struct world *w)
+static void step_remount(struct fx_world *w)
 {
 	begin(w);
-	ext4_put_super(&w->fs);
-	mount_world(w);
+	fx_world_unmount(w);
+	fx_world_mount(w);
 	chk_note_durable(&w->chk);
 	end(w);
 }
 
 /* What a test may do to the device between the crash and the mount. */
-typedef void (*tamper_fn)(struct world *w, uint32_t pblk0);
+typedef void (*tamper_fn)(struct fx_world *w, uint32_t pblk0);
 
 /*
  * A crash as step_crash() does it; @tamper (if any) changes the device
  * before recovery, given the physical block of file block 0 (0 if none);
  * @hash_delta is added to the expected metadata hash.
  */
-static void step_crash(struct world *w, tamper_fn tamper, uint64_t hash_delta)
+static void step_crash(struct fx_world *w, tamper_fn tamper, uint64_t hash_delta)
 {
 	uint64_t expected, replayed;
 	uint32_t pblk = 0, len = 0;
@@ -224,11 +162,10 @@ static void step_crash(struct world *w, tamper_fn tamper, uint64_t hash_delta)
 	if (es_lookup(&w->fs.inode.i_es, 0, &pblk, &len) != ES_WRITTEN)
 		pblk = 0;
 	expected = chk_expected_meta_hash(&w->fs, false) + hash_delta;
-	blkdev_crash(w->bd);
-	ext4_free_fs(&w->fs);
+	fx_world_crash(w);
 	if (tamper)
 		tamper(w, pblk);
-	mount_world(w);
+	fx_world_mount(w);
 	replayed = chk_device_meta_hash(&w->fs);
 	chk_after_recovery(&w->chk, &w->fs, w->step, expected, replayed);
 	end(w);
@@ -238,7 +175,7 @@ static void step_crash(struct world *w, tamper_fn tamper, uint64_t hash_delta)
 /* what was reported                                                   */
 
 /* Invariants reported from violation @from on; informational ones only with @info. */
-static unsigned reported(const struct world *w, uint32_t from, bool info)
+static unsigned reported(const struct fx_world *w, uint32_t from, bool info)
 {
 	unsigned mask = 0;
 
@@ -262,7 +199,7 @@ static void names_of(unsigned mask, char *out, size_t n)
 }
 
 /* The reports since @from must be exactly @want (see reported()). */
-static void expect_reported(const struct world *w, uint32_t from, bool info, unsigned want,
+static void expect_reported(const struct fx_world *w, uint32_t from, bool info, unsigned want,
 			    const char *what)
 {
 	unsigned got = reported(w, from, info);
@@ -323,7 +260,7 @@ static void test_checker__clean_run_reports_no_contract_invariant(void **state)
 
 	(void)state;
 	for (unsigned k = 0; k < sizeof(cfgs) / sizeof(cfgs[0]); k++) {
-		struct world *w = world_new(cfgs[k].bs, cfgs[k].data, cfgs[k].da);
+		struct fx_world *w = world_new(cfgs[k].bs, cfgs[k].data, cfgs[k].da);
 		char what[96];
 
 		snprintf(what, sizeof(what), "clean run, %u-byte blocks, data mode %d, delalloc %d",
@@ -346,14 +283,14 @@ static void test_checker__clean_run_reports_no_contract_invariant(void **state)
 		step_fsync(w);
 		step_crash(w, NULL, 0);
 		expect_reported(w, 0, false, 0, what);
-		world_free(w);
+		fx_world_free(w);
 	}
 }
 
 /* Delalloc writes that take no handle, and reads: nothing at all. */
 static void test_checker__delalloc_writes_and_reads_report_nothing(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 
 	(void)state;
 	step_write(w, 0, 8192, 0x21);
@@ -362,7 +299,7 @@ static void test_checker__delalloc_writes_and_reads_report_nothing(void **state)
 	step_read(w, 0, 8192);
 	step_read(w, 5000, 100);
 	expect_reported(w, 0, true, 0, "delalloc writes within the first size, and reads");
-	world_free(w);
+	fx_world_free(w);
 }
 
 /* ------------------------------------------------------------------ */
@@ -370,7 +307,7 @@ static void test_checker__delalloc_writes_and_reads_report_nothing(void **state)
 
 static void test_checker__disksize_above_size_is_reported(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	(void)state;
@@ -387,12 +324,12 @@ static void test_checker__disksize_above_size_is_reported(void **state)
 	begin(w);
 	end(w);
 	expect_reported(w, from, true, 0, "i_disksize restored");
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__disksize_short_with_nothing_pending_is_reported(void **state)
 {
-	struct world *w = world_new(1024, DATA_ORDERED, true);
+	struct fx_world *w = world_new(1024, DATA_ORDERED, true);
 	uint32_t from;
 
 	(void)state;
@@ -426,10 +363,10 @@ static void test_checker__disksize_short_with_nothing_pending_is_reported(void *
 	end_unchecked(w);
 	expect_reported(w, from, false, BIT(INV_DISKSIZE_PENDING),
 			"i_disksize short once the I/O completed");
-	world_free(w);
+	fx_world_free(w);
 }
 
-static struct folio *folio_at(struct world *w, int64_t pos)
+static struct folio *folio_at(struct fx_world *w, int64_t pos)
 {
 	struct folio *f = filemap_get_folio(&w->fs.inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 
@@ -440,7 +377,7 @@ static struct folio *folio_at(struct world *w, int64_t pos)
 
 static void test_checker__corrupt_cached_byte_is_reported(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	struct folio *f;
 	uint32_t from;
 
@@ -485,7 +422,7 @@ static void test_checker__corrupt_cached_byte_is_reported(void **state)
 	chk_note_write(&w->chk, 3100, 1, 0xab);         /* the reference says one more */
 	end(w);
 	expect_reported(w, from, true, BIT(INV_READ_POSIX), "the reference is one byte longer");
-	world_free(w);
+	fx_world_free(w);
 }
 
 /*
@@ -495,7 +432,7 @@ static void test_checker__corrupt_cached_byte_is_reported(void **state)
  */
 static void poke_then_extend(bool old_kernel, bool by_truncate)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 	char what[96];
 
@@ -514,7 +451,7 @@ static void poke_then_extend(bool old_kernel, bool by_truncate)
 	else
 		step_write(w, 3000, 100, 0xbb);
 	expect_reported(w, from, false, old_kernel ? BIT(INV_GAP_ZERO_ON_EXTEND) : 0, what);
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__unzeroed_gap_on_extend_is_reported(void **state)
@@ -534,7 +471,7 @@ static void test_checker__unzeroed_gap_on_extend_is_reported(void **state)
  */
 static void store_then_falloc(bool old_kernel)
 {
-	struct world *w = world_new(1024, DATA_ORDERED, true);
+	struct fx_world *w = world_new(1024, DATA_ORDERED, true);
 	int64_t stored = -1;
 	uint32_t from;
 
@@ -553,7 +490,7 @@ static void store_then_falloc(bool old_kernel)
 	expect_reported(w, from, false, old_kernel ? BIT(INV_GAP_ZERO_ON_EXTEND) : 0,
 			old_kernel ? "pre-6.13: EOF store exposed by fallocate" :
 				     "6.18: EOF store zeroed by fallocate");
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__eof_store_exposed_only_without_the_6_13_fixes(void **state)
@@ -563,7 +500,7 @@ static void test_checker__eof_store_exposed_only_without_the_6_13_fixes(void **s
 	store_then_falloc(true);
 }
 
-static void set_bitmap_bit(struct world *w, uint32_t b, bool used)
+static void set_bitmap_bit(struct fx_world *w, uint32_t b, bool used)
 {
 	uint32_t bpb = w->fs.opts.block_size * 8;
 	uint8_t *byte = w->fs.meta[w->fs.lay.bitmap_start + b / bpb] + (b % bpb) / 8;
@@ -576,7 +513,7 @@ static void set_bitmap_bit(struct world *w, uint32_t b, bool used)
 
 static void test_checker__block_free_in_bitmap_is_reported(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t pblk, len, from;
 
 	(void)state;
@@ -604,13 +541,13 @@ static void test_checker__block_free_in_bitmap_is_reported(void **state)
 	set_bitmap_bit(w, pblk + 100, false);
 	end(w);
 	expect_reported(w, from, true, 0, "the bitmap restored");
-	world_free(w);
+	fx_world_free(w);
 }
 
 /* A written block past the EOF block of i_disksize: allowed only for an orphan. */
 static void test_checker__written_block_past_eof_is_reported_unless_orphan(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	(void)state;
@@ -630,12 +567,12 @@ static void test_checker__written_block_past_eof_is_reported_unless_orphan(void 
 	end_unchecked(w);
 	expect_reported(w, from, true, 0, "a written block past EOF of an orphan");
 	w->fs.inode.i_orphan = false;
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__folio_lock_under_handle_is_reported(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, false);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, false);
 	uint32_t from;
 
 	(void)state;
@@ -644,7 +581,7 @@ static void test_checker__folio_lock_under_handle_is_reported(void **state)
 	expect_reported(w, 0, true, BIT(INV_NO_FOLIO_LOCK_UNDER_HANDLE), "a nodelalloc write");
 	expect_reported(w, 0, false, 0, "a nodelalloc write (contract invariants)");
 	assert_non_null(strstr(w->chk.v[0].msg, "write_begin"));
-	world_free(w);
+	fx_world_free(w);
 
 	w = world_new(4096, DATA_ORDERED, true);
 	step_write(w, 0, 100, 0x72);            /* delalloc: no handle */
@@ -652,13 +589,13 @@ static void test_checker__folio_lock_under_handle_is_reported(void **state)
 	from = w->chk.nr_v;
 	step_writeback(w);                      /* the mapping pass locks under its handle */
 	expect_reported(w, from, true, BIT(INV_NO_FOLIO_LOCK_UNDER_HANDLE), "delalloc writeback");
-	world_free(w);
+	fx_world_free(w);
 }
 
 /* ------------------------------------------------------------------ */
 /* after a crash                                                       */
 
-static void fill_block(struct world *w, uint32_t pblk, uint32_t from, uint32_t to, uint8_t v)
+static void fill_block(struct fx_world *w, uint32_t pblk, uint32_t from, uint32_t to, uint8_t v)
 {
 	uint8_t *b;
 
@@ -671,27 +608,27 @@ static void fill_block(struct world *w, uint32_t pblk, uint32_t from, uint32_t t
 	free(b);
 }
 
-static void tamper_block0_5a(struct world *w, uint32_t pblk)
+static void tamper_block0_5a(struct fx_world *w, uint32_t pblk)
 {
 	fill_block(w, pblk, 0, 16, 0x5a);
 }
 
-static void tamper_block0_sentinel(struct world *w, uint32_t pblk)
+static void tamper_block0_sentinel(struct fx_world *w, uint32_t pblk)
 {
 	fill_block(w, pblk, 0, 16, BLKDEV_SENTINEL);
 }
 
-static void tamper_block0_tail(struct world *w, uint32_t pblk)
+static void tamper_block0_tail(struct fx_world *w, uint32_t pblk)
 {
 	fill_block(w, pblk, 3000, w->o.block_size, 0x99);
 }
 
-static void tamper_block0_gap(struct world *w, uint32_t pblk)
+static void tamper_block0_gap(struct fx_world *w, uint32_t pblk)
 {
 	fill_block(w, pblk, 1500, 1600, 0x5a);
 }
 
-static void tamper_block0_head(struct world *w, uint32_t pblk)
+static void tamper_block0_head(struct fx_world *w, uint32_t pblk)
 {
 	fill_block(w, pblk, 500, 600, 0x5a);
 }
@@ -699,7 +636,7 @@ static void tamper_block0_head(struct world *w, uint32_t pblk)
 /* An fsynced file, crashed with @tamper applied to its block 0. */
 static void crash_fsynced(tamper_fn tamper, unsigned want, const char *what)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	step_write(w, 0, 8192, 0x11);
@@ -708,7 +645,7 @@ static void crash_fsynced(tamper_fn tamper, unsigned want, const char *what)
 	from = w->chk.nr_v;
 	step_crash(w, tamper, 0);
 	expect_reported(w, from, true, want, what);
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__fsynced_data_changed_on_disk_is_reported(void **state)
@@ -723,7 +660,7 @@ static void test_checker__fsynced_data_changed_on_disk_is_reported(void **state)
 
 static void test_checker__journal_not_replayed_as_committed_is_reported(void **state)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	(void)state;
@@ -742,13 +679,13 @@ static void test_checker__journal_not_replayed_as_committed_is_reported(void **s
 	from = w->chk.nr_v;
 	step_crash(w, NULL, 1);
 	expect_reported(w, from, true, BIT(INV_JOURNAL_PREFIX), "a different expected hash");
-	world_free(w);
+	fx_world_free(w);
 }
 
 /* An unaligned fsynced EOF, crashed with @tamper applied to block 0. */
 static void crash_unaligned(tamper_fn tamper, unsigned want, const char *what)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	step_write(w, 0, 3000, 0x22);
@@ -756,7 +693,7 @@ static void crash_unaligned(tamper_fn tamper, unsigned want, const char *what)
 	from = w->chk.nr_v;
 	step_crash(w, tamper, 0);
 	expect_reported(w, from, true, want, what);
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__nonzero_tail_past_eof_on_disk_is_reported(void **state)
@@ -775,7 +712,7 @@ static void test_checker__nonzero_tail_past_eof_on_disk_is_reported(void **state
  */
 static void crash_extended(tamper_fn tamper, unsigned want, const char *what)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	step_write(w, 0, 1000, 0xaa);
@@ -785,7 +722,7 @@ static void crash_extended(tamper_fn tamper, unsigned want, const char *what)
 	from = w->chk.nr_v;
 	step_crash(w, tamper, 0);
 	expect_reported(w, from, false, want, what);
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__nonzero_durable_gap_is_reported(void **state)
@@ -807,7 +744,7 @@ static void test_checker__nonzero_durable_gap_is_reported(void **state)
 static void shift_then_crash(int mode, bool commit, tamper_fn tamper, unsigned want,
 			     const char *what)
 {
-	struct world *w = world_new(4096, DATA_ORDERED, true);
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
 	uint32_t from;
 
 	step_write(w, 0, 4096, 0x11);
@@ -823,7 +760,7 @@ static void shift_then_crash(int mode, bool commit, tamper_fn tamper, unsigned w
 	from = w->chk.nr_v;
 	step_crash(w, tamper, 0);
 	expect_reported(w, from, false, want, what);
-	world_free(w);
+	fx_world_free(w);
 }
 
 static void test_checker__shifted_bytes_after_a_crash_are_allowed(void **state)
@@ -845,7 +782,7 @@ static void test_checker__shifted_bytes_after_a_crash_are_allowed(void **state)
  */
 static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
 {
-	struct world *w = world_new(1024, DATA_ORDERED, true);
+	struct fx_world *w = world_new(1024, DATA_ORDERED, true);
 	int64_t stored = -1;
 
 	(void)state;
@@ -863,13 +800,13 @@ static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
 	step_crash(w, NULL, 0);
 	expect_reported(w, 0, false, 0, "zero range, punch, EOF store, extension, crash");
 	assert_int_equal(w->fs.inode.i_size, 16384);
-	world_free(w);
+	fx_world_free(w);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-#define T(fn) cmocka_unit_test_teardown(fn, free_leftover_world)
+#define T(fn) cmocka_unit_test_teardown(fn, fx_world_leftover)
 		T(test_checker__invariant_names_round_trip),
 		T(test_checker__clean_run_reports_no_contract_invariant),
 		T(test_checker__delalloc_writes_and_reads_report_nothing),

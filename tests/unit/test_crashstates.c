@@ -18,53 +18,20 @@
 #include "blkdev.h"
 #include "checker.h"
 #include "crashstates.h"
+#include "fixture.h"
 #include "sha256.h"
 
-/* The default profile's semantics. */
-static const struct ext4_semantics *default_sem(void)
+/* The world of every test but the overlay's: 4 KiB blocks, a 4096-block device. */
+static int setup(void **state)
 {
-	static struct ext4_semantics sem;
+	struct ext4_mount_opts o = fx_opts(4096, DATA_ORDERED, true, 4096);
 
-	ext4_profile_semantics(ext4_profile_default(), &sem);
-	return &sem;
-}
-
-
-struct world {
-	struct blkdev *bd;
-	struct ext4_mount_opts o;
-	struct sim_counters c;
-	struct jbd2_recovery_info ri;
-	struct ext4_fs fs;
-	struct chk_state chk;
-};
-
-static struct world *world_new(void)
-{
-	struct world *w = calloc(1, sizeof(*w));
-
-	assert_non_null(w);
-	w->o = (struct ext4_mount_opts){ .block_size = 4096, .data = DATA_ORDERED,
-					 .delalloc = true, .dioread_nolock = true,
-					 .auto_da_alloc = true, .disk_blocks = 4096 };
-	w->bd = blkdev_create(4096, 4096);
-	ext4_mkfs(w->bd, &w->o);
-	assert_int_equal(ext4_fill_super(&w->fs, w->bd, &w->o, default_sem(),
-					 &w->c, &w->ri), 0);
-	chk_init(&w->chk, 4096);
-	return w;
-}
-
-static void world_free(struct world *w)
-{
-	ext4_free_fs(&w->fs);
-	blkdev_destroy(w->bd);
-	chk_destroy(&w->chk);
-	free(w);
+	*state = fx_world_new(&o);
+	return 0;
 }
 
 /* write(2) + the checker's note of it */
-static void write_fill(struct world *w, int64_t off, int64_t len, uint8_t byte)
+static void write_fill(struct fx_world *w, int64_t off, int64_t len, uint8_t byte)
 {
 	int64_t done;
 
@@ -73,14 +40,14 @@ static void write_fill(struct world *w, int64_t off, int64_t len, uint8_t byte)
 	chk_note_write(&w->chk, off, len, byte);
 }
 
-static void fsync_file(struct world *w)
+static void fsync_file(struct fx_world *w)
 {
 	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
 	chk_note_durable(&w->chk);
 }
 
 /* Write back and wait: completed, in the volatile cache, not flushed. */
-static void writeback_wait(struct world *w)
+static void writeback_wait(struct fx_world *w)
 {
 	assert_int_equal(ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_NONE, true), 0);
 	ext4_wait_io_range(&w->fs, 0, INT64_MAX);
@@ -110,11 +77,10 @@ static const struct cs_state *find_state(const struct cs_point *p, const char *s
 /* Two unflushed overwrites of two blocks: 2 x 2 = 4 raw states, all distinct. */
 static void test_crashstates__two_blocks_four_states(void **state)
 {
-	struct world *w = world_new();
+	struct fx_world *w = *state;
 	const uint8_t pairs[4][2] = { { 0xaa, 0xaa }, { 0xbb, 0xaa }, { 0xaa, 0xbb }, { 0xbb, 0xbb } };
 	struct cs_point p;
 
-	(void)state;
 	write_fill(w, 0, 8192, 0xaa);
 	fsync_file(w);
 	write_fill(w, 0, 8192, 0xbb);
@@ -139,16 +105,14 @@ static void test_crashstates__two_blocks_four_states(void **state)
 			assert_false(st->violated[inv]);
 	}
 	cs_point_free(&p);
-	world_free(w);
 }
 
 /* One block written twice since the flush: none, first or second: 3 states. */
 static void test_crashstates__one_block_two_versions(void **state)
 {
-	struct world *w = world_new();
+	struct fx_world *w = *state;
 	struct cs_point p;
 
-	(void)state;
 	write_fill(w, 0, 4096, 0xaa);
 	fsync_file(w);
 	write_fill(w, 0, 4096, 0xbb);
@@ -161,16 +125,14 @@ static void test_crashstates__one_block_two_versions(void **state)
 	assert_true(p.raw_states == 3.0);
 	assert_int_equal(p.nr_states, 3);
 	cs_point_free(&p);
-	world_free(w);
 }
 
 /* A rewrite of the same bytes folds into the durable block: 2 raw, 1 state. */
 static void test_crashstates__equal_write_folds(void **state)
 {
-	struct world *w = world_new();
+	struct fx_world *w = *state;
 	struct cs_point p;
 
-	(void)state;
 	write_fill(w, 0, 4096, 0xaa);
 	fsync_file(w);
 	write_fill(w, 0, 4096, 0xaa);
@@ -182,16 +144,14 @@ static void test_crashstates__equal_write_folds(void **state)
 	assert_int_equal(p.nr_states, 1);
 	assert_int_equal(p.states[0].raw_states, 2);
 	cs_point_free(&p);
-	world_free(w);
 }
 
 /* Past the bound the states are sampled, deterministically. */
 static void test_crashstates__bound_samples(void **state)
 {
-	struct world *w = world_new();
+	struct fx_world *w = *state;
 	struct cs_point p, q;
 
-	(void)state;
 	write_fill(w, 0, 8 * 4096, 0xaa);
 	fsync_file(w);
 	write_fill(w, 0, 8 * 4096, 0xbb);
@@ -206,11 +166,10 @@ static void test_crashstates__bound_samples(void **state)
 		assert_string_equal(p.states[i].sha256, q.states[i].sha256);
 	cs_point_free(&p);
 	cs_point_free(&q);
-	world_free(w);
 }
 
 struct hook_result {
-	struct world *w;
+	struct fx_world *w;
 	struct cs_point p;
 	uint32_t calls;
 	uint32_t tid;
@@ -240,10 +199,9 @@ static void before_durable(void *ctx, enum bd_point what, const struct bio_rec *
  */
 static void test_crashstates__commit_without_commit_block(void **state)
 {
-	struct world *w = world_new();
+	struct fx_world *w = *state;
 	struct hook_result hr = { .w = w };
 
-	(void)state;
 	write_fill(w, 0, 8192, 0xaa);
 	w->bd->bd_durable_hook = before_durable;
 	w->bd->bd_hook_ctx = &hr;
@@ -264,7 +222,6 @@ static void test_crashstates__commit_without_commit_block(void **state)
 				assert_false(hr.p.states[i].violated[inv]);
 	}
 	cs_point_free(&hr.p);
-	world_free(w);
 }
 
 /* An overlay reads its parent's durable blocks and keeps its own writes. */
@@ -292,15 +249,18 @@ static void test_crashstates__overlay(void **state)
 	blkdev_destroy(parent);
 }
 
+/* A test on the world of setup(), checked and freed by fx_world_teardown(). */
+#define W(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_world_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_crashstates__two_blocks_four_states),
-		cmocka_unit_test(test_crashstates__one_block_two_versions),
-		cmocka_unit_test(test_crashstates__equal_write_folds),
-		cmocka_unit_test(test_crashstates__bound_samples),
+		W(test_crashstates__two_blocks_four_states),
+		W(test_crashstates__one_block_two_versions),
+		W(test_crashstates__equal_write_folds),
+		W(test_crashstates__bound_samples),
 		cmocka_unit_test(test_crashstates__overlay),
-		cmocka_unit_test(test_crashstates__commit_without_commit_block),
+		W(test_crashstates__commit_without_commit_block),
 	};
 
 	return cmocka_run_group_tests_name("crashstates", tests, NULL, NULL);

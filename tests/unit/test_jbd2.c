@@ -1246,17 +1246,10 @@ static void test_jbd2__freed_ranges_released_once_at_commit(void **state)
 	assert_int_equal(f->nr_freed, 4);
 }
 
-/* Test 7: counters - top-level starts only, every commit, checkpoint, bios. */
-static void test_jbd2__counters_top_level_handles_and_commits(void **state)
+/* Test 7, part 1: nested starts join the top-level handle and count once. */
+static void counters_nested_handles(struct fx *f)
 {
-	struct fx *f = *state;
-	uint64_t bios, flushes;
 	handle_t *h, *h2, *h3;
-	uint32_t tid;
-
-	fx_format(f, J_LEN);
-	assert_int_equal(f->ctr.handles_started, 0);
-	assert_int_equal(f->ctr.commits, 0);
 
 	h = fx_start(f, 4);
 	assert_int_equal(f->ctr.handles_started, 1);
@@ -1277,6 +1270,13 @@ static void test_jbd2__counters_top_level_handles_and_commits(void **state)
 	assert_int_equal(f->j.j_running_transaction->t_updates, 0);
 	assert_int_equal(f->ctr.handles_started, 1);
 	assert_int_equal(f->ctr.commits, 0);
+}
+
+/* Test 7, part 2: a commit's bios and flush; force_commit with nothing running. */
+static void counters_commit(struct fx *f)
+{
+	uint64_t bios, flushes;
+	handle_t *h;
 
 	/* a commit of 3 buffers and 2 revokes: revoke block, descriptor,
 	 * 3 copies, commit block; one flush before the commit block */
@@ -1301,6 +1301,13 @@ static void test_jbd2__counters_top_level_handles_and_commits(void **state)
 	/* nothing running: force_commit commits nothing */
 	jbd2_journal_force_commit(&f->j);
 	assert_int_equal(f->ctr.commits, 1);
+}
+
+/* Test 7, part 3: sync handles, jbd2_complete_transaction, jbd2_inode data, checkpoint. */
+static void counters_sync_and_checkpoint(struct fx *f)
+{
+	handle_t *h;
+	uint32_t tid;
 
 	/* a sync handle commits at its stop */
 	h = fx_start(f, 1);
@@ -1339,6 +1346,19 @@ static void test_jbd2__counters_top_level_handles_and_commits(void **state)
 	assert_int_equal(f->j.j_nr_cp, 0);
 	assert_int_equal(f->j.j_nr_logged, 0);
 	assert_int_equal(f->nr_callbacks, 4);
+}
+
+/* Test 7: counters - top-level starts only, every commit, checkpoint, bios. */
+static void test_jbd2__counters_top_level_handles_and_commits(void **state)
+{
+	struct fx *f = *state;
+
+	fx_format(f, J_LEN);
+	assert_int_equal(f->ctr.handles_started, 0);
+	assert_int_equal(f->ctr.commits, 0);
+	counters_nested_handles(f);
+	counters_commit(f);
+	counters_sync_and_checkpoint(f);
 }
 
 /* A clean unmount empties the log: the next mount recovers nothing. */

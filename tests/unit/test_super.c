@@ -25,25 +25,8 @@
 #include "blkdev.h"
 #include "checker.h"
 #include "ext4.h"
+#include "fixture.h"
 #include "prng.h"
-
-/* The default profile's semantics. */
-static const struct ext4_semantics *default_sem(void)
-{
-	static struct ext4_semantics sem;
-
-	ext4_profile_semantics(ext4_profile_default(), &sem);
-	return &sem;
-}
-
-/* Ordered, delalloc mount options for a device of @nr blocks of @bs bytes. */
-static struct ext4_mount_opts opts_for(uint32_t bs, uint32_t nr)
-{
-	return (struct ext4_mount_opts){
-		.block_size = bs, .data = DATA_ORDERED, .delalloc = true,
-		.dioread_nolock = true, .auto_da_alloc = true, .disk_blocks = nr,
-	};
-}
 
 /* The bitmap blocks as a reader sees them, in one buffer. */
 static uint8_t *read_bitmap(const struct blkdev *bd, const struct ext4_layout *lay)
@@ -72,20 +55,19 @@ static void test_super__mkfs_bitmap_matches_definition(void **state)
 	(void)state;
 	for (unsigned s = 0; s < sizeof(bss) / sizeof(bss[0]); s++) {
 		for (unsigned n = 0; n < sizeof(sizes) / sizeof(sizes[0]); n++) {
-			struct ext4_mount_opts o = opts_for(bss[s], sizes[n]);
-			struct blkdev *bd = blkdev_create(sizes[n], bss[s]);
+			struct ext4_mount_opts o = fx_opts(bss[s], DATA_ORDERED, true, sizes[n]);
+			struct fx_world *w = fx_world_format(&o);
 			struct ext4_layout lay;
 			uint8_t *bm;
 
 			ext4_layout_compute(&lay, sizes[n], bss[s]);
-			ext4_mkfs(bd, &o);
-			bm = read_bitmap(bd, &lay);
+			bm = read_bitmap(w->bd, &lay);
 			for (uint64_t b = 0; b < (uint64_t)lay.bitmap_blocks * bss[s] * 8; b++)
 				if (bit_of(bm, b) != (b < lay.data_start || b >= lay.nr_blocks))
 					fail_msg("bs %u, %u blocks: bit %llu", bss[s], sizes[n],
 						 (unsigned long long)b);
 			free(bm);
-			blkdev_destroy(bd);
+			fx_world_free(w);
 		}
 	}
 }
@@ -124,32 +106,27 @@ static void test_super__mount_free_map_matches_bitmap(void **state)
 	prng_seed(&p, 0x5eed5);
 	for (unsigned r = 0; r < sizeof(maxruns) / sizeof(maxruns[0]); r++) {
 		uint32_t nr = 16384 + 5 * r, bs = r % 2 ? 1024 : 2048;
-		struct ext4_mount_opts o = opts_for(bs, nr);
-		struct blkdev *bd = blkdev_create(nr, bs);
-		struct sim_counters c = { 0 };
-		struct jbd2_recovery_info ri;
+		struct ext4_mount_opts o = fx_opts(bs, DATA_ORDERED, true, nr);
+		struct fx_world *w = fx_world_format(&o);
 		struct ext4_layout lay;
-		struct ext4_fs fs;
 		uint64_t free_bits = 0;
 		uint8_t *bm;
 
 		ext4_layout_compute(&lay, nr, bs);
-		ext4_mkfs(bd, &o);
-		random_bitmap(bd, &lay, &p, maxruns[r]);
-		assert_int_equal(ext4_fill_super(&fs, bd, &o, default_sem(), &c, &ri), 0);
-		bm = read_bitmap(bd, &lay);
+		random_bitmap(w->bd, &lay, &p, maxruns[r]);
+		fx_world_mount(w);
+		bm = read_bitmap(w->bd, &lay);
 		for (uint32_t b = lay.data_start; b < nr; b++) {
 			bool used = bit_of(bm, b);
 
 			free_bits += !used;
-			if (bitmap_contains(fs.free_map, b) == used)
+			if (bitmap_contains(w->fs.free_map, b) == used)
 				fail_msg("maxrun %u: block %u", maxruns[r], b);
 		}
-		assert_int_equal(bitmap_cardinality(fs.free_map), free_bits);
-		assert_int_equal(fs.s_freeclusters, free_bits);
+		assert_int_equal(bitmap_cardinality(w->fs.free_map), free_bits);
+		assert_int_equal(w->fs.s_freeclusters, free_bits);
 		free(bm);
-		ext4_free_fs(&fs);
-		blkdev_destroy(bd);
+		fx_world_free(w);
 	}
 }
 
@@ -189,35 +166,33 @@ static void test_super__meta_hash_matches_bytewise_fnv(void **state)
 	prng_seed(&p, 0xf00d);
 	for (unsigned round = 0; round < 8; round++) {
 		uint32_t bs = 1024u << (round % 3), nr = 16384;
-		struct ext4_mount_opts o = opts_for(bs, nr);
-		struct blkdev *bd = blkdev_create(nr, bs);
-		struct sim_counters c = { 0 };
-		struct jbd2_recovery_info ri;
-		struct ext4_fs fs;
+		struct ext4_mount_opts o = fx_opts(bs, DATA_ORDERED, true, nr);
+		struct fx_world *w = fx_world_format(&o);
 		uint8_t *b = malloc(bs);
 
 		assert_non_null(b);
-		ext4_mkfs(bd, &o);
-		assert_int_equal(ext4_fill_super(&fs, bd, &o, default_sem(), &c, &ri), 0);
-		assert_int_equal(chk_device_meta_hash(&fs), fnv1a_ref(&fs));
+		fx_world_mount(w);
+		assert_int_equal(chk_device_meta_hash(&w->fs), fnv1a_ref(&w->fs));
 		/* the extent blocks: no bytes, a few, many (mount reads none of them) */
-		for (uint32_t i = 1; i < fs.lay.ext_blocks; i++) {
+		for (uint32_t i = 1; i < w->fs.lay.ext_blocks; i++) {
 			sparse_block(b, bs, &p, (unsigned)(prng_next(&p) % (i < 4 ? 3 : 200)));
-			blkdev_write_durable(bd, fs.lay.ext_start + i, b);
+			blkdev_write_durable(w->bd, w->fs.lay.ext_start + i, b);
 		}
-		assert_int_equal(chk_device_meta_hash(&fs), fnv1a_ref(&fs));
-		ext4_free_fs(&fs);
+		assert_int_equal(chk_device_meta_hash(&w->fs), fnv1a_ref(&w->fs));
 		free(b);
-		blkdev_destroy(bd);
+		fx_world_free(w);
 	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_super__mkfs_bitmap_matches_definition),
-		cmocka_unit_test(test_super__mount_free_map_matches_bitmap),
-		cmocka_unit_test(test_super__meta_hash_matches_bytewise_fnv),
+		cmocka_unit_test_teardown(test_super__mkfs_bitmap_matches_definition,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_super__mount_free_map_matches_bitmap,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_super__meta_hash_matches_bytewise_fnv,
+					  fx_world_leftover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
