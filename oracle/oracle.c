@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "scnwrite.h"
 #include "sim.h"
 
 const char *orc_data_name(enum scn_data_mode d)
@@ -111,52 +112,23 @@ void orc_make_step(struct scn_step *st, const char *fmt, ...)
 	snprintf(st->s_text, sizeof(st->s_text), "%s", text);
 }
 
-/* A double-quoted YAML scalar: printable ASCII, escapes for the rest. */
-static void quoted(FILE *out, const char *s)
+/* config: with every key explicit (but the defaults of disk_blocks and kernel). */
+static void write_config(FILE *out, const struct orc_config *c)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fputc('?', out);
-		else
-			fputc(c, out);
+	fprintf(out, "config:\n  block_size: %u\n  data: %s\n  delalloc: %s\n",
+		c->block_size, orc_data_name(c->data),
+		c->delalloc && c->data != SCN_DATA_JOURNAL ? "true" : "false");
+	fprintf(out, "  dioread_nolock: %s\n", c->dioread_nolock ? "true" : "false");
+	if (c->disk_blocks)
+		fprintf(out, "  disk_blocks: %u\n", c->disk_blocks);
+	if (c->kernel[0])
+		scn_yaml_line(out, "  ", "kernel", c->kernel, SCN_YAML_QUOTED);
+	if (c->nr_patches) {
+		fputs("  patches:\n", out);
+		for (unsigned i = 0; i < c->nr_patches; i++)
+			fprintf(out, "    %s: %s\n", c->patches[i].p_name,
+				c->patches[i].p_on ? "on" : "off");
 	}
-	fputc('"', out);
-}
-
-/* A folded block scalar, words wrapped at 88 columns, non-ASCII as '?'. */
-static void folded(FILE *out, const char *key, const char *text)
-{
-	size_t col = 0;
-
-	fprintf(out, "%s: >\n", key);
-	while (*text) {
-		size_t n = 0;
-
-		while (*text == ' ' || *text == '\n' || *text == '\t')
-			text++;
-		while (text[n] && text[n] != ' ' && text[n] != '\n' && text[n] != '\t')
-			n++;
-		if (!n)
-			break;
-		if (col && col + 1 + n > 86) {
-			fputc('\n', out);
-			col = 0;
-		}
-		fputs(col ? " " : "  ", out);
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)text[i];
-
-			fputc(c < 0x20 || c >= 0x7f ? '?' : c, out);
-		}
-		col += n + 1;
-		text += n;
-	}
-	fputc('\n', out);
 }
 
 void orc_write_yaml(FILE *out, const struct orc_yaml *y)
@@ -164,37 +136,17 @@ void orc_write_yaml(FILE *out, const struct orc_yaml *y)
 	const struct orc_config *c = y->config;
 	char text[SCN_STEP_TEXT_MAX];
 
-	fprintf(out, "name: %s\n", y->name);
+	scn_yaml_line(out, "", "name", y->name, SCN_YAML_PLAIN);
 	if (y->description && y->description[0])
-		folded(out, "description", y->description);
-	if (y->source && y->source[0]) {
-		fputs("source: ", out);
-		quoted(out, y->source);
-		fputc('\n', out);
-	}
-	if (c) {
-		fprintf(out, "config:\n  block_size: %u\n  data: %s\n  delalloc: %s\n",
-			c->block_size, orc_data_name(c->data),
-			c->delalloc && c->data != SCN_DATA_JOURNAL ? "true" : "false");
-		fprintf(out, "  dioread_nolock: %s\n", c->dioread_nolock ? "true" : "false");
-		if (c->disk_blocks)
-			fprintf(out, "  disk_blocks: %u\n", c->disk_blocks);
-		if (c->kernel[0]) {
-			fputs("  kernel: ", out);
-			quoted(out, c->kernel);
-			fputc('\n', out);
-		}
-		if (c->nr_patches) {
-			fputs("  patches:\n", out);
-			for (unsigned i = 0; i < c->nr_patches; i++)
-				fprintf(out, "    %s: %s\n", c->patches[i].p_name,
-					c->patches[i].p_on ? "on" : "off");
-		}
-	}
+		scn_yaml_line(out, "", "description", y->description, SCN_YAML_FOLDED);
+	if (y->source && y->source[0])
+		scn_yaml_line(out, "", "source", y->source, SCN_YAML_QUOTED);
+	if (c)
+		write_config(out, c);
 	fputs("steps:\n", out);
 	for (unsigned i = 0; i < y->nr_steps; i++) {
 		orc_step_text(&y->steps[i], text, sizeof(text));
-		fprintf(out, "  - %s\n", text);
+		scn_yaml_item(out, "  ", text, SCN_YAML_PLAIN);
 	}
 }
 

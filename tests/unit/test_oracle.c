@@ -5,7 +5,9 @@
  * length); orc_step_text() giving back, through scn_parse_step(), the step it
  * was made from, for every step kind; orc_as_run(): the closes and waits it
  * inserts, on hand-made step lists, and that it is idempotent on seeded
- * random step lists; orc_mount_options() for each configuration.
+ * random step lists; orc_mount_options() for each configuration;
+ * orc_write_yaml() read back by scn_load() (build/test_oracle-tmp/, run
+ * from the repository root), whatever its strings hold.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,10 +15,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "md5.h"
 #include "oracle.h"
@@ -236,6 +240,80 @@ static void test_oracle__mount_options(void **state)
 	assert_string_equal(buf, "4096 journal nodelalloc");
 }
 
+#define TMP_DIR "build/test_oracle-tmp"
+
+/* Write @y to TMP_DIR/@name and load it back into @s. */
+static void write_and_load(const struct orc_yaml *y, const char *name, struct scenario *s)
+{
+	char path[256], err[SCN_ERR_MAX];
+	FILE *f;
+
+	if (mkdir("build", 0777) < 0)
+		assert_int_equal(errno, EEXIST);
+	if (mkdir(TMP_DIR, 0777) < 0)
+		assert_int_equal(errno, EEXIST);
+	snprintf(path, sizeof(path), "%s/%s", TMP_DIR, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	orc_write_yaml(f, y);
+	assert_int_equal(fclose(f), 0);
+	memset(s, 0, sizeof(*s));
+	if (scn_load(path, s, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+}
+
+/*
+ * What import and export --format yaml write reads back the same: the name,
+ * the source and the kernel exactly, the steps as the same steps, and the
+ * description as its words (a folded block of prose) or, where a block
+ * cannot hold it, exactly.
+ */
+static void test_oracle__write_yaml_round_trip(void **state)
+{
+	static const char *const text[] = {
+		"plain/path.fsxops", "say \"hi\" \\ back\\slash: # x", "  blanks at the ends  ",
+		"two\nlines\n", "tab\tand \x01 ctl", "caf\xc3\xa9 \xe2\x80\x94 \xc2\x85 \xe2\x80\xa8",
+		"{flow}, &a *b !c |d >e 'f' %g @h `i`", "- dash", "true",
+	};
+	static const char *const prose[] = {
+		"plain/path.fsxops\n", "say \"hi\" \\ back\\slash: # x\n", "blanks at the ends\n",
+		"two lines\n", "tab\tand \x01 ctl", "caf\xc3\xa9 \xe2\x80\x94 \xc2\x85 \xe2\x80\xa8",
+		"{flow}, &a *b !c |d >e 'f' %g @h `i`\n", "- dash\n", "true\n",
+	};
+	static const char *const steps[] = {
+		"pwrite -S 0x61 0 4096", "mwrite -S 0x62 1 2", "crash --keep 1,3-5", "chattr +S",
+		"writeback", "sync_range -w 0 0", "truncate 0", "close", "remount",
+	};
+	struct scn_step st[sizeof(steps) / sizeof(steps[0])];
+	struct orc_config c = { .block_size = 1024, .data = SCN_DATA_JOURNAL, .kernel = "6.18" };
+	struct scenario *s = calloc(1, sizeof(*s));
+	char a[SCN_STEP_TEXT_MAX], b[SCN_STEP_TEXT_MAX];
+
+	(void)state;
+	assert_non_null(s);
+	for (unsigned k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
+		parse(steps[k], &st[k]);
+	for (unsigned i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		struct orc_yaml y = { .name = i % 2 ? "-" : "imported-1.x_y", .description = text[i],
+				      .source = text[i], .config = &c, .steps = st,
+				      .nr_steps = sizeof(steps) / sizeof(steps[0]) };
+
+		write_and_load(&y, "written.yaml", s);
+		assert_string_equal(s->name, y.name);
+		assert_string_equal(s->description, prose[i]);
+		assert_string_equal(s->source, text[i]);
+		assert_string_equal(s->config.c_kernel, "6.18");
+		assert_int_equal(s->nr_steps, y.nr_steps);
+		for (unsigned k = 0; k < s->nr_steps; k++) {
+			orc_step_text(&st[k], a, sizeof(a));
+			orc_step_text(&s->steps[k], b, sizeof(b));
+			assert_string_equal(a, b);
+		}
+		scn_free(s);
+	}
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -245,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_oracle__as_run),
 		cmocka_unit_test(test_oracle__as_run_idempotent),
 		cmocka_unit_test(test_oracle__mount_options),
+		cmocka_unit_test(test_oracle__write_yaml_round_trip),
 	};
 
 	return cmocka_run_group_tests_name("oracle", tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /*
  * test_scenario.c - unit tests for scenario/scenario.c (YAML loader, step parser,
- * number parser).
+ * number parser) and scenario/scnwrite.c (the YAML writer: what it writes,
+ * the loader reads back the same).
  *
  * Valid scenarios are written to build/test_scenario-tmp/ and loaded back;
  * malformed ones live in tests/data/yaml-bad/, each starting with a line
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "scenario.h"
+#include "scnwrite.h"
 
 #define TMP_DIR "build/test_scenario-tmp"
 #define BAD_DIR "tests/data/yaml-bad"
@@ -726,6 +728,167 @@ static void test_scenario__op_names(void **state)
 	assert_string_equal(scn_op_name(SCN_OP_COUNT), "?");
 }
 
+/* Strings no writer may garble: quotes, backslashes, ": ", '#', blanks and
+ * line breaks at the ends, control characters, UTF-8 (with C1 and line
+ * separator characters, which need escapes). */
+static const char *const nasty[] = {
+	"say \"hi\" \\ back\\slash",
+	"key: value # not a comment",
+	"#leading hash",
+	"  leading and trailing blanks  ",
+	"line one\nline two\n\n  indented line three\n",
+	"tab\there\tand \x01 \x1f \x7f controls\r\n",
+	"caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x98\x80 \xc2\x85 \xe2\x80\xa8 \xef\xbb\xbf end",
+	"- looks like a list", "? looks like a key", ": colon first", "ends with colon:",
+	"{flow} [flow], &anchor *alias !tag |lit >fold 'single' %pct @at `bq`",
+	"true", "null", "~", "123", "0x1f",
+};
+
+/* Step lines the loader keeps as typed (s_text): blanks inside, tabs. */
+static const char *const step_lines[] = {
+	"pwrite -S 0x61 0 4096", "pwrite\t-S 0x62\t4k   1m", "crash --keep 1,3-5",
+	"chattr +S", "sync_range -w 0 0", "fsync",
+};
+
+/* Write a scenario with each field in each style (folded prose aside: see
+ * test_scenario__yaml_folded_prose), load it back, compare. */
+static void scalars_round_trip(struct scenario *s, const char *text, enum scn_yaml_style st)
+{
+	char path[256], err[SCN_ERR_MAX];
+	FILE *f;
+
+	write_tmp("scalars.yaml", "", 0, path, sizeof(path));
+	f = fopen(path, "w");
+	assert_non_null(f);
+	scn_yaml_line(f, "", "name", "a.b_c-1", st == SCN_YAML_FOLDED ? SCN_YAML_PLAIN : st);
+	scn_yaml_line(f, "", "description", text, st == SCN_YAML_FOLDED ? SCN_YAML_QUOTED : st);
+	scn_yaml_line(f, "", "source", text, st == SCN_YAML_FOLDED ? SCN_YAML_PLAIN : st);
+	fputs("steps:\n", f);
+	for (unsigned i = 0; i < sizeof(step_lines) / sizeof(step_lines[0]); i++)
+		scn_yaml_item(f, "  ", step_lines[i], st);
+	assert_int_equal(fclose(f), 0);
+	if (scn_load(path, s, NULL, err, sizeof(err)) != 0)
+		fail_msg("'%s' (style %d): %s", text, (int)st, err);
+	assert_string_equal(s->name, "a.b_c-1");
+	assert_string_equal(s->description, text);
+	assert_string_equal(s->source, text);
+	assert_int_equal(s->nr_steps, sizeof(step_lines) / sizeof(step_lines[0]));
+	for (unsigned i = 0; i < s->nr_steps; i++)
+		assert_string_equal(s->steps[i].s_text, step_lines[i]);
+	scn_free(s);
+}
+
+/* Every scalar style reads back as the string written. */
+static void test_scenario__yaml_scalars_round_trip(void **state)
+{
+	for (unsigned i = 0; i < sizeof(nasty) / sizeof(nasty[0]); i++)
+		for (int st = SCN_YAML_PLAIN; st <= SCN_YAML_FOLDED; st++)
+			scalars_round_trip(*state, nasty[i], (enum scn_yaml_style)st);
+}
+
+/* A folded description reads back as its words, one blank apart, with a
+ * final line break; what a block cannot hold is quoted, and reads back as is. */
+static void test_scenario__yaml_folded_prose(void **state)
+{
+	static const struct { const char *in, *out; } v[] = {
+		{ "one", "one\n" },
+		{ "  two  words \n\t and\n\nmore  ", "two words and more\n" },
+		{ "caf\xc3\xa9 \"q\" \\ a: b #c", "caf\xc3\xa9 \"q\" \\ a: b #c\n" },
+		{ "ctl \x01 kept", "ctl \x01 kept" }, { "nel \xc2\x85", "nel \xc2\x85" },
+		{ "   ", "   " }, { "\n", "\n" },
+	};
+	struct scenario *s = *state;
+	char path[256], err[SCN_ERR_MAX], words[1200] = "";
+	FILE *f;
+
+	for (unsigned i = 0; i < 100; i++)
+		snprintf(words + strlen(words), sizeof(words) - strlen(words), "%sw%u",
+			 i ? " " : "", i * 997);
+	for (unsigned i = 0; i <= sizeof(v) / sizeof(v[0]); i++) {
+		const char *in = i < sizeof(v) / sizeof(v[0]) ? v[i].in : words;
+
+		write_tmp("folded.yaml", "", 0, path, sizeof(path));
+		f = fopen(path, "w");
+		assert_non_null(f);
+		scn_yaml_line(f, "", "name", "folded", SCN_YAML_PLAIN);
+		scn_yaml_line(f, "", "description", in, SCN_YAML_FOLDED);
+		fputs("steps:\n  - fsync\n", f);
+		assert_int_equal(fclose(f), 0);
+		if (scn_load(path, s, NULL, err, sizeof(err)) != 0)
+			fail_msg("'%s': %s", in, err);
+		if (i < sizeof(v) / sizeof(v[0]))
+			assert_string_equal(s->description, v[i].out);
+		else
+			assert_true(strlen(s->description) == strlen(words) + 1 &&
+				    strncmp(s->description, words, strlen(words)) == 0);
+		scn_free(s);
+	}
+}
+
+/* A plain scalar is written plain only where that is safe; names always are. */
+static void test_scenario__yaml_plain_when_safe(void **state)
+{
+	static const struct { const char *in, *out; } v[] = {
+		{ "pwrite -S 0x61 0 4096", "pwrite -S 0x61 0 4096" },
+		{ "crash --keep 1,3-5", "crash --keep 1,3-5" }, { "a.b_c-1", "a.b_c-1" },
+		{ "-x", "-x" }, { "-", "\"-\"" }, { "a: b", "\"a: b\"" }, { "a #b", "\"a #b\"" },
+		{ "#a", "\"#a\"" }, { " a", "\" a\"" }, { "a:", "\"a:\"" }, { "", "\"\"" },
+		{ "a\tb", "\"a\tb\"" }, { "\"q\\", "\"\\\"q\\\\\"" },
+		{ "\x01\xc2\x85\xe2\x80\xa8\xff", "\"\\x01\\x85\\u2028?\"" },
+	};
+	char buf[256];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+		assert_non_null(f);
+		scn_yaml_scalar(f, v[i].in, SCN_YAML_PLAIN);
+		assert_int_equal(fclose(f), 0);
+		assert_string_equal(buf, v[i].out);
+	}
+}
+
+/* scn_write_yaml (explore's findings, minimize's result) reads back the same. */
+static void test_scenario__write_round_trip(void **state)
+{
+	struct scenario *s = *state, w_scn;
+	struct sim_overrides ov;
+	struct sim_variant_cfg cfg[1];
+	bool expect[1][INV_COUNT];
+	char path[256], err[SCN_ERR_MAX];
+	unsigned nr = 0;
+
+	memset(&ov, 0, sizeof(ov));
+	memset(expect, 0, sizeof(expect));
+	load_ok("cfg.yaml", "name: cfg\nsteps:\n  - fsync\n", s);
+	assert_int_equal(sim_resolve_variants(s, &ov, cfg, &nr, err, sizeof(err)), 0);
+	scn_free(s);
+	for (unsigned i = 0; i < sizeof(nasty) / sizeof(nasty[0]); i++) {
+		struct scn_step steps[sizeof(step_lines) / sizeof(step_lines[0])];
+		struct scn_write w = { .w_scn = &w_scn, .w_description = nasty[i], .w_cfg = cfg,
+				       .w_expect = (const bool (*)[INV_COUNT])expect };
+
+		memset(&w_scn, 0, sizeof(w_scn));
+		snprintf(w_scn.name, sizeof(w_scn.name), "%s", i % 2 ? "-" : "found-1.x_y");
+		for (unsigned k = 0; k < sizeof(steps) / sizeof(steps[0]); k++)
+			assert_int_equal(scn_parse_step(step_lines[k], &steps[k], err, sizeof(err),
+							NULL), 0);
+		w_scn.steps = steps;
+		w_scn.nr_steps = sizeof(steps) / sizeof(steps[0]);
+		write_tmp("written.yaml", "", 0, path, sizeof(path));
+		assert_int_equal(scn_write_yaml(&w, path, err, sizeof(err)), 0);
+		if (scn_load(path, s, test_is_invariant, err, sizeof(err)) != 0)
+			fail_msg("description '%s': %s", nasty[i], err);
+		assert_string_equal(s->name, w_scn.name);
+		assert_string_equal(s->description, nasty[i]);
+		assert_int_equal(s->nr_steps, w_scn.nr_steps);
+		for (unsigned k = 0; k < s->nr_steps; k++)
+			assert_string_equal(s->steps[k].s_text, steps[k].s_text);
+		scn_free(s);
+	}
+}
+
 /* A short or absent error buffer is never overrun; scn_free is idempotent. */
 static void test_scenario__small_error_buffer(void **state)
 {
@@ -781,6 +944,13 @@ int main(void)
 		cmocka_unit_test(test_scenario__number_forms),
 		cmocka_unit_test(test_scenario__op_names),
 		cmocka_unit_test_setup_teardown(test_scenario__small_error_buffer,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__yaml_scalars_round_trip,
+						scn_setup, scn_teardown),
+		cmocka_unit_test_setup_teardown(test_scenario__yaml_folded_prose,
+						scn_setup, scn_teardown),
+		cmocka_unit_test(test_scenario__yaml_plain_when_safe),
+		cmocka_unit_test_setup_teardown(test_scenario__write_round_trip,
 						scn_setup, scn_teardown),
 	};
 
