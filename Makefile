@@ -24,7 +24,8 @@
 BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O2 -g
-SRC_DIRS := lib model checker scenario crash sim explore oracle cli
+SRC_DIRS := lib model model/block model/mm model/jbd2 model/ext4 checker scenario crash sim \
+	explore oracle cli
 
 # evaluated when used, so that a sub-make started after `deps` sees the packages
 YAML_CFLAGS = $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
@@ -63,7 +64,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/tests/unit/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d)
 
 deps:
 	@scripts/install-deps

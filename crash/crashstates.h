@@ -20,7 +20,7 @@
  * violations are one distinct state.
  *
  * Where the crash points lie (after steps, before flushes and FUA writes
- * inside them) is the caller's business (sim/run.c).  Not covered: torn
+ * inside them) is the caller's business (crash/crashpoint.c).  Not covered: torn
  * writes inside a block.
  */
 #ifndef EXT4SIM_CRASHSTATES_H

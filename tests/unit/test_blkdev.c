@@ -1,5 +1,5 @@
 /*
- * test_blkdev.c - model/blkdev.c against a naive reference kept here: per
+ * test_blkdev.c - model/block/blkdev.c against a naive reference kept here: per
  * block the durable version and the list of completed-but-unflushed
  * versions in completion order, plus the list of writes in flight.  A read
  * must return the newest completed version, else the durable one, else the

@@ -4,7 +4,7 @@
  * writeback leaves them (written and completed, not flushed).  Counts are
  * worked out by hand in each test's comment; contents are checked through
  * the SHA-256 of what each state's file holds.  Also the device overlay the
- * enumeration runs on (model/blkdev.c blkdev_overlay).
+ * enumeration runs on (model/block/blkdev.c blkdev_overlay).
  */
 #include <stdarg.h>
 #include <stddef.h>

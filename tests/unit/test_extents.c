@@ -1,5 +1,5 @@
 /*
- * test_extents.c - model/extents.c (the block map) against a naive
+ * test_extents.c - model/ext4/extents.c (the block map) against a naive
  * reference: one {state, physical block} entry per logical block, over
  * [0, 4096) and [2^32 - 256, 2^32); blocks between the two are holes.
  *
@@ -518,7 +518,7 @@ static void test_extents__random_long_extents(void **state)
 }
 
 /*
- * Regression test: model/extents.c es_remove() (and so es_insert(), which
+ * Regression test: model/ext4/extents.c es_remove() (and so es_insert(), which
  * starts with it) once trimmed an extent at its edges without
  * merging the trimmed piece with its neighbour.  Two contiguous written
  * extents that could not merge because together they exceeded 32768 blocks

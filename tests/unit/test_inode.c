@@ -1,6 +1,6 @@
 /*
  * test_inode.c - the page cache and the write, read, truncate, fsync and
- * writeback paths of the model (model/file.c, inode.c, readpage.c,
+ * writeback paths of the model (model/ext4/file.c, inode.c, readpage.c,
  * truncate.c, fsync.c, writepages.c, page-io.c, super.c) against a naive
  * reference: a byte array plus a size, what POSIX says the file holds.
  *
@@ -1139,7 +1139,7 @@ static void test_inode__fsync_delalloc_leaves_only_written_extents(void **state)
  * Regression test: fsync once left dirty delalloc folios unwritten when
  * the allocator returned fewer blocks than writeback asked for.
  *
- * model/writepages.c, ext4_writepages() / writepages_map_pass(), before the
+ * model/ext4/writepages.c, ext4_writepages() / writepages_map_pass(), before the
  * fix: the mapping pass collects one extent of delayed buffers; when the collection
  * ends in a folio whose last block is the EOF block,
  * mpage_process_page_bufs() sets scanned_until_end.  If ext4_map_blocks()
@@ -1192,7 +1192,7 @@ static void test_inode__fsync_after_a_short_allocation_writes_every_folio(void *
 		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
 		ext4_check_state(&w->fs);
 		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode.i_es, ES_DELAYED) == 0,
-		      "BUG (model/writepages.c): fsync returned 0 but left dirty folios and %llu "
+		      "BUG (model/ext4/writepages.c): fsync returned 0 but left dirty folios and %llu "
 		      "delayed block(s); i_disksize %lld, i_size %lld",
 		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_DELAYED),
 		      (long long)w->fs.inode.i_disksize, (long long)w->fs.inode.i_size);
@@ -1263,7 +1263,7 @@ static void run_child(bool truncate, const char *what, const char *site)
 		_exit(child_io_end_sequence(truncate));
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	if (WIFSIGNALED(status))
-		fail_msg("BUG (model/page-io.c ext4_wait_io_range): %s aborted with signal %d: "
+		fail_msg("BUG (model/ext4/page-io.c ext4_wait_io_range): %s aborted with signal %d: "
 			 "a folio whose bio is complete stays under writeback because its "
 			 "unwritten io_end still has a bio outside the waited range (%s)", what,
 			 WTERMSIG(status), site);
@@ -1273,7 +1273,7 @@ static void run_child(bool truncate, const char *what, const char *site)
 
 /*
  * Regression test for a model bug this file found (fixed in 87e05b4,
- * model/page-io.c ext4_wait_io_range): with dioread_nolock, waiting for
+ * model/ext4/page-io.c ext4_wait_io_range): with dioread_nolock, waiting for
  * the writeback of one folio whose bio belongs to an unwritten io_end that
  * also has bios for folios outside the wait left that folio under
  * writeback (the io_end converts and ends writeback only when its last bio
@@ -1289,9 +1289,9 @@ static void test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end(void **s
 {
 	(void)state;
 	run_child(false, "write, sync_file_range 'w', write into the second folio, fsync",
-		  "model/writepages.c wait_folio_writeback");
+		  "model/ext4/writepages.c wait_folio_writeback");
 	run_child(true, "write, sync_file_range 'w', truncate to the first folio",
-		  "model/filemap.c filemap_remove_folio from truncate_pagecache");
+		  "model/mm/filemap.c filemap_remove_folio from truncate_pagecache");
 }
 
 /* A SIM_ASSERT in the model aborts the binary: say where it happened. */

@@ -1,5 +1,5 @@
 /*
- * test_mballoc.c - block allocation and freeing (model/mballoc.c:
+ * test_mballoc.c - block allocation and freeing (model/ext4/mballoc.c:
  * ext4_mb_new_blocks, ext4_free_blocks, and ext4_mb_release_freed through
  * the jbd2 commit callback) on a freshly made and mounted 4096-block file
  * system, against a reference array with one state per data block: free,
