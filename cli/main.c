@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "report.h"
+#include "snapshot.h"
 
 static void usage(FILE *out)
 {
@@ -133,8 +134,10 @@ static int cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < nr; i++)
 		if ((rc = load_one(c, c->nr_cmds ? NULL : l.paths[i], &ld[i])))
 			goto out_free;
+	c->o.json_state = c->o.json;    /* each step's state in the JSON (docs/json.md) */
 	if (c->o.json)
-		printf("{\"ext4sim\": \"%s\", \"scenarios\": [", EXT4SIM_VERSION);
+		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
+		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
 	for (unsigned i = 0; i < nr; i++) {
 		int f = run_one(c, &ld[i], i == 0, &nr_run);
 

@@ -123,7 +123,7 @@ unsigned report_counters_flat(const struct sim_counters *c, struct named_count *
 	return n;
 }
 
-static void json_counters(FILE *out, const struct sim_counters *c)
+void json_counters(FILE *out, const struct sim_counters *c)
 {
 	fprintf(out, "{\"handles_started\": %llu, \"copy_under_handle\": %llu, "
 		"\"folio_lock_under_handle\": {", (unsigned long long)c->handles_started,
@@ -247,9 +247,15 @@ void report_json_variant(FILE *out, const struct scenario *s,
 		const struct sim_step_result *sr = &r->steps[i];
 
 		fprintf(out, "%s{\"step\": %u, \"op\": \"%s\", \"result\": %d, \"bytes\": %lld, "
-			"\"i_size\": %lld, \"i_disksize\": %lld}", i ? ", " : "", i + 1,
+			"\"i_size\": %lld, \"i_disksize\": %lld", i ? ", " : "", i + 1,
 			scn_op_name(s->steps[i].s_op), sr->err, (long long)sr->bytes,
 			(long long)sr->i_size, (long long)sr->i_disksize);
+		if (sr->state_json) {   /* run --json: the step as typed and the state after it */
+			fputs(", \"text\": ", out);
+			json_string(out, s->steps[i].s_text);
+			fprintf(out, ", \"state\": %s", sr->state_json);
+		}
+		fputc('}', out);
 	}
 	fprintf(out, "]}");
 }

@@ -30,5 +30,7 @@ struct named_count {
 };
 unsigned report_counters_flat(const struct sim_counters *c, struct named_count *out);
 void json_crash_points(FILE *out, const struct sim_variant_result *r);
+/* The run's counters as a JSON object (as in a variant's "counters"). */
+void json_counters(FILE *out, const struct sim_counters *c);
 
 #endif

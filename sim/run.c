@@ -17,6 +17,7 @@
 
 #include "blkdev.h"
 #include "crashpoint.h"
+#include "snapshot.h"
 #include "trace.h"
 #include "world.h"
 
@@ -549,6 +550,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 			crash_here(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode.i_size;
 		sr->i_disksize = w.fs.inode.i_disksize;
+		if (o && o->json_state)
+			sr->state_json = snap_json_string(&w.fs);
 		if (trace) {
 			before = now;
 			trace_capture(&w.fs, &now);
@@ -569,7 +572,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 
 void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 {
-	(void)nr_steps;
+	for (unsigned i = 0; r->steps && i < nr_steps; i++)
+		free(r->steps[i].state_json);
 	free(r->steps);
 	for (uint32_t i = 0; i < r->nr_points; i++)
 		cs_point_free(&r->points[i]);

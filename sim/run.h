@@ -34,6 +34,7 @@ struct sim_overrides {
 
 struct sim_options {
 	bool json;
+	bool json_state;                /* each step's state_json (run --json) */
 	bool summary;                   /* one line per variant, no trace */
 	bool quiet;                     /* no step trace */
 	const char *dump_file;
@@ -65,6 +66,7 @@ struct sim_step_result {
 	int64_t i_disksize;
 	char note[256];                 /* a sentence for the trace */
 	char note2[256];                /* a second one (crash states) */
+	char *state_json;               /* with json_state: the state after the step (snapshot.h) */
 };
 
 struct sim_variant_result {
