@@ -14,30 +14,50 @@
 
 static const struct chk_inv_info inv_table[INV_COUNT] = {
 	[INV_DISKSIZE_LE_SIZE] = { "disksize_le_size", false, "after every step",
-		"i_disksize <= i_size" },
+		"i_disksize <= i_size",
+		"the size recorded for the disk (i_disksize) ran ahead of the file's size "
+		"(i_size): a crash could leave bytes past the end of the file visible" },
 	[INV_DISKSIZE_PENDING] = { "disksize_pending", false, "after every step",
 		"if i_disksize < i_size, a delayed, dirty unwritten or in-flight block lies in "
-		"(i_disksize, i_size]" },
+		"(i_disksize, i_size]",
+		"i_disksize lags behind i_size with no delayed or in-flight block that would ever"
+		" raise it: the tail of the file is lost at the next crash" },
 	[INV_GAP_ZERO_ON_EXTEND] = { "gap_zero_on_extend", false, "at every size extension",
-		"every byte in [old_size, new_size) that the extending step does not write reads zero" },
+		"every byte in [old_size, new_size) that the extending step does not write reads zero",
+		"when the file grew, the gap between its old end and the new data did not read as"
+		" zeros: old bytes from past the end of file leaked into it" },
 	[INV_NO_STALE_DATA] = { "no_stale_data", false, "reads, and after crash + recovery",
-		"no byte in [0, size) comes from a block's previous owner (the sentinel)" },
+		"no byte in [0, size) comes from a block's previous owner (the sentinel)",
+		"stale data: the file shows bytes that a block held before it was given to this "
+		"file (another file's old data)" },
 	[INV_ALLOC_CONSISTENT] = { "alloc_consistent", false, "after every step and recovery",
 		"no block owned twice; bitmap matches the extent map; no written extent past "
-		"the EOF block unless the inode is an orphan" },
+		"the EOF block unless the inode is an orphan",
+		"the block allocator and the file's block map disagree (a block owned twice, or a"
+		" bitmap bit that is wrong)" },
 	[INV_READ_POSIX] = { "read_posix", false, "after every step",
-		"a read returns what a POSIX reference built from the steps holds" },
+		"a read returns what a POSIX reference built from the steps holds",
+		"a read returned bytes that differ from what the steps wrote there" },
 	[INV_FSYNC_DURABLE] = { "fsync_durable", false, "after crash + recovery",
 		"size and data made durable by fsync/fdatasync/sync survive, unless a later step "
-		"changed them" },
+		"changed them",
+		"data or a size that an fsync, fdatasync or sync had made durable was lost in the"
+		" crash" },
 	[INV_GAP_ZERO_DURABLE] = { "gap_zero_durable", false, "after crash + recovery",
-		"if an extension from an unaligned size is durable, that gap reads zero on disk" },
+		"if an extension from an unaligned size is durable, that gap reads zero on disk",
+		"after the crash, the gap past the file's old end holds non-zero bytes on disk" },
 	[INV_JOURNAL_PREFIX] = { "journal_prefix", false, "after recovery",
-		"metadata equals the durable state plus the committed transactions" },
+		"metadata equals the durable state plus the committed transactions",
+		"recovery did not rebuild the metadata as the durable state plus the committed "
+		"transactions, in order" },
 	[INV_POST_EOF_ZERO_STRICT] = { "post_eof_zero_strict", true, "after crash + recovery",
-		"the on-disk tail of the EOF block is zero (not promised by ext4)" },
+		"the on-disk tail of the EOF block is zero (not promised by ext4)",
+		"after the crash, the part of the last block past the end of file is not zero on "
+		"disk (ext4 does not promise that it is)" },
 	[INV_NO_FOLIO_LOCK_UNDER_HANDLE] = { "no_folio_lock_under_handle", true,
-		"on every folio lock", "no folio lock is taken while a jbd2 handle is open" },
+		"on every folio lock", "no folio lock is taken while a jbd2 handle is open",
+		"a page-cache folio was locked while a jbd2 handle was open, the lock order iomap"
+		" needs is the other way round" },
 };
 
 const struct chk_inv_info *chk_inv_info(enum chk_inv inv)

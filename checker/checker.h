@@ -44,6 +44,7 @@ struct chk_inv_info {
 	bool informational;     /* reported, fails only where expected */
 	const char *when;
 	const char *definition;
+	const char *plain;      /* what a violation means, in a student's words */
 };
 
 const struct chk_inv_info *chk_inv_info(enum chk_inv inv);

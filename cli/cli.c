@@ -164,6 +164,12 @@ static int bool_flag(struct cli *c, const char *a)
 		c->o.summary = true;
 	else if (strcmp(a, "--quiet") == 0)
 		c->o.quiet = true;
+	else if (strcmp(a, "--events") == 0)
+		c->o.events = true;
+	else if (strcmp(a, "--explain") == 0)
+		c->o.explain = true;
+	else if (strcmp(a, "--notes") == 0)
+		c->o.notes = true;
 	else if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
 		c->ov.has_delalloc = true;
 		c->ov.delalloc = strcmp(a, "--delalloc") == 0;

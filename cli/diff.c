@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "explain.h"
 #include "report.h"
 
 /* A verdict as "PASS [a, b]". */
@@ -114,6 +115,47 @@ static void diff_points(const struct sim_variant_result *a, const struct sim_var
 	}
 }
 
+/* Is the rule of size event @e (by field and function) among @r's size events? */
+static bool uses_rule(const struct sim_variant_result *r, const struct sim_event *e)
+{
+	for (uint32_t i = 0; i < r->events.l_nr; i++) {
+		const struct sim_event *o = &r->events.l_ev[i];
+
+		if (o->ev_type == e->ev_type && strcmp(o->ev_func, e->ev_func) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The size rules one side applied and the other did not, once each, in words. */
+static void print_rules_only(const char *side, const struct sim_variant_result *r,
+			     const struct sim_variant_result *other)
+{
+	char text[EXPLAIN_LINE_MAX + 256];
+
+	for (uint32_t i = 0; i < r->events.l_nr; i++) {
+		const struct sim_event *e = &r->events.l_ev[i];
+		bool seen = false;
+
+		if (e->ev_type != EV_I_SIZE && e->ev_type != EV_I_DISKSIZE)
+			continue;
+		for (uint32_t k = 0; k < i && !seen; k++)
+			seen = r->events.l_ev[k].ev_type == e->ev_type &&
+			       strcmp(r->events.l_ev[k].ev_func, e->ev_func) == 0;
+		if (seen || uses_rule(other, e))
+			continue;
+		explain_size_rule(e, &r->cfg.sem, text, sizeof(text));
+		printf("  %-22s %s moved by %s\n", side, e->ev_type == EV_I_SIZE ? "i_size" :
+		       "i_disksize", text);
+	}
+}
+
+static void diff_rules(const struct sim_variant_result *a, const struct sim_variant_result *b)
+{
+	print_rules_only("rule only off:", a, b);
+	print_rules_only("rule only on:", b, a);
+}
+
 static void diff_text(const struct scenario *s, const struct sim_variant_result *a,
 		      const struct sim_variant_result *b, const char *patch)
 {
@@ -131,6 +173,7 @@ static void diff_text(const struct scenario *s, const struct sim_variant_result 
 	snprintf(y, sizeof(y), "%lld", (long long)b->final_disksize);
 	print_row("final i_disksize", x, y);
 	diff_counters(a, b);
+	diff_rules(a, b);
 	diff_points(a, b);
 }
 
@@ -201,8 +244,10 @@ int cmd_diff(int argc, char **argv)
 
 	SIM_ASSERT(c != NULL && ld != NULL);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
+	c->o.name_writes = true;
 	c->o.crash_digest = true;
 	c->o.quiet = true;
+	c->o.record_events = true;      /* the size rules each side applied */
 	if ((rc = take_patch(&argc, argv, &patch)) || (rc = parse_run_args(c, argc, argv)))
 		goto out_free;
 	if (c->nr_inputs != 1 || c->nr_cmds) {

@@ -35,6 +35,9 @@ static void usage(FILE *out)
 	      "flags: --block-size N  --data ordered|writeback|journal  --delalloc  --nodelalloc\n"
 	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
 	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
+	      "       --events (each step's events: I/O, jbd2, page cache, allocator, sizes)\n"
+	      "       --explain (the kernel function and rule behind each size change)\n"
+	      "       --notes (also print informational notes no expectation counts)\n"
 	      "       --crash-bound N (crash states evaluated per crash point; 0: none)\n"
 	      "       --crash-everywhere (also judge a crash after every step)\n"
 	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
@@ -120,6 +123,7 @@ static int cmd_run(int argc, char **argv)
 
 	SIM_ASSERT(c != NULL);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
+	c->o.name_writes = true;        /* crash states name their pending writes */
 	if ((rc = parse_run_args(c, argc, argv)) || (rc = expand_inputs(c, &l)))
 		goto out_free;
 	if (c->o.only_point || c->o.has_keep) {
@@ -135,6 +139,7 @@ static int cmd_run(int argc, char **argv)
 		if ((rc = load_one(c, c->nr_cmds ? NULL : l.paths[i], &ld[i])))
 			goto out_free;
 	c->o.json_state = c->o.json;    /* each step's state in the JSON (docs/json.md) */
+	c->o.record_events = c->o.json || c->o.events || c->o.explain;
 	if (c->o.json)
 		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
@@ -190,7 +195,7 @@ static void print_crash_points_text(const struct sim_variant_result *r)
 			       p->nr_pending);
 		for (uint32_t k = 0; k < p->nr_states; k++) {
 			const struct cs_state *st = &p->states[k];
-			char where[CS_EXAMPLE_MAX + 256];
+			char where[CS_EXAMPLE_MAX + 256], writes[4096];
 
 			cs_describe_state(p, st, where, sizeof(where));
 			printf("    size %lld sha256 %.16s... raw %llu (%s)", (long long)st->size,
@@ -199,6 +204,9 @@ static void print_crash_points_text(const struct sim_variant_result *r)
 				if (st->violated[inv])
 					printf(" %s", chk_inv_info(inv)->name);
 			putchar('\n');
+			cs_describe_writes(&r->lay, p, st, writes, sizeof(writes));
+			if (writes[0])
+				printf("      %s\n", writes);
 			if (st->detail)
 				printf("    sha256 %s\n%s", st->sha256, st->detail);
 		}
@@ -217,6 +225,7 @@ static int cmd_crashstates(int argc, char **argv)
 
 	SIM_ASSERT(c != NULL && ld != NULL);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
+	c->o.name_writes = true;
 	c->o.crash_digest = true;
 	if ((rc = parse_run_args(c, argc, argv)))
 		goto out_free;
@@ -228,6 +237,7 @@ static int cmd_crashstates(int argc, char **argv)
 		rc = bad_usage("--keep needs --point: which crash point's writes%s", "");
 		goto out_free;
 	}
+	c->o.record_events = c->o.events;       /* pending writes with their event numbers */
 	if ((rc = load_one(c, c->inputs[0], ld)))
 		goto out_free;
 	if (c->o.json) {

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blkdev.h"
@@ -47,7 +48,8 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
 	else
 		cs_enumerate(&w->fs, w->bd, chk, idx, o->crash_bound,
 			     (o->json || o->crash_digest ? CS_DIGEST : 0) |
-			     (o->crash_reference ? CS_REFERENCE : 0), pt);
+			     (o->crash_reference ? CS_REFERENCE : 0) |
+			     (o->name_writes ? CS_WRITES : 0), pt);
 	pt->point_no = w->points_seen;
 	return pt;
 }
@@ -184,6 +186,27 @@ static uint32_t keep_count(const struct scn_step *st)
 	return n;
 }
 
+/* crash --keep: which pending writes it keeps and loses, in words (sr->writes_note). */
+static void name_kept_writes(const struct world *w, const struct scn_step *st,
+			     struct sim_step_result *sr)
+{
+	struct cs_point p = { 0 };
+	struct cs_state ex = { 0 };
+	size_t used = (size_t)snprintf(ex.example, sizeof(ex.example), "crash --keep");
+	char text[4096];
+
+	for (uint16_t k = 0; k < st->s_nr_persist && used < sizeof(ex.example); k++)
+		used += (size_t)snprintf(ex.example + used, sizeof(ex.example) - used, "%s%u-%u",
+					 k ? "," : " ", st->s_persist[k][0], st->s_persist[k][1]);
+	if (st->s_nr_persist == 0)
+		snprintf(ex.example, sizeof(ex.example), "crash --keep none");
+	cs_keep_writes(&p, w->bd);
+	cs_describe_writes(&w->fs.lay, &p, &ex, text, sizeof(text));
+	free(p.writes);
+	free(sr->writes_note);
+	sr->writes_note = text[0] ? strdup(text) : NULL;
+}
+
 /* The device's side of the crash: the real-shutdown outcome, or crash --keep. */
 static void crash_device(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
@@ -194,6 +217,7 @@ static void crash_device(struct world *w, const struct scn_step *st, struct sim_
 		}
 	}
 	if (st->s_has_persist && sr->err == 0) {
+		name_kept_writes(w, st, sr);
 		blkdev_crash_keep(w->bd, st->s_persist, st->s_nr_persist);
 		return;
 	}

@@ -850,6 +850,8 @@ void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_
 	out->nr_pending = bd->bd_nr_bios;
 	out->raw_states = 1;
 	out->reduced_states = 1;
+	if (flags & CS_WRITES)
+		cs_keep_writes(out, bd);
 	init_expect(&x);
 	build_blocks(&x);
 	for (uint32_t b = 0; b < x.nr_blocks; b++) {
@@ -881,6 +883,7 @@ void cs_evaluate_kept(const struct ext4_fs *fs, struct blkdev *bd, const struct 
 	out->step = step;
 	out->nr_pending = bd->bd_nr_bios;
 	out->raw_states = out->reduced_states = 1;
+	cs_keep_writes(out, bd);
 	init_expect(&x);
 	build_blocks(&x);
 	x.digit = sim_zalloc((x.nr_blocks + 1) * sizeof(*x.digit));
@@ -961,5 +964,6 @@ void cs_point_free(struct cs_point *p)
 	for (uint32_t i = 0; i < p->nr_states; i++)
 		free(p->states[i].detail);
 	free(p->states);
+	free(p->writes);
 	memset(p, 0, sizeof(*p));
 }

@@ -31,6 +31,7 @@
 
 #include "checker.h"
 #include "ext4.h"
+#include "pending.h"
 
 #define CS_BOUND_DEFAULT 4096u          /* states evaluated per crash point */
 #define CS_EXAMPLE_MAX 512
@@ -38,6 +39,7 @@
 /* cs_enumerate() flags */
 #define CS_DIGEST 1u                    /* the SHA-256 of every distinct state */
 #define CS_REFERENCE 2u                 /* judge every state whole (slow; for tests) */
+#define CS_WRITES 4u                    /* keep what each pending write is (pending.h) */
 
 /* One distinct post-recovery state. */
 struct cs_state {
@@ -72,6 +74,8 @@ struct cs_point {
 	uint32_t nr_states;
 	uint32_t cap_states;
 	uint32_t nr_violating;          /* distinct states with a counted violation */
+	struct cs_write *writes;        /* with CS_WRITES: the pending writes, by number */
+	uint32_t nr_writes;
 };
 
 /*

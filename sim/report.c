@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "explain.h"
+
 void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -70,6 +72,8 @@ void report_verdict(FILE *out, const struct scenario *s, const struct sim_varian
 		const struct chk_violation *v = &r->chk.v[i];
 		const struct chk_inv_info *info = chk_inv_info(v->inv);
 
+		if (!r->violated[v->inv] && !r->show_notes)
+			continue;       /* an informational note: only with --notes */
 		fprintf(out, "  %s %s at step %u: %s\n", r->violated[v->inv] ? "VIOLATION" : "note",
 			info->name, v->step, v->msg);
 	}
@@ -80,6 +84,10 @@ void report_verdict(FILE *out, const struct scenario *s, const struct sim_varian
 		print_set(out, NULL, r->expect, true);
 	}
 	fputc('\n', out);
+	for (int inv = 0; inv < INV_COUNT; inv++)
+		if (r->violated[inv])
+			fprintf(out, "  what happened: %s (%s)\n", chk_inv_info(inv)->plain,
+				chk_inv_info(inv)->name);
 	if (r->cs_mismatch[0])
 		fprintf(out, "  %s\n", r->cs_mismatch);
 	if (!r->passed)
@@ -157,6 +165,57 @@ static void json_names(FILE *out, const bool *set)
 	fputc(']', out);
 }
 
+/* One distinct crash state; with the point's writes, which its example kept. */
+static void json_crash_state(FILE *out, const struct sim_variant_result *r,
+			     const struct cs_point *p, const struct cs_state *st, bool first)
+{
+	char writes[4096];
+
+	fprintf(out, "%s{\"size\": %lld, \"sha256\": \"%s\", \"violations\": ",
+		first ? "" : ", ", (long long)st->size, st->sha256);
+	json_names(out, st->violated);
+	fprintf(out, ", \"raw_states\": %llu, \"example\": ", (unsigned long long)st->raw_states);
+	json_string(out, st->example);
+	fprintf(out, ", \"replayed_tids\": [");
+	for (uint32_t t = st->replay_first; t && t < st->replay_end; t++)
+		fprintf(out, "%s%u", t > st->replay_first ? ", " : "", t);
+	fputc(']', out);
+	cs_describe_writes(&r->lay, p, st, writes, sizeof(writes));
+	if (writes[0]) {
+		fprintf(out, ", \"writes\": ");
+		json_string(out, writes);
+	}
+	if (st->detail) {
+		fprintf(out, ", \"messages\": ");
+		json_string(out, st->detail);
+	}
+	fputc('}', out);
+}
+
+/* The point's pending writes, numbered as crash --keep numbers them. */
+static void json_pending_writes(FILE *out, const struct sim_variant_result *r,
+				const struct cs_point *p)
+{
+	char what[256];
+
+	fprintf(out, ", \"pending_writes\": [");
+	for (uint32_t i = 0; i < p->nr_writes; i++) {
+		const struct cs_write *w = &p->writes[i];
+
+		cs_bio_text(&r->lay, w, what, sizeof(what));
+		fprintf(out, "%s{\"write\": %u, \"event\": %u, \"blocknr\": %u, \"kind\": \"%s\", "
+			"\"state\": \"%s\", \"fua\": %s, \"function\": ", i ? ", " : "", i + 1,
+			w->w_info.bi_event, w->w_blocknr, blkdev_what_name(w->w_info.bi_what),
+			w->w_state == BIO_SUBMITTED ? "in_flight" : "completed",
+			w->w_fua ? "true" : "false");
+		json_string(out, w->w_info.bi_func ? w->w_info.bi_func : "");
+		fprintf(out, ", \"what\": ");
+		json_string(out, what);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
 /* The crash points of a variant, in the shape `crashstates --json` prints. */
 void json_crash_points(FILE *out, const struct sim_variant_result *r)
 {
@@ -173,28 +232,45 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 			within[p->within], p->raw_states, p->exhaustive ? "true" : "false",
 			p->hypothetical ? "true" : "false", p->in_commit, p->nr_pending,
 			p->reduced_states, (unsigned long long)p->evaluated);
-		for (uint32_t k = 0; k < p->nr_states; k++) {
-			const struct cs_state *st = &p->states[k];
-
-			fprintf(out, "%s{\"size\": %lld, \"sha256\": \"%s\", \"violations\": ",
-				k ? ", " : "", (long long)st->size, st->sha256);
-			json_names(out, st->violated);
-			fprintf(out, ", \"raw_states\": %llu, \"example\": ",
-				(unsigned long long)st->raw_states);
-			json_string(out, st->example);
-			fprintf(out, ", \"replayed_tids\": [");
-			for (uint32_t t = st->replay_first; t && t < st->replay_end; t++)
-				fprintf(out, "%s%u", t > st->replay_first ? ", " : "", t);
-			fputc(']', out);
-			if (st->detail) {
-				fprintf(out, ", \"messages\": ");
-				json_string(out, st->detail);
-			}
-			fputc('}', out);
-		}
-		fputs("]}", out);
+		for (uint32_t k = 0; k < p->nr_states; k++)
+			json_crash_state(out, r, p, &p->states[k], k == 0);
+		fputc(']', out);
+		if (p->writes)
+			json_pending_writes(out, r, p);
+		fputc('}', out);
 	}
 	fputs("]", out);
+}
+
+/*
+ * One step; with run --json also the step as typed, the state after it, its
+ * events, the rule behind each size change and, for crash --keep, the writes
+ * kept and lost (docs/json.md).
+ */
+static void json_step(FILE *out, const struct scenario *s, const struct sim_variant_result *r,
+		      unsigned i)
+{
+	const struct sim_step_result *sr = &r->steps[i];
+
+	fprintf(out, "%s{\"step\": %u, \"op\": \"%s\", \"result\": %d, \"bytes\": %lld, "
+		"\"i_size\": %lld, \"i_disksize\": %lld", i ? ", " : "", i + 1,
+		scn_op_name(s->steps[i].s_op), sr->err, (long long)sr->bytes,
+		(long long)sr->i_size, (long long)sr->i_disksize);
+	if (sr->state_json) {
+		fputs(", \"text\": ", out);
+		json_string(out, s->steps[i].s_text);
+		fputs(", \"note\": ", out);
+		json_string(out, sr->note);
+		fprintf(out, ", \"state\": %s, \"events\": ", sr->state_json);
+		explain_json_events(out, &r->lay, &r->events, sr->ev_first, sr->ev_end);
+		fputs(", \"why\": ", out);
+		explain_json_sizes(out, &r->events, sr->ev_first, sr->ev_end, &r->cfg.sem);
+		if (sr->writes_note) {
+			fputs(", \"writes\": ", out);
+			json_string(out, sr->writes_note);
+		}
+	}
+	fputc('}', out);
 }
 
 void report_json_variant(FILE *out, const struct scenario *s,
@@ -243,20 +319,8 @@ void report_json_variant(FILE *out, const struct scenario *s,
 	json_counters(out, &r->counters);
 	fprintf(out, ", \"final\": {\"i_size\": %lld, \"i_disksize\": %lld}, \"steps\": [",
 		(long long)r->final_size, (long long)r->final_disksize);
-	for (unsigned i = 0; i < s->nr_steps; i++) {
-		const struct sim_step_result *sr = &r->steps[i];
-
-		fprintf(out, "%s{\"step\": %u, \"op\": \"%s\", \"result\": %d, \"bytes\": %lld, "
-			"\"i_size\": %lld, \"i_disksize\": %lld", i ? ", " : "", i + 1,
-			scn_op_name(s->steps[i].s_op), sr->err, (long long)sr->bytes,
-			(long long)sr->i_size, (long long)sr->i_disksize);
-		if (sr->state_json) {   /* run --json: the step as typed and the state after it */
-			fputs(", \"text\": ", out);
-			json_string(out, s->steps[i].s_text);
-			fprintf(out, ", \"state\": %s", sr->state_json);
-		}
-		fputc('}', out);
-	}
+	for (unsigned i = 0; i < s->nr_steps; i++)
+		json_step(out, s, r, i);
 	fprintf(out, "]}");
 }
 

@@ -17,6 +17,7 @@
 
 #include "blkdev.h"
 #include "crashpoint.h"
+#include "explain.h"
 #include "snapshot.h"
 #include "trace.h"
 #include "world.h"
@@ -43,6 +44,12 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 	SIM_ASSERT(world_mount(w) == 0);
 	memset(w->c, 0, sizeof(*w->c));
 	chk_init(w->chk, cfg->opts.block_size);
+}
+
+void world_attach_events(struct world *w)
+{
+	w->bd->bd_events = &w->r->events;
+	w->fs.inode.i_mapping.a_events = &w->r->events;
 }
 
 void note(struct sim_step_result *sr, const char *fmt, ...)
@@ -508,30 +515,66 @@ static void trace_step_result(FILE *trace, const struct sim_step_result *sr)
 		fprintf(trace, "      %s\n", sr->note);
 	if (sr->note2[0])
 		fprintf(trace, "      %s\n", sr->note2);
+	if (sr->writes_note)
+		fprintf(trace, "      %s\n", sr->writes_note);
 }
 
-static void trace_violations(FILE *trace, const struct chk_state *c, uint32_t from)
+static void trace_violations(FILE *trace, const struct world *w, uint32_t from);
+
+/*
+ * The trace of one step: its result, what changed (@now: the state before,
+ * updated to after), with --explain the rule behind each size change, with
+ * --events the events, then the violations reported from index @nv on.
+ */
+static void trace_step(FILE *trace, struct world *w, const struct sim_step_result *sr,
+		       struct trace_state *now, uint32_t nv)
 {
-	for (uint32_t i = from; i < c->nr_v; i++)
-		fprintf(trace, "      %s: %s: %s\n",
-			chk_inv_info(c->v[i].inv)->informational ? "note" : "violation",
-			chk_inv_info(c->v[i].inv)->name, c->v[i].msg);
+	struct trace_state before = *now;
+	const struct sim_options *o = w->o;
+
+	trace_capture(&w->fs, now);
+	trace_step_result(trace, sr);
+	trace_print_changes(trace, &before, now);
+	if (o && o->explain)
+		explain_print_sizes(trace, &w->r->events, sr->ev_first, sr->ev_end, &w->cfg->sem);
+	if (o && o->events)
+		explain_print_events(trace, &w->r->lay, &w->r->events, sr->ev_first, sr->ev_end);
+	trace_violations(trace, w, nv);
+}
+
+/* The violations reported from index @from on; informational ones with --notes or --fail-on. */
+static void trace_violations(FILE *trace, const struct world *w, uint32_t from)
+{
+	const struct chk_state *c = w->chk;
+
+	for (uint32_t i = from; i < c->nr_v; i++) {
+		const struct chk_inv_info *info = chk_inv_info(c->v[i].inv);
+
+		if (info->informational && !w->o->notes && !w->o->fail_on[c->v[i].inv])
+			continue;
+		fprintf(trace, "      %s: %s: %s\n", info->informational ? "note" : "violation",
+			info->name, c->v[i].msg);
+	}
 }
 
 int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		    const struct sim_options *o, FILE *trace, const char *dump_path,
 		    struct sim_variant_result *r, char *err, size_t errlen)
 {
-	struct trace_state before, now;
+	struct trace_state now;
 	struct world w;
 	struct crash_inside_ctx ic = { .w = &w };
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = *cfg;
+	r->show_notes = o && o->notes;
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
 	world_init(&w, cfg, r);
 	w.o = o;
+	r->lay = w.fs.lay;
+	if (o && o->record_events)
+		world_attach_events(&w);
 	if (trace)      /* the captures feed the trace only */
 		trace_capture(&w.fs, &now);
 	for (uint32_t i = 0; i < s->nr_steps; i++) {
@@ -540,6 +583,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 
 		if (trace)
 			trace_step_header(trace, i + 1, &s->steps[i]);
+		sr->ev_first = r->events.l_nr;
 		chk_step_begin(&r->chk, &w.fs);
 		crash_arm_inside(&ic, &s->steps[i], i + 1, o && o->crash_everywhere);
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
@@ -550,15 +594,11 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 			crash_here(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode.i_size;
 		sr->i_disksize = w.fs.inode.i_disksize;
+		sr->ev_end = r->events.l_nr;
 		if (o && o->json_state)
 			sr->state_json = snap_json_string(&w.fs);
-		if (trace) {
-			before = now;
-			trace_capture(&w.fs, &now);
-			trace_step_result(trace, sr);
-			trace_print_changes(trace, &before, &now);
-			trace_violations(trace, &r->chk, nv);
-		}
+		if (trace)
+			trace_step(trace, &w, sr, &now, nv);
 	}
 	r->final_size = w.fs.inode.i_size;
 	r->final_disksize = w.fs.inode.i_disksize;
@@ -572,13 +612,16 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 
 void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 {
-	for (unsigned i = 0; r->steps && i < nr_steps; i++)
+	for (unsigned i = 0; r->steps && i < nr_steps; i++) {
 		free(r->steps[i].state_json);
+		free(r->steps[i].writes_note);
+	}
 	free(r->steps);
 	for (uint32_t i = 0; i < r->nr_points; i++)
 		cs_point_free(&r->points[i]);
 	free(r->points);
 	chk_destroy(&r->chk);
+	ev_log_free(&r->events);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -36,6 +36,11 @@ struct sim_options {
 	bool json;
 	bool json_state;                /* each step's state_json (run --json) */
 	bool summary;                   /* one line per variant, no trace */
+	bool record_events;             /* keep the model's events (--json, --events, --explain) */
+	bool events;                    /* the trace lists each step's events (--events) */
+	bool explain;                   /* the trace gives the rule behind each size change */
+	bool name_writes;               /* crash points keep what each pending write is */
+	bool notes;                     /* print informational notes (--notes) */
 	bool quiet;                     /* no step trace */
 	const char *dump_file;
 	const char *variant;            /* run only this variant */
@@ -66,7 +71,10 @@ struct sim_step_result {
 	int64_t i_disksize;
 	char note[256];                 /* a sentence for the trace */
 	char note2[256];                /* a second one (crash states) */
-	char *state_json;               /* with json_state: the state after the step (snapshot.h) */
+	uint32_t ev_first;              /* the step's events: [ev_first, ev_end) of the log */
+	uint32_t ev_end;
+	char *state_json;
+	char *writes_note;              /* crash --keep: the writes kept and lost, named */               /* with json_state: the state after the step (snapshot.h) */
 };
 
 struct sim_variant_result {
@@ -86,6 +94,9 @@ struct sim_variant_result {
 	char cs_mismatch[256];          /* crash_states: what differed (or was not checked) */
 	bool violated[INV_COUNT];       /* counted toward the verdict */
 	bool seen[INV_COUNT];           /* reported at all */
+	struct ev_log events;           /* with o->record_events: every event of the run */
+	bool show_notes;                /* --notes: print informational notes not counted */
+	struct ext4_layout lay;         /* the file system's layout, to name blocks */
 };
 
 /*

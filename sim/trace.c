@@ -55,18 +55,48 @@ static void fmt_cache(const struct ext4_fs *fs, char *out, size_t cap)
 		 m->a_nr, dirty, wb, delay, jbd ? ", journaled data" : "");
 }
 
+#define JOURNAL_BLOCKS_NAMED 6
+
+/* ": block bitmap 1, inode table 2, data block 0 of the file 1043": what @t carries. */
+static void fmt_tx_blocks(const struct ext4_fs *fs, const transaction_t *t, char *out,
+			  size_t cap)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (uint32_t i = 0; i < t->t_nr_buffers && used < cap; i++) {
+		const struct jbd2_buf *b = &t->t_buffers[i];
+
+		if (i == JOURNAL_BLOCKS_NAMED) {
+			snprintf(out + used, cap - used, ", ...");
+			return;
+		}
+		if (b->jb_lblk >= 0)
+			used += (size_t)snprintf(out + used, cap - used, "%sdata block %lld of the "
+						 "file %u", i ? ", " : ": ", (long long)b->jb_lblk,
+						 b->jb_blocknr);
+		else
+			used += (size_t)snprintf(out + used, cap - used, "%s%s %u", i ? ", " : ": ",
+						 ext4_block_role(&fs->lay, b->jb_blocknr),
+						 b->jb_blocknr);
+	}
+}
+
 static void fmt_journal(const struct ext4_fs *fs, char *out, size_t cap)
 {
 	const journal_t *j = &fs->journal;
 	const transaction_t *t = j->j_running_transaction;
+	char blocks[TRACE_LINE_MAX / 2];
 
-	if (t)
-		snprintf(out, cap, "running tid %u (%u block(s)%s), committed up to %u, "
-			 "%u in the log", t->t_tid, t->t_nr_buffers,
-			 t->t_ji_flags ? ", ordered data" : "", j->j_commit_sequence, j->j_nr_logged);
-	else
-		snprintf(out, cap, "no running transaction, committed up to %u, %u in the log",
-			 j->j_commit_sequence, j->j_nr_logged);
+	if (t) {
+		fmt_tx_blocks(fs, t, blocks, sizeof(blocks));
+		snprintf(out, cap, "running tid %u (%u block(s)%s%s), committed up to %u, "
+			 "%u in the log", t->t_tid, t->t_nr_buffers, blocks,
+			 t->t_ji_flags ? "; ordered data" : "", j->j_commit_sequence, j->j_nr_logged);
+		return;
+	}
+	snprintf(out, cap, "no running transaction, committed up to %u, %u in the log",
+		 j->j_commit_sequence, j->j_nr_logged);
 }
 
 void trace_capture(const struct ext4_fs *fs, struct trace_state *ts)

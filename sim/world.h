@@ -25,6 +25,9 @@ struct world {
 /* Mount @w's device with its variant's options and semantics (recovery included). */
 int world_mount(struct world *w);
 
+/* Record the model's events into the run's log from now on (mounts included). */
+void world_attach_events(struct world *w);
+
 /* Set the step's trace sentence (printf format). */
 void note(struct sim_step_result *sr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

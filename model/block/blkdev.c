@@ -81,12 +81,46 @@ void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data)
 	memcpy(durable_slot(bd, blk), data, bd->bd_block_size);
 }
 
+/* The bio_info a write without one gets: its kind says what it is. */
+static void default_info(struct bio_info *bi, enum bio_kind kind)
+{
+	static const uint8_t what_of_kind[] = {
+		[BIO_DATA] = BW_DATA, [BIO_JOURNAL] = BW_JCOPY, [BIO_COMMIT] = BW_JCOMMIT,
+		[BIO_JSB] = BW_JSB, [BIO_META] = BW_REPLAY,
+	};
+
+	memset(bi, 0, sizeof(*bi));
+	bi->bi_func = "submit_bio";
+	bi->bi_lblk = -1;
+	bi->bi_what = what_of_kind[kind];
+}
+
+/* The block a write names besides its own: the file block, or the home block. */
+static int64_t bio_what_block(const struct bio_info *bi)
+{
+	switch (bi->bi_what) {
+	case BW_DATA: case BW_ZEROOUT: case BW_JDATA: return bi->bi_lblk;
+	case BW_JCOPY: case BW_HOME: case BW_REPLAY: return bi->bi_home;
+	default: return -1;
+	}
+}
+
 uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 		       enum bio_kind kind, bool fua)
+{
+	struct bio_info bi;
+
+	default_info(&bi, kind);
+	return blkdev_submit_bio(bd, blk, data, kind, fua, &bi);
+}
+
+uint64_t blkdev_submit_bio(struct blkdev *bd, uint32_t blk, const uint8_t *data,
+			   enum bio_kind kind, bool fua, const struct bio_info *bi)
 {
 	struct bio_rec *b;
 
 	SIM_ASSERT(blk < bd->bd_nr_blocks);
+	SIM_ASSERT(bi->bi_what < BW_COUNT);
 	if (bd->bd_nr_bios == bd->bd_cap_bios) {
 		bd->bd_cap_bios = bd->bd_cap_bios ? 2 * bd->bd_cap_bios : 64;
 		bd->bd_bios = sim_realloc_array(bd->bd_bios, bd->bd_cap_bios,
@@ -101,6 +135,12 @@ uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 	b->b_fua = fua;
 	b->b_data = sim_zalloc(bd->bd_block_size);
 	memcpy(b->b_data, data, bd->bd_block_size);
+	b->b_info = *bi;
+	b->b_info.bi_event = ev_next_no(bd->bd_events);
+	b->b_info.bi_cause = bd->bd_events ? bd->bd_events->l_cause : EVC_STEP;
+	if (bd->bd_events)
+		ev_record5(bd->bd_events, EV_BIO_SUBMIT, bi->bi_func, blk, bi->bi_what,
+			   bio_what_block(bi), bi->bi_tid, fua);
 	return b->b_seq;
 }
 
@@ -149,6 +189,9 @@ void blkdev_complete(struct blkdev *bd, uint64_t seq)
 	}
 	b->b_state = BIO_COMPLETED;
 	b->b_done_seq = bd->bd_next_done++;
+	if (bd->bd_events)
+		ev_record5(bd->bd_events, EV_BIO_COMPLETE, "bio_endio", b->b_blocknr,
+			   b->b_info.bi_what, b->b_info.bi_event, b->b_info.bi_tid, b->b_fua);
 	if (!b->b_fua)
 		return;
 	/* FUA: on media now; older cached copies of the block are superseded. */
@@ -183,8 +226,10 @@ void blkdev_complete_all(struct blkdev *bd)
 }
 
 /* Apply completed writes to media in completion order, then drop them. */
-void blkdev_flush(struct blkdev *bd)
+void __blkdev_flush(struct blkdev *bd, const char *caller)
 {
+	uint32_t durable = 0;
+
 	for (uint32_t i = 0; bd->bd_durable_hook && i < bd->bd_nr_bios; i++) {
 		if (bd->bd_bios[i].b_state == BIO_COMPLETED) {
 			bd->bd_durable_hook(bd->bd_hook_ctx, BD_BEFORE_FLUSH, NULL);
@@ -199,9 +244,12 @@ void blkdev_flush(struct blkdev *bd)
 				continue;
 			blkdev_write_durable(bd, b->b_blocknr, b->b_data);
 			remove_bio(bd, b);
+			durable++;
 			break;
 		}
 	}
+	if (bd->bd_events)
+		ev_record(bd->bd_events, EV_FLUSH, caller, durable, 0, 0, 0);
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)  /* (2): only in-flight writes remain */
 		SIM_ASSERT(bd->bd_bios[i].b_state == BIO_SUBMITTED);
 	bd->bd_flushes++;
@@ -336,4 +384,18 @@ void blkdev_check(const struct blkdev *bd)
 		SIM_ASSERT(!b->b_fua);                                  /* (2) */
 		check_read_sees(bd, b);
 	}
+}
+
+const char *blkdev_what_name(enum bio_what what)
+{
+	static const char *const names[BW_COUNT] = {
+		[BW_DATA] = "data", [BW_ZEROOUT] = "zeroout", [BW_JDESC] = "journal descriptor",
+		[BW_JCOPY] = "journal metadata copy", [BW_JDATA] = "journal data copy",
+		[BW_JREVOKE] = "journal revoke", [BW_JCOMMIT] = "journal commit",
+		[BW_JSB] = "journal superblock", [BW_HOME] = "checkpoint",
+		[BW_REPLAY] = "recovery replay",
+	};
+
+	SIM_ASSERT(what < BW_COUNT);
+	return names[what];
 }

@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "events.h"
+
 #define BLKDEV_SENTINEL 0xee
 #define BLKDEV_CHUNK_SHIFT 10
 
@@ -39,6 +41,32 @@ enum bd_point { BD_BEFORE_FLUSH = 1, BD_BEFORE_FUA };
 /* What issued a write; used by traces and by crash-state reports. */
 enum bio_kind { BIO_DATA, BIO_JOURNAL, BIO_COMMIT, BIO_JSB, BIO_META };
 
+/* What a write holds, finer than enum bio_kind (for events and crash states). */
+enum bio_what {
+	BW_DATA,                /* file data, home location */
+	BW_ZEROOUT,             /* zeroes written over newly allocated file blocks */
+	BW_JDESC,               /* a journal descriptor block */
+	BW_JCOPY,               /* a metadata block's copy in the log */
+	BW_JDATA,               /* a file data block's copy in the log (data=journal) */
+	BW_JREVOKE,             /* a journal revoke block */
+	BW_JCOMMIT,             /* a journal commit block */
+	BW_JSB,                 /* the journal superblock */
+	BW_HOME,                /* a metadata block written home by a checkpoint */
+	BW_REPLAY,              /* a block written home by recovery */
+	BW_COUNT
+};
+
+/* Who wrote a block, and what it is; set by the submitter. */
+struct bio_info {
+	const char *bi_func;    /* the submitting function (a string literal) */
+	int64_t bi_lblk;        /* file block (BW_DATA, BW_ZEROOUT, BW_JDATA), else -1 */
+	uint32_t bi_tid;        /* journal blocks: the transaction; 0 otherwise */
+	uint32_t bi_home;       /* BW_JCOPY, BW_JDATA: the block it stands for */
+	uint32_t bi_event;      /* the submit event's number (events.h); 0 without a log */
+	uint8_t bi_what;        /* enum bio_what */
+	uint8_t bi_cause;       /* enum ev_cause in force at submission */
+};
+
 struct bio_rec {
 	uint64_t b_seq;         /* submission sequence number, from 1 */
 	uint64_t b_done_seq;    /* completion order, 0 while in flight */
@@ -47,6 +75,7 @@ struct bio_rec {
 	uint8_t b_kind;         /* enum bio_kind */
 	bool b_fua;
 	uint8_t *b_data;        /* a private copy of the block */
+	struct bio_info b_info;
 };
 
 struct blkdev {
@@ -71,6 +100,7 @@ struct blkdev {
 	 */
 	void (*bd_durable_hook)(void *ctx, enum bd_point what, const struct bio_rec *fua);
 	void *bd_hook_ctx;
+	struct ev_log *bd_events;       /* the run's event log (events.h), or NULL */
 };
 
 struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size);
@@ -85,13 +115,21 @@ void blkdev_destroy(struct blkdev *bd);
 /* Queue a write of one block; returns its sequence number. */
 uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 		       enum bio_kind kind, bool fua);
+/*
+ * The same, saying what the block is (@bi: bi_func, bi_what and the fields
+ * its bi_what uses; the device fills bi_event and bi_cause) and recording
+ * the submit event.
+ */
+uint64_t blkdev_submit_bio(struct blkdev *bd, uint32_t blk, const uint8_t *data,
+			   enum bio_kind kind, bool fua, const struct bio_info *bi);
 /* Complete an in-flight write (moves it into the cache, or to media if FUA). */
 void blkdev_complete(struct blkdev *bd, uint64_t seq);
 bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq);
 /* Complete every in-flight write, in submission order. */
 void blkdev_complete_all(struct blkdev *bd);
-/* REQ_PREFLUSH: every completed write becomes durable. */
-void blkdev_flush(struct blkdev *bd);
+/* REQ_PREFLUSH: every completed write becomes durable; @caller for the event. */
+void __blkdev_flush(struct blkdev *bd, const char *caller);
+#define blkdev_flush(bd) __blkdev_flush((bd), __func__)
 void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out);
 /* The durable contents only (what survives a power cut with no cache). */
 void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);
@@ -112,6 +150,8 @@ void blkdev_crash(struct blkdev *bd);
 void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr_keep);
 /* Write durable contents directly (mkfs and tests). */
 void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data);
+/* The name of a enum bio_what ("data", "journal commit", ...). */
+const char *blkdev_what_name(enum bio_what what);
 /* Assert the invariants above that the device's state shows. */
 void blkdev_check(const struct blkdev *bd);
 

@@ -37,6 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "blkdev.h"
 #include "extents.h"
 #include "filemap.h"
 #include "jbd2.h"
@@ -218,8 +219,12 @@ void ext4_serialize_inode(struct ext4_fs *fs, uint8_t *blk);
 void ext4_check_state(const struct ext4_fs *fs);
 
 /* ext4_jbd2.c */
-handle_t *ext4_journal_start(struct ext4_fs *fs, int type, uint32_t credits);
-int ext4_journal_stop(struct ext4_fs *fs, handle_t *h);
+/* The handle wrappers name their caller in the event log, as the kernel's do. */
+handle_t *__ext4_journal_start(struct ext4_fs *fs, const char *where, int type, uint32_t credits);
+int __ext4_journal_stop(const char *where, struct ext4_fs *fs, handle_t *h);
+#define ext4_journal_start(fs, type, credits) \
+	__ext4_journal_start((fs), __func__, (type), (credits))
+#define ext4_journal_stop(fs, h) __ext4_journal_stop(__func__, (fs), (h))
 handle_t *ext4_journal_current_handle(struct ext4_fs *fs);
 void ext4_handle_sync(handle_t *h);
 int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h);
@@ -246,8 +251,23 @@ int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map
 		    uint32_t flags);
 int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 			int64_t readable, int64_t *written);
-bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize);
-void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize);
+/* ext4_update_inode_size(): raise i_size and i_disksize to @newsize (@where: the caller). */
+bool __ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize, const char *where);
+#define ext4_update_inode_size(fs, newsize) __ext4_update_inode_size((fs), (newsize), __func__)
+/* What disk block @blk holds in the model's layout: "superblock", "block bitmap", ... */
+const char *ext4_block_role(const struct ext4_layout *lay, uint32_t blk);
+/*
+ * Every change of i_size and i_disksize goes through these two stores, which
+ * record it in the event log with the function that made it (@where), so
+ * that a trace can say which kernel function and rule moved a size.
+ */
+void __ext4_set_i_size(struct ext4_fs *fs, int64_t newsize, const char *where);
+void __ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where);
+#define i_size_write(fs, newsize) __ext4_set_i_size((fs), (newsize), __func__)
+#define ext4_set_i_disksize(fs, newsize) __ext4_set_i_disksize((fs), (newsize), __func__)
+/* ext4_update_i_disksize(): raise i_disksize, never lower it. */
+void __ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where);
+#define ext4_update_i_disksize(fs, newsize) __ext4_update_i_disksize((fs), (newsize), __func__)
 void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
 void ext4_note_size_point(struct ext4_fs *fs);
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,

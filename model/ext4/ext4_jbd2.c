@@ -12,10 +12,17 @@
 #include "blkdev.h"
 #include "ext4.h"
 
-handle_t *ext4_journal_start(struct ext4_fs *fs, int type, uint32_t credits)
+handle_t *__ext4_journal_start(struct ext4_fs *fs, const char *where, int type, uint32_t credits)
 {
+	bool nested = fs->journal.j_current_handle != NULL;
+	handle_t *h;
+
 	SIM_ASSERT(credits > 0);
-	return jbd2_journal_start(&fs->journal, credits, type);
+	h = jbd2_journal_start(&fs->journal, credits, type);
+	if (fs->bdev->bd_events)
+		ev_record(fs->bdev->bd_events, EV_HANDLE_START, where, credits, type,
+			  h->h_transaction->t_tid, nested);
+	return h;
 }
 
 /*
@@ -29,10 +36,13 @@ void ext4_note_size_point(struct ext4_fs *fs)
 		fs->counters->disksize_over_size++;
 }
 
-int ext4_journal_stop(struct ext4_fs *fs, handle_t *h)
+int __ext4_journal_stop(const char *where, struct ext4_fs *fs, handle_t *h)
 {
 	SIM_ASSERT(h == fs->journal.j_current_handle);
 	ext4_note_size_point(fs);
+	if (fs->bdev->bd_events)
+		ev_record(fs->bdev->bd_events, EV_HANDLE_STOP, where, h->h_transaction->t_tid, 0, 0,
+			  h->h_ref > 1);
 	return jbd2_journal_stop(h);
 }
 

@@ -473,8 +473,8 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	ext4_ext_remove_space(fs, h, start_lblk, end_lblk - 1);
 	es_shift(&fs->inode.i_es, end_lblk, end_lblk - start_lblk, true);   /* SHIFT_LEFT */
 	ext4_ext_dirty(fs, h);
-	fs->inode.i_size -= len;
-	fs->inode.i_disksize = fs->inode.i_size;
+	i_size_write(fs, fs->inode.i_size - len);
+	ext4_set_i_disksize(fs, fs->inode.i_size);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
@@ -508,8 +508,8 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	if ((err = shift_prepare(fs, offset, 0)) < 0)
 		return err;
 	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
-	fs->inode.i_size += len;
-	fs->inode.i_disksize += len;
+	i_size_write(fs, fs->inode.i_size + len);
+	ext4_set_i_disksize(fs, fs->inode.i_disksize + len);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_es_remove_delayed(fs, lblk);
 	es_shift(t, lblk, (uint32_t)(len >> bits), false);                  /* SHIFT_RIGHT */

@@ -62,6 +62,9 @@ static int ext4_alloc_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_bl
 	if (err < 0)
 		return err;
 	es_insert(&fs->inode.i_es, map->m_lblk, got, pblk, st);
+	if (fs->bdev->bd_events)
+		ev_record(fs->bdev->bd_events, EV_ALLOC, "ext4_ext_map_blocks", map->m_lblk, pblk,
+			  got, st == ES_UNWRITTEN);
 	ext4_ext_dirty(fs, h);
 	if (delayed)
 		ext4_da_release_space(fs, got);        /* ext4_da_update_reserve_space */
@@ -93,6 +96,7 @@ static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 				       struct ext4_map_blocks *map)
 {
 	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_WRITTEN);
+	EV_RECORD(fs->bdev->bd_events, EV_CONVERT, map->m_lblk, map->m_len, map->m_pblk, 0);
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	return (int)map->m_len;
@@ -122,7 +126,10 @@ static void ext4_ext_zeroout(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
 	uint8_t *zero = sim_zalloc(fs->opts.block_size);
 
 	for (uint32_t i = 0; i < len; i++) {
-		blkdev_complete(fs->bdev, blkdev_submit(fs->bdev, pblk + i, zero, BIO_DATA, false));
+		struct bio_info bi = { .bi_func = __func__, .bi_what = BW_ZEROOUT, .bi_lblk = -1 };
+
+		blkdev_complete(fs->bdev, blkdev_submit_bio(fs->bdev, pblk + i, zero, BIO_DATA,
+							    false, &bi));
 		jbd2_journal_forget_checkpoint(&fs->journal, pblk + i);
 	}
 	free(zero);
@@ -464,25 +471,42 @@ static uint32_t block_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	return copied;
 }
 
-bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize)
+bool __ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize, const char *where)
 {
 	bool changed = false;
 
 	if (newsize > fs->inode.i_size) {
-		fs->inode.i_size = newsize;
+		__ext4_set_i_size(fs, newsize, where);
 		changed = true;
 	}
 	if (newsize > fs->inode.i_disksize) {
-		ext4_update_i_disksize(fs, newsize);
+		__ext4_update_i_disksize(fs, newsize, where);
 		changed = true;
 	}
 	return changed;
 }
 
-void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize)
+void __ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where)
 {
 	if (newsize > fs->inode.i_disksize)
-		fs->inode.i_disksize = newsize;
+		__ext4_set_i_disksize(fs, newsize, where);
+}
+
+void __ext4_set_i_size(struct ext4_fs *fs, int64_t newsize, const char *where)
+{
+	SIM_ASSERT(newsize >= 0);
+	if (fs->bdev->bd_events && newsize != fs->inode.i_size)
+		ev_record(fs->bdev->bd_events, EV_I_SIZE, where, fs->inode.i_size, newsize, 0, 0);
+	fs->inode.i_size = newsize;
+}
+
+void __ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where)
+{
+	SIM_ASSERT(newsize >= 0);
+	if (fs->bdev->bd_events && newsize != fs->inode.i_disksize)
+		ev_record(fs->bdev->bd_events, EV_I_DISKSIZE, where, fs->inode.i_disksize, newsize,
+			  0, 0);
+	fs->inode.i_disksize = newsize;
 }
 
 /*
@@ -754,7 +778,7 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 
 	if (trim)
 		ext4_orphan_add(fs, h);
-	ext4_journal_stop(fs, h);
+	__ext4_journal_stop("ext4_write_end", fs, h);
 	if (trim) {
 		ext4_truncate_failed_write(fs);
 		ext4_orphan_del(fs, NULL);
@@ -837,7 +861,7 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	copied = block_write_end(fs, pos, len, copied, f);
 	new_i_size = pos + copied;
 	if (new_i_size > fs->inode.i_size) {
-		fs->inode.i_size = new_i_size;
+		i_size_write(fs, new_i_size);
 		if (copied && ext4_da_should_update_i_disksize(
 				fs, f, (uint32_t)((new_i_size - 1) & (PAGE_SIZE - 1)))) {
 			ext4_update_i_disksize(fs, new_i_size);
@@ -886,7 +910,7 @@ static uint32_t generic_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 
 	copied = block_write_end(fs, pos, len, copied, f);
 	if (pos + copied > fs->inode.i_size) {
-		fs->inode.i_size = pos + copied;
+		i_size_write(fs, pos + copied);
 		size_changed = true;
 	}
 	ext4_note_size_point(fs);       /* folio_unlock */

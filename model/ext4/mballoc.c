@@ -77,6 +77,7 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 	SIM_ASSERT(pblk >= fs->lay.data_start);
 	SIM_ASSERT((uint64_t)pblk + len <= fs->lay.nr_blocks);
 	ext4_bitmap_dirty(fs, h, pblk, len, false);
+	EV_RECORD(fs->bdev->bd_events, EV_FREE, pblk, len, 0, fs->opts.data != DATA_WRITEBACK);
 	fs->s_freeclusters += len;
 	if (ext4_should_journal_data(fs))
 		for (uint32_t b = pblk; b < pblk + len; b++)
@@ -91,6 +92,7 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
 {
 	SIM_ASSERT(bitmap_range_cardinality(fs->free_map, pblk, (uint64_t)pblk + len) == 0);
+	EV_RECORD(fs->bdev->bd_events, EV_FREE_RELEASED, pblk, len, 0, 0);
 	bitmap_add_range(fs->free_map, pblk, (uint64_t)pblk + len);
 }
 
@@ -101,6 +103,7 @@ int ext4_da_reserve_space(struct ext4_fs *fs)
 		return -ENOSPC;
 	fs->s_dirtyclusters++;
 	fs->inode.i_reserved_data_blocks++;
+	EV_RECORD(fs->bdev->bd_events, EV_RESERVE, 1, 0, 0, 0);
 	return 0;
 }
 
@@ -111,6 +114,8 @@ void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
 	SIM_ASSERT(fs->s_dirtyclusters >= nr);
 	fs->inode.i_reserved_data_blocks -= nr;
 	fs->s_dirtyclusters -= nr;
+	if (nr)
+		EV_RECORD(fs->bdev->bd_events, EV_RELEASE, nr, 0, 0, 0);
 }
 
 /* ext4_nonda_switch(): too little free space left for delalloc. */

@@ -177,7 +177,9 @@ int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len, uint
 		}
 		bh->b_state &= (uint16_t)~(BH_New | BH_Dirty);
 		bh->b_state |= BH_Async_Write;
-		seq = blkdev_submit(fs->bdev, bh->b_blocknr, f->data + i * bs, BIO_DATA, false);
+		seq = blkdev_submit_bio(fs->bdev, bh->b_blocknr, f->data + i * bs, BIO_DATA, false,
+					&(struct bio_info){ .bi_func = __func__, .bi_what = BW_DATA,
+					.bi_lblk = (int64_t)(f->index * folio_nr_buffers(m) + i) });
 		fs->counters->bios_submitted++;
 		add_io(fs, seq, f->index, i, io_end);
 	}

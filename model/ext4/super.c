@@ -280,6 +280,7 @@ int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
 	load_bitmap(fs);
 	es_init(&fs->inode.i_es);
 	mapping_init(&fs->inode.i_mapping, opts->block_size);
+	fs->inode.i_mapping.a_events = bd->bd_events;
 	if ((err = load_inode(fs)) < 0 || (err = load_extents(fs)) < 0)
 		return err;
 	fs->inode.i_sync_tid = fs->inode.i_datasync_tid = fs->journal.j_commit_sequence;
@@ -460,4 +461,20 @@ void ext4_check_state(const struct ext4_fs *fs)
 	jbd2_check(&fs->journal);
 	check_freed_not_reused(fs);
 	blkdev_check(fs->bdev);
+}
+
+const char *ext4_block_role(const struct ext4_layout *lay, uint32_t blk)
+{
+	SIM_ASSERT(blk < lay->nr_blocks);
+	if (blk == 0)
+		return "superblock";
+	if (blk >= lay->bitmap_start && blk - lay->bitmap_start < lay->bitmap_blocks)
+		return "block bitmap";
+	if (blk == lay->inode_blk)
+		return "inode table";
+	if (blk >= lay->ext_start && blk - lay->ext_start < lay->ext_blocks)
+		return "extent block";
+	if (blk >= lay->journal_start && blk - lay->journal_start < lay->journal_blocks)
+		return "journal";
+	return blk >= lay->data_start ? "data" : "unused";
 }

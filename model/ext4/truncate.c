@@ -68,7 +68,7 @@ static int ext4_ext_truncate(struct ext4_fs *fs, handle_t *h)
 	uint32_t bs = fs->opts.block_size;
 	uint64_t last_block = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
 
-	fs->inode.i_disksize = fs->inode.i_size;
+	ext4_set_i_disksize(fs, fs->inode.i_size);
 	ext4_mark_inode_dirty(fs, h);
 	if (last_block > EXT_MAX_LBLK)
 		return 0;
@@ -233,17 +233,17 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 
 	if (zero && fs->sem.zero_outside_handle)
 		zero_eof_before_handle(fs, oldsize, &z);
-	h = ext4_journal_start(fs, HT_INODE, 3);
+	h = __ext4_journal_start(fs, "ext4_setattr", HT_INODE, 3);
 	if (shrink)
 		ext4_orphan_add(fs, h);
 	if (zero && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, oldsize);
 	if (z.pz_len)
 		ext4_order_zeroed(fs, h, z.pz_from, z.pz_len, &z.pz_result, true);
-	fs->inode.i_disksize = newsize;
+	ext4_set_i_disksize(fs, newsize);
 	ext4_mark_inode_dirty(fs, h);
-	fs->inode.i_size = newsize;
-	ext4_journal_stop(fs, h);
+	i_size_write(fs, newsize);
+	__ext4_journal_stop("ext4_setattr", fs, h);
 	if (!shrink)
 		pagecache_isize_extended(fs, oldsize, newsize);
 }

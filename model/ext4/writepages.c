@@ -38,8 +38,7 @@ static int mpage_submit_folio(struct mpage_da_data *mpd, struct folio *f)
 	uint32_t len = PAGE_SIZE;
 
 	SIM_ASSERT(f->index == mpd->first_page);
-	/* folio_clear_dirty_for_io(), which write-protects the mapping too */
-	f->flags &= (uint8_t)~(PG_dirty | PG_mkwrite);
+	folio_clear_dirty_for_io(f);     /* which write-protects the mapping too */
 	if (fpos + (int64_t)len > size)
 		len = (uint32_t)(size & (PAGE_SIZE - 1));
 	return ext4_bio_write_folio(fs, f, len, mpd->io_end);
@@ -273,12 +272,12 @@ static int writepages_map_pass(struct mpage_da_data *mpd)
 	int err;
 
 	mpd->io_end = ext4_init_io_end(fs);
-	h = ext4_journal_start(fs, HT_WRITE_PAGE, 16);
+	h = __ext4_journal_start(fs, "ext4_do_writepages", HT_WRITE_PAGE, 16);
 	mpd->do_map = true;
 	err = mpage_prepare_extent_to_map(mpd);
 	if (!err && mpd->map.m_len)
 		err = mpage_map_and_submit_extent(mpd, h);
-	ext4_journal_stop(fs, h);
+	__ext4_journal_stop("ext4_do_writepages", fs, h);
 	mpd->do_map = false;
 	/*
 	 * mpage_release_unused_pages(): folios scanned but not submitted (the

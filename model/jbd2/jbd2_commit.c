@@ -49,16 +49,21 @@ static uint32_t commit_log_blocks(const journal_t *j, const transaction_t *t)
 	       t->t_nr_buffers + 1;
 }
 
-static void log_write(struct log_writer *w, const uint8_t *data, enum bio_kind kind)
+/* One log block at the head; @what, @tid and @home say what it is (struct bio_info). */
+static void log_write(struct log_writer *w, const uint8_t *data, enum bio_kind kind,
+		      enum bio_what what, uint32_t tid, const struct jbd2_buf *home)
 {
 	journal_t *j = w->j;
+	struct bio_info bi = { .bi_func = "jbd2_journal_commit_transaction", .bi_what = what,
+			       .bi_lblk = home ? home->jb_lblk : -1, .bi_tid = tid,
+			       .bi_home = home ? home->jb_blocknr : 0 };
 
 	if (w->nr == w->cap) {
 		w->cap = w->cap ? 2 * w->cap : 32;
 		w->seqs = sim_realloc_array(w->seqs, w->cap, sizeof(*w->seqs));
 	}
-	w->seqs[w->nr++] = blkdev_submit(j->j_dev, jbd2_log_block(j, j->j_head), data,
-					 kind, false);
+	w->seqs[w->nr++] = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, j->j_head), data,
+					     kind, false, &bi);
 	j->j_counters->bios_submitted++;
 	w->written++;
 	if (++j->j_head == j->j_last)
@@ -86,7 +91,7 @@ static void write_revoke_records(struct log_writer *w, const transaction_t *t)
 		put_le32(b + JBD2_HEADER_SIZE, JBD2_HEADER_SIZE + 4 + 4 * n);
 		for (uint32_t k = 0; k < n; k++)
 			put_le32(b + JBD2_HEADER_SIZE + 4 + 4 * k, t->t_revoke[i + k]);
-		log_write(w, b, BIO_JOURNAL);
+		log_write(w, b, BIO_JOURNAL, BW_JREVOKE, t->t_tid, NULL);
 	}
 	free(b);
 }
@@ -110,12 +115,14 @@ static void write_descriptor_group(struct log_writer *w, const transaction_t *t,
 		put_le32(tag, t->t_buffers[first + k].jb_blocknr);
 		put_le32(tag + 4, flags);
 	}
-	log_write(w, d, BIO_JOURNAL);
+	log_write(w, d, BIO_JOURNAL, BW_JDESC, t->t_tid, NULL);
 	for (uint32_t k = 0; k < n; k++) {
+		const struct jbd2_buf *jb = &t->t_buffers[first + k];
+
 		memcpy(esc, copies[first + k], bs);
 		if (get_le32(esc) == JBD2_MAGIC_NUMBER)
 			put_le32(esc, 0);                       /* escape */
-		log_write(w, esc, BIO_JOURNAL);
+		log_write(w, esc, BIO_JOURNAL, jb->jb_lblk >= 0 ? BW_JDATA : BW_JCOPY, t->t_tid, jb);
 	}
 	free(esc);
 	free(d);
@@ -189,10 +196,12 @@ static void write_commit_record(struct log_writer *w, const transaction_t *t)
 	for (uint32_t i = 0; i < w->nr; i++)
 		if (blkdev_in_flight(j->j_dev, w->seqs[i]))
 			blkdev_complete(j->j_dev, w->seqs[i]);
-	blkdev_flush(j->j_dev);
+	__blkdev_flush(j->j_dev, "jbd2_journal_commit_transaction");
 	j->j_counters->flushes++;
 	put_header(b, JBD2_COMMIT_BLOCK, t->t_tid);
-	seq = blkdev_submit(j->j_dev, jbd2_log_block(j, j->j_head), b, BIO_COMMIT, true);
+	seq = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, j->j_head), b, BIO_COMMIT, true,
+				&(struct bio_info){ .bi_func = "jbd2_journal_commit_transaction",
+				.bi_what = BW_JCOMMIT, .bi_lblk = -1, .bi_tid = t->t_tid });
 	j->j_counters->bios_submitted++;
 	w->written++;
 	if (++j->j_head == j->j_last)
@@ -216,6 +225,41 @@ static void record_logged(journal_t *j, uint32_t tid, uint32_t start, uint32_t n
 	j->j_free -= nr;
 }
 
+/* Move @t to @state (the event log records each state a commit passes). */
+static void commit_set_state(journal_t *j, transaction_t *t, enum t_state state)
+{
+	SIM_ASSERT(state > t->t_state);
+	t->t_state = state;
+	ev_record(j->j_dev->bd_events, EV_TX_STATE, "jbd2_journal_commit_transaction", t->t_tid,
+		  state, 0, 0);
+}
+
+/* T_FLUSH, data=ordered: submit the inode's dirty data in the ordered range. */
+static void submit_ordered_data(journal_t *j, const transaction_t *t)
+{
+	uint8_t cause;
+
+	if (!(t->t_ji_flags & JI_WRITE_DATA))
+		return;
+	cause = ev_cause_push(j->j_dev->bd_events, EVC_ORDERED);
+	j->j_ops->submit_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	ev_cause_pop(j->j_dev->bd_events, cause);
+}
+
+/* T_COMMIT: wait for the ordered data before the commit block may be written. */
+static void wait_ordered_data(journal_t *j, const transaction_t *t)
+{
+	uint8_t cause;
+
+	if (!(t->t_ji_flags & JI_WAIT_DATA))
+		return;
+	ev_record(j->j_dev->bd_events, EV_ORDERED_WAIT, "jbd2_journal_commit_transaction",
+		  t->t_tid, t->t_ji_start, t->t_ji_end, 0);
+	cause = ev_cause_push(j->j_dev->bd_events, EVC_ORDERED);
+	j->j_ops->finish_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	ev_cause_pop(j->j_dev->bd_events, cause);
+}
+
 static void finish_commit(journal_t *j, transaction_t *t)
 {
 	for (uint32_t i = 0; i < t->t_nr_forget; i++)
@@ -225,7 +269,7 @@ static void finish_commit(journal_t *j, transaction_t *t)
 			j->j_ops->buffer_committed(j->j_private, &t->t_buffers[i]);
 	j->j_ops->commit_callback(j->j_private, t);
 	j->j_commit_sequence = t->t_tid;
-	t->t_state = T_FINISHED;
+	commit_set_state(j, t, T_FINISHED);
 	j->j_counters->commits++;
 	jbd2_transaction_free(t);
 }
@@ -236,6 +280,7 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	struct log_writer w = { .j = j };
 	uint8_t **copies;
 	uint32_t need, start;
+	uint8_t cause;
 
 	SIM_ASSERT(t != NULL);
 	SIM_ASSERT(t->t_updates == 0);                  /* jbd2.h (1) */
@@ -244,20 +289,20 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	SIM_ASSERT(need <= j->j_last - j->j_first);
 	if (j->j_free < need)
 		jbd2_log_make_space(j, need);
-	t->t_state = T_LOCKED;
+	commit_set_state(j, t, T_LOCKED);
 	j->j_running_transaction = NULL;
 	j->j_committing_transaction = t;
-	t->t_state = T_FLUSH;
-	if (t->t_ji_flags & JI_WRITE_DATA)
-		j->j_ops->submit_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	commit_set_state(j, t, T_FLUSH);
+	submit_ordered_data(j, t);
 	start = j->j_head;
+	cause = ev_cause_push(j->j_dev->bd_events, EVC_COMMIT);
 	write_revoke_records(&w, t);
 	copies = write_metadata(&w, t);
 	j->j_commit_copies = copies;
-	t->t_state = T_COMMIT;
-	if (t->t_ji_flags & JI_WAIT_DATA)
-		j->j_ops->finish_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
+	commit_set_state(j, t, T_COMMIT);
+	wait_ordered_data(j, t);
 	write_commit_record(&w, t);
+	ev_cause_pop(j->j_dev->bd_events, cause);
 	j->j_commit_copies = NULL;
 	checkpoint_copies(j, t, copies);
 	SIM_ASSERT(w.written == need);

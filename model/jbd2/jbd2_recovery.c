@@ -106,7 +106,12 @@ static uint32_t do_descriptor(struct recovery *r, enum pass pass, uint32_t pos,
 				read_log(r, pos, r->data);
 				if (flags & JBD2_FLAG_ESCAPE)
 					put_le32(r->data, JBD2_MAGIC_NUMBER);
-				blkdev_submit(r->j->j_dev, blocknr, r->data, BIO_META, false);
+				struct bio_info bi = { .bi_func = "do_one_pass",
+						       .bi_what = BW_REPLAY, .bi_lblk = -1,
+						       .bi_tid = tid, .bi_home = blocknr };
+
+				blkdev_submit_bio(r->j->j_dev, blocknr, r->data, BIO_META,
+						  false, &bi);
 				r->info->nr_replayed++;
 			}
 		}
@@ -151,6 +156,7 @@ int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info)
 {
 	struct recovery r = { .j = j, .info = info };
 	uint32_t bs = j->j_dev->bd_block_size, tid;
+	uint8_t cause;
 
 	memset(info, 0, sizeof(*info));
 	r.buf = sim_zalloc(bs);
@@ -167,11 +173,14 @@ int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info)
 	/* (3) both passes walk, in tid order from the tail, every committed transaction */
 	tid = do_one_pass(&r, PASS_REVOKE);
 	SIM_ASSERT(tid == r.end_tid);           /* (3) */
+	cause = ev_cause_push(j->j_dev->bd_events, EVC_RECOVERY);
 	tid = do_one_pass(&r, PASS_REPLAY);
 	SIM_ASSERT(tid == r.end_tid);           /* (3) */
 	info->end_transaction = r.end_tid;
 	blkdev_complete_all(j->j_dev);
 	blkdev_flush(j->j_dev);
+	EV_RECORD(j->j_dev->bd_events, EV_RECOVERY, r.start_tid, r.end_tid, info->nr_replayed, 0);
+	ev_cause_pop(j->j_dev->bd_events, cause);
 out_free:
 	free(r.rv);
 	free(r.data);

@@ -66,7 +66,9 @@ struct folio *filemap_grab_folio(struct address_space *m, uint64_t index)
 		m->a_folios = sim_realloc_array(m->a_folios, m->a_cap, sizeof(*m->a_folios));
 	}
 	f = sim_zalloc(sizeof(*f));
+	f->mapping = m;
 	f->index = index;
+	EV_RECORD(m->a_events, EV_FOLIO_CREATE, (int64_t)index, 0, 0, 0);
 	memmove(&m->a_folios[i + 1], &m->a_folios[i], (m->a_nr - i) * sizeof(*m->a_folios));
 	m->a_folios[i] = f;
 	m->a_nr++;
@@ -80,6 +82,7 @@ void filemap_remove_folio(struct address_space *m, struct folio *f)
 	SIM_ASSERT(i < m->a_nr);
 	SIM_ASSERT(m->a_folios[i] == f);
 	SIM_ASSERT(!(f->flags & PG_writeback));
+	EV_RECORD(m->a_events, EV_FOLIO_DROP, (int64_t)f->index, 0, 0, 0);
 	memmove(&m->a_folios[i], &m->a_folios[i + 1], (m->a_nr - i - 1) * sizeof(*m->a_folios));
 	m->a_nr--;
 	free(f);
@@ -115,7 +118,16 @@ bool mapping_tagged_dirty(const struct address_space *m)
 
 void folio_mark_dirty(struct folio *f)
 {
+	if (!(f->flags & PG_dirty))
+		EV_RECORD(f->mapping->a_events, EV_FOLIO_DIRTY, (int64_t)f->index, 0, 0, 0);
 	f->flags |= PG_dirty;
+}
+
+void folio_clear_dirty_for_io(struct folio *f)
+{
+	if (f->flags & PG_dirty)
+		EV_RECORD(f->mapping->a_events, EV_FOLIO_CLEAN, (int64_t)f->index, 0, 0, 0);
+	f->flags &= (uint8_t)~(PG_dirty | PG_mkwrite);
 }
 
 void block_dirty_folio(const struct address_space *m, struct folio *f)
@@ -151,8 +163,25 @@ bool folio_any_buffer(const struct address_space *m, const struct folio *f,
 	return false;
 }
 
+/* The events of a change of @f's summary bits from @old. */
+static void summary_events(const struct address_space *m, const struct folio *f, uint8_t old)
+{
+	uint8_t changed = (uint8_t)(old ^ f->flags);
+
+	if (changed & PG_dirty)
+		ev_record(m->a_events, f->flags & PG_dirty ? EV_FOLIO_DIRTY : EV_FOLIO_CLEAN,
+			  f->flags & PG_dirty ? "folio_mark_dirty" : "folio_cancel_dirty",
+			  (int64_t)f->index, 0, 0, 0);
+	if (changed & PG_writeback)
+		ev_record(m->a_events, f->flags & PG_writeback ? EV_FOLIO_WRITEBACK : EV_FOLIO_WB_END,
+			  f->flags & PG_writeback ? "folio_start_writeback" : "folio_end_writeback",
+			  (int64_t)f->index, 0, 0, 0);
+}
+
 void folio_update_summary(const struct address_space *m, struct folio *f)
 {
+	uint8_t old = f->flags;
+
 	if (!(f->flags & PG_buffers))
 		return;
 	if (folio_any_buffer(m, f, BH_Dirty | BH_JBDDirty))
@@ -163,6 +192,8 @@ void folio_update_summary(const struct address_space *m, struct folio *f)
 		f->flags |= PG_writeback;
 	else
 		f->flags &= (uint8_t)~PG_writeback;
+	if (m->a_events)
+		summary_events(m, f, old);
 }
 
 void folio_check(const struct address_space *m, const struct folio *f)

@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "sim.h"
 
 #define BH_Uptodate (1u << 0)
@@ -49,7 +50,10 @@ struct buffer_head {
 	uint32_t b_blocknr;
 };
 
+struct address_space;
+
 struct folio {
+	struct address_space *mapping;
 	uint64_t index;
 	uint8_t flags;
 	struct buffer_head bh[SIM_BLOCKS_PER_PAGE_MAX];
@@ -62,6 +66,7 @@ struct address_space {
 	uint32_t a_cap;
 	uint32_t a_blocksize;
 	uint32_t a_blkbits;
+	struct ev_log *a_events;        /* the run's event log (events.h), or NULL */
 };
 
 void mapping_init(struct address_space *m, uint32_t blocksize);
@@ -80,6 +85,8 @@ void create_empty_buffers(const struct address_space *m, struct folio *f);
 void folio_zero_segment(struct folio *f, uint32_t start, uint32_t end);
 bool mapping_tagged_dirty(const struct address_space *m);
 void folio_mark_dirty(struct folio *f);
+/* folio_clear_dirty_for_io(): not dirty, write-protected, about to be written. */
+void folio_clear_dirty_for_io(struct folio *f);
 /* block_dirty_folio(): dirty the folio and every buffer it has. */
 void block_dirty_folio(const struct address_space *m, struct folio *f);
 void mark_buffer_dirty(struct folio *f, unsigned i);

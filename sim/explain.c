@@ -1,0 +1,317 @@
+/*
+ * explain.c - events and rules in words (see explain.h).  Deterministic
+ * text only: the words depend on the events and the layout alone.
+ */
+#include "explain.h"
+
+#include <string.h>
+
+#include "pending.h"
+#include "report.h"
+
+static const char *const tx_states[] = {
+	"T_RUNNING (handles may join it)", "T_LOCKED (no new handle joins it)",
+	"T_FLUSH (ordered data and log blocks go out)",
+	"T_COMMIT (wait for them, flush, then the commit block)",
+	"T_FINISHED (committed; its blocks wait for a checkpoint)",
+};
+
+/* Block I/O events. */
+static void explain_bio_event(const struct ext4_layout *lay, const struct sim_event *e,
+			      char *out, size_t cap)
+{
+	char what[200];
+
+	switch (e->ev_type) {
+	case EV_BIO_SUBMIT:
+		cs_write_text(lay, (enum bio_what)e->ev_b, (uint32_t)e->ev_a, e->ev_c,
+			      (uint32_t)e->ev_d, what, sizeof(what));
+		snprintf(out, cap, "submit %s%s", what, e->ev_e ? ", FUA" : "");
+		return;
+	case EV_BIO_COMPLETE:
+		snprintf(out, cap, "complete the write of e%lld (disk %lld)%s", (long long)e->ev_c,
+			 (long long)e->ev_a, e->ev_e ? ": on the media (FUA)" :
+			 ": in the volatile cache");
+		return;
+	default:
+		snprintf(out, cap, "flush the device cache: %lld completed write(s) now durable",
+			 (long long)e->ev_a);
+		return;
+	}
+}
+
+/* jbd2 events. */
+static void explain_jbd2_event(const struct sim_event *e, char *out, size_t cap)
+{
+	switch (e->ev_type) {
+	case EV_HANDLE_START:
+		snprintf(out, cap, "%s handle in tid %lld, %lld credit(s)",
+			 e->ev_d ? "nested start of the" : "start a", (long long)e->ev_c,
+			 (long long)e->ev_a);
+		return;
+	case EV_HANDLE_STOP:
+		snprintf(out, cap, "stop the %shandle of tid %lld", e->ev_d ? "nested " : "",
+			 (long long)e->ev_a);
+		return;
+	case EV_TX_STATE:
+		snprintf(out, cap, "tid %lld is now %s", (long long)e->ev_a,
+			 e->ev_b >= 0 && e->ev_b < 5 ? tx_states[e->ev_b] : "?");
+		return;
+	case EV_ORDERED_WAIT:
+		snprintf(out, cap, "commit of tid %lld waits for the ordered data writes of bytes "
+			 "[%lld, %lld] before its commit block", (long long)e->ev_a,
+			 (long long)e->ev_b, (long long)e->ev_c);
+		return;
+	case EV_CHECKPOINT:
+		snprintf(out, cap, "checkpoint: %lld block(s) written home, log tail at tid %lld",
+			 (long long)e->ev_a, (long long)e->ev_b);
+		return;
+	case EV_REVOKE:
+		snprintf(out, cap, "revoke disk %lld in tid %lld", (long long)e->ev_a,
+			 (long long)e->ev_b);
+		return;
+	default:
+		snprintf(out, cap, "recovery replayed tids [%lld, %lld): %lld block(s)",
+			 (long long)e->ev_a, (long long)e->ev_b, (long long)e->ev_c);
+		return;
+	}
+}
+
+/* Page-cache, allocator, block-map and size events. */
+static void explain_fs_event(const struct sim_event *e, char *out, size_t cap)
+{
+	static const char *const folio[] = {
+		[EV_FOLIO_CREATE - EV_FOLIO_CREATE] = "added to the page cache",
+		[EV_FOLIO_DIRTY - EV_FOLIO_CREATE] = "dirty",
+		[EV_FOLIO_WRITEBACK - EV_FOLIO_CREATE] = "under writeback",
+		[EV_FOLIO_WB_END - EV_FOLIO_CREATE] = "writeback ended",
+		[EV_FOLIO_CLEAN - EV_FOLIO_CREATE] = "clean",
+		[EV_FOLIO_DROP - EV_FOLIO_CREATE] = "dropped from the page cache",
+	};
+	long long a = e->ev_a, b = e->ev_b, c = e->ev_c;
+
+	if (e->ev_type >= EV_FOLIO_CREATE && e->ev_type <= EV_FOLIO_DROP) {
+		snprintf(out, cap, "folio %lld %s", a, folio[e->ev_type - EV_FOLIO_CREATE]);
+		return;
+	}
+	switch (e->ev_type) {
+	case EV_RESERVE: snprintf(out, cap, "reserve %lld block(s) for delayed allocation", a); return;
+	case EV_RELEASE: snprintf(out, cap, "release %lld reserved block(s)", a); return;
+	case EV_ALLOC:
+		snprintf(out, cap, "allocate file block(s) %lld-%lld at disk %lld-%lld%s", a,
+			 a + c - 1, b, b + c - 1, e->ev_d ? " as unwritten" : "");
+		return;
+	case EV_FREE:
+		snprintf(out, cap, "free disk %lld-%lld%s", a, a + b - 1,
+			 e->ev_d ? " (reusable once the transaction commits)" : "");
+		return;
+	case EV_FREE_RELEASED:
+		snprintf(out, cap, "disk %lld-%lld reusable: the freeing transaction committed", a,
+			 a + b - 1);
+		return;
+	case EV_CONVERT:
+		snprintf(out, cap, "convert file block(s) %lld-%lld (disk %lld) unwritten -> written",
+			 a, a + b - 1, c);
+		return;
+	default:
+		snprintf(out, cap, "%s %lld -> %lld", e->ev_type == EV_I_SIZE ? "i_size" : "i_disksize",
+			 a, b);
+		return;
+	}
+}
+
+void explain_event(const struct ext4_layout *lay, const struct sim_event *e, char *out,
+		   size_t cap)
+{
+	char text[EXPLAIN_LINE_MAX];
+
+	if (e->ev_type <= EV_FLUSH)
+		explain_bio_event(lay, e, text, sizeof(text));
+	else if (e->ev_type <= EV_RECOVERY)
+		explain_jbd2_event(e, text, sizeof(text));
+	else
+		explain_fs_event(e, text, sizeof(text));
+	if (e->ev_cause != EVC_STEP)
+		snprintf(out, cap, "%s: %s [%s]", e->ev_func, text,
+			 ev_cause_name((enum ev_cause)e->ev_cause));
+	else
+		snprintf(out, cap, "%s: %s", e->ev_func, text);
+}
+
+void explain_print_events(FILE *out, const struct ext4_layout *lay, const struct ev_log *log,
+			  uint32_t first, uint32_t end)
+{
+	char text[EXPLAIN_LINE_MAX + 64];
+
+	SIM_ASSERT(first <= end);
+	SIM_ASSERT(end <= log->l_nr);
+	if (first == end)
+		return;
+	fprintf(out, "      events:\n");
+	for (uint32_t i = first; i < end; i++) {
+		explain_event(lay, &log->l_ev[i], text, sizeof(text));
+		fprintf(out, "        e%u %s\n", log->l_ev[i].ev_no, text);
+	}
+}
+
+void explain_json_events(FILE *out, const struct ext4_layout *lay, const struct ev_log *log,
+			 uint32_t first, uint32_t end)
+{
+	char text[EXPLAIN_LINE_MAX + 64];
+
+	SIM_ASSERT(first <= end);
+	SIM_ASSERT(end <= log->l_nr);
+	fputc('[', out);
+	for (uint32_t i = first; i < end; i++) {
+		const struct sim_event *e = &log->l_ev[i];
+
+		fprintf(out, "%s{\"event\": %u, \"type\": \"%s\", \"function\": ", i > first ? ", " : "",
+			e->ev_no, ev_type_name((enum ev_type)e->ev_type));
+		json_string(out, e->ev_func);
+		fprintf(out, ", \"cause\": \"%s\", \"args\": [%lld, %lld, %lld, %lld, %lld], "
+			"\"text\": ", ev_cause_name((enum ev_cause)e->ev_cause), (long long)e->ev_a,
+			(long long)e->ev_b, (long long)e->ev_c, (long long)e->ev_d, (long long)e->ev_e);
+		explain_event(lay, e, text, sizeof(text));
+		json_string(out, text);
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+/*
+ * The rules that move a size, by the model (= kernel) function that stored
+ * it.  A rule whose behaviour differs between kernels names its toggle; the
+ * explanation says whether this run had it on.
+ */
+struct size_rule {
+	const char *func;
+	bool disksize;                  /* the rule for i_disksize, else for i_size */
+	const char *rule;
+	int toggle;                     /* enum ext4_toggle_id, or -1 */
+};
+
+static const struct size_rule size_rules[] = {
+	{ "ext4_da_do_write_end", false, "a buffered write that ends past EOF raises i_size to "
+	  "its end, under the folio lock", -1 },
+	{ "generic_write_end", false, "a buffered write that ends past EOF raises i_size to its "
+	  "end, under the folio lock", -1 },
+	{ "ext4_write_end", false, "without delalloc the blocks were allocated at write_begin, "
+	  "so write_end raises i_size to the write's end", -1 },
+	{ "ext4_journalled_write_end", false, "data=journal: write_end raises i_size to the "
+	  "write's end", -1 },
+	{ "ext4_alloc_update_size", false, "fallocate without KEEP_SIZE raises i_size to the end "
+	  "of each allocated chunk", -1 },
+	{ "ext4_zero_range", false, "zero range without KEEP_SIZE raises i_size to the range's "
+	  "end", -1 },
+	{ "setattr_size_handle", false, "truncate (ext4_setattr) sets i_size to the new size, "
+	  "after i_disksize, under the same handle", -1 },
+	{ "ext4_collapse_range", false, "collapse range shortens the file by the removed "
+	  "length", -1 },
+	{ "ext4_insert_range", false, "insert range lengthens the file by the inserted "
+	  "length", -1 },
+	{ "mpage_map_and_submit_extent", true, "writeback allocated the delayed blocks and raises "
+	  "i_disksize to the end of the range it mapped (never past i_size), in the "
+	  "allocating transaction", -1 },
+	{ "ext4_da_do_write_end", true, "the write ends inside a block already allocated on "
+	  "disk, so no writeback would raise i_disksize: write_end raises it to the new i_size",
+	  T_DA_END_SKIP_DIRTY },
+	{ "ext4_da_write_end_legacy", true, "the write ends inside a block already allocated on "
+	  "disk, so write_end raises i_disksize (compared with i_size from 5.15 on)",
+	  T_DA_DISKSIZE_VS_ISIZE },
+	{ "ext4_write_end", true, "without delalloc the blocks are already allocated: i_disksize "
+	  "follows i_size at write_end", -1 },
+	{ "ext4_journalled_write_end", true, "data=journal: i_disksize follows i_size at "
+	  "write_end", -1 },
+	{ "ext4_alloc_update_size", true, "fallocate allocated the blocks: i_disksize follows "
+	  "i_size", -1 },
+	{ "ext4_zero_range", true, "zero range allocated the blocks: i_disksize follows i_size",
+	  -1 },
+	{ "ext4_update_disksize_before_punch", true, "the page cache of the range is about to be "
+	  "dropped, and with it the writeback that would raise i_disksize: it is raised first, "
+	  "to min(i_size, end of the range)", T_DISKSIZE_BEFORE_PUNCH_PARTIAL },
+	{ "ext4_ext_truncate", true, "truncate sets i_disksize to i_size before it frees the "
+	  "blocks past EOF", -1 },
+	{ "setattr_size_handle", true, "truncate (ext4_setattr) stores the new size in "
+	  "i_disksize first, under the handle that puts the inode on the orphan list", -1 },
+	{ "ext4_collapse_range", true, "collapse range: i_disksize follows the shortened i_size",
+	  -1 },
+	{ "ext4_insert_range", true, "insert range: i_disksize grows by the inserted length", -1 },
+};
+
+static const struct size_rule *find_size_rule(const char *func, bool disksize)
+{
+	for (size_t i = 0; i < sizeof(size_rules) / sizeof(size_rules[0]); i++)
+		if (size_rules[i].disksize == disksize && strcmp(size_rules[i].func, func) == 0)
+			return &size_rules[i];
+	return NULL;
+}
+
+void explain_size_event(const struct sim_event *e, const struct ext4_semantics *sem, char *out,
+			size_t cap)
+{
+	size_t used;
+
+	SIM_ASSERT(e->ev_type == EV_I_SIZE || e->ev_type == EV_I_DISKSIZE);
+	used = (size_t)snprintf(out, cap, "%s %lld -> %lld: ", e->ev_type == EV_I_DISKSIZE ?
+				"i_disksize" : "i_size", (long long)e->ev_a, (long long)e->ev_b);
+	if (used < cap)
+		explain_size_rule(e, sem, out + used, cap - used);
+}
+
+void explain_size_rule(const struct sim_event *e, const struct ext4_semantics *sem, char *out,
+		       size_t cap)
+{
+	bool disksize = e->ev_type == EV_I_DISKSIZE;
+	const struct size_rule *r = find_size_rule(e->ev_func, disksize);
+	size_t used = (size_t)snprintf(out, cap, "%s", e->ev_func);
+
+	SIM_ASSERT(e->ev_type == EV_I_SIZE || disksize);
+	if (used < cap)
+		used += (size_t)snprintf(out + used, cap - used, r ? " (%s)" : "", r ? r->rule : "");
+	if (r && r->toggle >= 0 && used < cap) {
+		const struct ext4_toggle *t = ext4_toggle_at((enum ext4_toggle_id)r->toggle);
+
+		snprintf(out + used, cap - used, "; toggle %s is %s here", t->name,
+			 ext4_toggle_get(sem, t) ? "on" : "off");
+	}
+}
+
+void explain_print_sizes(FILE *out, const struct ev_log *log, uint32_t first, uint32_t end,
+			 const struct ext4_semantics *sem)
+{
+	char text[EXPLAIN_LINE_MAX + 256];
+
+	SIM_ASSERT(first <= end);
+	SIM_ASSERT(end <= log->l_nr);
+	for (uint32_t i = first; i < end; i++) {
+		const struct sim_event *e = &log->l_ev[i];
+
+		if (e->ev_type != EV_I_SIZE && e->ev_type != EV_I_DISKSIZE)
+			continue;
+		explain_size_event(e, sem, text, sizeof(text));
+		fprintf(out, "      why: e%u %s\n", e->ev_no, text);
+	}
+}
+
+void explain_json_sizes(FILE *out, const struct ev_log *log, uint32_t first, uint32_t end,
+			const struct ext4_semantics *sem)
+{
+	char text[EXPLAIN_LINE_MAX + 256];
+	bool any = false;
+
+	SIM_ASSERT(first <= end);
+	SIM_ASSERT(end <= log->l_nr);
+	fputc('[', out);
+	for (uint32_t i = first; i < end; i++) {
+		const struct sim_event *e = &log->l_ev[i];
+
+		if (e->ev_type != EV_I_SIZE && e->ev_type != EV_I_DISKSIZE)
+			continue;
+		explain_size_event(e, sem, text, sizeof(text));
+		fprintf(out, "%s{\"event\": %u, \"text\": ", any ? ", " : "", e->ev_no);
+		json_string(out, text);
+		fputc('}', out);
+		any = true;
+	}
+	fputc(']', out);
+}
