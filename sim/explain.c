@@ -315,3 +315,60 @@ void explain_json_sizes(FILE *out, const struct ev_log *log, uint32_t first, uin
 	}
 	fputc(']', out);
 }
+
+/* The block-map events of [first, end), one "why extents:" line each. */
+static void print_extent_causes(FILE *out, const struct ext4_layout *lay, const struct ev_log *log,
+				uint32_t first, uint32_t end)
+{
+	char text[EXPLAIN_LINE_MAX + 64];
+
+	for (uint32_t i = first; i < end; i++) {
+		const struct sim_event *e = &log->l_ev[i];
+
+		if (e->ev_type != EV_ALLOC && e->ev_type != EV_CONVERT && e->ev_type != EV_FREE)
+			continue;
+		explain_event(lay, e, text, sizeof(text));
+		fprintf(out, "      why extents: e%u %s\n", e->ev_no, text);
+	}
+}
+
+/* The page-cache events of [first, end), counted by type and function on one line. */
+static void print_cache_causes(FILE *out, const struct ev_log *log, uint32_t first, uint32_t end)
+{
+	size_t used = 0;
+	char line[EXPLAIN_LINE_MAX * 2];
+
+	for (uint32_t i = first; i < end; i++) {
+		const struct sim_event *e = &log->l_ev[i];
+		uint32_t n = 0;
+		bool seen = false;
+
+		if (e->ev_type < EV_FOLIO_CREATE || e->ev_type > EV_FOLIO_DROP)
+			continue;
+		for (uint32_t k = first; k < i && !seen; k++)
+			seen = log->l_ev[k].ev_type == e->ev_type &&
+			       strcmp(log->l_ev[k].ev_func, e->ev_func) == 0;
+		if (seen)
+			continue;
+		for (uint32_t k = i; k < end; k++)
+			n += log->l_ev[k].ev_type == e->ev_type &&
+			     strcmp(log->l_ev[k].ev_func, e->ev_func) == 0;
+		if (used < sizeof(line))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %s x%u",
+						 used ? ", " : "", e->ev_func,
+						 ev_type_name((enum ev_type)e->ev_type) + 6, n);
+	}
+	if (used)
+		fprintf(out, "      why cache: %s\n", line);
+}
+
+void explain_print_fields(FILE *out, const struct ext4_layout *lay, const struct ev_log *log,
+			  uint32_t first, uint32_t end, bool extents, bool cache)
+{
+	SIM_ASSERT(first <= end);
+	SIM_ASSERT(end <= log->l_nr);
+	if (extents)
+		print_extent_causes(out, lay, log, first, end);
+	if (cache)
+		print_cache_causes(out, log, first, end);
+}

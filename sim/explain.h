@@ -46,6 +46,14 @@ void explain_size_rule(const struct sim_event *e, const struct ext4_semantics *s
 void explain_json_sizes(FILE *out, const struct ev_log *log, uint32_t first, uint32_t end,
 			const struct ext4_semantics *sem);
 
+/*
+ * `run --explain` for the trace's other lines: when the extents line changed,
+ * each block-map event (allocate, convert, free) with its function; when the
+ * cache line changed, the page-cache events counted by type and function.
+ */
+void explain_print_fields(FILE *out, const struct ext4_layout *lay, const struct ev_log *log,
+			  uint32_t first, uint32_t end, bool extents, bool cache);
+
 /* Print every size change of the events [first, end) with its rule (`run --explain`). */
 void explain_print_sizes(FILE *out, const struct ev_log *log, uint32_t first, uint32_t end,
 			 const struct ext4_semantics *sem);

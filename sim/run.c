@@ -526,8 +526,8 @@ static void trace_violations(FILE *trace, const struct world *w, uint32_t from);
  * updated to after), with --explain the rule behind each size change, with
  * --events the events, then the violations reported from index @nv on.
  */
-static void trace_step(FILE *trace, struct world *w, const struct sim_step_result *sr,
-		       struct trace_state *now, uint32_t nv)
+static void trace_step(FILE *trace, struct world *w, const struct scn_step *st,
+		       const struct sim_step_result *sr, struct trace_state *now, uint32_t nv)
 {
 	struct trace_state before = *now;
 	const struct sim_options *o = w->o;
@@ -535,8 +535,18 @@ static void trace_step(FILE *trace, struct world *w, const struct sim_step_resul
 	trace_capture(&w->fs, now);
 	trace_step_result(trace, sr);
 	trace_print_changes(trace, &before, now);
-	if (o && o->explain)
+	if (o && o->explain && (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN ||
+				st->s_op == SCN_REMOUNT))
+		fprintf(trace, "      why: %s drops the page cache and the in-memory inode; the "
+			"mount (ext4_fill_super, ext4_iget) reads i_size and i_disksize from the %s "
+			"inode\n", st->s_op == SCN_REMOUNT ? "the unmount" : "the crash",
+			st->s_op == SCN_REMOUNT ? "written" : "recovered");
+	if (o && o->explain) {
 		explain_print_sizes(trace, &w->r->events, sr->ev_first, sr->ev_end, &w->cfg->sem);
+		explain_print_fields(trace, &w->r->lay, &w->r->events, sr->ev_first, sr->ev_end,
+				     strcmp(before.extents, now->extents) != 0,
+				     strcmp(before.cache, now->cache) != 0);
+	}
 	if (o && o->events)
 		explain_print_events(trace, &w->r->lay, &w->r->events, sr->ev_first, sr->ev_end);
 	trace_violations(trace, w, nv);
@@ -598,7 +608,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		if (o && o->json_state)
 			sr->state_json = snap_json_string(&w.fs);
 		if (trace)
-			trace_step(trace, &w, sr, &now, nv);
+			trace_step(trace, &w, &s->steps[i], sr, &now, nv);
 	}
 	r->final_size = w.fs.inode.i_size;
 	r->final_disksize = w.fs.inode.i_disksize;
