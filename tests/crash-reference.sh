@@ -7,15 +7,23 @@
 # same crash points, distinct states, digests, counts and examples.  Run over
 # every scenario and over the seeded random kernel-comparison cases in four
 # modes and two block sizes, each with a hypothetical crash after every step.
+# The random cases run as scenario files, all of one configuration in one process
+# each way (the JSON holds one scenario per line), one count per case and
+# configuration.  The runs go JOBS at a time (default 2); the results are
+# compared and printed in a fixed order.
 #
-# usage: tests/crash-reference.sh [-b BUILD]; ends with "N passed, N failed"
+# usage: tests/crash-reference.sh [-b BUILD] [-j JOBS]; ends with
+# "crash-state reference: N passed, N failed"
 set -uo pipefail
+export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=build
-while getopts "b:" o; do
+njobs=2
+while getopts "b:j:" o; do
 	case $o in
 	b) build=$OPTARG ;;
-	*) echo "usage: $0 [-b BUILD]" >&2; exit 2 ;;
+	j) njobs=$OPTARG ;;
+	*) echo "usage: $0 [-b BUILD] [-j JOBS]" >&2; exit 2 ;;
 	esac
 done
 sim=$build/ext4sim
@@ -24,39 +32,81 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-same() {        # DESCRIPTION, then the ext4sim arguments
-	local what=$1
+# start K ARGS...: run ext4sim ARGS by parts and whole in the background, into $tmp/K.fast
+# and $tmp/K.ref, with at most $njobs such runs at a time
+start() {
+	local k=$1
 	shift
-	"$sim" "$@" > "$tmp/fast" 2>&1
-	"$sim" "$@" --crash-reference > "$tmp/ref" 2>&1
-	if cmp -s "$tmp/fast" "$tmp/ref" && grep -q '"crash_points"\|"states"' "$tmp/fast"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		echo "FAIL $what: by parts and whole differ: $sim $(printf "%q " "$@")"
-	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do wait -n; done
+	{
+		"$sim" "$@" > "$tmp/$k.fast" 2>&1
+		"$sim" "$@" --crash-reference > "$tmp/$k.ref" 2>&1
+	} &
 }
 
-for f in "$here"/../scenarios/*/*.yaml; do
-	same "$(basename "$f")" crashstates --json --crash-everywhere "$f"
+# the scenarios, one crashstates run each way per file
+scen=("$here"/../scenarios/*/*.yaml)
+for i in "${!scen[@]}"; do
+	start "s$i" crashstates --json --crash-everywhere "${scen[i]}"
 done
+
+# the random cases: one scenario file each; args[NAME]: its steps as -c flags
+mkdir "$tmp/cases"
+declare -A args
 while IFS= read -r line; do
 	case $line in ''|'#'*) continue ;; esac
 	name=${line%%:*}
-	args=()
 	IFS=';' read -r -a arr <<< "${line#*: }"
-	for s in "${arr[@]}"; do
-		s=$(echo "$s" | sed 's/^ *//; s/ *$//')
-		args+=(-c "$s")
-	done
-	for bs in 1024 4096; do
-		for mode in "--data ordered" "--data ordered --nodelalloc" "--data writeback" \
-			    "--data journal"; do
-			# shellcheck disable=SC2086
-			same "$name $bs $mode" run --json --crash-everywhere --block-size $bs $mode \
-				"${args[@]}"
+	args[$name]=""
+	{
+		echo "name: $name"
+		echo "steps:"
+		for s in "${arr[@]}"; do
+			s=${s#"${s%%[! ]*}"}
+			s=${s%"${s##*[! ]}"}
+			args[$name]+=" -c $(printf '%q' "$s")"
+			echo "  - '${s//\'/\'\'}'"
 		done
-	done
+	} > "$tmp/cases/$name.yaml"
 done < "$here/kernel/cases-random.txt"
+names=()
+for f in "$tmp"/cases/*.yaml; do names+=("$(basename "$f" .yaml)"); done
+configs=()
+for bs in 1024 4096; do
+	for mode in "--data ordered" "--data ordered --nodelalloc" "--data writeback" \
+		    "--data journal"; do
+		configs+=("--block-size $bs $mode")
+	done
+done
+for i in "${!configs[@]}"; do
+	# shellcheck disable=SC2086
+	start "c$i" run --json --crash-everywhere ${configs[i]} "$tmp/cases"
+done
+wait
+
+for i in "${!scen[@]}"; do
+	if cmp -s "$tmp/s$i.fast" "$tmp/s$i.ref" && grep -q '"crash_points"' "$tmp/s$i.fast"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL $(basename "${scen[i]}"): by parts and whole differ:" \
+			"$sim crashstates --json --crash-everywhere ${scen[i]}"
+	fi
+done
+# one line of JSON per case
+for i in "${!configs[@]}"; do
+	mapfile -t fast < "$tmp/c$i.fast"
+	mapfile -t ref < "$tmp/c$i.ref"
+	for k in "${!names[@]}"; do
+		if [ ${#fast[@]} = ${#names[@]} ] && [ "${fast[k]}" = "${ref[k]:-}" ] &&
+		   [[ ${fast[k]} == *'"crash_points"'* ]]; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "FAIL ${names[k]} ${configs[i]}: by parts and whole differ:" \
+				"$sim run --json --crash-everywhere ${configs[i]}${args[${names[k]}]}"
+		fi
+	done
+done
 echo "crash-state reference: $pass passed, $fail failed"
 [ $fail = 0 ]

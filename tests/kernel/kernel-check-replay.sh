@@ -40,17 +40,26 @@ gen=$(sed -n 's/^# gen: //p' "$truth")
 mkdir "$tmp/gen" "$tmp/out" "$tmp/s"
 # shellcheck disable=SC2086
 "$sim" gen $gen --out "$tmp/gen" || exit 2
-# the recorded lines, one file of kernel output per scenario
-awk -v dir="$tmp/out" '!/^#/ && NF > 2 {
-	f = dir "/" $1; if (!($1 in seen)) { seen[$1] = 1; print $2 > (f ".sum"); close(f ".sum") }
+# the recorded lines, one file of kernel output per scenario; rec_sum[NAME]: the recorded
+# SHA-256 prefix of its scenario file, in the order of the file
+declare -A rec_sum gen_sum
+names=()
+while read -r name sum; do
+	names+=("$name")
+	rec_sum[$name]=$sum
+done < <(awk -v dir="$tmp/out" '!/^#/ && NF > 2 {
+	f = dir "/" $1; if (!($1 in seen)) { seen[$1] = 1; print $1, $2 }
 	line = $3; for (i = 4; i <= NF; i++) line = line " " $i; print line >> f; close(f)
-}' "$truth"
+}' "$truth" | sort)
+# the SHA-256 of every scenario gen wrote, in one call
+while read -r sum file; do
+	gen_sum[${file%.yaml}]=${sum:0:16}
+done < <(cd "$tmp/gen" && sha256sum -- *.yaml 2> /dev/null)
 
 pass=0 fail=0
-for f in "$tmp"/out/*.sum; do
-	name=$(basename "$f" .sum)
+for name in "${names[@]}"; do
 	yaml=$tmp/gen/$name.yaml
-	if [ ! -r "$yaml" ] || [ "$(sha256sum < "$yaml" | cut -c1-16)" != "$(cat "$f")" ]; then
+	if [ ! -r "$yaml" ] || [ "${gen_sum[$name]:-}" != "${rec_sum[$name]}" ]; then
 		fail=$((fail + 1))
 		echo "FAIL $name: the scenario gen writes is not the one recorded; record again" \
 			"(scripts/kernel-check --record $truth, as root)"
