@@ -43,7 +43,10 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 BIN_LIBS = $(YAML_LIBS) -lroaring
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c))
+# linked into every unit test: the world fixture, and CMOCKA_TEST_FILTER (tests/README.md)
+TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
+# the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
+REPLAY_BIN := $(BUILD)/tests/replay
 
 .PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm
 .SECONDARY:
@@ -64,7 +67,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d)
+$(REPLAY_BIN): $(BUILD)/obj/tests/kernel/replay.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
+
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/kernel/*.d)
 
 deps:
 	@scripts/install-deps
@@ -74,7 +81,7 @@ run: deps
 	$(BUILD)/ext4sim run --summary scenarios
 
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN)
 	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
 
 tidy:

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen-random-cases.py - write tests/kernel/cases-random.txt: 80 random cases for
-loopcheck.sh and compare.sh, from a fixed seed, so the file can be regenerated
+loopcheck.sh and replay.c, from a fixed seed, so the file can be regenerated
 byte for byte.  Offsets and lengths sit at and around block and page boundaries
 of a 64 KiB file; steps are those loopcheck.sh can run on a real kernel; every
 case ends with a crash.  The fill byte is never 0xee, the device's sentinel.

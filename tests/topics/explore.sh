@@ -1,0 +1,115 @@
+# explore.sh - explore, merge and minimize: the known 6.12 bug found and minimized, shards
+# that cover the space once, grammar files against the built-in grammar, bad grammar
+# files, every kind under several settings, random and long runs (goldens under
+# tests/golden/explore/).
+
+ex=(--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite --json)
+run "$sim" explore "${ex[@]}" --out "$tmp/ex"
+cp "$out" "$tmp/ex.json"
+for i in 0 1; do
+	run "$sim" explore "${ex[@]}" --shard $i/2
+	cp "$out" "$tmp/ex$i.json"
+done
+run "$sim" merge --json "$tmp/ex0.json" "$tmp/ex1.json"
+cp "$out" "$tmp/exm.json"
+# the known mmap-pollution bug of 6.12 is found, minimized and written as a scenario that
+# fails (the report whole: its findings and their hashes)
+run "$sim" run --summary "$tmp"/ex/gap_zero_on_extend-*.yaml
+check finds-gap-zero-on-extend 'golden explore-6.12 "$tmp/ex.json" &&
+	[ "$(ls "$tmp/ex" | wc -l)" -ge 1 ] && [ "$rc" = 0 ]'
+# shards cover the space exactly once: merged counts equal the single run's
+h1=$(head -1 "$tmp/ex.json" | sed 's/"shard": [0-9]*, "shards": [0-9]*, //')
+h2=$(head -1 "$tmp/exm.json" | sed 's/"shard": [0-9]*, "shards": [0-9]*, //')
+check shards-cover-once '[ -n "$h1" ] && [ "$h1" = "$h2" ] || { echo "  $h1 vs $h2"; false; }'
+expect_exit2 merge-shard-missing "$sim" merge "$tmp/ex0.json"
+expect_exit2 merge-non-report "$sim" merge scenarios/basic/short-copy.yaml
+expect_exit2 bad-shard "$sim" explore --shard 2/2
+expect_exit2 unknown-kind "$sim" explore --kinds write,nope
+
+# --grammar: the file that spells out the built-in grammar gives the same report, byte for
+# byte (findings and their hashes included)
+run "$sim" explore "${ex[@]}"
+cp "$out" "$tmp/exb.json"
+run "$sim" explore "${ex[@]}" --grammar docs/grammars/default.yaml
+check grammar-file-equals-built-in '[ -s "$tmp/exb.json" ] && cmp -s "$tmp/exb.json" "$out" &&
+	grep -q "\"with_finding\": [1-9]" "$out"'
+run "$sim" explore --steps 2 --block-size 2048
+cat "$err" >> "$out"
+cp "$out" "$tmp/exb.out"
+run "$sim" explore --steps 2 --block-size 2048 --grammar docs/grammars/default.yaml
+cat "$err" >> "$out"
+check grammar-file-block-size-2048 'golden grammar-2048 "$tmp/exb.out" && cmp -s "$tmp/exb.out" "$out"'
+# a bad grammar file: FILE:LINE:COL: message (its first line says which), exit 2, nothing
+# on stdout
+for f in tests/data/grammar-bad/*.yaml; do
+	expect_exit2 "bad-grammar ${f##*/}" "$sim" explore --grammar "$f"
+	want=$(sed -n '1s/^# expect: //p' "$f")
+	if [ -z "$want" ] || ! grep -qF "$f:$want" "$err" || [ "$(wc -l < "$err")" != 1 ]; then
+		failed "bad-grammar-message ${f##*/}" "error '$(cat "$err")' is not '$want'"; fi
+done
+expect_exit2 missing-grammar-file "$sim" explore --grammar "$tmp/none.yaml"
+expect_exit2 steps-9-without-seed "$sim" explore --steps 9
+expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
+expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2
+expect_exit2 fixed-length-without-seed "$sim" explore --fixed-length
+
+# every kind, every sequence of 1..2 steps, under several settings: no assertion fires,
+# and the space, the runs and the pruned ones are as before
+all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
+for cfg in "--block-size 1024" "--block-size 4096 --data journal" "--block-size 2048 --data writeback" \
+	"--block-size 1024 --kernel 5.15 --nodelalloc"; do
+	# shellcheck disable=SC2086
+	run "$sim" explore --steps 2 --kinds $all $cfg --no-minimize
+	cat "$err" >> "$out"
+	g=every-kind-$(echo "$cfg" | sed 's/--//g; s/ /-/g')
+	check "$g" '[ "$rc" = 0 ] && golden "$g" "$out"'
+done
+
+# random runs: lengths drawn in 1..K, the same bytes for the same seed; --fixed-length
+# gives K steps per run
+for i in 1 2; do
+	run "$sim" explore --seed 9 --count 30 --steps 8 --json
+	cp "$out" "$tmp/exr$i.json"
+	run "$sim" explore --seed 9 --count 8 --steps 40 --kinds $all --json
+	cp "$out" "$tmp/exl$i.json"
+done
+run "$sim" explore --seed 9 --count 8 --steps 40 --kinds $all --fixed-length --json
+check random-lengths '[ -s "$tmp/exr1.json" ] && cmp -s "$tmp/exr1.json" "$tmp/exr2.json" &&
+	cmp -s "$tmp/exl1.json" "$tmp/exl2.json" && grep -q "\"run\": 8, " "$tmp/exl1.json" &&
+	! grep -q "\"steps_run\": $((8 * 40))," "$tmp/exl1.json" &&
+	grep -q "\"steps_run\": $((8 * 40))," "$out"'
+# a long run streams: 20,000 steps, crash states judged at its crash steps
+run "$sim" explore --seed 1 --count 1 --steps 20000 --fixed-length
+cat "$err" >> "$out"
+check long-run '[ "$rc" = 0 ] && golden long-run "$out"'
+# a long run's finding: the printed command runs that run alone and finds it at the same step
+run "$sim" explore --seed 1 --count 4 --steps 50 --kinds write,truncate,mwrite --kernel 6.12 \
+	--block-size 1024
+cat "$err" >> "$out"
+cp "$out" "$tmp/exf1.out"
+line=$(grep "reproduce: " "$tmp/exf1.out" | head -1)
+repro=${line#*reproduce: ext4sim }
+# shellcheck disable=SC2086
+[ -n "$line" ] && run "$sim" $repro && cat "$err" >> "$out"
+check long-run-reproduce 'golden long-run-finding "$tmp/exf1.out" && [ -n "$line" ] &&
+	grep -qF "$line" "$out" && golden long-run-reproduced "$out"'
+
+# minimize: the short-copy bug on 5.15 with noise steps shrinks to the 3 steps that matter
+printf 'name: f2-noise\nconfig: {block_size: 1024, kernel: "5.15"}\nsteps:\n%s\n' \
+	"  - pwrite -S 0x11 0 1000
+  - sync
+  - pwrite -S 0x11 0 1536
+  - pread 0 100
+  - fsync
+  - commit
+  - close
+  - evict
+  - pwrite --short 768 -S 0x22 1024 1024
+  - fsync" > "$tmp/f2.yaml"
+run "$sim" minimize "$tmp/f2.yaml" -o "$tmp/f2min.yaml"
+cat "$err" >> "$out"
+cp "$out" "$tmp/min.out"
+run "$sim" run --summary "$tmp/f2min.yaml"
+check minimize 'golden minimize "$tmp/min.out" && golden minimized-scenario "$tmp/f2min.yaml" &&
+	[ "$rc" = 0 ]'
+expect_exit2 minimize-over-its-input "$sim" minimize "$tmp/f2.yaml" -o "$tmp/f2.yaml"

@@ -1,0 +1,101 @@
+# kernel-replay.sh - the model against what real kernels did, as recorded in tests/kernel/
+# (docs/kernel-comparison.md, docs/real-kernel.md):
+#   - the corpora of cases (hand-written, random, fallocate/mmap: every
+#     ground-truth-*.txt) replayed in one process each by $build/tests/replay: every recorded point compared byte for byte,
+#     one count per record, and every post-crash state one of those crashstates lists,
+#     one count per postN record; a corpus copy with one record changed must fail once;
+#   - the recorded kernel-check campaigns (this machine's kernel, Debian's 6.1 and 6.12),
+#     one count per scenario (tests/kernel/kernel-check-replay.sh);
+#   - the toggles and the model fixes the kernels told apart: the file after the crash is
+#     what the kernel showed.
+
+replay=$build/tests/replay
+truth=tests/kernel/ground-truth-6.18.txt
+# the hand-written corpus with one size changed, and with one post-crash byte changed
+awk '!done && !/^#/ && NF > 5 { sub(/ size=[0-9]+/, " size=" substr($5, 6) + 1); done = 1 } 1' \
+	"$truth" > "$tmp/wrong-size.txt"
+awk '!done && !/^#/ && $4 ~ /^post/ && $6 ~ /^runs=[0-9a-f][0-9a-f]\*/ {
+	b = substr($6, 6, 2); sub(/runs=../, "runs=" (b == "00" ? "01" : "00")); done = 1 } 1' \
+	"$truth" > "$tmp/wrong-byte.txt"
+# a kernel-check campaign with one SHA-256 changed
+awk '!done && !/^#/ && $3 == "final" { $7 = ($7 ~ /^0/ ? "1" : "0") substr($7, 2); done = 1 } 1' \
+	tests/kernel/kernel-check-6.18.txt > "$tmp/wrong-campaign.txt"
+
+# every ground-truth-[SET-]KERNEL.txt with its cases[-SET].txt
+corpora=()
+for truth in tests/kernel/ground-truth-*.txt; do
+	case $truth in *.details.txt) continue ;; esac
+	corpus=${truth#tests/kernel/ground-truth-}
+	corpus=${corpus%.txt}
+	cases=tests/kernel/cases.txt
+	[[ $corpus == *-* ]] && cases=tests/kernel/cases-${corpus%-*}.txt
+	corpora+=("$corpus")
+	spawn "compare-$corpus" "$replay" compare -x "$sim" "$cases" "$truth"
+	spawn "membership-$corpus" "$replay" membership -x "$sim" "$cases" "$truth"
+done
+spawn wrong-size "$replay" compare -x "$sim" tests/kernel/cases.txt "$tmp/wrong-size.txt"
+spawn wrong-byte "$replay" membership -x "$sim" tests/kernel/cases.txt "$tmp/wrong-byte.txt"
+campaigns=(tests/kernel/kernel-check-*.txt)
+for truth in "${campaigns[@]}"; do
+	spawn "${truth##*/}" tests/kernel/kernel-check-replay.sh -b "$build" -t "$truth"
+done
+spawn wrong-campaign tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/wrong-campaign.txt"
+
+for corpus in "${corpora[@]}"; do
+	collect "compare-$corpus"
+	cat "$err" >> "$out"
+	grep '^FAIL' -A1 "$out" | head -20
+	tally "compare $corpus" "$out" "kernel comparison"
+	collect "membership-$corpus"
+	cat "$err" >> "$out"
+	grep '^FAIL' -A3 "$out" | head -20
+	tally "membership $corpus" "$out" "crash membership"
+done
+# the replay fails when the model's answer is not the kernel's
+truth=tests/kernel/ground-truth-6.18.txt
+collect wrong-size
+check compare-fails-on-a-wrong-size '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ] &&
+	[ "$(tail -1 "$out")" = "kernel comparison: $(($(grep -vc "^#" "$truth") - 1)) passed, 1 failed" ]'
+collect wrong-byte
+check membership-fails-on-a-wrong-byte '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ] &&
+	[ "$(tail -1 "$out")" = "crash membership: $(($(awk "\$4 ~ /^post/" "$truth" | wc -l) - 1)) passed, 1 failed" ]'
+
+# the recorded kernel-check campaigns, each replayed under its recorded profile
+for truth in "${campaigns[@]}"; do
+	collect "${truth##*/}"
+	cat "$err" >> "$out"
+	grep '^FAIL' -A4 "$out" | head -20
+	tally "kernel-check ${truth##*/}" "$out" "kernel-check replay"
+done
+collect wrong-campaign
+check kernel-check-fails-on-a-wrong-sha '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ]'
+
+# the toggles the Debian kernels under qemu told apart: each variant's file after the crash
+# is what the kernel of that side showed (6.1.192 before, 6.12.117 or 6.18 after)
+tog_check() {   # tog_check SCENARIO VARIANT SIZE OFFSET HEXBYTE
+	local tog_sz tog_b tog_want_sz=$3 tog_off=$4 tog_want_b=$5
+	rm -f "$tmp/tog"
+	run "$sim" run --quiet --variant "$2" --dump-file "$tmp/tog" "scenarios/patches/$1.yaml"
+	tog_sz=$(stat -c %s "$tmp/tog" 2> /dev/null)
+	tog_b=$(od -An -tx1 -j"$tog_off" -N1 "$tmp/tog" 2> /dev/null | tr -d ' ')
+	check "toggle $1 $2" '[ "$tog_sz" = "$tog_want_sz" ] && [ "$tog_b" = "$tog_want_b" ] ||
+		{ echo "  after the crash size ${tog_sz:-?} byte $tog_off ${tog_b:-?}," \
+			"the kernel showed $tog_want_sz and $tog_want_b"; false; }'
+}
+tog_check jdata-writeback-commit before-6.5 0 0 ""
+tog_check jdata-writeback-commit after-6.6 12288 4096 d1
+tog_check punch-writeback before-6.14 8192 0 43
+tog_check punch-writeback after-6.18 8192 0 75
+tog_check dioread-nolock-subpage before-6.8 8192 2048 22
+tog_check dioread-nolock-subpage after-6.12 8192 2048 00
+
+# the model fixes kernel-check found, against what 6.18 showed: data=journal writeback
+# commits only with a dirty folio; a write into an unwritten extent inside i_disksize
+# zeroes out and converts the whole extent (up to 32 KiB)
+run "$sim" run --quiet --dump-file "$tmp/jp" scenarios/modes/journal-data-clean-punch-no-commit.yaml
+run "$sim" run --quiet --dump-file "$tmp/jz" scenarios/modes/journal-data-clean-zero-no-commit.yaml
+check journal-clean-writeback '[ "$(stat -c %s "$tmp/jp")" = 8192 ] && [ "$(stat -c %s "$tmp/jz")" = 0 ] ||
+	{ echo "  sizes $(stat -c %s "$tmp/jp") and $(stat -c %s "$tmp/jz"), the kernel shows 8192 and 0"; false; }'
+run "$sim" run --quiet --dump-file "$tmp/uz" scenarios/crash/unwritten-zeroout-converts-extent.yaml
+check unwritten-zeroout-converts-extent '[ "$(od -An -tx1 -j1024 -N2 "$tmp/uz" | tr -d " ")" = 6d6d ] &&
+	[ "$(sha256sum < "$tmp/uz" | cut -c1-16)" = 0708b515a0f6a01a ]'

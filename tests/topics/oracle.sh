@@ -1,0 +1,112 @@
+# oracle.sh - the real-kernel oracle's commands (docs/real-kernel.md): export (xfs_io
+# scripts, fstests tests, yaml, refusals), import (fsx logs, xfs_io lists, bad input),
+# gen (determinism; every scenario loads, runs, exports and comes back through import),
+# and kernel-check skipping without root.  Goldens under tests/golden/oracle/.
+
+for f in scenarios/crash/two-crashes.yaml scenarios/crash/auto-da-alloc-close.yaml \
+	scenarios/fallocate/mwrite-eof-pollution.yaml scenarios/modes/journal-data-fsync.yaml \
+	scenarios/crash/chattr-sync-write.yaml scenarios/basic/remount-clean.yaml; do
+	n=$(basename "$f" .yaml)
+	mkdir -p "$tmp/x"
+	run "$sim" export --format xfs_io -o "$tmp/x" "$f"
+	check "export-xfs_io $n" '[ "$rc" = 0 ] && bash -n "$tmp/x/$n.sh" && [ -x "$tmp/x/$n.sh" ] &&
+		golden "xfs_io-$n" "$tmp/x/$n.sh"'
+	# the same script on stdout
+	run "$sim" export "$f"
+	check "export-stdout $n" 'cmp -s "$out" "$tmp/x/$n.sh" ||
+		{ echo "  export $f to stdout and to -o differ"; false; }'
+done
+
+# fstests: the test and its golden output; the output's MD5s are the model's bytes
+f=scenarios/fallocate/falloc-extend-crash.yaml
+mkdir -p "$tmp/ft" "$tmp/md"
+run "$sim" export --format fstests --test-number 042 -o "$tmp/ft" --model-dir "$tmp/md" "$f"
+check export-fstests '[ "$rc" = 0 ] && bash -n "$tmp/ft/042" && golden fstests-042 "$tmp/ft/042" &&
+	golden fstests-042-out "$tmp/ft/042.out" &&
+	[ "$(grep -c "^print_state \|^check_state " "$tmp/ft/042")" = "$(($(wc -l < "$tmp/ft/042.out") - 1))" ] &&
+	grep -q "^pre-crash 1: size [0-9]* md5 $(md5sum < "$tmp/md/pre1" | cut -d" " -f1)\$" "$tmp/ft/042.out" &&
+	grep -q "^post-crash 1: size [0-9]* md5 $(md5sum < "$tmp/md/post1" | cut -d" " -f1)\$" "$tmp/ft/042.out"'
+# several states at a crash point: the test checks membership, the golden line says so
+run "$sim" export --format fstests scenarios/crash/shutdown-completes-inflight.yaml
+check export-fstests-stdout 'golden fstests-several-states "$out"'
+
+# refusals: a model-only step exits 2 with FILE:LINE:COL, nothing on stdout
+expect_exit2 export-checkpoint "$sim" export scenarios/basic/checkpoint-then-crash.yaml
+check export-checkpoint-message 'golden refuse-checkpoint "$err"'
+expect_exit2 export-short "$sim" export --format fstests scenarios/basic/short-copy.yaml
+check export-short-message 'golden refuse-short "$err"'
+expect_exit2 export-crash-keep "$sim" export scenarios/crash/keep-none-no-residue.yaml
+expect_exit2 export-mwrite-past-eof "$sim" export scenarios/fallocate/mwrite-sigbus.yaml
+expect_exit2 export-inline-checkpoint "$sim" export -c "pwrite 0 10" -c checkpoint
+expect_exit2 export-format-nonsense "$sim" export --format nonsense scenarios/crash/two-crashes.yaml
+expect_exit2 export-o-missing-dir "$sim" export -o "$tmp/nodir" scenarios/crash/two-crashes.yaml
+
+# export --format yaml: the scenario as run loads, and exporting it again changes no step
+run "$sim" export --format yaml scenarios/crash/auto-da-alloc-close.yaml
+cp "$out" "$tmp/asrun.yaml"
+run "$sim" export --format yaml "$tmp/asrun.yaml"
+cp "$out" "$tmp/asrun2.yaml"
+run "$sim" run --quiet "$tmp/asrun.yaml"
+check export-yaml '[ "$rc" = 0 ] && golden yaml-auto-da-alloc-close "$tmp/asrun.yaml" &&
+	diff <(sed -n "/^steps:/,\$p" "$tmp/asrun.yaml") <(sed -n "/^steps:/,\$p" "$tmp/asrun2.yaml") > /dev/null'
+
+# import: an fsx log and an xfs_io list give the expected YAML (tests/data/import/), which loads
+for f in small.fsxops small.xfs_io; do
+	args=()
+	[ $f = small.xfs_io ] && args=(--block-size 1024 --data journal)
+	run "$sim" import "${args[@]}" "tests/data/import/$f"
+	cp "$out" "$tmp/imp.yaml"
+	imp_rc=$rc imp_cmd=$cmdline
+	run "$sim" run --quiet "$tmp/imp.yaml"
+	cmdline=$imp_cmd
+	check "import $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" ||
+		{ diff "tests/data/import/$f.yaml" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
+done
+expect_exit2 import-bad-number "$sim" import tests/data/import/bad-number.fsxops
+check import-bad-number-message 'golden import-bad-number "$err"'
+expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
+check import-clone-range-message 'golden import-clone-range "$err"'
+expect_exit2 import-bad-step "$sim" import tests/data/import/bad-step.xfs_io
+check import-bad-step-message 'golden import-bad-step "$err"'
+expect_exit2 import-missing-file "$sim" import "$tmp/nonexistent"
+
+# gen: the same seed gives the same bytes, another seed others; every scenario loads,
+# runs, exports, and comes back step for step through import of its step list
+run "$sim" gen --seed 7 --count 40
+cp "$out" "$tmp/g1"
+run "$sim" gen --seed 7 --count 40
+cp "$out" "$tmp/g2"
+run "$sim" gen --seed 8 --count 40
+check gen-deterministic '[ -s "$tmp/g1" ] && cmp -s "$tmp/g1" "$tmp/g2" && ! cmp -s "$tmp/g1" "$out"'
+mkdir -p "$tmp/gd"
+run "$sim" gen --seed 7 --count 40 --out "$tmp/gd"
+cat "$tmp"/gd/*.yaml | awk 'NR > 1 && /^name: / { print "---" } { print }' > "$tmp/g4"
+check gen-out-equals-stdout 'cmp -s "$tmp/g1" "$tmp/g4" && [ "$(ls "$tmp/gd" | wc -l)" = 40 ]'
+run "$sim" run --summary "$tmp/gd"
+check gen-scenarios-run '[ "$rc" -le 1 ] && [ "$(grep -c " default " "$out")" = 40 ]'
+nexp=0 nrt=0
+for f in "$tmp"/gd/*.yaml; do
+	"$sim" export --format xfs_io "$f" > /dev/null 2>&1 && nexp=$((nexp + 1))
+	sed -n 's/^  - //p' "$f" > "$tmp/list"
+	"$sim" import --from xfs_io "$tmp/list" > "$tmp/rt.yaml" 2> /dev/null &&
+		cmp -s <(sed -n 's/^  - //p' "$tmp/rt.yaml") "$tmp/list" && nrt=$((nrt + 1))
+done
+cmdline="for each generated scenario: $sim export --format xfs_io FILE; $sim import --from xfs_io STEPS"
+check gen-export-and-round-trip '[ $nexp = 40 ] && [ $nrt = 40 ] ||
+	{ echo "  $nexp of 40 export, $nrt of 40 round-trip through import"; false; }'
+expect_exit2 gen-without-count "$sim" gen --seed 1
+expect_exit2 gen-bad-seed "$sim" gen --seed x --count 1
+
+# kernel-check says why it skips without root (run as an unprivileged user where we are root)
+if [ "$(id -u)" != 0 ]; then
+	run scripts/kernel-check -b "$build"
+elif command -v setpriv > /dev/null && setpriv --reuid 65534 --regid 65534 \
+	--clear-groups test -x "$sim" 2> /dev/null; then
+	run setpriv --reuid 65534 --regid 65534 --clear-groups scripts/kernel-check -b "$build"
+else
+	rc=0
+	printf 'kernel-check: skipped: (not tried)\n0 passed, 0 failed\n' > "$out"
+fi
+cat "$err" >> "$out"
+check kernel-check-skips-without-root '[ "$rc" = 0 ] && grep -q "^kernel-check: skipped: " "$out" &&
+	[ "$(tail -1 "$out")" = "0 passed, 0 failed" ]'
