@@ -1,0 +1,41 @@
+# events.sh - what the model's inside shows (docs/events.md): the events of a data=ordered
+# commit in their order, the rules behind size changes, the pending writes crash states
+# and crash --keep name, the verdict in words, informational notes only with --notes; the
+# same bytes twice; the JSON carries the same events as the trace.
+
+# the commit waits for the ordered data, the flush, then the commit block with FUA
+run "$sim" run --events --explain scenarios/crash/ordered-waits-for-data.yaml
+check ordered-commit-trace 'golden ordered-commit-trace "$out"'
+wait_line=$(grep -n "waits for the ordered data writes" "$out" | head -1 | cut -d: -f1)
+commit_line=$(grep -n "submit journal commit block of tid 1 .*, FUA" "$out" | head -1 | cut -d: -f1)
+flush_line=$(grep -n "flush the device cache: 6 completed" "$out" | head -1 | cut -d: -f1)
+check ordered-wait-flush-commit-order '[ -n "$wait_line" ] && [ -n "$flush_line" ] &&
+	[ -n "$commit_line" ] && [ "$wait_line" -lt "$flush_line" ] &&
+	[ "$flush_line" -lt "$commit_line" ]'
+check disksize-rule 'grep -q "why: e[0-9]* i_disksize 0 -> 8192: mpage_map_and_submit_extent (" "$out"'
+# the same run twice, and the events in the JSON are the events in the trace
+cp "$out" "$tmp/ev1"
+run "$sim" run --events --explain scenarios/crash/ordered-waits-for-data.yaml
+check events-twice 'cmp -s "$tmp/ev1" "$out"'
+run "$sim" run --json scenarios/crash/ordered-waits-for-data.yaml
+check json-events-equal-trace '[ "$(grep -o "\"event\": [0-9]*, \"type\"" "$out" | wc -l)" = \
+	"$(grep -c "^        e[0-9]* " "$tmp/ev1")" ]'
+
+# crash --keep names what it kept and lost; crashstates --events names pending writes
+run "$sim" run --events scenarios/crash/keep-none-no-residue.yaml
+check keep-names-writes 'grep -q "^      kept: none; lost: 1 (e[0-9]*) data block 0 of the file (disk [0-9]*)$" "$out"'
+run "$sim" crashstates --events scenarios/crash/shutdown-completes-inflight.yaml
+check crashstates-events 'golden crashstates-events "$out"'
+
+# a verdict says in words what happened; informational notes only with --notes
+run "$sim" run scenarios/bugs/2023-short-copy-disksize.yaml
+check verdict-in-words 'grep -q "^  what happened: the size recorded for the disk (i_disksize) ran ahead" "$out"'
+run "$sim" run scenarios/crash/ordered-waits-for-data.yaml
+check notes-hidden '! grep -q "no_folio_lock_under_handle" "$out"'
+run "$sim" run --notes scenarios/crash/ordered-waits-for-data.yaml
+check notes-shown 'grep -q "^  note no_folio_lock_under_handle at step 2: " "$out"'
+
+# diff names the size rules one side applied
+run "$sim" diff scenarios/bugs/2023-foo-zero-tail.yaml --patch da_end_skip_dirty
+check diff-rules 'grep -q "rule only on: .*i_disksize moved by ext4_da_do_write_end (" "$out" &&
+	grep -q "rule only off: .*i_disksize moved by ext4_da_write_end_legacy (" "$out"'
