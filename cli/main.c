@@ -9,6 +9,7 @@
  *   ext4sim export FILE.yaml --format F       a scenario as a real-kernel test
  *   ext4sim import FILE                       an fsx log or xfs_io list as a scenario
  *   ext4sim gen --seed S --count N            random scenarios for the real-kernel check
+ *   ext4sim html FILE.yaml [-o OUT.html]      the states step by step as one page (html.c)
  *
  * Everything is loaded and validated before anything runs, so bad input
  * exits 2 with one message on stderr and nothing on stdout.
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "html.h"
 #include "report.h"
 #include "snapshot.h"
 
@@ -32,6 +34,7 @@ static void usage(FILE *out)
 	      "                      [--model-dir DIR] [--test-number NNN]\n"
 	      "       ext4sim import [--from fsx|xfs_io] [--name NAME] [CONFIG FLAGS] FILE\n"
 	      "       ext4sim gen --seed S --count N [--out DIR] [CONFIG FLAGS]\n"
+	      "       ext4sim html [FLAGS] FILE.yaml [-o OUT.html] [--diff PATCH]\n"
 	      "flags: --block-size N  --data ordered|writeback|journal  --delalloc  --nodelalloc\n"
 	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
 	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
@@ -345,5 +348,7 @@ int main(int argc, char **argv)
 		return cmd_explore(argc - 2, argv + 2);
 	if (strcmp(argv[1], "merge") == 0)
 		return cmd_merge(argc - 2, argv + 2);
+	if (strcmp(argv[1], "html") == 0)
+		return cmd_html(argc - 2, argv + 2);
 	return bad_usage("unknown command '%s'", argv[1]);
 }

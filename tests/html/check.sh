@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# check.sh - `ext4sim html` pages in a real browser (docs/html.md): headless chromium
+# loads each page from a file:// URL (a #step=N hash selects a step), and the checks
+# below read the DOM it dumps after the page's script ran.
+#
+#   - the timeline has one entry per step (the step count from `ext4sim run`), also for a
+#     generated scenario of 1200 steps, whose step 1100 can be selected;
+#   - at a crash step (crash --keep), the crash point is open, every distinct state
+#     `ext4sim crashstates` lists is there (its sha256 prefix), each with its verdict;
+#   - a step that changed i_size marks the i_size cell `changed`;
+#   - a step's event list has as many entries as `ext4sim run --events` lists for it;
+#   - two variants and a --diff page show two sides, the differences marked `differs`;
+#   - no request: the page names nothing external (no http:, https:, //, src=, url(,
+#     @import), and chromium's network log shows no request made for a file:// page;
+#     the log is shown to catch one (a control page without a policy that loads an
+#     image) and the page's Content-Security-Policy to block one (the page with that
+#     image added);
+#   - a screenshot is written.
+#
+# usage: tests/html/check.sh [BUILD_DIR]     (default build; needs BUILD_DIR/ext4sim)
+# Last line: "html: N passed, N failed".  Without chromium (or chromium-browser, or
+# $CHROMIUM) it prints why it skipped and "html: 0 passed, 0 failed".  Exit 1 on a
+# failure.  Scratch files go to a temporary directory, removed at the end
+# (HTML_KEEP=1 keeps it and prints its path).
+set -u
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+sim=$build/ext4sim
+pass=0 fail=0
+
+browser=${CHROMIUM:-}
+[ -n "$browser" ] || browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+	echo "skipped: chromium is not installed (scripts/install-deps installs it as root)"
+	echo "html: 0 passed, 0 failed"
+	exit 0
+fi
+if [ ! -x "$sim" ]; then
+	echo "FAIL html: $sim is missing (make BUILD=$build all)"
+	echo "html: 0 passed, 1 failed"
+	exit 1
+fi
+tmp=$(mktemp -d)
+cleanup() { if [ "${HTML_KEEP:-0}" = 1 ]; then echo "scratch files in $tmp"; else rm -rf "$tmp"; fi; }
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL html: $*"; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+
+# browse MODE OUT URL: chromium on URL; MODE dom (the DOM to OUT), net (the network log
+# to OUT), shot (a 1280x900 screenshot to OUT).
+browse() {
+	local ud rc
+	ud=$(mktemp -d "$tmp/profile.XXXXXX")
+	local args=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+		    --disable-background-networking --disable-component-update --disable-sync
+		    --user-data-dir="$ud")
+	case $1 in
+	dom) timeout 120 "$browser" "${args[@]}" --dump-dom "$3" > "$2" 2> "$tmp/browser.err" ;;
+	net) timeout 120 "$browser" "${args[@]}" --log-net-log="$2" --dump-dom "$3" > /dev/null \
+		2> "$tmp/browser.err" ;;
+	shot) timeout 120 "$browser" "${args[@]}" --window-size=1280,900 --screenshot="$2" "$3" \
+		> /dev/null 2> "$tmp/browser.err" ;;
+	esac
+	rc=$?
+	rm -rf "$ud"
+	return $rc
+}
+
+# page NAME ARGS...: ext4sim html ARGS -o $tmp/NAME.html; counts one check.
+page() {
+	local name=$1
+	shift
+	if "$sim" html "$@" -o "$tmp/$name.html" > "$tmp/$name.gen" 2>&1 && [ -s "$tmp/$name.html" ]
+	then ok; else bad "ext4sim html $* -o $name.html: $(head -3 "$tmp/$name.gen")"; fi
+}
+url() { echo "file://$tmp/$1.html${2:+#$2}"; }
+count() { grep -o "$1" "$2" | wc -l; }
+# The tags of FILE holding both strings.
+tags_with() { grep -o '<[^>]*>' "$3" | grep -F -- "$1" | grep -cF -- "$2"; }
+# The steps `ext4sim run` prints for FILE (first variant).
+run_steps() { "$sim" run --variant "$2" "$1" | grep -c '^  \[[0-9]*\] '; }
+# The events `ext4sim run --events` lists for step N of FILE.
+run_events() {
+	"$sim" run --events "$1" | awk -v n="$2" '
+		/^  \[[0-9]+\] / { cur = substr($1, 2, length($1) - 2) + 0 }
+		cur == n && /^        e[0-9]+ / { c++ }
+		END { print c + 0 }'
+}
+
+# --- a crash --keep step: keep-none-no-residue, step 6 ---
+crash=scenarios/crash/keep-none-no-residue.yaml
+page crash "$crash"
+browse dom "$tmp/crash.dom" "$(url crash step=6)"
+check "crash: one timeline entry per step" \
+	'[ "$(count "<li class=\"tstep" "$tmp/crash.dom")" = "$(run_steps "$crash" default)" ]'
+check "crash: step 6 selected" 'grep -q ">Step 6 of 7<" "$tmp/crash.dom"'
+check "crash: the crash point is open" 'grep -q "<details class=\"cpoint\" open=\"\"" "$tmp/crash.dom"'
+"$sim" crashstates "$crash" | sed -n 's/^    size [0-9]* sha256 \([0-9a-f]\{16\}\).*/\1/p' > "$tmp/shas"
+check "crash: crashstates lists states" '[ -s "$tmp/shas" ]'
+while read -r sha; do
+	check "crash: state $sha is shown" 'grep -q "sha256 $sha" "$tmp/crash.dom"'
+done < "$tmp/shas"
+check "crash: each state has its verdict" \
+	'[ "$(count "class=\"cverdict [a-z]*\">verdict: " "$tmp/crash.dom")" = "$(wc -l < "$tmp/shas")" ]'
+check "crash: a state says no violation" 'grep -q "verdict: no violation" "$tmp/crash.dom"'
+check "crash: the writes a state kept" 'grep -q "writes kept: " "$tmp/crash.dom"'
+check "crash: the example --keep" 'grep -q "<code>crash --keep " "$tmp/crash.dom"'
+check "crash: the step's own --keep" 'grep -q "crash --keep: kept: none" "$tmp/crash.dom"'
+
+# --- sizes and events: ordered-waits-for-data ---
+ord=scenarios/crash/ordered-waits-for-data.yaml
+page ordered "$ord"
+browse dom "$tmp/ord1.dom" "$(url ordered step=1)"
+browse dom "$tmp/ord3.dom" "$(url ordered step=3)"
+check "sizes: step 1 marks i_size changed" '[ "$(tags_with "changed" "data-k=\"i_size\"" "$tmp/ord1.dom")" = 1 ]'
+check "sizes: step 3 leaves i_size unmarked" '[ "$(tags_with "changed" "data-k=\"i_size\"" "$tmp/ord3.dom")" = 0 ]'
+check "sizes: step 3 marks the durable size changed" \
+	'[ "$(tags_with "changed" "data-k=\"durable size\"" "$tmp/ord3.dom")" = 1 ]'
+for n in 1 3; do
+	check "events: step $n lists the events run --events lists" \
+		'[ "$(count "<li class=\"ev\"" "$tmp/ord$n.dom")" = "$(run_events "$ord" $n)" ]'
+done
+check "events: step 3 shows the ordered-data wait" 'grep -q "waits for the ordered data writes" "$tmp/ord3.dom"'
+check "events: step 1 says why i_size moved" 'grep -q "<ul class=\"why\"><li>e4 i_size 0 -&gt; 4096" "$tmp/ord1.dom"'
+browse shot "$tmp/ordered.png" "$(url ordered step=3)"
+check "screenshot written" '[ "$(stat -c %s "$tmp/ordered.png" 2>/dev/null || echo 0)" -gt 20000 ]'
+
+# --- two variants side by side ---
+var=scenarios/bugs/2024-eof-pollution-extend.yaml
+page variants "$var"
+browse dom "$tmp/var.dom" "$(url variants "step=4&a=0&b=3")"
+check "variants: two sides" '[ "$(count "<div class=\"side\">" "$tmp/var.dom")" = 2 ]'
+check "variants: the left violates, the right does not" \
+	'grep -q "invariants violated: gap_zero_on_extend, read_posix, fsync_durable" "$tmp/var.dom" &&
+	 grep -q "invariants violated: none" "$tmp/var.dom"'
+check "variants: differences marked" '[ "$(count "differs" "$tmp/var.dom")" -gt 0 ]'
+check "variants: the timeline marks differing steps" 'grep -q "class=\"mk dif\"" "$tmp/var.dom"'
+
+# --- --diff: a toggle off and on ---
+page diff scenarios/bugs/2023-short-copy-disksize.yaml --diff short_copy_zero
+browse dom "$tmp/diff.dom" "$(url diff)"
+check "diff: two sides" '[ "$(count "<div class=\"side\">" "$tmp/diff.dom")" = 2 ]'
+check "diff: off and on named" 'grep -q "short_copy_zero off" "$tmp/diff.dom" && grep -q "short_copy_zero on" "$tmp/diff.dom"'
+
+# --- a long scenario: 1200 steps ---
+{
+	echo "name: long-generated"
+	echo "steps:"
+	for i in $(seq 0 1199); do
+		case $((i % 40)) in
+		39) echo "  - fsync" ;;
+		19) echo "  - sync_range -w 0 0" ;;
+		*) echo "  - pwrite -S 0x$(printf %02x $((i % 251 + 1))) $(((i * 1536) % 1048576)) 1000" ;;
+		esac
+	done
+} > "$tmp/long.yaml"
+page long "$tmp/long.yaml"
+browse dom "$tmp/long.dom" "$(url long step=1100)"
+check "long: one timeline entry per step" '[ "$(count "<li class=\"tstep" "$tmp/long.dom")" = 1200 ]'
+check "long: step 1100 selected" 'grep -q ">Step 1100 of 1200<" "$tmp/long.dom" && grep -q "class=\"tstep sel\" data-step=\"1100\"" "$tmp/long.dom"'
+check "long: only one step drawn" '[ "$(count "<div class=\"side\">" "$tmp/long.dom")" = 1 ]'
+
+# --- no request ---
+for p in crash ordered variants diff long; do
+	check "no external reference in $p.html" \
+		'! grep -qiE "https?:|//|src=|url\(|@import" "$tmp/$p.html"'
+done
+check "the policy forbids every load" \
+	'grep -q "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src '\''none'\'';" "$tmp/crash.html"'
+probe='<img src="http://127.0.0.1:9/probe.png">'
+printf '<!DOCTYPE html><html><body>%s</body></html>\n' "$probe" > "$tmp/control.html"
+sed "s|^<body>\$|<body>$probe|" "$tmp/crash.html" > "$tmp/probed.html"
+check "the probe is in the page's copy" 'grep -qF "$probe" "$tmp/probed.html"'
+browse net "$tmp/control.net" "$(url control)"
+browse net "$tmp/probed.net" "$(url probed)"
+browse net "$tmp/crash.net" "$(url crash step=6)"
+browse net "$tmp/long.net" "$(url long step=1100)"
+page_req='"network_isolation_key":"file:'
+check "the network log shows a page's request (control)" 'grep -q "$page_req" "$tmp/control.net"'
+check "the policy blocks a request the page would make" \
+	'[ -s "$tmp/probed.net" ] && ! grep -q "$page_req" "$tmp/probed.net"'
+for p in crash long; do
+	check "no request from $p.html" '[ -s "$tmp/$p.net" ] && ! grep -q "$page_req" "$tmp/$p.net"'
+done
+
+echo "html: $pass passed, $fail failed"
+[ "$fail" = 0 ]
