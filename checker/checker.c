@@ -1,5 +1,5 @@
 /*
- * checker.c - the contract's invariants (see checker.h).  One function per
+ * checker.c - the invariants of docs/invariants.md (see checker.h).  One function per
  * invariant or group, each named after what it checks.
  */
 #include "checker.h"

@@ -1,5 +1,5 @@
 /*
- * checker.h - the invariants of the contract, judged against the model.
+ * checker.h - the invariants of docs/invariants.md, judged against the model.
  *
  * The checker never changes the model: it reads the page cache through
  * ext4_peek(), the block map and the device.  It keeps its own naive POSIX

@@ -1,5 +1,5 @@
 /*
- * main.c - the ext4sim command line (docs/cli.md, the contract).
+ * main.c - the ext4sim command line (docs/scenario-format.md).
  *
  *   ext4sim run [FLAGS] FILE.yaml|DIR ...     replay scenarios
  *   ext4sim run [FLAGS] -c CMD [-c CMD ...]   replay inline steps
@@ -10,6 +10,7 @@
  *   ext4sim import FILE                       an fsx log or xfs_io list as a scenario
  *   ext4sim gen --seed S --count N            random scenarios for the real-kernel check
  *   ext4sim html FILE.yaml [-o OUT.html]      the states step by step as one page (html.c)
+ *   ext4sim quiz --seed S [--answers]         a generated crash problem (quiz.c)
  *
  * Everything is loaded and validated before anything runs, so bad input
  * exits 2 with one message on stderr and nothing on stdout.
@@ -20,6 +21,7 @@
 
 #include "cli.h"
 #include "html.h"
+#include "quiz.h"
 #include "report.h"
 #include "snapshot.h"
 
@@ -35,6 +37,7 @@ static void usage(FILE *out)
 	      "       ext4sim import [--from fsx|xfs_io] [--name NAME] [CONFIG FLAGS] FILE\n"
 	      "       ext4sim gen --seed S --count N [--out DIR] [CONFIG FLAGS]\n"
 	      "       ext4sim html [FLAGS] FILE.yaml [-o OUT.html] [--diff PATCH]\n"
+	      "       ext4sim quiz --seed S [--answers | --yaml] [CONFIG FLAGS]\n"
 	      "flags: --block-size N  --data ordered|writeback|journal  --delalloc  --nodelalloc\n"
 	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
 	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
@@ -44,15 +47,16 @@ static void usage(FILE *out)
 	      "       --crash-bound N (crash states evaluated per crash point; 0: none)\n"
 	      "       --crash-everywhere (also judge a crash after every step)\n"
 	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
+	      "       --quiz (run: sizes, crash-state counts, verdicts hidden), --reveal (and shown)\n"
 	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n", out);
 }
 
-static void print_header(const struct loaded *ld, const struct sim_variant_cfg *cfg)
+static void print_header(FILE *out, const struct loaded *ld, const struct sim_variant_cfg *cfg)
 {
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
 	const struct ext4_mount_opts *o = &cfg->opts;
 
-	printf("-- variant %s: kernel %s; block size %u, data=%s, %s%s, %u blocks\n", cfg->name,
+	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s, %u blocks\n", cfg->name,
 	       cfg->profile->name, o->block_size, modes[o->data],
 	       o->delalloc ? "delalloc" : "nodelalloc",
 	       ext4_should_dioread_nolock_opts(o) ? ", dioread_nolock" : "", o->disk_blocks);
@@ -72,7 +76,7 @@ static const char *dump_path(const struct cli *c, const struct loaded *ld,
 }
 
 /* Run the variants of one scenario; returns how many failed, or -1. */
-static int run_one(struct cli *c, struct loaded *ld, bool first_json, unsigned *nr_run)
+static int run_one(struct cli *c, struct loaded *ld, bool first_json, unsigned *nr_run, FILE *out)
 {
 	struct sim_variant_result *res = calloc(ld->nr_cfg, sizeof(*res));
 	char repro[SCN_VARIANTS_MAX][2048], err[SCN_ERR_MAX], dbuf[4096];
@@ -83,25 +87,25 @@ static int run_one(struct cli *c, struct loaded *ld, bool first_json, unsigned *
 
 	SIM_ASSERT(res != NULL);
 	if (text)
-		printf("== scenario %s (%s)\n", ld->s.name, ld->s.path);
+		fprintf(out, "== scenario %s (%s)\n", ld->s.name, ld->s.path);
 	for (unsigned i = 0; i < ld->nr_cfg; i++) {
 		const struct sim_variant_cfg *cfg = &ld->cfg[i];
 
 		if (c->o.variant && strcmp(cfg->name, c->o.variant))
 			continue;
 		if (text)
-			print_header(ld, cfg);
+			print_header(out, ld, cfg);
 		report_reproduce(repro[n], sizeof(repro[n]), &ld->s, &c->ov, cfg->name,
 				 ld->nr_cfg > 1);
 		repro_p[n] = repro[n];
-		if (sim_run_variant(&ld->s, cfg, &c->o, text && !c->o.quiet ? stdout : NULL,
+		if (sim_run_variant(&ld->s, cfg, &c->o, text && !c->o.quiet ? out : NULL,
 				    dump_path(c, ld, cfg, dbuf, sizeof(dbuf)), &res[n], err,
 				    sizeof(err)) < 0) {
 			fprintf(stderr, "%s\n", err);
 			failed = -1;
 		}
 		if (text)
-			report_verdict(stdout, &ld->s, &res[n], repro[n]);
+			report_verdict(out, &ld->s, &res[n], repro[n]);
 		if (c->o.summary)
 			report_summary_line(stdout, &ld->s, &res[n]);
 		failed += failed >= 0 && !res[n].passed;
@@ -122,12 +126,16 @@ static int cmd_run(int argc, char **argv)
 	struct input_list l = { 0 };
 	struct loaded *ld = NULL;
 	unsigned nr = 0, nr_run = 0, failed = 0;
+	bool quiz = false, reveal = false;
+	struct quiz_out q = { 0 };
 	int rc;
 
 	SIM_ASSERT(c != NULL);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
 	c->o.name_writes = true;        /* crash states name their pending writes */
-	if ((rc = parse_run_args(c, argc, argv)) || (rc = expand_inputs(c, &l)))
+	argc = quiz_take_flags(argc, argv, &quiz, &reveal);
+	if ((rc = parse_run_args(c, argc, argv)) || (rc = expand_inputs(c, &l)) ||
+	    (quiz && (rc = quiz_check_flags(c))))
 		goto out_free;
 	if (c->o.only_point || c->o.has_keep) {
 		rc = bad_usage("--point and --keep are flags of crashstates%s", "");
@@ -146,8 +154,9 @@ static int cmd_run(int argc, char **argv)
 	if (c->o.json)
 		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
+	q.out = quiz ? quiz_open(&q) : stdout;
 	for (unsigned i = 0; i < nr; i++) {
-		int f = run_one(c, &ld[i], i == 0, &nr_run);
+		int f = run_one(c, &ld[i], i == 0, &nr_run, q.out);
 
 		if (f < 0)
 			rc = 2;
@@ -157,10 +166,12 @@ static int cmd_run(int argc, char **argv)
 	if (c->o.json)
 		printf("]}\n");
 	else
-		printf("%u scenario(s), %u variant(s): %u as expected, %u not\n", nr, nr_run,
-		       nr_run - failed, failed);
+		fprintf(q.out, "%u scenario(s), %u variant(s): %u as expected, %u not\n", nr, nr_run,
+			nr_run - failed, failed);
 	if (!rc)
 		rc = failed ? 1 : 0;
+	if (quiz)
+		rc = quiz_close(&q, reveal, rc);
 out_free:
 	for (unsigned i = 0; ld && i < nr; i++)
 		scn_free(&ld[i].s);
@@ -350,5 +361,7 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 2, argv + 2);
 	if (strcmp(argv[1], "html") == 0)
 		return cmd_html(argc - 2, argv + 2);
+	if (strcmp(argv[1], "quiz") == 0)
+		return cmd_quiz(argc - 2, argv + 2);
 	return bad_usage("unknown command '%s'", argv[1]);
 }

@@ -1213,7 +1213,7 @@ static int ldr_schema(struct ldr *L)
 	return ldr_root_schema(L, &top_keys, ldr_top_key, ldr_top_finish);
 }
 
-/* Fill @cfg with the contract's defaults. */
+/* Fill @cfg with the defaults of docs/scenario-format.md. */
 void scn_config_defaults(struct scn_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));

@@ -1,8 +1,7 @@
 /*
  * scenario.h - the scenario file: YAML loader and xfs_io-style step parser.
  *
- * A scenario is one YAML document (see docs/scenario-format.md and the
- * contract).  scn_load() reads it with libyaml's event parser, checks every
+ * A scenario is one YAML document (see docs/scenario-format.md).  scn_load() reads it with libyaml's event parser, checks every
  * key, type, limit and step, and fills a struct scenario.  Every error is
  * reported once, as "FILE:LINE:COL: message" (1-based), into a caller buffer;
  * the caller prints it and exits 2.  Nothing here touches the model.
@@ -163,7 +162,7 @@ struct scenario {
 	struct scn_cs_expect_set cs_expect[SCN_VARIANTS_MAX];
 };
 
-/* Fill @cfg with the contract's defaults (4096, ordered, delalloc, ...). */
+/* Fill @cfg with the defaults of docs/scenario-format.md (4096, ordered, delalloc, ...). */
 void scn_config_defaults(struct scn_config *cfg);
 
 /*
@@ -178,7 +177,7 @@ int scn_load(const char *path, struct scenario *out,
 	     bool (*is_invariant)(const char *name), char *err, size_t errlen);
 
 /*
- * Parse one step line (xfs_io syntax, see the contract section 4).  Returns
+ * Parse one step line (xfs_io syntax, docs/scenario-format.md "Steps").  Returns
  * 0, or -1 with a message (no position) in @err; @col_out gets the 0-based
  * byte offset in @text where the problem starts.
  */

@@ -1,6 +1,6 @@
 /*
- * step.c - one step line in xfs_io syntax -> struct scn_step (the contract's
- * section 4), and xfs_io's number syntax.  Used by the scenario loader for
+ * step.c - one step line in xfs_io syntax -> struct scn_step
+ * (docs/scenario-format.md, "Steps"), and xfs_io's number syntax.  Used by the scenario loader for
  * every `steps:` entry and by `ext4sim run -c`.
  *
  * scn_parse_num() is xfs_io's cvtnum restricted to decimal, 0x hex and

@@ -705,6 +705,11 @@ void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judg
 	stream_drain(ss);
 }
 
+const struct ext4_fs *sim_stream_fs(const struct sim_stream *ss)
+{
+	return &ss->w.fs;
+}
+
 void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out)
 {
 	for (int inv = 0; inv < INV_COUNT; inv++)

@@ -140,6 +140,8 @@ struct sim_stream_result {
 
 struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const struct sim_options *o);
 void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge);
+/* The stream's mounted file system, to read the file between steps. */
+const struct ext4_fs *sim_stream_fs(const struct sim_stream *ss);
 /* The counts and verdict; frees @ss. */
 void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out);
 

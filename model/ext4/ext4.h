@@ -28,8 +28,8 @@
  *   (4) no handle is open between steps.
  * It then asserts jbd2.h's invariants (jbd2_check, and (4) against the
  * allocator) and blkdev.h's (blkdev_check).
- * The contract's invariants (i_disksize <= i_size and others) are the
- * checker's, in checker/.
+ * The file-level invariants (i_disksize <= i_size and the others of
+ * docs/invariants.md) are the checker's, in checker/.
  */
 #ifndef EXT4SIM_EXT4_H
 #define EXT4SIM_EXT4_H

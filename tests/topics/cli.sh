@@ -26,7 +26,7 @@ run "$sim" run --quiet --dump-file "$tmp/d" -c "pwrite -S 0x41 1m 3"
 check dump-file-content '[ "$(stat -c %s "$tmp/d")" = $((1048576 + 3)) ] &&
 	[ "$(tail -c 3 "$tmp/d")" = AAA ]'
 
-# crashstates: the contract's JSON keys, and a hand-counted case (2 unflushed writes to
+# crashstates: the JSON keys of docs/scenario-format.md, and a hand-counted case (2 unflushed writes to
 # 2 blocks: 4 raw states, 2 distinct)
 run "$sim" crashstates --json scenarios/crash/shutdown-completes-inflight.yaml
 check crashstates-json 'golden crashstates-json "$out"'
@@ -35,7 +35,7 @@ expect_exit2 diff-without-patch "$sim" diff scenarios/basic/short-copy.yaml
 expect_exit2 diff-unknown-patch "$sim" diff scenarios/basic/short-copy.yaml --patch no_such_patch
 expect_exit2 run-unknown-patch "$sim" run --patch no_such_patch=on scenarios/basic/short-copy.yaml
 
-# diff: the short-copy fix turns the F2 violation off on 5.15, and the JSON holds both runs
+# diff: the short-copy fix turns its violation off on 5.15, and the JSON holds both runs
 run "$sim" diff scenarios/basic/short-copy.yaml --patch short_copy_zero --kernel 5.15
 check diff-text 'golden diff-text "$out"'
 run "$sim" diff --json scenarios/basic/short-copy.yaml --patch short_copy_zero --kernel 5.15

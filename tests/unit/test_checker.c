@@ -14,7 +14,7 @@
  * and zeroing take folio locks under a handle).
  *
  * Also: a clean run of ordinary operations in every data mode reports no
- * contract invariant, a run of delalloc writes and reads reports nothing
+ * counted invariant, a run of delalloc writes and reads reports nothing
  * at all, and the invariant names round-trip through chk_inv_lookup() and
  * chk_is_invariant_name().
  */
@@ -248,8 +248,8 @@ static void test_checker__invariant_names_round_trip(void **state)
 /* ------------------------------------------------------------------ */
 /* clean runs                                                          */
 
-/* Ordinary operations in every mode: no contract invariant is reported. */
-static void test_checker__clean_run_reports_no_contract_invariant(void **state)
+/* Ordinary operations in every mode: no counted invariant is reported. */
+static void test_checker__clean_run_reports_no_counted_invariant(void **state)
 {
 	static const struct { uint32_t bs; enum ext4_data_mode data; bool da; } cfgs[] = {
 		{ 1024, DATA_ORDERED, true }, { 1024, DATA_ORDERED, false },
@@ -579,7 +579,7 @@ static void test_checker__folio_lock_under_handle_is_reported(void **state)
 	assert_true(chk_inv_info(INV_NO_FOLIO_LOCK_UNDER_HANDLE)->informational);
 	step_write(w, 0, 100, 0x71);            /* nodelalloc: handle, then the folio */
 	expect_reported(w, 0, true, BIT(INV_NO_FOLIO_LOCK_UNDER_HANDLE), "a nodelalloc write");
-	expect_reported(w, 0, false, 0, "a nodelalloc write (contract invariants)");
+	expect_reported(w, 0, false, 0, "a nodelalloc write (counted invariants)");
 	assert_non_null(strstr(w->chk.v[0].msg, "write_begin"));
 	fx_world_free(w);
 
@@ -808,7 +808,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_teardown(fn, fx_world_leftover)
 		T(test_checker__invariant_names_round_trip),
-		T(test_checker__clean_run_reports_no_contract_invariant),
+		T(test_checker__clean_run_reports_no_counted_invariant),
 		T(test_checker__delalloc_writes_and_reads_report_nothing),
 		T(test_checker__disksize_above_size_is_reported),
 		T(test_checker__disksize_short_with_nothing_pending_is_reported),

@@ -30,8 +30,8 @@
 #define FIXTURES_MIN 25
 #define FIXTURES_MAX 256
 
-/* Invariant names of the contract (section 5), plus "extra_*" so a fixture
- * can list more distinct names than the contract has. */
+/* Invariant names of docs/invariants.md, plus "extra_*" so a fixture
+ * can list more distinct names than the checker has. */
 static bool test_is_invariant(const char *name)
 {
 	static const char *const names[] = {
@@ -175,7 +175,7 @@ static void test_scenario__full_file_loads(void **state)
 	assert_int_equal(s->expect[1].e_nr, 0);
 }
 
-/* Without config:, the contract's defaults apply; no variants, no expect. */
+/* Without config:, the defaults apply; no variants, no expect. */
 static void test_scenario__defaults_apply(void **state)
 {
 	struct scenario *s = *state;
@@ -223,14 +223,14 @@ static void test_scenario__expect_default_variant(void **state)
 	char path[256];
 	char err[SCN_ERR_MAX];
 	static const char yaml[] = "name: d\nsteps: [sync]\n"
-				   "expect:\n  default: [not_in_the_contract]\n";
+				   "expect:\n  default: [not_an_invariant]\n";
 
 	write_tmp("def.yaml", yaml, strlen(yaml), path, sizeof(path));
 	assert_int_equal(scn_load(path, s, NULL, err, sizeof(err)), 0);
 	assert_true(s->has_expect);
 	assert_int_equal(s->nr_expect, 1);
 	assert_string_equal(s->expect[0].e_variant, "default");
-	assert_string_equal(s->expect[0].e_invariants[0], "not_in_the_contract");
+	assert_string_equal(s->expect[0].e_invariants[0], "not_an_invariant");
 	scn_free(s);
 	assert_int_equal(scn_load(path, s, test_is_invariant, err, sizeof(err)),
 			 -1);
