@@ -284,8 +284,8 @@ static void print_profile(const struct ext4_profile *p)
 
 	printf("  %-16s %s%s\n  %-16s on:", p->name, p->description,
 	       p == ext4_profile_default() ? " [default]" : "", "");
-	for (unsigned t = 0; t < T_COUNT; t++)
-		if (p->toggles & (1u << t))
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		if (ext4_profile_has(p, t))
 			printf("%s %s", any++ ? "," : "", ext4_toggle_at(t)->name);
 	printf("%s\n", any ? "" : " (none)");
 }
@@ -296,17 +296,27 @@ static void print_toggle(const struct ext4_toggle *t)
 	       t->name, t->commit, t->release, t->before, t->after, t->path);
 	if (t->unmodelled)
 		printf("    model:   %s\n", t->unmodelled);
+	if (t->why)
+		printf("    why:     %s\n", t->why);
+	if (t->shown_by)
+		printf("    shown:   %s\n", t->shown_by);
 }
 
-/* ext4sim patches: the profiles, the toggles, and what has no toggle. */
+/* ext4sim patches: the profiles, the toggles (experimental ones apart), what has no toggle. */
 static int cmd_patches(void)
 {
 	printf("kernel profiles (--kernel NAME; config kernel:)\n");
 	for (unsigned i = 0; i < ext4_profile_count(); i++)
 		print_profile(ext4_profile_at(i));
 	printf("\npatch toggles (--patch NAME=on|off; patches: {NAME: on|off})\n");
-	for (unsigned t = 0; t < T_COUNT; t++)
-		print_toggle(ext4_toggle_at(t));
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		if (ext4_toggle_at(t)->klass != TC_EXPERIMENTAL)
+			print_toggle(ext4_toggle_at(t));
+	printf("\nexperimental toggles (ideas under test, in no profile: --patch NAME=on; "
+	       "model/ext4/experimental.c)\n");
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		if (ext4_toggle_at(t)->klass == TC_EXPERIMENTAL)
+			print_toggle(ext4_toggle_at(t));
 	printf("\nnot modelled (no toggle)\n");
 	for (unsigned i = 0; ext4_not_modelled[i]; i++)
 		printf("  %s\n", ext4_not_modelled[i]);

@@ -44,7 +44,7 @@ check diff-json 'golden diff-json "$out"'
 # patches: every toggle listed has its commit line; every profile a recorded kernel-check
 # campaign names is listed (counts from the output itself, not from here)
 run "$sim" patches
-ntoggles=$(sed -n '/^patch toggles/,/^$/p' "$out" | grep -c '^  [a-z0-9_]*$')
+ntoggles=$(sed -n '/^patch toggles/,/^not modelled/p' "$out" | grep -c '^  [a-z0-9_]*$')
 nprofiles_missing=0
 for p in $(sed -n 's/^# profile: //p' tests/kernel/kernel-check-*.txt); do
 	grep -q "^  $p " "$out" || nprofiles_missing=$((nprofiles_missing + 1))
