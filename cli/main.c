@@ -5,6 +5,8 @@
  *   ext4sim run [FLAGS] -c CMD [-c CMD ...]   replay inline steps
  *   ext4sim crashstates [FLAGS] FILE.yaml     every crash state, recovered and judged
  *   ext4sim diff FILE.yaml --patch NAME       a scenario without and with a patch
+ *   ext4sim matrix FILE.yaml [--toggles]      the scenario under every profile (matrix.c)
+ *   ext4sim bisect FILE.yaml --good P --bad P the toggles behind a change of verdict (bisect.c)
  *   ext4sim patches                           the kernel profiles and patch toggles
  *   ext4sim export FILE.yaml --format F       a scenario as a real-kernel test
  *   ext4sim import FILE                       an fsx log or xfs_io list as a scenario
@@ -27,8 +29,10 @@ static void usage(FILE *out)
 {
 	fputs("usage: ext4sim run [FLAGS] FILE.yaml|DIR ...\n"
 	      "       ext4sim run [FLAGS] -c CMD [-c CMD ...]\n"
-	      "       ext4sim crashstates [FLAGS] FILE.yaml\n"
-	      "       ext4sim diff [FLAGS] FILE.yaml --patch NAME\n"
+	      "       ext4sim crashstates [FLAGS] FILE.yaml | -c CMD ...\n"
+	      "       ext4sim diff [FLAGS] FILE.yaml | -c CMD ... --patch NAME\n"
+	      "       ext4sim matrix [FLAGS] FILE.yaml | -c CMD ... [--toggles] [--json]\n"
+	      "       ext4sim bisect [FLAGS] FILE.yaml | -c CMD ... --good PROFILE --bad PROFILE\n"
 	      "       ext4sim patches\n"
 	      "       ext4sim export [FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]\n"
 	      "                      [--model-dir DIR] [--test-number NNN]\n"
@@ -44,7 +48,9 @@ static void usage(FILE *out)
 	      "       --crash-bound N (crash states evaluated per crash point; 0: none)\n"
 	      "       --crash-everywhere (also judge a crash after every step)\n"
 	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
-	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n", out);
+	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n"
+	      "  (diff: 1 when a verdict differs off and on; bisect: 1 when nothing differs)\n",
+	      out);
 }
 
 static void print_header(const struct loaded *ld, const struct sim_variant_cfg *cfg)
@@ -232,8 +238,8 @@ static int cmd_crashstates(int argc, char **argv)
 	c->o.crash_digest = true;
 	if ((rc = parse_run_args(c, argc, argv)))
 		goto out_free;
-	if (c->nr_inputs != 1 || c->nr_cmds) {
-		rc = bad_usage("crashstates takes one scenario file%s", "");
+	if (c->nr_inputs + (c->nr_cmds > 0) != 1) {
+		rc = bad_usage("crashstates takes one scenario file or -c steps%s", "");
 		goto out_free;
 	}
 	if (c->o.has_keep && !c->o.only_point) {
@@ -241,7 +247,8 @@ static int cmd_crashstates(int argc, char **argv)
 		goto out_free;
 	}
 	c->o.record_events = c->o.events;       /* pending writes with their event numbers */
-	if ((rc = load_one(c, c->inputs[0], ld)))
+	if ((c->nr_cmds && (rc = inline_scenario(c, &ld->s))) ||
+	    (rc = load_one(c, c->nr_cmds ? NULL : c->inputs[0], ld)))
 		goto out_free;
 	if (c->o.json) {
 		printf("{\"scenario\": ");
@@ -346,6 +353,10 @@ int main(int argc, char **argv)
 		return cmd_crashstates(argc - 2, argv + 2);
 	if (strcmp(argv[1], "diff") == 0)
 		return cmd_diff(argc - 2, argv + 2);
+	if (strcmp(argv[1], "matrix") == 0)
+		return cmd_matrix(argc - 2, argv + 2);
+	if (strcmp(argv[1], "bisect") == 0)
+		return cmd_bisect(argc - 2, argv + 2);
 	if (strcmp(argv[1], "minimize") == 0)
 		return cmd_minimize(argc - 2, argv + 2);
 	if (strcmp(argv[1], "export") == 0)
