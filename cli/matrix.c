@@ -117,40 +117,14 @@ int cfg_for_profile(const struct cli *c, const struct loaded *ld, const char *va
 	return rc;
 }
 
-/* "6.13" -> 613; a profile that is not a mainline version -> -1. */
-static int version_of(const char *name)
-{
-	unsigned major, minor;
-	char end;
-
-	if (sscanf(name, "%u.%u%c", &major, &minor, &end) != 2)
-		return -1;
-	return (int)(major * 100 + minor);
-}
-
 /* The profiles in release order: mainline by version, then the others as listed. */
 static unsigned profiles_in_order(const struct ext4_profile **out)
 {
-	unsigned n = 0;
+	unsigned n = ext4_profile_mainline(out);
 
-	for (int pass = 0; pass < 2; pass++) {
-		unsigned first = n;
-
-		for (unsigned i = 0; i < ext4_profile_count(); i++) {
-			const struct ext4_profile *p = ext4_profile_at(i);
-
-			if ((version_of(p->name) > 0) == (pass == 0))
-				out[n++] = p;
-		}
-		for (unsigned i = first; pass == 0 && i < n; i++)      /* insertion sort */
-			for (unsigned k = i; k > first && version_of(out[k - 1]->name) >
-			     version_of(out[k]->name); k--) {
-				const struct ext4_profile *t = out[k];
-
-				out[k] = out[k - 1];
-				out[k - 1] = t;
-			}
-	}
+	for (unsigned i = 0; i < ext4_profile_count(); i++)
+		if (ext4_profile_version(ext4_profile_at(i)) < 0)
+			out[n++] = ext4_profile_at(i);
 	return n;
 }
 
@@ -201,7 +175,7 @@ static void print_row_json(const struct mrow *m, bool first)
 static unsigned matrix_rows(const struct cli *c, const struct loaded *ld, const char *variant,
 			    const struct ext4_profile *base, struct mrow *rows)
 {
-	const struct ext4_profile *order[64];
+	const struct ext4_profile **order = sim_zalloc(ext4_profile_count() * sizeof(*order));
 	unsigned n = 0, np = base ? 1 : profiles_in_order(order);
 	struct sim_variant_cfg cfg;
 
@@ -225,6 +199,7 @@ static unsigned matrix_rows(const struct cli *c, const struct loaded *ld, const 
 		rows[n].differs = !outcome_same(&rows[n].oc, &rows[0].oc);
 		n++;
 	}
+	free(order);
 	return n;
 }
 

@@ -8,6 +8,7 @@
  */
 #include "profile.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sim.h"
@@ -338,6 +339,35 @@ const struct ext4_profile *ext4_profile_at(unsigned i)
 {
 	SIM_ASSERT(i < NR_PROFILES);
 	return &profiles[i];
+}
+
+int ext4_profile_version(const struct ext4_profile *p)
+{
+	unsigned major, minor;
+	char end;
+
+	if (sscanf(p->name, "%u.%u%c", &major, &minor, &end) != 2)
+		return -1;
+	return (int)(major * 100 + minor);
+}
+
+unsigned ext4_profile_mainline(const struct ext4_profile **out)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < NR_PROFILES; i++) {
+		unsigned k = n++;
+
+		if (ext4_profile_version(&profiles[i]) < 0) {
+			n--;
+			continue;
+		}
+		for (; k > 0 && ext4_profile_version(out[k - 1]) > ext4_profile_version(&profiles[i]);
+		     k--)
+			out[k] = out[k - 1];
+		out[k] = &profiles[i];
+	}
+	return n;
 }
 
 bool ext4_profile_has(const struct ext4_profile *p, unsigned t)

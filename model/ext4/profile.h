@@ -115,6 +115,11 @@ const struct ext4_profile *ext4_profile_default(void);
 unsigned ext4_profile_count(void);
 const struct ext4_profile *ext4_profile_at(unsigned i);
 
+/* A mainline profile's version, major * 100 + minor ("6.13": 613); -1 for the others. */
+int ext4_profile_version(const struct ext4_profile *p);
+/* The mainline profiles in release order into @out (room for ext4_profile_count()); how many. */
+unsigned ext4_profile_mainline(const struct ext4_profile **out);
+
 /* Does profile @p have toggle @t (an index below ext4_toggle_count())? */
 bool ext4_profile_has(const struct ext4_profile *p, unsigned t);
 
