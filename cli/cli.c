@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +320,48 @@ int inline_scenario(struct cli *c, struct scenario *s)
 /* --- running --- */
 
 
+/*
+ * A `crash --keep` step naming a write that is not pending is bad input,
+ * known only by running: each variant of a scenario with such a step is
+ * run once, quietly and without enumerating crash states, before anything
+ * is printed.
+ */
+static int check_keeps(const struct loaded *ld)
+{
+	struct sim_options o = { .quiet = true };
+	bool any = false;
+
+	for (unsigned i = 0; i < ld->s.nr_steps; i++)
+		any |= ld->s.steps[i].s_has_persist;
+	for (unsigned v = 0; any && v < ld->nr_cfg; v++) {
+		struct sim_variant_result r;
+		char err[SCN_ERR_MAX];
+		int bad = -1;
+
+		sim_run_variant(&ld->s, &ld->cfg[v], &o, NULL, NULL, &r, err, sizeof(err));
+		for (unsigned i = 0; i < ld->s.nr_steps && bad < 0; i++)
+			if (ld->s.steps[i].s_has_persist && r.steps[i].err == -EINVAL)
+				bad = (int)i;
+		if (bad >= 0) {
+			const struct scn_step *st = &ld->s.steps[bad];
+			const char *k = strstr(st->s_text, "--keep");
+			unsigned col = st->s_col + (unsigned)(k ? k - st->s_text : 0);
+
+			if (st->s_line)
+				fprintf(stderr, "%s:%u:%u: ", ld->s.path, st->s_line, col);
+			else
+				fprintf(stderr, "ext4sim: -c '%s': column %u: ", st->s_text, col + 1);
+			fprintf(stderr, "crash --keep names a write that is not pending: %u write(s) "
+				"are pending at this crash (variant %s)\n", r.steps[bad].pending,
+				ld->cfg[v].name);
+		}
+		sim_variant_result_free(&r, ld->s.nr_steps);
+		if (bad >= 0)
+			return 2;
+	}
+	return 0;
+}
+
 int load_one(struct cli *c, const char *path, struct loaded *ld)
 {
 	char err[SCN_ERR_MAX];
@@ -338,5 +381,5 @@ int load_one(struct cli *c, const char *path, struct loaded *ld)
 		fprintf(stderr, "ext4sim: %s has no variant '%s'\n", ld->s.path, c->o.variant);
 		return 2;
 	}
-	return 0;
+	return check_keeps(ld);
 }

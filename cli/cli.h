@@ -47,8 +47,34 @@ int inline_scenario(struct cli *c, struct scenario *s);
 /* Load @path (NULL: already in ld->s) and resolve its variants with the flags. */
 int load_one(struct cli *c, const char *path, struct loaded *ld);
 
-/* ext4sim diff (diff.c), minimize (minimize.c), explore (explore.c) */
+/*
+ * What a run of a scenario shows, as matrix and bisect compare it
+ * (matrix.c): the invariants counted as violated (the scenario's expect:
+ * set aside), the final bytes' SHA-256, a digest of every crash state.
+ */
+struct run_outcome {
+	bool violated[INV_COUNT];
+	char final_sha256[65];
+	char states_sha256[65];
+};
+
+void outcome_run(const struct loaded *ld, const struct sim_variant_cfg *cfg,
+		 const struct sim_options *o, struct run_outcome *out);
+bool outcome_same_verdict(const struct run_outcome *a, const struct run_outcome *b);
+bool outcome_same(const struct run_outcome *a, const struct run_outcome *b);
+/* "PASS []" or "FAIL [a, b]" */
+void outcome_verdict_text(const struct run_outcome *oc, char *out, size_t cap);
+/* The scenario's settings under profile @p, with variant @variant's patches (NULL: none). */
+int cfg_for_profile(const struct cli *c, const struct loaded *ld, const char *variant,
+		    const struct ext4_profile *p, struct sim_variant_cfg *out);
+/* Load the one scenario file or the -c steps of command @cmd. */
+int load_single(struct cli *c, struct loaded *ld, const char *cmd);
+
+/* ext4sim diff (diff.c), matrix (matrix.c), bisect (bisect.c), minimize (minimize.c),
+ * explore (explore.c) */
 int cmd_diff(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_minimize(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

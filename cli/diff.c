@@ -4,16 +4,20 @@
  * variant's own profile and settings, and what changed side by side: the
  * verdict and the invariants violated, the final sizes, every counter that
  * differs, and per crash point the raw / distinct / violating counts and
- * the distinct states (size, SHA-256, violations) found on one side only.
- * With --json, one document with both runs of each variant in the shape
- * `run --json` prints.  Exit status: 0 when both runs of every variant
- * completed, 2 on bad input.
+ * the distinct states (size, SHA-256, violations) found on one side only,
+ * with the bytes where each differs from the other side's, and the final
+ * bytes.  A variant whose runs would repeat an earlier variant's (it
+ * differs from it only in the toggle) is named, not run again.  With
+ * --json, one document with both runs of each variant in the shape
+ * `run --json` prints.  Exit status: 0 when every variant's verdict is the
+ * same off and on, 1 when some variant's differs, 2 on bad input.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "content.h"
 #include "explain.h"
 #include "report.h"
 
@@ -65,8 +69,88 @@ static bool has_state(const struct cs_point *p, const struct cs_state *st)
 	return false;
 }
 
-/* The distinct states of @p that @other lacks. */
-static void print_only(const char *side, const struct cs_point *p, const struct cs_point *other)
+/* Where a crash state's bytes can be had again: a run that ends with its example. */
+struct side {
+	const struct loaded *ld;
+	struct sim_variant_cfg cfg;
+	const struct sim_options *o;
+};
+
+/*
+ * The recovered content of state @st of point @p: the steps before the
+ * crash, then its example ("crash --keep LIST") as a step.  False for a
+ * point inside a step (no step line replays it).
+ */
+static bool state_content(const struct side *sd, const struct cs_point *p,
+			  const struct cs_state *st, struct sim_content *out)
+{
+	struct scenario *s = sim_zalloc(sizeof(*s));
+	uint32_t n = p->hypothetical ? p->step : p->step - 1;
+	struct sim_options o = *sd->o;
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX];
+	unsigned col;
+	bool ok = false;
+
+	*s = sd->ld->s;
+	s->has_expect = false;
+	s->nr_expect = s->nr_cs_expect = 0;
+	s->steps = sim_zalloc((n + 1) * sizeof(*s->steps));
+	memcpy(s->steps, sd->ld->s.steps, n * sizeof(*s->steps));
+	s->nr_steps = n + 1;
+	if (!p->within && scn_parse_step(st->example, &s->steps[n], err, sizeof(err), &col) == 0) {
+		o.crash_bound = 0;
+		o.crash_everywhere = false;
+		o.record_events = false;
+		o.final_bytes = true;
+		SIM_ASSERT(sim_run_variant(s, &sd->cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+		*out = r.final_content;
+		memset(&r.final_content, 0, sizeof(r.final_content));
+		sim_variant_result_free(&r, s->nr_steps);
+		ok = true;
+	}
+	free(s->steps);
+	free(s);
+	return ok;
+}
+
+/* The state of @p to hold @st against: the one with the same example, else the first. */
+static const struct cs_state *counterpart(const struct cs_point *p, const struct cs_state *st)
+{
+	for (uint32_t i = 0; p && i < p->nr_states; i++)
+		if (strcmp(p->states[i].example, st->example) == 0)
+			return &p->states[i];
+	return p && p->nr_states ? &p->states[0] : NULL;
+}
+
+/* The bytes where state @st (of side @me) differs from its counterpart on @other. */
+static void print_state_bytes(const struct side *me, const struct cs_point *p,
+			      const struct cs_state *st, const struct side *other,
+			      const struct cs_point *q, bool me_is_off)
+{
+	const struct cs_state *cp = counterpart(q, st);
+	struct sim_content a, b;
+	char text[4096], *line, *save = NULL;
+
+	if (!cp || (!me_is_off && !has_state(p, cp)))
+		return;         /* an on-only state against an off-only one: shown with it */
+	if (!state_content(me, p, st, &a))
+		return;
+	if (!state_content(other, q, cp, &b)) {
+		sim_content_free(&a);
+		return;
+	}
+	sim_content_diff(me_is_off ? &a : &b, me_is_off ? &b : &a, 8, text, sizeof(text));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("        bytes %s (off | on; the other side's state: %s)\n", line,
+		       cp->example);
+	sim_content_free(&a);
+	sim_content_free(&b);
+}
+
+/* The distinct states of @p that @other lacks, with the bytes they differ in. */
+static void print_only(const char *side, const struct cs_point *p, const struct cs_point *other,
+		       const struct side *me, const struct side *them)
 {
 	for (uint32_t i = 0; p && i < p->nr_states; i++) {
 		const struct cs_state *st = &p->states[i];
@@ -80,6 +164,7 @@ static void print_only(const char *side, const struct cs_point *p, const struct 
 			if (st->violated[inv])
 				printf(" %s", chk_inv_info(inv)->name);
 		putchar('\n');
+		print_state_bytes(me, p, st, them, other, strcmp(side, "off") == 0);
 	}
 }
 
@@ -93,7 +178,8 @@ static void point_text(const struct cs_point *p, char *out, size_t cap)
 }
 
 /* Crash points side by side, paired by position in the run. */
-static void diff_points(const struct sim_variant_result *a, const struct sim_variant_result *b)
+static void diff_points(const struct sim_variant_result *a, const struct sim_variant_result *b,
+			const struct side *sa, const struct side *sb)
 {
 	static const char *const where[] = { "after", "inside (flush)", "inside (FUA)" };
 	uint32_t n = SIM_MAX(a->nr_points, b->nr_points);
@@ -110,8 +196,8 @@ static void diff_points(const struct sim_variant_result *a, const struct sim_var
 		point_text(p, x, sizeof(x));
 		point_text(q, y, sizeof(y));
 		print_row(what, x, y);
-		print_only("off", p, q);
-		print_only("on", q, p);
+		print_only("off", p, q, sa, sb);
+		print_only("on", q, p, sb, sa);
 	}
 }
 
@@ -156,8 +242,22 @@ static void diff_rules(const struct sim_variant_result *a, const struct sim_vari
 	print_rules_only("rule only on:", b, a);
 }
 
+/* The final bytes: their digests, and where they differ. */
+static void diff_final_bytes(const struct sim_variant_result *a, const struct sim_variant_result *b)
+{
+	char x[64], y[64], text[4096], *line, *save = NULL;
+
+	snprintf(x, sizeof(x), "sha256 %.16s...", a->final_content.sha256);
+	snprintf(y, sizeof(y), "sha256 %.16s...", b->final_content.sha256);
+	print_row("final bytes", x, y);
+	sim_content_diff(&a->final_content, &b->final_content, 8, text, sizeof(text));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("      bytes %s (off | on)\n", line);
+}
+
 static void diff_text(const struct scenario *s, const struct sim_variant_result *a,
-		      const struct sim_variant_result *b, const char *patch)
+		      const struct sim_variant_result *b, const char *patch,
+		      const struct side *sa, const struct side *sb)
 {
 	char x[256], y[256];
 
@@ -172,9 +272,10 @@ static void diff_text(const struct scenario *s, const struct sim_variant_result 
 	snprintf(x, sizeof(x), "%lld", (long long)a->final_disksize);
 	snprintf(y, sizeof(y), "%lld", (long long)b->final_disksize);
 	print_row("final i_disksize", x, y);
+	diff_final_bytes(a, b);
 	diff_counters(a, b);
 	diff_rules(a, b);
-	diff_points(a, b);
+	diff_points(a, b, sa, sb);
 }
 
 /* Split "--patch NAME" (no '=') out of the arguments; the rest go to parse_run_args. */
@@ -201,38 +302,121 @@ static int take_patch(int *argc, char **argv, const char **patch)
 }
 
 /* Run variant @cfg with the toggle set to @on, named "VARIANT". */
-static void run_side(const struct loaded *ld, const struct sim_variant_cfg *cfg,
-		     const struct ext4_toggle *t, bool on, const struct sim_options *o,
-		     struct sim_variant_result *r)
+static void run_side(const struct side *sd, struct sim_variant_result *r)
 {
-	struct sim_variant_cfg c = *cfg;
 	char err[SCN_ERR_MAX];
 
-	ext4_toggle_set(&c.sem, t, on);
-	SIM_ASSERT(sim_run_variant(&ld->s, &c, o, NULL, NULL, r, err, sizeof(err)) == 0);
+	SIM_ASSERT(sim_run_variant(&sd->ld->s, &sd->cfg, sd->o, NULL, NULL, r, err,
+				   sizeof(err)) == 0);
 }
 
-static void diff_one(struct cli *c, const struct loaded *ld, const struct sim_variant_cfg *cfg,
+/* Do the verdicts differ (the invariants counted as violated)? */
+static bool verdicts_differ(const struct sim_variant_result *a, const struct sim_variant_result *b)
+{
+	return memcmp(a->violated, b->violated, sizeof(a->violated)) != 0;
+}
+
+static void json_final_bytes(const struct sim_variant_result *a, const struct sim_variant_result *b)
+{
+	char text[4096], *line, *save = NULL;
+	unsigned n = 0;
+
+	sim_content_diff(&a->final_content, &b->final_content, 64, text, sizeof(text));
+	printf(", \"final_bytes_differ\": [");
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		printf("%s", n++ ? ", " : "");
+		json_string(stdout, line);
+	}
+	putchar(']');
+}
+
+/* Both runs of variant @cfg; true when their verdicts differ. */
+static bool diff_one(struct cli *c, const struct loaded *ld, const struct sim_variant_cfg *cfg,
 		     const char *patch, bool first)
 {
 	const struct ext4_toggle *t = ext4_toggle_find(patch);
+	struct side sa = { ld, *cfg, &c->o }, sb = { ld, *cfg, &c->o };
 	struct sim_variant_result a, b;
+	bool differ;
 
-	run_side(ld, cfg, t, false, &c->o, &a);
-	run_side(ld, cfg, t, true, &c->o, &b);
+	ext4_toggle_set(&sa.cfg.sem, t, false);
+	ext4_toggle_set(&sb.cfg.sem, t, true);
+	run_side(&sa, &a);
+	run_side(&sb, &b);
+	differ = verdicts_differ(&a, &b);
 	if (c->o.json) {
 		printf("%s{\"variant\": ", first ? "" : ", ");
 		json_string(stdout, cfg->name);
+		printf(", \"verdicts_differ\": %s", differ ? "true" : "false");
+		json_final_bytes(&a, &b);
 		printf(", \"off\": ");
 		report_json_variant(stdout, &ld->s, &a, "");
 		printf(", \"on\": ");
 		report_json_variant(stdout, &ld->s, &b, "");
 		putchar('}');
 	} else {
-		diff_text(&ld->s, &a, &b, patch);
+		diff_text(&ld->s, &a, &b, patch, &sa, &sb);
 	}
 	sim_variant_result_free(&a, ld->s.nr_steps);
 	sim_variant_result_free(&b, ld->s.nr_steps);
+	return differ;
+}
+
+/*
+ * An earlier variant whose runs variant @i's would repeat: the same mount
+ * options and the same semantics once toggle @t is forced; -1 if none.
+ */
+static int same_as_earlier(const struct loaded *ld, unsigned i, const struct ext4_toggle *t)
+{
+	struct sim_variant_cfg x = ld->cfg[i];
+
+	ext4_toggle_set(&x.sem, t, false);
+	for (unsigned k = 0; k < i; k++) {
+		struct sim_variant_cfg y = ld->cfg[k];
+		const struct ext4_mount_opts *p = &x.opts, *q = &y.opts;
+
+		ext4_toggle_set(&y.sem, t, false);
+		if (p->block_size == q->block_size && p->data == q->data &&
+		    p->delalloc == q->delalloc && p->dioread_nolock == q->dioread_nolock &&
+		    p->auto_da_alloc == q->auto_da_alloc && p->disk_blocks == q->disk_blocks &&
+		    memcmp(&x.sem, &y.sem, sizeof(x.sem)) == 0)
+			return (int)k;
+	}
+	return -1;
+}
+
+/* Load FILE.yaml or the -c steps. */
+static int diff_load(struct cli *c, struct loaded *ld)
+{
+	int rc;
+
+	if (c->nr_inputs + (c->nr_cmds > 0) != 1)
+		return bad_usage("diff takes one scenario file or -c steps%s", "");
+	if (c->nr_cmds && (rc = inline_scenario(c, &ld->s)))
+		return rc;
+	return load_one(c, c->nr_cmds ? NULL : c->inputs[0], ld);
+}
+
+/* Every variant (one block for variants that differ only in the toggle); 0 or 1. */
+static int diff_all(struct cli *c, const struct loaded *ld, const char *patch)
+{
+	const struct ext4_toggle *t = ext4_toggle_find(patch);
+	bool differ = false;
+
+	for (unsigned i = 0, n = 0; i < ld->nr_cfg; i++) {
+		int same = c->o.variant ? -1 : same_as_earlier(ld, i, t);
+
+		if (c->o.variant && strcmp(ld->cfg[i].name, c->o.variant))
+			continue;
+		if (same >= 0) {
+			if (!c->o.json)
+				printf("== %s, variant %s: the runs of variant %s (it differs only in "
+				       "%s)\n", ld->s.name, ld->cfg[i].name, ld->cfg[same].name, patch);
+			continue;
+		}
+		differ |= diff_one(c, ld, &ld->cfg[i], patch, n++ == 0);
+	}
+	return differ ? 1 : 0;
 }
 
 int cmd_diff(int argc, char **argv)
@@ -248,13 +432,9 @@ int cmd_diff(int argc, char **argv)
 	c->o.crash_digest = true;
 	c->o.quiet = true;
 	c->o.record_events = true;      /* the size rules each side applied */
-	if ((rc = take_patch(&argc, argv, &patch)) || (rc = parse_run_args(c, argc, argv)))
-		goto out_free;
-	if (c->nr_inputs != 1 || c->nr_cmds) {
-		rc = bad_usage("diff takes one scenario file%s", "");
-		goto out_free;
-	}
-	if ((rc = load_one(c, c->inputs[0], ld)))
+	c->o.final_bytes = true;
+	if ((rc = take_patch(&argc, argv, &patch)) || (rc = parse_run_args(c, argc, argv)) ||
+	    (rc = diff_load(c, ld)))
 		goto out_free;
 	if (c->o.json) {
 		printf("{\"ext4sim\": \"%s\", \"scenario\": ", EXT4SIM_VERSION);
@@ -263,9 +443,7 @@ int cmd_diff(int argc, char **argv)
 		json_string(stdout, patch);
 		printf(", \"variants\": [");
 	}
-	for (unsigned i = 0, n = 0; i < ld->nr_cfg; i++)
-		if (!c->o.variant || strcmp(ld->cfg[i].name, c->o.variant) == 0)
-			diff_one(c, ld, &ld->cfg[i], patch, n++ == 0);
+	rc = diff_all(c, ld, patch);
 	if (c->o.json)
 		printf("]}\n");
 out_free:

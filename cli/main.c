@@ -5,6 +5,8 @@
  *   ext4sim run [FLAGS] -c CMD [-c CMD ...]   replay inline steps
  *   ext4sim crashstates [FLAGS] FILE.yaml     every crash state, recovered and judged
  *   ext4sim diff FILE.yaml --patch NAME       a scenario without and with a patch
+ *   ext4sim matrix FILE.yaml [--toggles]      the scenario under every profile (matrix.c)
+ *   ext4sim bisect FILE.yaml --good P --bad P the toggles behind a change of verdict (bisect.c)
  *   ext4sim patches                           the kernel profiles and patch toggles
  *   ext4sim export FILE.yaml --format F       a scenario as a real-kernel test
  *   ext4sim import FILE                       an fsx log or xfs_io list as a scenario
@@ -29,8 +31,10 @@ static void usage(FILE *out)
 {
 	fputs("usage: ext4sim run [FLAGS] FILE.yaml|DIR ...\n"
 	      "       ext4sim run [FLAGS] -c CMD [-c CMD ...]\n"
-	      "       ext4sim crashstates [FLAGS] FILE.yaml\n"
-	      "       ext4sim diff [FLAGS] FILE.yaml --patch NAME\n"
+	      "       ext4sim crashstates [FLAGS] FILE.yaml | -c CMD ...\n"
+	      "       ext4sim diff [FLAGS] FILE.yaml | -c CMD ... --patch NAME\n"
+	      "       ext4sim matrix [FLAGS] FILE.yaml | -c CMD ... [--toggles] [--json]\n"
+	      "       ext4sim bisect [FLAGS] FILE.yaml | -c CMD ... --good PROFILE --bad PROFILE\n"
 	      "       ext4sim patches\n"
 	      "       ext4sim export [FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]\n"
 	      "                      [--model-dir DIR] [--test-number NNN]\n"
@@ -48,7 +52,9 @@ static void usage(FILE *out)
 	      "       --crash-everywhere (also judge a crash after every step)\n"
 	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
 	      "       --quiz (run: sizes, crash-state counts, verdicts hidden), --reveal (and shown)\n"
-	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n", out);
+	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n"
+	      "  (diff: 1 when a verdict differs off and on; bisect: 1 when nothing differs)\n",
+	      out);
 }
 
 static void print_header(FILE *out, const struct loaded *ld, const struct sim_variant_cfg *cfg)
@@ -243,8 +249,8 @@ static int cmd_crashstates(int argc, char **argv)
 	c->o.crash_digest = true;
 	if ((rc = parse_run_args(c, argc, argv)))
 		goto out_free;
-	if (c->nr_inputs != 1 || c->nr_cmds) {
-		rc = bad_usage("crashstates takes one scenario file%s", "");
+	if (c->nr_inputs + (c->nr_cmds > 0) != 1) {
+		rc = bad_usage("crashstates takes one scenario file or -c steps%s", "");
 		goto out_free;
 	}
 	if (c->o.has_keep && !c->o.only_point) {
@@ -252,7 +258,8 @@ static int cmd_crashstates(int argc, char **argv)
 		goto out_free;
 	}
 	c->o.record_events = c->o.events;       /* pending writes with their event numbers */
-	if ((rc = load_one(c, c->inputs[0], ld)))
+	if ((c->nr_cmds && (rc = inline_scenario(c, &ld->s))) ||
+	    (rc = load_one(c, c->nr_cmds ? NULL : c->inputs[0], ld)))
 		goto out_free;
 	if (c->o.json) {
 		printf("{\"scenario\": ");
@@ -295,8 +302,8 @@ static void print_profile(const struct ext4_profile *p)
 
 	printf("  %-16s %s%s\n  %-16s on:", p->name, p->description,
 	       p == ext4_profile_default() ? " [default]" : "", "");
-	for (unsigned t = 0; t < T_COUNT; t++)
-		if (p->toggles & (1u << t))
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		if (ext4_profile_has(p, t))
 			printf("%s %s", any++ ? "," : "", ext4_toggle_at(t)->name);
 	printf("%s\n", any ? "" : " (none)");
 }
@@ -307,17 +314,27 @@ static void print_toggle(const struct ext4_toggle *t)
 	       t->name, t->commit, t->release, t->before, t->after, t->path);
 	if (t->unmodelled)
 		printf("    model:   %s\n", t->unmodelled);
+	if (t->why)
+		printf("    why:     %s\n", t->why);
+	if (t->shown_by)
+		printf("    shown:   %s\n", t->shown_by);
 }
 
-/* ext4sim patches: the profiles, the toggles, and what has no toggle. */
+/* ext4sim patches: the profiles, the toggles (experimental ones apart), what has no toggle. */
 static int cmd_patches(void)
 {
 	printf("kernel profiles (--kernel NAME; config kernel:)\n");
 	for (unsigned i = 0; i < ext4_profile_count(); i++)
 		print_profile(ext4_profile_at(i));
 	printf("\npatch toggles (--patch NAME=on|off; patches: {NAME: on|off})\n");
-	for (unsigned t = 0; t < T_COUNT; t++)
-		print_toggle(ext4_toggle_at(t));
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		if (ext4_toggle_at(t)->klass != TC_EXPERIMENTAL)
+			print_toggle(ext4_toggle_at(t));
+	printf("\nexperimental toggles (ideas under test, in no profile: --patch NAME=on; "
+	       "model/ext4/experimental.c)\n");
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		if (ext4_toggle_at(t)->klass == TC_EXPERIMENTAL)
+			print_toggle(ext4_toggle_at(t));
 	printf("\nnot modelled (no toggle)\n");
 	for (unsigned i = 0; ext4_not_modelled[i]; i++)
 		printf("  %s\n", ext4_not_modelled[i]);
@@ -347,6 +364,10 @@ int main(int argc, char **argv)
 		return cmd_crashstates(argc - 2, argv + 2);
 	if (strcmp(argv[1], "diff") == 0)
 		return cmd_diff(argc - 2, argv + 2);
+	if (strcmp(argv[1], "matrix") == 0)
+		return cmd_matrix(argc - 2, argv + 2);
+	if (strcmp(argv[1], "bisect") == 0)
+		return cmd_bisect(argc - 2, argv + 2);
 	if (strcmp(argv[1], "minimize") == 0)
 		return cmd_minimize(argc - 2, argv + 2);
 	if (strcmp(argv[1], "export") == 0)

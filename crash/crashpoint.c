@@ -210,6 +210,7 @@ static void name_kept_writes(const struct world *w, const struct scn_step *st,
 /* The device's side of the crash: the real-shutdown outcome, or crash --keep. */
 static void crash_device(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
+	sr->pending = w->bd->bd_nr_bios;
 	for (uint16_t k = 0; st->s_has_persist && k < st->s_nr_persist; k++) {
 		if (st->s_persist[k][1] > w->bd->bd_nr_bios) {
 			sr->err = -EINVAL;      /* no such write: the default outcome */

@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cause.h"
 #include "cli.h"
 #include "grammar.h"
 #include "minimize.h"
@@ -61,14 +62,34 @@ struct gstep {
 	bool fill;                      /* a pwrite or mwrite without -S: gets a fill byte */
 };
 
-struct finding {
+#define EXAMPLES_MAX 3             /* examples a cause's file shows */
+
+/* A minimized finding, kept as an example of its cause. */
+struct example {
 	char hash[17];
+	unsigned nr;
+	char texts[EXPLORE_STEPS_MAX][SCN_STEP_TEXT_MAX];
+	struct min_target t;
+};
+
+/* One cause (cause.c): the minimized findings that share a signature. */
+struct finding {
+	char hash[17];                  /* of the signature (a long run: of the run) */
 	int inv;
-	uint64_t count;
+	uint64_t count;                 /* sequences that showed it */
+	char cause[CAUSE_TEXT_MAX];     /* the signature; empty for a long run */
 	char path[4096];
+	struct example *ex;             /* the first EXAMPLES_MAX distinct findings */
+	unsigned nr_ex;
 	bool long_run;                  /* from a long run: run and step, no file */
 	uint64_t run;
 	uint32_t step;
+};
+
+/* A distinct minimized finding and its cause (an index into explore's f[]). */
+struct distinct {
+	char hash[17];
+	unsigned cause;
 };
 
 struct explore {
@@ -93,8 +114,10 @@ struct explore {
 	/* results */
 	uint64_t space, run, pruned, with_finding;
 	uint64_t steps_run, crash_points;       /* long runs */
-	struct finding f[FINDINGS_MAX];
+	struct finding f[FINDINGS_MAX]; /* causes */
 	unsigned nr_f;
+	struct distinct d[FINDINGS_MAX];        /* distinct minimized findings */
+	unsigned nr_d;
 };
 
 /* Is the step line @text (parsed: @st) a write that takes the position's fill byte? */
@@ -274,22 +297,50 @@ static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT
 	out[16] = 0;
 }
 
-/* Write the (minimized) finding as a scenario: one variant, or off/on for --diff. */
-static int write_finding(const struct explore *e, const struct min_target *t,
-			 char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *path)
+/* How many distinct minimized findings cause @f holds. */
+static unsigned distinct_of(const struct explore *e, const struct finding *f)
 {
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < e->nr_d; i++)
+		n += e->d[i].cause == (unsigned)(f - e->f);
+	return n;
+}
+
+/* The description of cause @f's file: the cause, the counts, the other examples' steps. */
+static void cause_description(const struct explore *e, const struct finding *f, char *out,
+			      size_t cap)
+{
+	size_t used = (size_t)snprintf(out, cap, "found by ext4sim explore: %s %s%s; cause: %s; "
+				       "%llu sequence(s), %u distinct minimized finding(s)",
+				       chk_inv_info(f->inv)->name,
+				       e->diff ? "differs with patch " : "violated",
+				       e->diff ? e->diff->name : "", f->cause,
+				       (unsigned long long)f->count, distinct_of(e, f));
+
+	for (unsigned k = 1; k < f->nr_ex && used < cap; k++) {
+		used += (size_t)snprintf(out + used, cap - used, "; example %u:", k + 1);
+		for (unsigned i = 0; i < f->ex[k].nr && used < cap; i++)
+			used += (size_t)snprintf(out + used, cap - used, "%s %s", i ? ";" : "",
+						 f->ex[k].texts[i]);
+	}
+}
+
+/* Write cause @f as a scenario (its first example): one variant, or off/on for --diff. */
+static int write_finding(const struct explore *e, const struct finding *f, const char *path)
+{
+	const struct example *x = &f->ex[0];
+	const struct min_target *t = &x->t;
 	struct sim_variant_cfg v[2] = { t->cfg, t->cfg };
 	bool expect[2][INV_COUNT];
 	struct scenario s;
-	char err[SCN_ERR_MAX], desc[512];
+	char err[SCN_ERR_MAX], desc[SCN_TEXT_MAX];
 	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
 			       .w_expect = (const bool (*)[INV_COUNT])expect };
 	int rc;
 
-	min_build(&s, "explore-finding", texts, nr);
-	snprintf(desc, sizeof(desc), "found by ext4sim explore: %s %s%s", chk_inv_info(t->inv)->name,
-		 e->diff ? "differs with patch " : "violated",
-		 e->diff ? e->diff->name : "");
+	min_build(&s, "explore-finding", (char (*)[SCN_STEP_TEXT_MAX])x->texts, x->nr);
+	cause_description(e, f, desc, sizeof(desc));
 	if (e->diff) {
 		snprintf(v[0].name, sizeof(v[0].name), "off");
 		snprintf(v[1].name, sizeof(v[1].name), "on");
@@ -307,17 +358,78 @@ static int write_finding(const struct explore *e, const struct min_target *t,
 	return rc;
 }
 
+/* One file per cause under --out: INVARIANT-HASH.yaml (a shard's: INVARIANT-HASH.sI.yaml). */
+static void write_causes(struct explore *e)
+{
+	char shard[32] = "";
+
+	if (e->nr_shards > 1)
+		snprintf(shard, sizeof(shard), ".s%u", e->shard);
+	for (unsigned i = 0; e->out_dir && i < e->nr_f; i++) {
+		struct finding *f = &e->f[i];
+
+		if (f->long_run || !f->nr_ex)
+			continue;
+		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->out_dir,
+			 chk_inv_info(f->inv)->name, f->hash, shard);
+		if (write_finding(e, f, f->path) < 0)
+			f->path[0] = 0;
+	}
+}
+
+/* Keep minimized finding @hash (steps @texts) as an example of cause @f. */
+static void add_example(struct finding *f, const struct min_target *t, const char *hash,
+			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr)
+{
+	struct example *x;
+
+	if (f->nr_ex == EXAMPLES_MAX)
+		return;
+	if (!f->ex)
+		f->ex = sim_zalloc(EXAMPLES_MAX * sizeof(*f->ex));
+	x = &f->ex[f->nr_ex++];
+	memcpy(x->hash, hash, sizeof(x->hash));
+	x->nr = nr;
+	memcpy(x->texts, texts, nr * sizeof(*texts));
+	x->t = *t;
+}
+
+/* The cause of signature @sig (a new one if none has it yet); NULL when full. */
+static struct finding *cause_for(struct explore *e, const char *sig, int inv)
+{
+	char hex[65];
+	uint8_t d[32];
+	struct sha256 h;
+	struct finding *f;
+
+	sha256_init(&h);
+	sha256_update(&h, sig, strlen(sig));
+	sha256_final(&h, d);
+	sha256_hex(d, hex);
+	for (unsigned i = 0; i < e->nr_f; i++)
+		if (!e->f[i].long_run && strncmp(e->f[i].hash, hex, 16) == 0)
+			return &e->f[i];
+	if (e->nr_f == FINDINGS_MAX)
+		return NULL;
+	f = &e->f[e->nr_f++];
+	*f = (struct finding){ .inv = inv };
+	memcpy(f->hash, hex, 16);
+	snprintf(f->cause, sizeof(f->cause), "%s", sig);
+	return f;
+}
+
 /*
- * A finding: minimize it (unless --no-minimize), then count it under its
- * hash, writing it to --out the first time.
+ * A finding: minimize it (unless --no-minimize); a minimized finding seen
+ * before counts for its cause; a new one gets its signature (cause.c) and
+ * joins the cause that has it, or starts one.
  */
 static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr,
 			   int inv, bool on_side)
 {
 	struct min_target t = { .cfg = e->cfg, .inv = inv, .diff = e->diff,
 				.diff_on_side = on_side, .o = e->c->o };
-	struct finding *f = NULL;
-	char hash[17];
+	char hash[17], sig[CAUSE_TEXT_MAX];
+	struct finding *f;
 
 	t.o.quiet = true;
 	t.o.json = false;
@@ -325,26 +437,21 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	if (e->minimize)
 		min_minimize(&t, texts, &nr);
 	finding_hash(&t, texts, nr, hash);
-	for (unsigned i = 0; i < e->nr_f && !f; i++)
-		if (strcmp(e->f[i].hash, hash) == 0)
-			f = &e->f[i];
-	if (f) {
-		f->count++;
-		return;
+	for (unsigned i = 0; i < e->nr_d; i++) {
+		if (strcmp(e->d[i].hash, hash) == 0) {
+			e->f[e->d[i].cause].count++;
+			return;
+		}
 	}
-	if (e->nr_f == FINDINGS_MAX)
+	if (e->nr_d == FINDINGS_MAX)
 		return;
-	f = &e->f[e->nr_f++];
-	memcpy(f->hash, hash, sizeof(hash));
-	f->inv = inv;
-	f->count = 1;
-	f->path[0] = 0;
-	if (e->out_dir) {
-		snprintf(f->path, sizeof(f->path), "%s/%s-%s.yaml", e->out_dir,
-			 chk_inv_info(inv)->name, hash);
-		if (write_finding(e, &t, texts, nr, f->path) < 0)
-			f->path[0] = 0;
-	}
+	cause_signature(&t, texts, nr, sig, sizeof(sig));
+	if (!(f = cause_for(e, sig, inv)))
+		return;
+	f->count++;
+	e->d[e->nr_d] = (struct distinct){ .cause = (unsigned)(f - e->f) };
+	memcpy(e->d[e->nr_d++].hash, hash, sizeof(hash));
+	add_example(f, &t, hash, texts, nr);
 }
 
 /* Run one sequence (grammar indexes @idx); record a finding if it shows one. */
@@ -400,7 +507,7 @@ static void progress(const struct explore *e, uint64_t done, uint64_t total)
 	rate = secs > 0 ? (double)done / secs : 0;
 	fprintf(stderr, "\rexplore: %llu/%llu sequences, %.0f/s, %llu with a finding, %u distinct, "
 		"ETA %.0f s  %s", (unsigned long long)done, (unsigned long long)total, rate,
-		(unsigned long long)e->with_finding, e->nr_f,
+		(unsigned long long)e->with_finding, e->nr_d,
 		rate > 0 ? (double)(total - done) / rate : 0.0, done == total ? "\n" : "");
 }
 
@@ -588,6 +695,16 @@ static void reproduce_cmd(const struct explore *e, const struct finding *f, char
 		 (unsigned long long)f->run);
 }
 
+/* Findings with no cause (long runs'): each counts as one distinct finding. */
+static unsigned uncaused(const struct explore *e)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < e->nr_f; i++)
+		n += !e->f[i].cause[0];
+	return n;
+}
+
 static void report_text(const struct explore *e)
 {
 	char cmd[2048];
@@ -597,8 +714,9 @@ static void report_text(const struct explore *e)
 	       e->random && e->fixed_length ? "" : "1..", e->steps,
 	       (unsigned long long)e->space, e->shard, e->nr_shards);
 	printf("  run %llu, pruned %llu (a persistence step repeated), with a finding %llu, "
-	       "distinct findings %u\n", (unsigned long long)e->run,
-	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding, e->nr_f);
+	       "distinct findings %u, causes %u\n", (unsigned long long)e->run,
+	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding,
+	       e->nr_d + uncaused(e), e->nr_f);
 	if (e->random && e->steps > EXPLORE_STEPS_MAX)
 		printf("  long runs: %llu step(s) run, %llu crash point(s) judged (--crash-at %s)\n",
 		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points,
@@ -608,6 +726,11 @@ static void report_text(const struct explore *e)
 
 		printf("  %-28s %s  x%-6llu ", chk_inv_info(f->inv)->name, f->hash,
 		       (unsigned long long)f->count);
+		if (!f->long_run && f->cause[0]) {
+			printf("%u distinct  %s\n      cause: %s\n", distinct_of(e, f),
+			       f->path[0] ? f->path : "-", f->cause);
+			continue;
+		}
 		if (!f->long_run) {
 			printf("%s\n", f->path[0] ? f->path : "-");
 			continue;
@@ -639,6 +762,15 @@ static void report_json(const struct explore *e)
 		printf("{\"invariant\": \"%s\", \"hash\": \"%s\", \"count\": %llu, \"file\": ",
 		       chk_inv_info(f->inv)->name, f->hash, (unsigned long long)f->count);
 		json_string(stdout, f->path);
+		if (f->cause[0]) {
+			printf(", \"cause\": ");
+			json_string(stdout, f->cause);
+			printf(", \"findings\": [");
+			for (unsigned k = 0, n = 0; k < e->nr_d; k++)
+				if (e->d[k].cause == i)
+					printf("%s\"%s\"", n++ ? ", " : "", e->d[k].hash);
+			putchar(']');
+		}
 		if (f->long_run) {
 			reproduce_cmd(e, f, cmd, sizeof(cmd));
 			printf(", \"run\": %llu, \"step\": %u, \"reproduce\": ",
@@ -877,11 +1009,14 @@ int cmd_explore(int argc, char **argv)
 		explore_random(e);
 	else
 		explore_all(e);
+	write_causes(e);
 	if (e->c->o.json)
 		report_json(e);
 	else
 		report_text(e);
 out:
+	for (unsigned i = 0; i < e->nr_f; i++)
+		free(e->f[i].ex);
 	free(args);
 	free(e->gf);
 	free(e->c);
@@ -892,6 +1027,59 @@ out:
 /* --- ext4sim merge ---------------------------------------------------------- */
 
 #define MERGE_SHARDS_MAX 65536
+
+/* The distinct findings listed in @line's "findings": [...], joined to cause @ci. */
+static void merge_distinct(struct explore *e, const char *line, unsigned ci)
+{
+	const char *p = strstr(line, "\"findings\": [");
+	char h[17];
+
+	for (p = p ? p + 13 : NULL; p && sscanf(p, "\"%16[0-9a-f]\"", h) == 1;) {
+		bool seen = false;
+
+		for (unsigned i = 0; i < e->nr_d && !seen; i++)
+			seen = strcmp(e->d[i].hash, h) == 0;
+		if (!seen && e->nr_d < FINDINGS_MAX) {
+			e->d[e->nr_d] = (struct distinct){ .cause = ci };
+			memcpy(e->d[e->nr_d++].hash, h, sizeof(h));
+		}
+		p = strchr(p + 1, '"');
+		p = p ? strpbrk(p + 1, "\"]") : NULL;
+		if (p && *p == ']')
+			break;
+	}
+}
+
+/* One finding line of a report: its cause's counts added, its findings joined; -1: bad. */
+static int merge_finding(struct explore *e, const char *line)
+{
+	char inv[64], hash[17], file[4096] = "", cause[CAUSE_TEXT_MAX] = "";
+	unsigned long long count;
+	struct finding *fd = NULL;
+	const char *c = strstr(line, "\"cause\": \"");
+
+	if (sscanf(line, "{\"invariant\": \"%63[a-z_]\", \"hash\": \"%16[0-9a-f]\", \"count\": "
+		   "%llu, \"file\": \"%4095[^\"]\"", inv, hash, &count, file) < 3 ||
+	    chk_inv_lookup(inv) < 0)
+		return -1;
+	if (c)
+		sscanf(c + 10, "%511[^\"]", cause);
+	for (unsigned i = 0; i < e->nr_f && !fd; i++)
+		if (strcmp(e->f[i].hash, hash) == 0)
+			fd = &e->f[i];
+	if (!fd && e->nr_f < FINDINGS_MAX) {
+		fd = &e->f[e->nr_f++];
+		*fd = (struct finding){ .inv = chk_inv_lookup(inv) };
+		memcpy(fd->hash, hash, sizeof(fd->hash));
+		snprintf(fd->path, sizeof(fd->path), "%s", file);
+		snprintf(fd->cause, sizeof(fd->cause), "%s", cause);
+	}
+	if (!fd)
+		return 0;
+	fd->count += count;
+	merge_distinct(e, line, (unsigned)(fd - e->f));
+	return 0;
+}
 
 /* Read @path's explore report into @e (counts added, findings merged). */
 static int merge_file(struct explore *e, const char *path, unsigned char *seen, bool first)
@@ -936,31 +1124,13 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 	e->with_finding += with;
 	lineno = 1;
 	while (rc == 0 && fgets(line, sizeof(line), f)) {
-		char inv[64], hash[17], file[4096] = "";
-		unsigned long long count;
-		struct finding *fd = NULL;
-
 		lineno++;
 		if (strcmp(line, "]}\n") == 0)
 			break;
-		if (sscanf(line, "{\"invariant\": \"%63[a-z_]\", \"hash\": \"%16[0-9a-f]\", \"count\": "
-			   "%llu, \"file\": \"%4095[^\"]\"", inv, hash, &count, file) < 3 ||
-		    chk_inv_lookup(inv) < 0) {
+		if (merge_finding(e, line) < 0) {
 			fprintf(stderr, "%s:%u:1: not a finding line\n", path, lineno);
 			rc = 2;
-			break;
 		}
-		for (unsigned i = 0; i < e->nr_f && !fd; i++)
-			if (strcmp(e->f[i].hash, hash) == 0)
-				fd = &e->f[i];
-		if (!fd && e->nr_f < FINDINGS_MAX) {
-			fd = &e->f[e->nr_f++];
-			*fd = (struct finding){ .inv = chk_inv_lookup(inv) };
-			memcpy(fd->hash, hash, sizeof(fd->hash));
-			snprintf(fd->path, sizeof(fd->path), "%s", file);
-		}
-		if (fd)
-			fd->count += count;
 	}
 	fclose(f);
 	return rc;

@@ -6,8 +6,12 @@
  * (offsets, lengths, sizes: tried at 0, at the block boundaries around
  * them and at half), then the mount options (block size 4096, data=ordered,
  * delalloc).  Every candidate is a full run with the scenario's crash
- * enumeration.  The result goes to a new file (temporary name, then
- * rename), never over the input.
+ * enumeration.  A scenario whose violating variant has a partner that
+ * differs from it in one toggle only and does not violate the invariant (a
+ * `diff` or `explore --diff` finding: variants off and on) is minimized as
+ * a difference: both sides must still disagree, and both are written.  The
+ * result goes to a new file (temporary name, then rename), never over the
+ * input.
  */
 #include "minimize.h"
 
@@ -248,25 +252,76 @@ static int pick_target(struct cli *c, const struct loaded *ld, const char *inv_n
 	return 2;
 }
 
+/*
+ * A variant of @ld that differs from the target's only in one toggle and
+ * does not violate its invariant: then the finding is that difference.
+ */
+static void find_diff_partner(const struct loaded *ld, struct min_target *t)
+{
+	for (unsigned i = 0; i < ld->nr_cfg && !t->diff; i++) {
+		const struct sim_variant_cfg *c = &ld->cfg[i];
+		const struct ext4_toggle *only = NULL;
+		unsigned nr_diff = 0;
+
+		if (memcmp(&c->opts, &t->cfg.opts, sizeof(c->opts)) || !strcmp(c->name, t->cfg.name))
+			continue;
+		for (unsigned k = 0; k < ext4_toggle_count(); k++) {
+			const struct ext4_toggle *tg = ext4_toggle_at(k);
+
+			if (ext4_toggle_get(&c->sem, tg) != ext4_toggle_get(&t->cfg.sem, tg)) {
+				only = tg;
+				nr_diff++;
+			}
+		}
+		if (nr_diff != 1 || violates(t, &ld->s, c))
+			continue;
+		t->diff = only;
+		t->diff_on_side = ext4_toggle_get(&t->cfg.sem, only);
+		snprintf(t->partner, sizeof(t->partner), "%s", c->name);
+	}
+}
+
+/* The variants to write: the target's, and with a difference its partner (off first). */
+static unsigned result_variants(const struct min_target *t, struct sim_variant_cfg *v)
+{
+	v[0] = v[1] = t->cfg;
+	if (!t->diff)
+		return 1;
+	ext4_toggle_set(&v[0].sem, t->diff, false);
+	ext4_toggle_set(&v[1].sem, t->diff, true);
+	snprintf(v[t->diff_on_side ? 0 : 1].name, sizeof(v[0].name), "%s", t->partner);
+	return 2;
+}
+
 /* Write the minimized scenario with what it violates as its expect:. */
 static int write_result(struct min_target *t, const struct loaded *ld,
 			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *out)
 {
-	bool expect[1][INV_COUNT];
-	struct sim_variant_result r;
+	bool expect[2][INV_COUNT];
+	struct sim_variant_cfg v[2];
 	struct scenario s;
 	char err[SCN_ERR_MAX], name[SCN_NAME_MAX], desc[1400];
+	unsigned nv = result_variants(t, v);
 	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
-			       .w_expect = (const bool (*)[INV_COUNT])expect };
+			       .w_expect = (const bool (*)[INV_COUNT])expect,
+			       .w_variants = nv > 1 ? v : NULL, .w_nr_variants = nv > 1 ? nv : 0 };
 	int rc;
 
 	snprintf(name, sizeof(name), "%.*s-min", (int)sizeof(name) - 5, ld->s.name);
 	min_build(&s, name, texts, nr);
-	SIM_ASSERT(sim_run_variant(&s, &t->cfg, &t->o, NULL, NULL, &r, err, sizeof(err)) == 0);
-	memcpy(expect[0], r.violated, sizeof(expect[0]));
-	sim_variant_result_free(&r, s.nr_steps);
-	snprintf(desc, sizeof(desc), "%s minimized (variant %s, kernel %s): still violates %s",
-		 ld->s.path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name);
+	for (unsigned k = 0; k < nv; k++) {
+		struct sim_variant_result r;
+
+		SIM_ASSERT(sim_run_variant(&s, &v[k], &t->o, NULL, NULL, &r, err, sizeof(err)) == 0);
+		memcpy(expect[k], r.violated, sizeof(expect[k]));
+		sim_variant_result_free(&r, s.nr_steps);
+	}
+	snprintf(desc, sizeof(desc), "%s minimized (variant %s, kernel %s): still violates %s%s%s",
+		 ld->s.path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name,
+		 t->diff ? ", which variant " : "", t->diff ? t->partner : "");
+	if (t->diff)
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " (%s %s) does not",
+			 t->diff->name, t->diff_on_side ? "off" : "on");
 	rc = scn_write_yaml(&w, out, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "ext4sim: %s\n", err);
@@ -342,14 +397,16 @@ int cmd_minimize(int argc, char **argv)
 	t->inv = -1;
 	if ((rc = pick_target(c, ld, inv, t)))
 		goto out_free;
+	find_diff_partner(ld, t);
 	nr = before = ld->s.nr_steps;
 	texts = sim_zalloc((nr + 1) * sizeof(*texts));
 	for (unsigned i = 0; i < nr; i++)
 		memcpy(texts[i], ld->s.steps[i].s_text, SCN_STEP_TEXT_MAX);
 	min_minimize(t, texts, &nr);
 	if ((rc = write_result(t, ld, texts, nr, out)) == 0)
-		printf("%s: %u step(s) -> %u, variant %s still violates %s (%llu runs): %s\n",
+		printf("%s: %u step(s) -> %u, variant %s still violates %s%s%s (%llu runs): %s\n",
 		       c->inputs[0], before, nr, t->cfg.name, chk_inv_info(t->inv)->name,
+		       t->diff ? ", not variant " : "", t->diff ? t->partner : "",
 		       (unsigned long long)t->runs, out);
 out_free:
 	scn_free(&ld->s);

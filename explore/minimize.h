@@ -16,6 +16,7 @@ struct min_target {
 	int inv;
 	const struct ext4_toggle *diff;
 	bool diff_on_side;              /* with @diff: violated with the toggle on */
+	char partner[SCN_NAME_MAX];     /* minimize: the variant on the other side of @diff */
 	struct sim_options o;           /* crash enumeration settings */
 	uint64_t runs;                  /* scenarios run so far */
 };

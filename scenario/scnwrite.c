@@ -226,7 +226,7 @@ static void write_patches(FILE *f, const struct ext4_semantics *sem, const struc
 
 	ext4_profile_semantics(p, &base);
 	fputc('{', f);
-	for (unsigned t = 0; t < T_COUNT; t++) {
+	for (unsigned t = 0; t < ext4_toggle_count(); t++) {
 		const struct ext4_toggle *tg = ext4_toggle_at(t);
 
 		if (ext4_toggle_get(sem, tg) != ext4_toggle_get(&base, tg))

@@ -269,7 +269,7 @@ void explain_size_rule(const struct sim_event *e, const struct ext4_semantics *s
 	if (used < cap)
 		used += (size_t)snprintf(out + used, cap - used, r ? " (%s)" : "", r ? r->rule : "");
 	if (r && r->toggle >= 0 && used < cap) {
-		const struct ext4_toggle *t = ext4_toggle_at((enum ext4_toggle_id)r->toggle);
+		const struct ext4_toggle *t = ext4_toggle_at((unsigned)r->toggle);
 
 		snprintf(out + used, cap - used, "; toggle %s is %s here", t->name,
 			 ext4_toggle_get(sem, t) ? "on" : "off");

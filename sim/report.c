@@ -288,7 +288,7 @@ void report_json_variant(FILE *out, const struct scenario *s,
 		o->delalloc ? "true" : "false", o->dioread_nolock ? "true" : "false",
 		o->disk_blocks);
 	fprintf(out, ", \"toggles_on\": [");
-	for (unsigned t = 0, any = 0; t < T_COUNT; t++) {
+	for (unsigned t = 0, any = 0; t < ext4_toggle_count(); t++) {
 		if (!ext4_toggle_get(&r->cfg.sem, ext4_toggle_at(t)))
 			continue;
 		fprintf(out, "%s\"%s\"", any++ ? ", " : "", ext4_toggle_at(t)->name);

@@ -614,6 +614,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->final_disksize = w.fs.inode.i_disksize;
 	if (dump_path)
 		ret = sim_dump_file(&w.fs, dump_path, err, errlen);
+	if (o && (o->final_digest || o->final_bytes))
+		sim_content_capture(&w.fs, o->final_bytes, &r->final_content);
 	ext4_free_fs(&w.fs);
 	blkdev_destroy(w.bd);
 	compute_verdict(s, o, r);
@@ -632,6 +634,7 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 	free(r->points);
 	chk_destroy(&r->chk);
 	ev_log_free(&r->events);
+	sim_content_free(&r->final_content);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "checker.h"
+#include "content.h"
 #include "crashstates.h"
 #include "ext4.h"
 #include "scenario.h"
@@ -53,6 +54,8 @@ struct sim_options {
 	uint16_t nr_keep;               /* with --keep: its ranges of pending writes */
 	uint16_t keep[SCN_PERSIST_MAX][2];
 	bool has_keep;
+	bool final_digest;              /* the final content's SHA-256 (final_content.sha256) */
+	bool final_bytes;               /* and its pages, to show differing bytes (content.h) */
 };
 
 /* The effective settings of one variant. */
@@ -74,7 +77,8 @@ struct sim_step_result {
 	uint32_t ev_first;              /* the step's events: [ev_first, ev_end) of the log */
 	uint32_t ev_end;
 	char *state_json;
-	char *writes_note;              /* crash --keep: the writes kept and lost, named */               /* with json_state: the state after the step (snapshot.h) */
+	char *writes_note;              /* crash --keep: the writes kept and lost, named */
+	uint32_t pending;               /* a crash step: the writes not yet durable */               /* with json_state: the state after the step (snapshot.h) */
 };
 
 struct sim_variant_result {
@@ -97,6 +101,7 @@ struct sim_variant_result {
 	struct ev_log events;           /* with o->record_events: every event of the run */
 	bool show_notes;                /* --notes: print informational notes not counted */
 	struct ext4_layout lay;         /* the file system's layout, to name blocks */
+	struct sim_content final_content;       /* with final_digest or final_bytes */
 };
 
 /*

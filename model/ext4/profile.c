@@ -8,12 +8,12 @@
  */
 #include "profile.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sim.h"
 
 #define SEM(f) offsetof(struct ext4_semantics, f)
-#define BIT(t) (1u << (t))
 
 static const struct ext4_toggle toggles[T_COUNT] = {
 	[T_DA_DISKSIZE_VS_ISIZE] = {
@@ -22,14 +22,22 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"a delalloc write ending past i_disksize in a written block raises i_disksize "
 		"and marks the inode dirty under the write's handle",
 		"only a write ending past i_size raises i_disksize; no explicit dirtying",
-		"ext4_da_write_end", NULL, SEM(da_disksize_vs_isize) },
+		"ext4_da_write_end", NULL, SEM(da_disksize_vs_isize),
+		.why = "Raising i_disksize only when i_size grows stops an overwrite below i_size from "
+		"moving i_disksize ahead of writeback, and drops the explicit dirtying: one "
+		"inode update less per append into a written block.",
+		.shown_by = "scenarios/patches/da-disksize-vs-isize-mapped-eof.yaml before-5.14" },
 	[T_DA_WRITE_NO_HANDLE] = {
 		"da_write_no_handle",
 		"cc883236b792 ext4: drop unnecessary journal handle in delalloc write", "5.15",
 		"ext4_da_write_begin starts a 1-credit handle (unlock folio, start, relock) held "
 		"over the copy until ext4_da_write_end",
 		"no handle in ext4_da_write_begin/ext4_da_write_end",
-		"ext4_da_write_begin, ext4_da_write_end", NULL, SEM(da_write_no_handle) },
+		"ext4_da_write_begin, ext4_da_write_end", NULL, SEM(da_write_no_handle),
+		.why = "The handle held over the copy took a journal credit and a folio lock under a "
+		"handle for every buffered write; without it an overwrite starts no handle at "
+		"all (Unixbench fsbuffer 1186.6 -> 2053.0 in the series' cover letter).",
+		.shown_by = "scenarios/patches/da-write-handle-overwrite.yaml before-5.14" },
 	[T_SHORT_COPY_ZERO] = {
 		"short_copy_zero",
 		"1dedde690303 ext4: fix i_disksize exceeding i_size problem in paritally "
@@ -37,7 +45,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"i_disksize is raised from pos + copied before block_write_end drops a short "
 		"copy into a folio that is not uptodate (i_disksize > i_size)",
 		"a short copy into a folio that is not uptodate counts as 0 bytes first",
-		"ext4_da_write_end", NULL, SEM(short_copy_zero) },
+		"ext4_da_write_end", NULL, SEM(short_copy_zero),
+		.why = "A short copy into a folio that is not uptodate is retried; before the fix "
+		"i_disksize was already raised past i_size (the WARN in the direct-I/O "
+		"extension path).",
+		.shown_by = "scenarios/bugs/2023-short-copy-disksize.yaml before-6.1" },
 	[T_JDATA_DIRTY_FOLIO] = {
 		"jdata_dirty_folio",
 		"d84c9ebdac1e ext4: Mark pages with journalled data dirty + 1f1a55f0bf06 "
@@ -54,7 +66,13 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"journalled folios so that a later writeback writes them in place: the model "
 		"leaves that to the checkpoint (the same bytes); an mmap store in data=journal "
 		"is journalled at the fault in both (not again at writeback, as 6.1's "
-		"__ext4_journalled_writepage does)", SEM(jdata_dirty_folio) },
+		"__ext4_journalled_writepage does)", SEM(jdata_dirty_folio),
+		.why = "data=journal left journalled folios clean, so writeback could not tell what to "
+		"commit and special cases (fsync, zero range, collapse, insert, evict) forced "
+		"whole-journal commits; marking the folios dirty lets the generic writeback "
+		"paths handle journalled data (and a writeback that waits now commits the "
+		"file's transaction).",
+		.shown_by = "scenarios/patches/jdata-writeback-commit.yaml before-6.5" },
 	[T_DA_END_SKIP_DIRTY] = {
 		"da_end_skip_dirty",
 		"03de20bed203 ext4: do not mark inode dirty every time when appending using "
@@ -62,7 +80,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"every delalloc write that raises i_size dirties the inode (a 2-credit handle "
 		"via ext4_dirty_inode)",
 		"a handle only when i_disksize changed (ext4_da_do_write_end)",
-		"ext4_da_write_end / ext4_da_do_write_end", NULL, SEM(da_end_skip_dirty) },
+		"ext4_da_write_end / ext4_da_do_write_end", NULL, SEM(da_end_skip_dirty),
+		.why = "Appends into new delayed blocks need no inode update: writeback raises "
+		"i_disksize; one handle per append goes away (aim7 disk_cp +249% in the kernel "
+		"test robot's report).",
+		.shown_by = "scenarios/patches/da-write-handle-append.yaml after-6.4" },
 	[T_DIOREAD_NOLOCK_SUBPAGE] = {
 		"dioread_nolock_subpage",
 		"e89fdcc425b6 ext4: enable dioread_nolock as default for bs < ps case", "6.8",
@@ -73,7 +95,12 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"ext4_set_def_opts, ext4_should_dioread_nolock", "the model has no separate "
 		"default: dioread_nolock: true means the kernel's default, so with this toggle "
 		"off it has no effect below 4 KiB blocks (dioread_nolock: false still mounts "
-		"with dioread_lock)", SEM(dioread_nolock_subpage) },
+		"with dioread_lock)", SEM(dioread_nolock_subpage),
+		.why = "Converting unwritten extents at I/O end (dioread_nolock) had been the default "
+		"only for page-sized blocks since 5.6, after fixes for smaller blocks it became "
+		"the default for all; the conversion point decides whether a written-back block "
+		"in a preallocated extent survives a crash before the next commit.",
+		.shown_by = "scenarios/patches/dioread-nolock-subpage.yaml before-6.8" },
 	[T_EOF_ZERO_FS] = {
 		"eof_zero_fs",
 		"c7fc0366c656 ext4: partial zero eof block on unaligned inode size extension",
@@ -82,7 +109,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"write_end, truncate up and fallocate zero [old size, its block end), ordered "
 		"(delalloc: a 2-credit handle for a write starting past EOF)",
 		"ext4_write_end, ext4_journalled_write_end, ext4_da_do_write_end, ext4_setattr, "
-		"ext4_alloc_file_blocks", NULL, SEM(eof_zero_fs) },
+		"ext4_alloc_file_blocks", NULL, SEM(eof_zero_fs),
+		.why = "A store through mmap past EOF lands in the page cache; without the zeroing, "
+		"extending the file exposes it (fsx, generic/363).",
+		.shown_by = "scenarios/patches/eof-zero-append-4k.yaml after-6.13" },
 	[T_EOF_ZERO_DIRTY_FOLIO_MM] = {
 		"eof_zero_dirty_folio_mm",
 		"52aecaee1c26 mm: zero range of eof folio exposed by inode size extension",
@@ -90,7 +120,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"pagecache_isize_extended only write-protects the EOF folio",
 		"it also zeroes [old size, min(new size, folio end)) of a dirty EOF folio "
 		"(blocks smaller than pages only)",
-		"pagecache_isize_extended", NULL, SEM(eof_zero_dirty_folio_mm) },
+		"pagecache_isize_extended", NULL, SEM(eof_zero_dirty_folio_mm),
+		.why = "With blocks smaller than pages, the ext4 half zeroes only the rest of the old "
+		"EOF block; the rest of a dirty EOF folio over holes needs the mm half (Debian "
+		"6.12.117 has only the first).",
+		.shown_by = "scenarios/patches/eof-zero-append-1k.yaml after-6.13" },
 	[T_PUNCH_ZERO_REFACTOR] = {
 		"punch_zero_refactor",
 		"43d0105e2c75 ext4: don't write back data before punch hole in nojournal mode "
@@ -106,7 +140,12 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"series was queued for the 6.14 merge window), not checked against a tag; "
 		"Debian's 6.1.192 behaves as before it, Debian's 6.12.117 (a stable backport) "
 		"as after (kernel-check --vm)",
-		SEM(punch_zero_refactor) },
+		SEM(punch_zero_refactor),
+		.why = "Writing the punched range back served only data=journal (whose data must reach "
+		"the journal before the page cache goes); elsewhere the range is about to be "
+		"freed, so the writeback was wasted I/O, and it made the hole's neighbours "
+		"durable as a side effect.",
+		.shown_by = "scenarios/patches/punch-writeback.yaml before-6.14" },
 	[T_DISKSIZE_BEFORE_PUNCH_PARTIAL] = {
 		"disksize_before_punch_partial",
 		"9d80eaa1a1d3 ext4: increase i_disksize to offset + len in "
@@ -115,14 +154,21 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"reaches i_size",
 		"raised to min(i_size, offset + len) whenever that exceeds i_disksize",
 		"ext4_update_disksize_before_punch (ext4_punch_hole, ext4_zero_range)",
-		NULL, SEM(disksize_before_punch_partial) },
+		NULL, SEM(disksize_before_punch_partial),
+		.why = "A punch inside (i_disksize, i_size) left i_disksize low; a later mkwrite "
+		"allocated a written block beyond it: e2fsck's \"end of extent exceeds allowed "
+		"value\".",
+		.shown_by = "scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml after-6.18" },
 	[T_ZERO_ORDERED_WRITTEN_ONLY] = {
 		"zero_ordered_written_only",
 		"154922b34da9 ext4: don't order data when zeroing unwritten or delayed block",
 		"7.0",
 		"data=ordered: every zeroed partial block joins the transaction's ordered data",
 		"only written blocks do (not delayed or unwritten ones)",
-		"__ext4_block_zero_page_range", NULL, SEM(zero_ordered_written_only) },
+		"__ext4_block_zero_page_range", NULL, SEM(zero_ordered_written_only),
+		.why = "Ordering the zeroing of a delayed or unwritten block makes the commit wait for "
+		"data that cannot expose stale bytes.",
+		.shown_by = "scenarios/patches/zero-ordered-written-only.yaml before-6.18" },
 	[T_ZERO_ORDER_EOF_ONLY] = {
 		"zero_order_eof_only",
 		"69e2d5c1f544 ext4: move ordered data handling out of "
@@ -131,7 +177,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"is ordered",
 		"only EOF zeroing (truncate, extension) is ordered; punch and zero-range edges "
 		"reach the disk by writeback",
-		"ext4_block_do_zero_range, ext4_block_zero_eof", NULL, SEM(zero_order_eof_only) },
+		"ext4_block_do_zero_range, ext4_block_zero_eof", NULL, SEM(zero_order_eof_only),
+		.why = "Punch and zero-range edges are no longer ordered data: after a crash they may "
+		"show the old bytes (nothing promised them to read zero; the model has no check "
+		"for it); EOF zeroing stays ordered.",
+		.shown_by = "scenarios/patches/zero-order-eof-only-crash.yaml before-7.0" },
 	[T_ZERO_OUTSIDE_HANDLE] = {
 		"zero_outside_handle",
 		"d3609a71b777 + c4602a1d09ec ext4: remove handle parameters from / move zero "
@@ -142,7 +192,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"zeroing runs before the handle starts (data=journal: in a 1-credit handle of "
 		"its own)",
 		"ext4_truncate, ext4_setattr, ext4_punch_hole, ext4_zero_range, "
-		"ext4_alloc_file_blocks", NULL, SEM(zero_outside_handle) },
+		"ext4_alloc_file_blocks", NULL, SEM(zero_outside_handle),
+		.why = "Zeroing locks folios; doing it under a handle inverts the folio-then-handle "
+		"lock order of the rest of ext4.",
+		.shown_by = "scenarios/patches/zero-outside-handle-ordered.yaml after-7.1" },
 	[T_SYNC_PERSIST_ZERO] = {
 		"sync_persist_zero",
 		"7d81ec0246ff ext4: ensure zeroed partial blocks are persisted in SYNC mode "
@@ -151,7 +204,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"it also writes back and waits for the zeroed edge blocks",
 		"ext4_punch_hole, ext4_zero_range", "how the merged patch writes the edges back "
 		"(helper, order against the commit) is unverified; the model writes and waits "
-		"for the edge blocks after zeroing them", SEM(sync_persist_zero) },
+		"for the edge blocks after zeroing them", SEM(sync_persist_zero),
+		.why = "Since patch 05 the zeroed edges are not ordered, so in SYNC mode they must be "
+		"written back explicitly to read zero after a crash.",
+		.shown_by = "scenarios/patches/sync-persist-zero-crash.yaml after-7.1" },
 	[T_UNIFIED_SYNC_CHECK] = {
 		"unified_sync_check",
 		"c3688d212fc6 ext4: unify SYNC mode checks in fallocate paths (2026 series, "
@@ -161,7 +217,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"every fallocate mode tests the same predicate (modelled as IS_SYNC or O_SYNC; "
 		"the merged predicate's exact form is unverified)",
 		"ext4_fallocate and its modes", "the model has no O_SYNC file descriptor: only "
-		"IS_SYNC (chattr +S) tells the rules apart", SEM(unified_sync_check) },
+		"IS_SYNC (chattr +S) tells the rules apart", SEM(unified_sync_check),
+		.why = "Zero range tested the file's O_SYNC while punch tested the inode's sync flag: "
+		"under chattr +S a zero range was not synchronous.",
+		.shown_by = "scenarios/patches/sync-persist-zero-crash.yaml after-7.1" },
 	[T_ISIZE_EXT_OUTSIDE_HANDLE] = {
 		"isize_ext_outside_handle",
 		"1ad0f4282329 ext4: move pagecache_isize_extended() out of active handle "
@@ -169,7 +228,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"fallocate calls pagecache_isize_extended (folio lock) inside its chunk handle",
 		"after the handle is stopped",
 		"ext4_alloc_file_blocks", "other call sites the patch may move are unverified",
-		SEM(isize_ext_outside_handle) },
+		SEM(isize_ext_outside_handle),
+		.why = "pagecache_isize_extended locks the EOF folio; inside the allocation handle "
+		"that is a folio lock under a handle per extending fallocate (fio falloc "
+		"write_iops +22.1% in the kernel test robot's report).",
+		.shown_by = "scenarios/patches/isize-ext-outside-handle-falloc.yaml after-7.1" },
 	[T_ZERO_EOF_IN_WRITE_CHECKS] = {
 		"zero_eof_in_write_checks",
 		"3f60efd65412 ext4: zero post-EOF partial block before appending write (2026 "
@@ -180,7 +243,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"starts a 1-credit handle only if i_disksize changed",
 		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", "how 7.1 orders the "
 		"zeroed block with no handle open is unverified; the model orders it in a "
-		"1-credit handle of its own (ext4_block_zero_eof)", SEM(zero_eof_in_write_checks) },
+		"1-credit handle of its own (ext4_block_zero_eof)", SEM(zero_eof_in_write_checks),
+		.why = "Zeroing the gap before the copy, with no handle, closes the window where an "
+		"mmap store into the newly valid range could be wiped, and covers DAX; the "
+		"delalloc write_end handle shrinks to 1 credit.",
+		.shown_by = "scenarios/patches/eof-zero-append-4k.yaml after-7.1" },
 	[T_JBD2_LOCKLESS_COMMITTED] = {
 		"jbd2_lockless_committed",
 		"7c73ddb7589f jbd2: speed up jbd2_transaction_committed()", "6.12",
@@ -188,7 +255,11 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"it compares j_commit_sequence with READ_ONCE, no lock",
 		"jbd2_transaction_committed (ext4_inode_datasync_dirty)", "the release is read "
 		"from the 6.11 merge window's changes and unconfirmed by tag",
-		SEM(jbd2_lockless_committed) },
+		SEM(jbd2_lockless_committed),
+		.why = "Every iomap lookup asked whether the inode's datasync transaction had "
+		"committed, under the journal's state lock: contention for direct-I/O and DAX "
+		"readers (stress-ng fiemap +565% in the kernel test robot's report).",
+		.shown_by = "scenarios/patches/iomap-dirty-read-lookups.yaml before-6.6" },
 	[T_IOMAP_DIRTY_WRITE_ONLY] = {
 		"iomap_dirty_write_only",
 		"unmerged: Zhongwei Cai, ext4: remove unnecessary ext4_inode_datasync_dirty in "
@@ -198,41 +269,44 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"only write lookups do (rejected: swapon relies on the flag for reports)",
 		"ext4_set_iomap (ext4_iomap_begin, ext4_iomap_begin_report)", "the model has "
 		"direct-I/O reads (dio_read) only: no DAX, no swapon, no fiemap",
-		SEM(iomap_dirty_write_only) },
+		SEM(iomap_dirty_write_only),
+		.why = "Reads never use IOMAP_F_DIRTY, so the check (and its lock) is wasted on them "
+		"(+141% for 4 KiB DAX reads at 16 threads in the patch mail); it was not merged "
+		"because swapon's report lookups rely on the flag, and the lock went away by "
+		"the change above instead.",
+		.shown_by = "scenarios/patches/iomap-dirty-read-lookups.yaml before-6.6", .klass = TC_UNMERGED },
 };
 
-#define UPTO_5_15 (BIT(T_DA_DISKSIZE_VS_ISIZE) | BIT(T_DA_WRITE_NO_HANDLE))
-#define UPTO_6_4 (UPTO_5_15 | BIT(T_SHORT_COPY_ZERO))
-#define UPTO_6_6 (UPTO_6_4 | BIT(T_JDATA_DIRTY_FOLIO) | BIT(T_DA_END_SKIP_DIRTY))
-#define UPTO_6_12 (UPTO_6_6 | BIT(T_DIOREAD_NOLOCK_SUBPAGE) | BIT(T_JBD2_LOCKLESS_COMMITTED))
-#define UPTO_6_13 (UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_EOF_ZERO_DIRTY_FOLIO_MM))
-#define UPTO_6_18 (UPTO_6_13 | BIT(T_PUNCH_ZERO_REFACTOR) | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL))
-#define UPTO_7_0 (UPTO_6_18 | BIT(T_ZERO_ORDERED_WRITTEN_ONLY))
-#define SERIES_2026 (BIT(T_ZERO_ORDER_EOF_ONLY) | BIT(T_ZERO_OUTSIDE_HANDLE) | \
-		     BIT(T_SYNC_PERSIST_ZERO) | BIT(T_UNIFIED_SYNC_CHECK) | \
-		     BIT(T_ISIZE_EXT_OUTSIDE_HANDLE) | BIT(T_ZERO_EOF_IN_WRITE_CHECKS))
+/* A profile's own toggles, ended by T_COUNT. */
+#define ON(...) ((const enum ext4_toggle_id[]){ __VA_ARGS__, T_COUNT })
+#define NONE ON(T_COUNT)
 
-/* The first entry is the default. */
+/* The first entry is the default.  A profile has its base's toggles and its own. */
 static const struct ext4_profile profiles[] = {
-	{ "6.18", "mainline 6.18: the 2025 punch-size fix", UPTO_6_18 },
-	{ "5.14", "mainline 5.14, before the 2021 delalloc series", 0 },
-	{ "5.15", "mainline 5.15: the 2021 delalloc series", UPTO_5_15 },
-	{ "6.1", "mainline 6.1.0", UPTO_5_15 },
-	{ "6.4", "mainline 6.4: the short-copy fix", UPTO_6_4 },
+	{ "6.18", "mainline 6.18: the 2025 punch-size fix", "6.13",
+	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	{ "5.14", "mainline 5.14, before the 2021 delalloc series", NULL, NONE },
+	{ "5.15", "mainline 5.15: the 2021 delalloc series", NULL,
+	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE) },
+	{ "6.1", "mainline 6.1.0", "5.15", NONE },
+	{ "6.4", "mainline 6.4: the short-copy fix", "6.1", ON(T_SHORT_COPY_ZERO) },
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
-	  "only if i_disksize changed",
-	  UPTO_6_6 },
-	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock", UPTO_6_12 },
-	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", UPTO_6_13 },
-	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", UPTO_7_0 },
+	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY) },
+	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock", "6.6",
+	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED) },
+	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", "6.12",
+	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM) },
+	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", "6.18",
+	  ON(T_ZERO_ORDERED_WRITTEN_ONLY) },
 	{ "7.1", "mainline 7.1: the 2026 partial-block zeroing series (patches 05, 06+08, "
-	  "09, 10, 12, 13)", UPTO_7_0 | SERIES_2026 },
+	  "09, 10, 12, 13)", "7.0",
+	  ON(T_ZERO_ORDER_EOF_ONLY, T_ZERO_OUTSIDE_HANDLE, T_SYNC_PERSIST_ZERO,
+	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS) },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy and punch-size "
-	  "backports", UPTO_6_4 | BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	  "backports", "6.4", ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
-	  UPTO_6_12 | BIT(T_EOF_ZERO_FS) | BIT(T_PUNCH_ZERO_REFACTOR) |
-	  BIT(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
@@ -267,18 +341,64 @@ const struct ext4_profile *ext4_profile_at(unsigned i)
 	return &profiles[i];
 }
 
-const struct ext4_toggle *ext4_toggle_find(const char *name)
+int ext4_profile_version(const struct ext4_profile *p)
 {
-	for (unsigned i = 0; i < T_COUNT; i++)
-		if (strcmp(toggles[i].name, name) == 0)
-			return &toggles[i];
-	return NULL;
+	unsigned major, minor;
+	char end;
+
+	if (sscanf(p->name, "%u.%u%c", &major, &minor, &end) != 2)
+		return -1;
+	return (int)(major * 100 + minor);
 }
 
-const struct ext4_toggle *ext4_toggle_at(enum ext4_toggle_id id)
+unsigned ext4_profile_mainline(const struct ext4_profile **out)
 {
-	SIM_ASSERT((unsigned)id < T_COUNT);
-	return &toggles[id];
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < NR_PROFILES; i++) {
+		unsigned k = n++;
+
+		if (ext4_profile_version(&profiles[i]) < 0) {
+			n--;
+			continue;
+		}
+		for (; k > 0 && ext4_profile_version(out[k - 1]) > ext4_profile_version(&profiles[i]);
+		     k--)
+			out[k] = out[k - 1];
+		out[k] = &profiles[i];
+	}
+	return n;
+}
+
+bool ext4_profile_has(const struct ext4_profile *p, unsigned t)
+{
+	for (unsigned depth = 0; p; depth++) {
+		SIM_ASSERT(depth < NR_PROFILES);        /* no cycle of bases */
+		for (const enum ext4_toggle_id *id = p->on; *id != T_COUNT; id++)
+			if ((unsigned)*id == t)
+				return true;
+		p = p->base ? ext4_profile_find(p->base) : NULL;
+	}
+	return false;
+}
+
+unsigned ext4_toggle_count(void)
+{
+	return T_COUNT + ext4_experimental_count();
+}
+
+const struct ext4_toggle *ext4_toggle_at(unsigned i)
+{
+	SIM_ASSERT(i < ext4_toggle_count());
+	return i < T_COUNT ? &toggles[i] : ext4_experimental_at(i - T_COUNT);
+}
+
+const struct ext4_toggle *ext4_toggle_find(const char *name)
+{
+	for (unsigned i = 0; i < ext4_toggle_count(); i++)
+		if (strcmp(ext4_toggle_at(i)->name, name) == 0)
+			return ext4_toggle_at(i);
+	return NULL;
 }
 
 bool ext4_toggle_get(const struct ext4_semantics *sem, const struct ext4_toggle *t)
@@ -294,6 +414,6 @@ void ext4_toggle_set(struct ext4_semantics *sem, const struct ext4_toggle *t, bo
 void ext4_profile_semantics(const struct ext4_profile *p, struct ext4_semantics *sem)
 {
 	memset(sem, 0, sizeof(*sem));
-	for (unsigned i = 0; i < T_COUNT; i++)
-		ext4_toggle_set(sem, &toggles[i], p->toggles & BIT(i));
+	for (unsigned i = 0; i < ext4_toggle_count(); i++)
+		ext4_toggle_set(sem, ext4_toggle_at(i), ext4_profile_has(p, i));
 }

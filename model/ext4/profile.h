@@ -12,6 +12,16 @@
  * Where the model cannot show a toggle's difference, the toggle says so in
  * `unmodelled`.  Changes the model does not have at all (inline data, DIO,
  * DAX) are listed by `ext4sim patches` as not modelled, without a toggle.
+ *
+ * Toggles come in three classes: mainline (a merged commit; profiles carry
+ * them), unmerged (a posted patch no kernel took) and experimental (an
+ * idea under test, not a kernel change at all).  Mainline and unmerged
+ * toggles are rows of the upstream table (profile.c, enum ext4_toggle_id);
+ * experimental ones are rows of their own table (experimental.c) that no
+ * profile includes: a patch author adds one there without touching the
+ * upstream table (docs/writing-a-toggle.md).  The toggles are numbered
+ * 0 .. ext4_toggle_count() - 1, the upstream ones first; there is no fixed
+ * limit on how many there are.
  */
 #ifndef EXT4SIM_PROFILE_H
 #define EXT4SIM_PROFILE_H
@@ -40,6 +50,8 @@ struct ext4_semantics {
 	bool zero_eof_in_write_checks;  /* 2026 series patch 13 (7.1) */
 	bool jbd2_lockless_committed;   /* 7c73ddb7589f (6.12) */
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
+	/* experimental (experimental.c): ideas under test, in no profile */
+	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
 
 enum ext4_toggle_id {
@@ -62,7 +74,13 @@ enum ext4_toggle_id {
 	T_ZERO_EOF_IN_WRITE_CHECKS,
 	T_JBD2_LOCKLESS_COMMITTED,
 	T_IOMAP_DIRTY_WRITE_ONLY,
-	T_COUNT
+	T_COUNT                         /* upstream toggles; experimental ones follow */
+};
+
+enum ext4_toggle_class {
+	TC_MAINLINE,                    /* a merged commit: profiles carry it */
+	TC_UNMERGED,                    /* posted, never merged: only by --patch */
+	TC_EXPERIMENTAL,                /* an idea under test (experimental.c): only by --patch */
 };
 
 struct ext4_toggle {
@@ -74,12 +92,21 @@ struct ext4_toggle {
 	const char *path;               /* the kernel functions it switches */
 	const char *unmodelled;         /* what of it the model does not show, or NULL */
 	size_t offset;                  /* its field in struct ext4_semantics */
+	/* for docs/patches.md (scripts/patches-doc reads them from `ext4sim patches`) */
+	const char *why;                /* why the change was made, or what the idea is */
+	const char *shown_by;           /* "SCENARIO.yaml VARIANT": where `diff` shows it */
+	enum ext4_toggle_class klass;
 };
 
+/*
+ * A kernel profile: the toggles of @base (another profile's name, or NULL)
+ * and those of @on (ended by T_COUNT).
+ */
 struct ext4_profile {
 	const char *name;
 	const char *description;
-	uint32_t toggles;               /* (1 << enum ext4_toggle_id) of those on */
+	const char *base;
+	const enum ext4_toggle_id *on;
 };
 
 /* The profile named @name, or NULL. */
@@ -88,9 +115,22 @@ const struct ext4_profile *ext4_profile_default(void);
 unsigned ext4_profile_count(void);
 const struct ext4_profile *ext4_profile_at(unsigned i);
 
-/* The toggle named @name, or NULL. */
+/* A mainline profile's version, major * 100 + minor ("6.13": 613); -1 for the others. */
+int ext4_profile_version(const struct ext4_profile *p);
+/* The mainline profiles in release order into @out (room for ext4_profile_count()); how many. */
+unsigned ext4_profile_mainline(const struct ext4_profile **out);
+
+/* Does profile @p have toggle @t (an index below ext4_toggle_count())? */
+bool ext4_profile_has(const struct ext4_profile *p, unsigned t);
+
+/* The toggle named @name (upstream or experimental), or NULL. */
 const struct ext4_toggle *ext4_toggle_find(const char *name);
-const struct ext4_toggle *ext4_toggle_at(enum ext4_toggle_id id);
+/* Every toggle: the upstream table (enum ext4_toggle_id), then the experimental one. */
+unsigned ext4_toggle_count(void);
+const struct ext4_toggle *ext4_toggle_at(unsigned i);
+/* The experimental table (experimental.c). */
+unsigned ext4_experimental_count(void);
+const struct ext4_toggle *ext4_experimental_at(unsigned i);
 bool ext4_toggle_get(const struct ext4_semantics *sem, const struct ext4_toggle *t);
 void ext4_toggle_set(struct ext4_semantics *sem, const struct ext4_toggle *t, bool on);
 

@@ -10,7 +10,9 @@
  * zeroes the tail of the EOF block (ordered), frees the blocks past it and
  * leaves the orphan list, in a second handle.
  * Grow (6.13+): the old EOF block's tail is zeroed (ordered) in the same
- * handle that sets the sizes; pagecache_isize_extended after it.
+ * handle that sets the sizes; pagecache_isize_extended after it.  The
+ * experimental toggle exp_grow_zero_written_only skips that zeroing unless
+ * the old EOF block is written (docs/writing-a-toggle.md).
  */
 #include <stdlib.h>
 
@@ -222,12 +224,28 @@ void ext4_truncate_failed_write(struct ext4_fs *fs)
 	ext4_truncate(fs);
 }
 
+/*
+ * Does growing from @oldsize zero the old EOF block's tail?  6.13 (eof_zero_fs)
+ * always does; the experimental exp_grow_zero_written_only only when that
+ * block is written on disk (experimental.c: an idea under test, not a kernel).
+ */
+static bool grow_zeroes_eof_block(const struct ext4_fs *fs, int64_t oldsize)
+{
+	struct extent_status es;
+	uint32_t lblk = (uint32_t)(oldsize >> ext4_blkbits(fs));
+
+	if (!fs->sem.eof_zero_fs || !(oldsize & (fs->opts.block_size - 1)))
+		return false;
+	if (!fs->sem.exp_grow_zero_written_only)
+		return true;
+	return ext4_es_lookup_extent(&fs->inode.i_es, lblk, &es) && es.es_state == ES_WRITTEN;
+}
+
 /* The handle part of ext4_setattr() for a size change. */
 static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink)
 {
-	uint32_t bs = fs->opts.block_size;
 	int64_t oldsize = fs->inode.i_size;
-	bool zero = !shrink && fs->sem.eof_zero_fs && (oldsize & (bs - 1));
+	bool zero = !shrink && grow_zeroes_eof_block(fs, oldsize);
 	struct ext4_pending_zero z = { 0 };
 	handle_t *h;
 

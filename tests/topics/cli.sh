@@ -44,7 +44,8 @@ check diff-json 'golden diff-json "$out"'
 # patches: every toggle listed has its commit line; every profile a recorded kernel-check
 # campaign names is listed (counts from the output itself, not from here)
 run "$sim" patches
-ntoggles=$(sed -n '/^patch toggles/,/^$/p' "$out" | grep -c '^  [a-z0-9_]*$')
+cp "$out" "$tmp/patches.out"
+ntoggles=$(sed -n '/^patch toggles/,/^not modelled/p' "$out" | grep -c '^  [a-z0-9_]*$')
 nprofiles_missing=0
 for p in $(sed -n 's/^# profile: //p' tests/kernel/kernel-check-*.txt); do
 	grep -q "^  $p " "$out" || nprofiles_missing=$((nprofiles_missing + 1))
@@ -64,6 +65,63 @@ run scripts/patches-doc -b "$build"
 check patches-doc-current 'cmp -s "$out" docs/patches.md ||
 	{ echo "  docs/patches.md is stale: run scripts/patches-doc > docs/patches.md"; false; }'
 run "$sim" patches
+# (a section whose diff shows nothing is named: its toggle needs a scenario that shows it)
 check patches-doc-every-toggle '[ "$(grep -c "^## \`" docs/patches.md)" = "$(grep -c "^    commit:" "$out")" ] &&
-	! awk "/^## /{if (n && !d) bad = 1; n = 1; d = 0} /<- differs|only (on|off):/{d = 1}
-	       END{exit !(bad || (n && !d))}" docs/patches.md'
+	awk "function done() {if (n && !d) {print \"  docs/patches.md: the diff of \" n \" shows no \" \\
+		\"difference; give the toggle a scenario that shows one (.shown_by)\"; bad = 1}}
+	     /^## /{done(); n = \$2; d = 0} /<- differs|only (on|off):/{d = 1}
+	     END{done(); exit bad}" docs/patches.md'
+
+# crash --keep naming a write that is not pending: FILE:LINE:COL, exit 2, nothing on stdout
+printf 'name: keep-bad\nsteps:\n  - pwrite 0 10\n  - fsync\n  - crash --keep 5\n' > "$tmp/keep-bad.yaml"
+expect_exit2 keep-not-pending "$sim" run "$tmp/keep-bad.yaml"
+check keep-not-pending-position 'grep -q "^$tmp/keep-bad.yaml:5:11: crash --keep names a write" "$err"'
+expect_exit2 keep-not-pending-inline "$sim" crashstates -c "pwrite 0 10" -c "crash --keep 1"
+
+# -c steps for crashstates and diff: the same as the scenario file they spell
+run "$sim" crashstates -c "pwrite -S 0xaa 0 8k" -c "sync_range -w 0 0" -c commit -c crash
+check crashstates-inline '[ "$rc" = 0 ] && grep -q "point 1, crash at step 4: 4 raw state" "$out"'
+run "$sim" diff --block-size 1024 --kernel 5.15 --patch short_copy_zero -c "pwrite -S 0x11 0 1536" \
+	-c fsync -c evict -c "pwrite --short 768 -S 0x22 1024 1024" -c fsync -c crash
+check diff-inline '[ "$rc" = 1 ] && grep -q "^  verdict .*FAIL \[disksize_le_size\] .*PASS \[\]" "$out"'
+
+# diff: exit 1 when a verdict differs off and on, 0 when none does; one block for variants
+# that differ only in the toggle; the bytes where one-side crash states differ
+f=scenarios/patches/exp-grow-zero-written-only.yaml
+run "$sim" diff "$f" --patch exp_grow_zero_written_only
+check diff-experimental 'golden diff-experimental "$out" && [ "$rc" = 1 ] &&
+	[ "$(grep -c "^== " "$out")" = 2 ] && grep -q "bytes \[32, 64): 0x00 | 0x22" "$out"'
+run "$sim" diff scenarios/patches/da-write-handle-overwrite.yaml --patch da_write_no_handle
+check diff-equal-verdicts-exit-0 '[ "$rc" = 0 ]'
+
+# matrix: every profile in release order, the rows that change marked; --toggles
+run "$sim" matrix scenarios/bugs/2024-eof-pollution-extend.yaml
+check matrix-profiles 'golden matrix-profiles "$out" && [ "$rc" = 0 ]'
+run "$sim" matrix --json --toggles --kernel 6.18 "$f"
+# (one row per toggle, counted from `ext4sim patches`; the experimental one fails)
+check matrix-toggles-json '[ "$rc" = 0 ] &&
+	[ "$(grep -c "\"toggle\": " "$out")" = "$(sed -n "/^patch toggles/,/^not modelled/p" \
+		"$tmp/patches.out" | grep -c "^  [a-z0-9_]*\$")" ] &&
+	grep -q "\"toggle\": \"exp_grow_zero_written_only\", \"on\": true, \"verdict\": \"fail\", \"violated\": \[\"gap_zero_on_extend\", \"read_posix\", \"fsync_durable\"\]" "$out"'
+expect_exit2 matrix-two-files "$sim" matrix "$f" "$f"
+expect_exit2 bisect-unknown-side "$sim" bisect "$f" --good nosuch --bad 6.1
+expect_exit2 bisect-no-bad "$sim" bisect "$f" --good 6.18
+
+# bisect names each bug scenario's toggle between its before-* and after-* variants
+# (tests/data/bisect/bugs.txt); a bug scenario with both kinds of variants needs a line there
+run "$sim" bisect scenarios/bugs/2024-eof-pollution-extend.yaml --good after-6.13 --bad before-6.12
+check bisect-text 'golden bisect-text "$out" && [ "$rc" = 0 ]'
+for f in scenarios/bugs/*.yaml; do
+	name=$(basename "$f" .yaml)
+	vars=$(sed -n 's/^  - {name: \([a-z0-9.-]*\),.*/\1/p' "$f")
+	echo "$vars" | grep -q '^before-' && echo "$vars" | grep -q '^after-' || continue
+	want=$(awk -v n="$name" '$1 == n {print $2}' tests/data/bisect/bugs.txt)
+	if [ -z "$want" ]; then failed "bisect-listed $name" "no line in tests/data/bisect/bugs.txt"; continue; fi
+	for good in $(echo "$vars" | grep '^after-'); do
+		for bad in $(echo "$vars" | grep '^before-'); do
+			run "$sim" bisect --json "$f" --good "$good" --bad "$bad"
+			check "bisect $name $good $bad" '{ [ "$rc" = 0 ] && grep -q "\"toggle\": \"$want\"" "$out"; } ||
+				{ [ "$rc" = 1 ] && grep -E "name: ($good|$bad)," "$f" | grep -q "$want"; }'
+		done
+	done
+done

@@ -113,3 +113,24 @@ run "$sim" run --summary "$tmp/f2min.yaml"
 check minimize 'golden minimize "$tmp/min.out" && golden minimized-scenario "$tmp/f2min.yaml" &&
 	[ "$rc" = 0 ]'
 expect_exit2 minimize-over-its-input "$sim" minimize "$tmp/f2.yaml" -o "$tmp/f2.yaml"
+
+# findings grouped by cause: the EOF-pollution search under 6.1 (mwrite past EOF, then
+# extend) is one cause, the change that removes it named, one file for it
+run "$sim" explore --steps 3 --kernel 6.1 --kinds write,truncate,mwrite --out "$tmp/ex61"
+check eof-pollution-6.1-one-cause '[ "$rc" = 0 ] && grep -q "distinct findings [0-9]*, causes 1$" "$out" &&
+	grep -q "cause: gap_zero_on_extend: gone in 6.13 with eof_zero_fs on" "$out" &&
+	[ "$(ls "$tmp/ex61" | wc -l)" = 1 ]'
+# an experimental idea's findings name the idea; --diff findings keep both sides through
+# minimize
+run "$sim" explore --steps 3 --kinds write,truncate,mwrite --diff exp_grow_zero_written_only \
+	--out "$tmp/exd"
+check explore-diff-experimental '[ "$rc" = 0 ] && grep -q "causes 1$" "$out" &&
+	[ "$(ls "$tmp/exd" | wc -l)" = 1 ]'
+cp "$tmp"/exd/*.yaml "$tmp/exd.yaml"
+run "$sim" minimize "$tmp/exd.yaml" -o "$tmp/exd.min.yaml"
+check minimize-diff-keeps-both '[ "$rc" = 0 ] && grep -q "^  off: \[\]$" "$tmp/exd.min.yaml" &&
+	grep -q "^  on: \[gap_zero_on_extend" "$tmp/exd.min.yaml" &&
+	"$sim" run --summary "$tmp/exd.min.yaml" > /dev/null'
+run "$sim" explore --steps 3 --kinds write,truncate,mwrite --patch exp_grow_zero_written_only=on
+check explore-experimental-cause '[ "$rc" = 0 ] &&
+	grep -q "cause: gap_zero_on_extend: gone with exp_grow_zero_written_only off (as in 6.18)" "$out"'
