@@ -199,11 +199,11 @@ static const struct size_rule size_rules[] = {
 	  "so write_end raises i_size to the write's end", -1 },
 	{ "ext4_journalled_write_end", false, "data=journal: write_end raises i_size to the "
 	  "write's end", -1 },
-	{ "ext4_alloc_update_size", false, "fallocate without KEEP_SIZE raises i_size to the end "
+	{ "ext4_alloc_file_blocks", false, "fallocate without KEEP_SIZE raises i_size to the end "
 	  "of each allocated chunk", -1 },
 	{ "ext4_zero_range", false, "zero range without KEEP_SIZE raises i_size to the range's "
 	  "end", -1 },
-	{ "setattr_size_handle", false, "truncate (ext4_setattr) sets i_size to the new size, "
+	{ "ext4_setattr", false, "truncate sets i_size to the new size, "
 	  "after i_disksize, under the same handle", -1 },
 	{ "ext4_collapse_range", false, "collapse range shortens the file by the removed "
 	  "length", -1 },
@@ -215,14 +215,14 @@ static const struct size_rule size_rules[] = {
 	{ "ext4_da_do_write_end", true, "the write ends inside a block already allocated on "
 	  "disk, so no writeback would raise i_disksize: write_end raises it to the new i_size",
 	  T_DA_END_SKIP_DIRTY },
-	{ "ext4_da_write_end_legacy", true, "the write ends inside a block already allocated on "
-	  "disk, so write_end raises i_disksize (compared with i_size from 5.15 on)",
+	{ "ext4_da_write_end", true, "(before 6.6) the write ends inside a block already "
+	  "allocated on disk, so write_end raises i_disksize (compared with i_size from 5.15 on)",
 	  T_DA_DISKSIZE_VS_ISIZE },
 	{ "ext4_write_end", true, "without delalloc the blocks are already allocated: i_disksize "
 	  "follows i_size at write_end", -1 },
 	{ "ext4_journalled_write_end", true, "data=journal: i_disksize follows i_size at "
 	  "write_end", -1 },
-	{ "ext4_alloc_update_size", true, "fallocate allocated the blocks: i_disksize follows "
+	{ "ext4_alloc_file_blocks", true, "fallocate allocated the blocks: i_disksize follows "
 	  "i_size", -1 },
 	{ "ext4_zero_range", true, "zero range allocated the blocks: i_disksize follows i_size",
 	  -1 },
@@ -231,7 +231,7 @@ static const struct size_rule size_rules[] = {
 	  "to min(i_size, end of the range)", T_DISKSIZE_BEFORE_PUNCH_PARTIAL },
 	{ "ext4_ext_truncate", true, "truncate sets i_disksize to i_size before it frees the "
 	  "blocks past EOF", -1 },
-	{ "setattr_size_handle", true, "truncate (ext4_setattr) stores the new size in "
+	{ "ext4_setattr", true, "truncate stores the new size in "
 	  "i_disksize first, under the handle that puts the inode on the orphan list", -1 },
 	{ "ext4_collapse_range", true, "collapse range: i_disksize follows the shortened i_size",
 	  -1 },

@@ -88,7 +88,7 @@ static int64_t ext4_alloc_update_size(struct ext4_fs *fs, handle_t *h, int64_t o
 				      int64_t epos, int64_t new_size)
 {
 	epos = SIM_MIN(epos, new_size);
-	ext4_update_inode_size(fs, epos);
+	__ext4_update_inode_size(fs, epos, "ext4_alloc_file_blocks");
 	if (epos <= old_size)
 		return epos;
 	if (!fs->sem.isize_ext_outside_handle)

@@ -938,9 +938,9 @@ static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32
 
 	if (fs->sem.da_disksize_vs_isize) {
 		if (update && new_i_size > fs->inode.i_size)
-			ext4_update_i_disksize(fs, new_i_size);
+			__ext4_update_i_disksize(fs, new_i_size, "ext4_da_write_end");
 	} else if (update && new_i_size > fs->inode.i_disksize) {
-		ext4_update_i_disksize(fs, new_i_size);
+		__ext4_update_i_disksize(fs, new_i_size, "ext4_da_write_end");
 		if (h)
 			ext4_mark_inode_dirty(fs, h);
 		else            /* no write handle (da_write_no_handle on): one of its own */

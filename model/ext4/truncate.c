@@ -258,9 +258,9 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 		ext4_block_truncate_page(fs, h, oldsize);
 	if (z.pz_len)
 		ext4_order_zeroed(fs, h, z.pz_from, z.pz_len, &z.pz_result, true);
-	ext4_set_i_disksize(fs, newsize);
+	__ext4_set_i_disksize(fs, newsize, "ext4_setattr");
 	ext4_mark_inode_dirty(fs, h);
-	i_size_write(fs, newsize);
+	__ext4_set_i_size(fs, newsize, "ext4_setattr");
 	__ext4_journal_stop("ext4_setattr", fs, h);
 	if (!shrink)
 		pagecache_isize_extended(fs, oldsize, newsize);

@@ -38,4 +38,4 @@ check notes-shown 'grep -q "^  note no_folio_lock_under_handle at step 2: " "$ou
 # diff names the size rules one side applied
 run "$sim" diff scenarios/bugs/2023-foo-zero-tail.yaml --patch da_end_skip_dirty
 check diff-rules 'grep -q "rule only on: .*i_disksize moved by ext4_da_do_write_end (" "$out" &&
-	grep -q "rule only off: .*i_disksize moved by ext4_da_write_end_legacy (" "$out"'
+	grep -q "rule only off: .*i_disksize moved by ext4_da_write_end ((before 6.6)" "$out"'
