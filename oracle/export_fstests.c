@@ -153,7 +153,8 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 	case SCN_CRASH:
 	case SCN_SHUTDOWN:
 		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
-		fprintf(e->out, "_scratch_shutdown\n_scratch_cycle_mount \"$mount_opts\"\n");
+		fprintf(e->out, "_scratch_shutdown%s\n_scratch_cycle_mount \"$mount_opts\"\n",
+			st->s_logflush ? " -f" : "");
 		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
 		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
 		break;

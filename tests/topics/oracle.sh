@@ -51,7 +51,7 @@ check export-yaml '[ "$rc" = 0 ] && golden yaml-auto-da-alloc-close "$tmp/asrun.
 	diff <(sed -n "/^steps:/,\$p" "$tmp/asrun.yaml") <(sed -n "/^steps:/,\$p" "$tmp/asrun2.yaml") > /dev/null'
 
 # import: an fsx log and an xfs_io list give the expected YAML (tests/data/import/), which loads
-for f in small.fsxops small.xfs_io; do
+for f in small.fsxops small.xfs_io fsx-default.fsxops cmdline.xfs_io; do
 	args=()
 	[ $f = small.xfs_io ] && args=(--block-size 1024 --data journal)
 	run "$sim" import "${args[@]}" "tests/data/import/$f"
@@ -62,6 +62,10 @@ for f in small.fsxops small.xfs_io; do
 	check "import $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" ||
 		{ diff "tests/data/import/$f.yaml" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
 done
+expect_exit2 import-bad-size "$sim" import tests/data/import/bad-size.fsxops
+check import-bad-size-message 'golden import-bad-size "$err"'
+run "$sim" import --pollute-eof tests/data/import/fsx-default.fsxops
+check import-pollute-eof '[ "$rc" = 0 ] && golden import-pollute-eof "$out"'
 expect_exit2 import-bad-number "$sim" import tests/data/import/bad-number.fsxops
 check import-bad-number-message 'golden import-bad-number "$err"'
 expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
