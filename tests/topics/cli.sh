@@ -125,3 +125,28 @@ for f in scenarios/bugs/*.yaml; do
 		done
 	done
 done
+
+# the command line's one table (cli/commands.c): every command answers --help with exit 0
+# and its flags, the top help names every command, --flag=value works, a mistyped flag or
+# command gets the closest name, the man page and the bash completion come from the table
+cmds=$("$sim" help --completion | sed -n 's/^\t\([a-z]*\)) flags=.*/\1/p')
+for cmd in $cmds; do
+	run "$sim" "$cmd" --help
+	check "help-$cmd" '[ "$rc" = 0 ] && grep -q "^usage: ext4sim $cmd" "$out" && [ ! -s "$err" ]'
+done
+run "$sim" --help
+check help-every-command '[ "$rc" = 0 ] && [ "$(grep -c "^  ext4sim [a-z]" "$out")" -ge $(echo $cmds | wc -w) ] &&
+	grep -q "ext4sim explore" "$out" && grep -q "ext4sim minimize" "$out" && grep -q "ext4sim merge" "$out"'
+run "$sim" run --block-size=1024 --summary -c "pwrite 0 1500"
+check flag-equals-value '[ "$rc" = 0 ] && grep -q "^inline .*PASS" "$out"'
+expect_exit2 flag-typo "$sim" run --blok-size 1024 -c fsync
+check flag-typo-hint 'grep -q "did you mean .--block-size.?" "$err"'
+expect_exit2 command-typo "$sim" rn x.yaml
+check command-typo-hint 'grep -q "did you mean .run.?" "$err"'
+expect_exit2 step-typo "$sim" run -c "pwirte 0 1"
+check step-typo-hint 'grep -q "did you mean .pwrite.?" "$err"'
+run "$sim" help --man
+check man-page '[ "$rc" = 0 ] && head -1 "$out" | grep -q "^\.TH EXT4SIM 1" &&
+	{ ! command -v groff > /dev/null || groff -man -Tutf8 -ww "$out" > /dev/null 2>&1; }'
+run "$sim" help --completion
+check completion '[ "$rc" = 0 ] && bash -n "$out" && grep -q -- "--block-size" "$out"'
