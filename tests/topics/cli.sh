@@ -150,3 +150,10 @@ check man-page '[ "$rc" = 0 ] && head -1 "$out" | grep -q "^\.TH EXT4SIM 1" &&
 	{ ! command -v groff > /dev/null || groff -man -Tutf8 -ww "$out" > /dev/null 2>&1; }'
 run "$sim" help --completion
 check completion '[ "$rc" = 0 ] && bash -n "$out" && grep -q -- "--block-size" "$out"'
+
+# JSON is valid UTF-8 whatever the input: a file name with the byte 0xff
+bad_name="$tmp/a$(printf '\377')b.yaml"
+printf 'name: x\nsteps:\n  - fsync\n' > "$bad_name"
+run "$sim" run --json "$bad_name"
+check json-utf8-file-name '[ "$rc" = 0 ] && iconv -f UTF-8 -t UTF-8 "$out" > /dev/null 2>&1 &&
+	grep -q "a\\\\ufffdb.yaml" "$out"'
