@@ -21,6 +21,7 @@
 #include "snapshot.h"
 #include "trace.h"
 #include "world.h"
+#include "suggest.h"
 
 #define XFS_IO_BUFSIZE 4096     /* xfs_io pwrite issues write(2)s of -b 4096 */
 
@@ -449,19 +450,40 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "did you mean 'X'? " for a mistyped toggle (@toggle) or profile name, or "". */
+static const char *name_hint(char *buf, size_t cap, const char *name, bool toggle)
+{
+	const char *names[256];
+	size_t n = 0, max = toggle ? ext4_toggle_count() : ext4_profile_count();
+	const char *best;
+
+	for (size_t i = 0; i < max && n < 256; i++)
+		names[n++] = toggle ? ext4_toggle_at((unsigned)i)->name :
+			     ext4_profile_at((unsigned)i)->name;
+	best = suggest_closest(name, names, n);
+	if (best)
+		snprintf(buf, cap, "did you mean '%s'? ", best);
+	else if (cap)
+		buf[0] = '\0';
+	return buf;
+}
+
 /* Every patch setting names a toggle (`ext4sim patches` lists them). */
 static int check_patches(const struct scenario *s, const struct scn_patch_setting *p,
 			 unsigned nr, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < nr; i++) {
+		char h[96];
+
 		if (ext4_toggle_find(p[i].p_name))
 			continue;
+		name_hint(h, sizeof(h), p[i].p_name, true);
 		if (p[i].p_line)
-			errf(err, errlen, "%s:%u:%u: unknown patch '%s' (`ext4sim patches` lists "
-			     "them)", s->path, p[i].p_line, p[i].p_col, p[i].p_name);
+			errf(err, errlen, "%s:%u:%u: unknown patch '%s' (%s`ext4sim patches` lists "
+			     "them)", s->path, p[i].p_line, p[i].p_col, p[i].p_name, h);
 		else
-			errf(err, errlen, "ext4sim: unknown patch '%s' (`ext4sim patches` lists "
-			     "them)", p[i].p_name);
+			errf(err, errlen, "ext4sim: unknown patch '%s' (%s`ext4sim patches` lists "
+			     "them)", p[i].p_name, h);
 		return -1;
 	}
 	return 0;
@@ -480,15 +502,17 @@ static const struct ext4_profile *find_profile(const struct scenario *s, const c
 					       size_t errlen)
 {
 	const struct ext4_profile *p = ext4_profile_find(name);
+	char h[96];
 
 	if (p)
 		return p;
+	name_hint(h, sizeof(h), name, false);
 	if (line)
-		errf(err, errlen, "%s:%u:%u: unknown kernel profile '%s' (`ext4sim patches` "
-		     "lists them)", s->path, line, col, name);
+		errf(err, errlen, "%s:%u:%u: unknown kernel profile '%s' (%s`ext4sim patches` "
+		     "lists them)", s->path, line, col, name, h);
 	else
-		errf(err, errlen, "ext4sim: unknown kernel profile '%s' (`ext4sim patches` "
-		     "lists them)", name);
+		errf(err, errlen, "ext4sim: unknown kernel profile '%s' (%s`ext4sim patches` "
+		     "lists them)", name, h);
 	return NULL;
 }
 

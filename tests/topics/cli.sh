@@ -157,3 +157,7 @@ printf 'name: x\nsteps:\n  - fsync\n' > "$bad_name"
 run "$sim" run --json "$bad_name"
 check json-utf8-file-name '[ "$rc" = 0 ] && iconv -f UTF-8 -t UTF-8 "$out" > /dev/null 2>&1 &&
 	grep -q "a\\\\ufffdb.yaml" "$out"'
+expect_exit2 kernel-typo "$sim" run --kernel 6.188 -c fsync
+check kernel-typo-hint 'grep -q "did you mean .6.18.?" "$err"'
+expect_exit2 invariant-typo "$sim" run --fail-on post_eof_zero_strik -c fsync
+check invariant-typo-hint 'grep -q "did you mean .post_eof_zero_strict.?" "$err"'
