@@ -114,3 +114,17 @@ fi
 cat "$err" >> "$out"
 check kernel-check-skips-without-root '[ "$rc" = 0 ] && grep -q "^kernel-check: skipped: " "$out" &&
 	[ "$(tail -1 "$out")" = "0 passed, 0 failed" ]'
+
+# a bug scenario exports its fixed side by default, with the fix's commits, and the
+# requirements that skip it (not fail it) where they are not met
+run "$sim" export --format fstests scenarios/bugs/2024-eof-pollution-extend.yaml
+check fstests-fixed-side '[ "$rc" = 0 ] && grep -q "^# Model: kernel profile 6.13, variant after-6.13;" "$out" &&
+	[ "$(grep -c "^_fixed_by_kernel_commit c7fc0366c656" "$out")" = 1 ] &&
+	grep -q "^_require_metadata_journaling" "$out" && grep -q "_notrun \"block size" "$out" &&
+	grep -q "^_exit 0" "$out"'
+run "$sim" export --format fstests --variant before-6.12 scenarios/bugs/2024-eof-pollution-extend.yaml
+check fstests-variant-flag '[ "$rc" = 0 ] && grep -q "variant before-6.12;" "$out" &&
+	! grep -q _fixed_by_kernel_commit "$out"'
+run "$sim" export --format fstests -c "falloc -k 0 4096" -c "copy_range -s 0 -d 8192 -l 10" -c crash
+check fstests-flag-requires '[ "$rc" = 0 ] && grep -q "_require_xfs_io_command \"falloc\" \"-k\"" "$out" &&
+	grep -q "_require_xfs_io_command \"copy_range\"" "$out"'
