@@ -176,8 +176,8 @@ static int unknown_flag(const struct cmd_desc *d, const char *arg)
 		names[n++] = f->name;
 	snprintf(word, sizeof(word), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	suggest_hint(hint, sizeof(hint), word, names, n);
-	fprintf(stderr, "ext4sim: %s: unknown flag '%s'%s\n(ext4sim %s --help lists its flags)\n",
-		d->name, word, hint, d->name);
+	fprintf(stderr, "ext4sim: %s: unknown flag '%s'%s; ext4sim %s --help lists its flags\n"
+		"(ext4sim --help for usage)\n", d->name, word, hint, d->name);
 	return 2;
 }
 
