@@ -108,6 +108,7 @@ struct explore {
 	uint64_t seed, count, only_run;
 	bool random, minimize, fixed_length, has_run;
 	bool share;                     /* exhaustive: the tree walk (tree.c), not one run a sequence */
+	bool share_states;              /* and equal states share their subtree (memo.h) */
 	enum crash_at crash_at;
 	uint32_t crash_every;           /* --crash-at N */
 	const char *crash_at_arg;
@@ -560,7 +561,8 @@ static void tree_space_of(const struct explore *e, struct tree_space *sp, struct
 	*sp = (struct tree_space){ .nr_g = e->nr_g, .steps = e->steps, .st = st,
 				   .persist = persist, .shard = e->shard,
 				   .nr_shards = e->nr_shards, .sides = e->diff ? 2 : 1,
-				   .cfg = { &cfg[0], &cfg[1] }, .o = o };
+				   .cfg = { &cfg[0], &cfg[1] }, .o = o,
+				   .share_states = e->share_states };
 }
 
 /* The tree walk: each prefix once; then the findings, in sequence order. */
@@ -571,6 +573,10 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 	struct tree_result res;
 
 	tree_explore(sp, &res);
+	fprintf(stderr, "explore: prefix sharing: %llu world(s) forked; %llu state(s) met again "
+		"at the same depth, %llu sequence(s) under them not run; %llu subtree(s) kept\n",
+		(unsigned long long)res.forks, (unsigned long long)res.reused,
+		(unsigned long long)res.reused_seqs, (unsigned long long)res.memo_entries);
 	e->run += res.run;
 	e->pruned += res.pruned;
 	for (uint64_t k = 0; k < res.nr_hits; k++) {
@@ -944,8 +950,9 @@ static int explore_flag(struct explore *e, int argc, char **argv, int *i)
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	unsigned k = 0;
 
-	if (strcmp(a, "--no-share") == 0) {
-		e->share = false;
+	if (strcmp(a, "--no-share") == 0 || strcmp(a, "--no-share-states") == 0) {
+		e->share = e->share && a[10] != '\0';
+		e->share_states = false;
 		return 0;
 	}
 	if (strcmp(a, "--no-minimize") == 0 || strcmp(a, "--fixed-length") == 0) {
@@ -1080,7 +1087,8 @@ int cmd_explore(int argc, char **argv)
 	e->c = calloc(1, sizeof(*e->c));
 	e->gf = calloc(1, sizeof(*e->gf));
 	SIM_ASSERT(e->c != NULL && e->gf != NULL);
-	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true, .share = true,
+	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true,
+			       .share = true, .share_states = true,
 			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH };
 	e->c->o.crash_bound = CS_BOUND_DEFAULT;
 	if ((rc = explore_setup(e, argc, argv, args)))

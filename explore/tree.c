@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memo.h"
+
 #define TREE_DEPTH_MAX 8
 
 struct walk {
@@ -29,6 +31,8 @@ struct walk {
 	unsigned idx[TREE_DEPTH_MAX];
 	uint64_t pow[TREE_DEPTH_MAX + 1];       /* nr_g^i */
 	unsigned split;
+	uint64_t dfs;                   /* sequences met so far, in walk order */
+	struct memo *memo;              /* NULL: no state sharing */
 };
 
 unsigned tree_split_depth(const struct tree_space *sp)
@@ -147,6 +151,7 @@ static void record(struct walk *t, unsigned len, const uint32_t *mask)
 	struct tree_result *r = t->res;
 	bool hit = t->sp->sides == 1 ? mask[0] != 0 : mask[0] != mask[1];
 
+	t->dfs++;
 	if (owner(t->sp, t->split, t->idx, len) != t->sp->shard)
 		return;
 	r->run++;
@@ -160,11 +165,100 @@ static void record(struct walk *t, unsigned len, const uint32_t *mask)
 						   .mask = { mask[0], mask[1] } };
 }
 
+static void visit(struct walk *t, struct sim_stream **w, unsigned d, const uint32_t *pm);
+static void visit_children(struct walk *t, struct sim_stream **w, unsigned d, const uint32_t *pm,
+			   int *lastp);
+
+/* Steps left after depth @d. */
+static unsigned sp_left(const struct walk *t, unsigned d)
+{
+	return t->sp->steps - d;
+}
+
+/* Child idx[d]'s step violated @m (a step's own masks, for the memo's marks). */
+static void mark(struct walk *t, unsigned d, const uint32_t *m)
+{
+	if (t->memo && (m[0] | m[1]) && memo_recording(t->memo, d))
+		memo_mark(t->memo, t->dfs, m);
+}
+
+/*
+ * A node whose state was met before at the same depth: its subtree's
+ * sequences, walked without running them, each with the masks the memo
+ * kept for its step (memo.h) on top of the prefix's @pm.
+ */
+static void replay(struct walk *t, const struct memo_entry *me, uint64_t start, unsigned d,
+		   const uint32_t *pm, uint32_t *next)
+{
+	const struct tree_space *sp = t->sp;
+
+	for (unsigned g = 0; g < sp->nr_g; g++) {
+		uint32_t m[2] = { 0, 0 }, cm[2];
+
+		if (child_skipped(t, d, g, true))
+			continue;
+		memo_step_masks(t->memo, me, next, t->dfs - start, m);
+		mark(t, d, m);
+		cm[0] = pm[0] | m[0];
+		cm[1] = pm[1] | m[1];
+		record(t, d + 1, cm);
+		if (d + 1 < sp->steps)
+			replay(t, me, start, d + 1, cm, next);
+	}
+}
+
+/* Is the node at depth @d (worlds @w) one met before?  Then replay it: true. */
+static bool shared_state(struct walk *t, struct sim_stream **w, unsigned d, const uint32_t *pm,
+			 struct memo_key *k)
+{
+	const struct memo_entry *me;
+	uint32_t next = 0;
+	uint64_t start = t->dfs;
+
+	if (!t->memo || d == 0 || d < t->split || !memo_depth(t->memo, sp_left(t, d)))
+		return false;
+	memset(k, 0, sizeof(*k));
+	for (unsigned s = 0; s < t->sp->sides; s++)
+		sim_stream_key(w[s], k->k[s]);
+	k->depth = d;
+	k->last = t->sp->persist[t->idx[d - 1]] ? t->idx[d - 1] + 1 : 0;
+	k->valid = true;
+	if (!(me = memo_find(t->memo, k)))
+		return false;
+	replay(t, me, start, d, pm, &next);
+	t->res->reused++;
+	t->res->reused_seqs += t->dfs - start;
+	return true;
+}
+
 /*
  * Node at depth @d with worlds @w (owned: freed or handed to the last
  * child) after a prefix that violated @pm: run every child.
  */
 static void visit(struct walk *t, struct sim_stream **w, unsigned d, const uint32_t *pm)
+{
+	const struct tree_space *sp = t->sp;
+	struct memo_key k = { .valid = false };
+	uint64_t start = t->dfs;
+	int last = -1;
+
+	if (shared_state(t, w, d, pm, &k)) {
+		for (unsigned s = 0; s < sp->sides; s++)
+			sim_stream_free(w[s]);
+		return;
+	}
+	if (k.valid)
+		memo_begin(t->memo, d);
+	visit_children(t, w, d, pm, &last);
+	for (unsigned s = 0; last < 0 && s < sp->sides; s++)
+		sim_stream_free(w[s]);
+	if (k.valid)
+		memo_end(t->memo, &k, start, d);
+}
+
+/* The children of a node (visit); *last gets the last one run, -1 if none. */
+static void visit_children(struct walk *t, struct sim_stream **w, unsigned d, const uint32_t *pm,
+			   int *lastp)
 {
 	const struct tree_space *sp = t->sp;
 	int last = -1;
@@ -181,8 +275,11 @@ static void visit(struct walk *t, struct sim_stream **w, unsigned d, const uint3
 		for (unsigned s = 0; s < sp->sides; s++) {
 			c[s] = (int)g == last ? w[s] : sim_stream_fork(w[s]);
 			t->res->forks += (int)g != last;
-			m[s] = pm[s] | sim_stream_step(c[s], &sp->st[d * sp->nr_g + g], true);
+			m[s] = sim_stream_step(c[s], &sp->st[d * sp->nr_g + g], true);
 		}
+		mark(t, d, m);
+		m[0] |= pm[0];
+		m[1] |= pm[1];
 		record(t, d + 1, m);
 		if (d + 1 < sp->steps) {
 			visit(t, c, d + 1, m);
@@ -191,8 +288,7 @@ static void visit(struct walk *t, struct sim_stream **w, unsigned d, const uint3
 		for (unsigned s = 0; s < sp->sides; s++)
 			sim_stream_free(c[s]);
 	}
-	for (unsigned s = 0; last < 0 && s < sp->sides; s++)
-		sim_stream_free(w[s]);
+	*lastp = last;
 }
 
 static int cmp_hit(const void *a, const void *b)
@@ -217,7 +313,13 @@ void tree_explore(const struct tree_space *sp, struct tree_result *res)
 	t.split = tree_split_depth(sp);
 	for (unsigned s = 0; s < sp->sides; s++)
 		w[s] = sim_stream_open(sp->cfg[s], sp->o);
+	if (sp->share_states)
+		t.memo = memo_create(sp->steps, t.split);
 	visit(&t, w, 0, pm);
+	if (t.memo) {
+		res->memo_entries = memo_entries(t.memo);
+		memo_destroy(t.memo);
+	}
 	if (res->nr_hits)
 		qsort(res->hits, res->nr_hits, sizeof(*res->hits), cmp_hit);
 }

@@ -24,6 +24,7 @@ struct tree_space {
 	unsigned sides;                 /* 1, or 2 with --diff (off, on) */
 	const struct sim_variant_cfg *cfg[2];
 	const struct sim_options *o;    /* crash_everywhere: judged after and inside each step */
+	bool share_states;              /* equal states at one depth share their subtree (memo.h) */
 };
 
 /* A sequence that is a finding: its number and what each side violated (1 << inv). */
@@ -35,6 +36,9 @@ struct tree_hit {
 struct tree_result {
 	uint64_t run, pruned;
 	uint64_t forks;                 /* worlds forked */
+	uint64_t reused;                /* nodes whose state was met before: replayed, not run */
+	uint64_t reused_seqs;           /* the sequences under them */
+	uint64_t memo_entries;          /* subtrees kept */
 	struct tree_hit *hits;          /* in ascending sequence number */
 	uint64_t nr_hits, cap_hits;
 };
