@@ -109,6 +109,7 @@ struct explore {
 	bool random, minimize, fixed_length, has_run;
 	bool share;                     /* exhaustive: the tree walk (tree.c), not one run a sequence */
 	bool share_states;              /* and equal states share their subtree (memo.h) */
+	bool share_stats;               /* --share-stats: what sharing saved, on stderr */
 	enum crash_at crash_at;
 	uint32_t crash_every;           /* --crash-at N */
 	const char *crash_at_arg;
@@ -573,7 +574,8 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 	struct tree_result res;
 
 	tree_explore(sp, &res);
-	fprintf(stderr, "explore: prefix sharing: %llu world(s) forked; %llu state(s) met again "
+	if (e->share_stats)
+		fprintf(stderr, "explore: prefix sharing: %llu world(s) forked; %llu state(s) met again "
 		"at the same depth, %llu sequence(s) under them not run; %llu subtree(s) kept\n",
 		(unsigned long long)res.forks, (unsigned long long)res.reused,
 		(unsigned long long)res.reused_seqs, (unsigned long long)res.memo_entries);
@@ -950,6 +952,10 @@ static int explore_flag(struct explore *e, int argc, char **argv, int *i)
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	unsigned k = 0;
 
+	if (strcmp(a, "--share-stats") == 0) {
+		e->share_stats = true;
+		return 0;
+	}
 	if (strcmp(a, "--no-share") == 0 || strcmp(a, "--no-share-states") == 0) {
 		e->share = e->share && a[10] != '\0';
 		e->share_states = false;
