@@ -734,6 +734,11 @@ struct sim_stream *sim_stream_fork(const struct sim_stream *src)
 	return ss;
 }
 
+struct world *sim_stream_world(struct sim_stream *ss)
+{
+	return &ss->w;
+}
+
 void sim_stream_key(const struct sim_stream *ss, uint64_t key[2])
 {
 	world_key(&ss->w, key);

@@ -159,6 +159,9 @@ struct sim_stream *sim_stream_fork(const struct sim_stream *ss);
  * covers): equal keys, equal futures.
  */
 void sim_stream_key(const struct sim_stream *ss, uint64_t key[2]);
+/* The stream's world (sim/world.h), for tests that change it. */
+struct world;
+struct world *sim_stream_world(struct sim_stream *ss);
 /* The stream's checker, to read its reference between steps. */
 const struct chk_state *sim_stream_checker(const struct sim_stream *ss);
 /* Free @ss without a result. */
