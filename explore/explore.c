@@ -48,6 +48,7 @@
 #include "report.h"
 #include "scnwrite.h"
 #include "sha256.h"
+#include "tree.h"
 
 #define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
@@ -106,6 +107,9 @@ struct explore {
 	bool has_steps;                 /* --steps given */
 	uint64_t seed, count, only_run;
 	bool random, minimize, fixed_length, has_run;
+	bool share;                     /* exhaustive: the tree walk (tree.c), not one run a sequence */
+	bool share_states;              /* and equal states share their subtree (memo.h) */
+	bool share_stats;               /* --share-stats: what sharing saved, on stderr */
 	enum crash_at crash_at;
 	uint32_t crash_every;           /* --crash-at N */
 	const char *crash_at_arg;
@@ -113,6 +117,7 @@ struct explore {
 	const char *out_dir;
 	/* results */
 	uint64_t space, run, pruned, with_finding;
+	uint64_t mine;                  /* exhaustive: the sequences this shard owns */
 	uint64_t steps_run, crash_points;       /* long runs */
 	struct finding f[FINDINGS_MAX]; /* causes */
 	unsigned nr_f;
@@ -519,6 +524,8 @@ static void announce(const struct explore *e)
 {
 	uint64_t mine = e->space / e->nr_shards + (e->shard < e->space % e->nr_shards);
 
+	if (!e->random)
+		mine = e->mine;
 	if (e->random && e->has_run)
 		mine = 1;
 	fprintf(stderr, "explore: %s, %u grammar step(s), sequences of 1..%u: space %llu, "
@@ -528,26 +535,104 @@ static void announce(const struct explore *e)
 		e->random && e->has_run ? ", --run" : "");
 }
 
+/* The space as tree.c sees it; @st gets every step at every position, parsed. */
+static void tree_space_of(const struct explore *e, struct tree_space *sp, struct scn_step *st,
+			  bool *persist, struct sim_variant_cfg *cfg, struct sim_options *o)
+{
+	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	unsigned col;
+
+	for (unsigned i = 0; i < e->steps; i++)
+		for (unsigned g = 0; g < e->nr_g; g++) {
+			step_text(&e->g[g], i, text);
+			SIM_ASSERT(scn_parse_step(text, &st[i * e->nr_g + g], err, sizeof(err),
+						  &col) == 0);
+		}
+	for (unsigned g = 0; g < e->nr_g; g++)
+		persist[g] = e->g[g].persist;
+	*o = e->c->o;
+	o->quiet = true;
+	o->json = false;
+	o->crash_everywhere = true;
+	cfg[0] = cfg[1] = e->cfg;
+	if (e->diff) {
+		ext4_toggle_set(&cfg[0].sem, e->diff, false);
+		ext4_toggle_set(&cfg[1].sem, e->diff, true);
+	}
+	*sp = (struct tree_space){ .nr_g = e->nr_g, .steps = e->steps, .st = st,
+				   .persist = persist, .shard = e->shard,
+				   .nr_shards = e->nr_shards, .sides = e->diff ? 2 : 1,
+				   .cfg = { &cfg[0], &cfg[1] }, .o = o,
+				   .share_states = e->share_states };
+}
+
+/* The tree walk: each prefix once; then the findings, in sequence order. */
+static void explore_tree(struct explore *e, const struct tree_space *sp)
+{
+	char texts[EXPLORE_STEPS_MAX][SCN_STEP_TEXT_MAX];
+	unsigned idx[EXPLORE_STEPS_MAX];
+	struct tree_result res;
+
+	tree_explore(sp, &res);
+	if (e->share_stats)
+		fprintf(stderr, "explore: prefix sharing: %llu world(s) forked; %llu state(s) met again "
+		"at the same depth, %llu sequence(s) under them not run; %llu subtree(s) kept\n",
+		(unsigned long long)res.forks, (unsigned long long)res.reused,
+		(unsigned long long)res.reused_seqs, (unsigned long long)res.memo_entries);
+	e->run += res.run;
+	e->pruned += res.pruned;
+	for (uint64_t k = 0; k < res.nr_hits; k++) {
+		unsigned len = decode(e, res.hits[k].n, idx);
+		struct outcome oc;
+		bool on_side = false;
+		int inv;
+
+		for (int v = 0; v < INV_COUNT; v++)
+			for (unsigned s = 0; s < 2; s++)
+				oc.violated[s][v] = res.hits[k].mask[e->diff ? s : 0] >> v & 1;
+		inv = finding_of(e, &oc, &on_side);
+		SIM_ASSERT(inv >= 0);
+		for (unsigned i = 0; i < len; i++)
+			step_text(&e->g[idx[i]], i, texts[i]);
+		e->with_finding++;
+		handle_finding(e, texts, len, inv, on_side);
+	}
+	progress(e, e->space, e->space);
+	tree_result_free(&res);
+}
+
 static void explore_all(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
 	uint64_t total = 0, block = 1;
+	struct scn_step *st = sim_zalloc((size_t)e->steps * e->nr_g * sizeof(*st));
+	struct sim_variant_cfg cfg[2];
+	bool persist[GRAMMAR_MAX];
+	struct tree_space sp;
+	struct sim_options o;
 
 	for (unsigned k = 1; k <= e->steps; k++) {
 		block *= e->nr_g;
 		total += block;
 	}
 	e->space = total;
+	tree_space_of(e, &sp, st, persist, cfg, &o);
+	e->mine = tree_owned_total(&sp);
 	announce(e);
-	for (uint64_t n = e->shard; n < total; n += e->nr_shards) {
+	if (e->share)
+		explore_tree(e, &sp);
+	for (uint64_t n = 0; !e->share && n < total; n++) {
 		unsigned len = decode(e, n, idx);
 
+		if (!tree_owns(&sp, idx, len))
+			continue;
 		if (pruned(e, idx, len))
 			e->pruned++;
 		else
 			run_sequence(e, idx, len);
 		progress(e, n + 1, total);
 	}
+	free(st);
 }
 
 /* --- long random runs (K > EXPLORE_STEPS_MAX) -------------------------------- */
@@ -867,6 +952,15 @@ static int explore_flag(struct explore *e, int argc, char **argv, int *i)
 	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
 	unsigned k = 0;
 
+	if (strcmp(a, "--share-stats") == 0) {
+		e->share_stats = true;
+		return 0;
+	}
+	if (strcmp(a, "--no-share") == 0 || strcmp(a, "--no-share-states") == 0) {
+		e->share = e->share && a[10] != '\0';
+		e->share_states = false;
+		return 0;
+	}
 	if (strcmp(a, "--no-minimize") == 0 || strcmp(a, "--fixed-length") == 0) {
 		*(a[2] == 'n' ? &e->minimize : &e->fixed_length) = a[2] != 'n';
 		return 0;
@@ -1000,6 +1094,7 @@ int cmd_explore(int argc, char **argv)
 	e->gf = calloc(1, sizeof(*e->gf));
 	SIM_ASSERT(e->c != NULL && e->gf != NULL);
 	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true,
+			       .share = true, .share_states = true,
 			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH };
 	e->c->o.crash_bound = CS_BOUND_DEFAULT;
 	if ((rc = explore_setup(e, argc, argv, args)))

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 _Noreturn void sim_assert_fail(const char *expr, const char *file, int line)
 {
@@ -29,6 +30,19 @@ void *sim_realloc_array(void *ptr, size_t nmemb, size_t size)
 	p = realloc(ptr, (nmemb * size) != 0 ? nmemb * size : 1);
 	SIM_ASSERT(p != NULL);
 	return p;
+}
+
+void *sim_dup_array(const void *src, size_t n, size_t cap, size_t size)
+{
+	void *dst;
+
+	SIM_ASSERT(n <= cap);
+	if (!cap)
+		return NULL;
+	dst = sim_realloc_array(NULL, cap, size);
+	if (n)
+		memcpy(dst, src, n * size);
+	return dst;
 }
 
 const char *sim_lock_site_name(enum sim_lock_site site)

@@ -30,6 +30,8 @@ _Noreturn void sim_assert_fail(const char *expr, const char *file, int line);
 /* Allocation that cannot fail: the model treats host OOM as fatal. */
 void *sim_zalloc(size_t size);
 void *sim_realloc_array(void *ptr, size_t nmemb, size_t size);
+/* A new array of capacity @cap holding @src's first @n elements (NULL when @cap is 0). */
+void *sim_dup_array(const void *src, size_t n, size_t cap, size_t size);
 
 static inline void put_le32(uint8_t *p, uint32_t v)
 {

@@ -808,7 +808,7 @@ struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const stru
 	SIM_ASSERT(o != NULL && !o->has_keep && !o->only_point);
 	ss->r.cfg = *cfg;
 	ss->o = o;
-	world_init(&ss->w, cfg, &ss->r);
+	world_init(&ss->w, &ss->r.cfg, &ss->r);
 	ss->w.o = o;
 	ss->ic.w = &ss->w;
 	return ss;
@@ -825,10 +825,13 @@ static void stream_drain(struct sim_stream *ss)
 	struct chk_state *c = &ss->r.chk;
 	struct sim_stream_result *res = &ss->res;
 
+	res->step_mask = 0;
 	for (uint32_t i = 0; i < c->nr_v; i++) {
 		enum chk_inv inv = c->v[i].inv;
 
 		SIM_ASSERT(inv < INV_COUNT);
+		if (!chk_inv_info(inv)->informational || ss->o->fail_on[inv])
+			res->step_mask |= 1u << inv;
 		if (res->reports[inv]++ == 0) {
 			res->first_step[inv] = c->v[i].step;
 			memcpy(res->first_msg[inv], c->v[i].msg, CHK_MSG_MAX);
@@ -841,7 +844,7 @@ static void stream_drain(struct sim_stream *ss)
 	ss->r.nr_points = 0;
 }
 
-void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge)
+uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge)
 {
 	struct world *w = &ss->w;
 	struct sim_step_result sr;
@@ -859,6 +862,52 @@ void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judg
 		crash_here(w, st, idx, &sr);
 	ss->res.steps = idx;
 	stream_drain(ss);
+	return ss->res.step_mask;
+}
+
+struct sim_stream *sim_stream_fork(const struct sim_stream *src)
+{
+	struct sim_stream *ss = sim_zalloc(sizeof(*ss));
+	const struct world *sw = &src->w;
+
+	SIM_ASSERT(src->r.nr_points == 0 && src->r.chk.nr_v == 0 && !sw->bd->bd_events);
+	ss->o = src->o;
+	ss->res = src->res;
+	ss->r.cfg = src->r.cfg;
+	ss->r.counters = src->r.counters;
+	ss->r.last_recovery = src->r.last_recovery;
+	ss->r.lay = src->r.lay;
+	chk_copy(&ss->r.chk, &src->r.chk);
+	ss->w = (struct world){ .cfg = &ss->r.cfg, .o = sw->o, .r = &ss->r,
+				.c = &ss->r.counters, .chk = &ss->r.chk,
+				.rec = &ss->r.last_recovery, .points_seen = sw->points_seen };
+	ss->w.bd = blkdev_clone(sw->bd);
+	ext4_fs_clone(&ss->w.fs, &sw->fs, ss->w.bd, ss->w.c);
+	ss->ic.w = &ss->w;
+	return ss;
+}
+
+struct world *sim_stream_world(struct sim_stream *ss)
+{
+	return &ss->w;
+}
+
+void sim_stream_key(const struct sim_stream *ss, uint64_t key[2])
+{
+	world_key(&ss->w, key);
+}
+
+const struct chk_state *sim_stream_checker(const struct sim_stream *ss)
+{
+	return &ss->r.chk;
+}
+
+void sim_stream_free(struct sim_stream *ss)
+{
+	ext4_free_fs(&ss->w.fs);
+	blkdev_destroy(ss->w.bd);
+	sim_variant_result_free(&ss->r, 0);
+	free(ss);
 }
 
 const struct ext4_fs *sim_stream_fs(const struct sim_stream *ss)
@@ -872,10 +921,7 @@ void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out)
 		ss->res.violated[inv] = ss->res.reports[inv] &&
 					(!chk_inv_info(inv)->informational || ss->o->fail_on[inv]);
 	*out = ss->res;
-	ext4_free_fs(&ss->w.fs);
-	blkdev_destroy(ss->w.bd);
-	sim_variant_result_free(&ss->r, 0);
-	free(ss);
+	sim_stream_free(ss);
 }
 
 /* --- --dump-file --- */

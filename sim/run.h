@@ -141,10 +141,31 @@ struct sim_stream_result {
 	uint32_t first_step[INV_COUNT]; /* 1-based step of the first one; 0: none */
 	char first_msg[INV_COUNT][CHK_MSG_MAX];
 	bool violated[INV_COUNT];       /* counted toward the verdict (no expect:) */
+	uint32_t step_mask;             /* the last step's invariants counted so, 1 << inv */
 };
 
 struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const struct sim_options *o);
-void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge);
+/* Returns the step's counted invariants as bits, 1 << inv (also in step_mask). */
+uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge);
+/*
+ * A deep copy of @ss between two steps (device, file system, page cache,
+ * journal, checker, counters): a forked world that runs on exactly as @ss
+ * would, as a world replayed from mkfs through the same steps does
+ * (explore's prefix sharing; docs/explore.md).
+ */
+struct sim_stream *sim_stream_fork(const struct sim_stream *ss);
+/*
+ * The key of @ss's world between two steps (sim/statekey.c says what it
+ * covers): equal keys, equal futures.
+ */
+void sim_stream_key(const struct sim_stream *ss, uint64_t key[2]);
+/* The stream's world (sim/world.h), for tests that change it. */
+struct world;
+struct world *sim_stream_world(struct sim_stream *ss);
+/* The stream's checker, to read its reference between steps. */
+const struct chk_state *sim_stream_checker(const struct sim_stream *ss);
+/* Free @ss without a result. */
+void sim_stream_free(struct sim_stream *ss);
 /* The stream's mounted file system, to read the file between steps. */
 const struct ext4_fs *sim_stream_fs(const struct sim_stream *ss);
 /* The counts and verdict; frees @ss. */

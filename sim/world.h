@@ -31,6 +31,9 @@ int world_mount(struct world *w);
 /* Record the model's events into the run's log from now on (mounts included). */
 void world_attach_events(struct world *w);
 
+/* The world's state key between two steps (statekey.c): 128 bits. */
+void world_key(const struct world *w, uint64_t key[2]);
+
 /* Set the step's trace sentence (printf format). */
 void note(struct sim_step_result *sr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -54,6 +54,34 @@ void blkdev_destroy(struct blkdev *bd)
 	free(bd);
 }
 
+struct blkdev *blkdev_clone(const struct blkdev *src)
+{
+	struct blkdev *bd = sim_zalloc(sizeof(*bd));
+
+	SIM_ASSERT(src->bd_parent == NULL && src->bd_durable_hook == NULL);
+	*bd = *src;
+	bd->bd_chunks = sim_zalloc(bd->bd_nr_chunks * sizeof(*bd->bd_chunks));
+	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++)
+		if (src->bd_chunks[c])
+			bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
+	for (uint32_t i = 0; i < bd->bd_nr_slots; i++) {
+		uint32_t blk = bd->bd_slots[i], c = blk >> BLKDEV_CHUNK_SHIFT;
+		uint32_t k = blk & (CHUNK_BLOCKS - 1);
+
+		bd->bd_chunks[c][k] = sim_realloc_array(NULL, 1, bd->bd_block_size);
+		memcpy(bd->bd_chunks[c][k], src->bd_chunks[c][k], bd->bd_block_size);
+	}
+	bd->bd_slots = sim_dup_array(src->bd_slots, src->bd_nr_slots, src->bd_cap_slots,
+				 sizeof(*bd->bd_slots));
+	bd->bd_bios = sim_dup_array(src->bd_bios, src->bd_nr_bios, src->bd_cap_bios,
+				sizeof(*bd->bd_bios));
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		bd->bd_bios[i].b_data = sim_realloc_array(NULL, 1, bd->bd_block_size);
+		memcpy(bd->bd_bios[i].b_data, src->bd_bios[i].b_data, bd->bd_block_size);
+	}
+	return bd;
+}
+
 /* The durable copy of @blk, allocated (and listed in bd_slots) on first write. */
 static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 {

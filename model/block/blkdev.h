@@ -112,6 +112,11 @@ struct blkdev *blkdev_overlay(const struct blkdev *parent);
 /* Was block @blk written to @bd itself (not only inherited from a parent)? */
 bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk);
 void blkdev_destroy(struct blkdev *bd);
+/*
+ * A deep copy of @src (not an overlay: it owns every block): the device of a
+ * forked world (explore's prefix sharing).  @src has no parent and no hook.
+ */
+struct blkdev *blkdev_clone(const struct blkdev *src);
 /* Queue a write of one block; returns its sequence number. */
 uint64_t blkdev_submit(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 		       enum bio_kind kind, bool fua);

@@ -202,6 +202,14 @@ static inline uint32_t ext4_blkbits(const struct ext4_fs *fs)
 	return fs->inode.i_mapping.a_blkbits;
 }
 
+/*
+ * A deep copy of @src, between two steps, over device @bd (a clone of
+ * @src's) and counters @c: a forked world's file system (explore's prefix
+ * sharing), which behaves exactly as @src would from here on.
+ */
+void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev *bd,
+		   struct sim_counters *c);
+
 /* Largest file size for the block size (ext4_max_size, extent files). */
 int64_t ext4_max_size(const struct ext4_fs *fs);
 

@@ -306,6 +306,32 @@ void ext4_free_fs(struct ext4_fs *fs)
 	memset(fs, 0, sizeof(*fs));
 }
 
+void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev *bd,
+		   struct sim_counters *c)
+{
+	uint32_t n = src->lay.journal_start, bs = src->opts.block_size;
+
+	*dst = *src;
+	dst->bdev = bd;
+	dst->counters = c;
+	jbd2_journal_clone(&dst->journal, &src->journal, bd, dst, c);
+	dst->meta = sim_zalloc(n * sizeof(*dst->meta));
+	dst->meta[0] = sim_dup_array(src->meta[0], (size_t)n * bs, (size_t)n * bs, 1);
+	for (uint32_t i = 1; i < n; i++)
+		dst->meta[i] = dst->meta[0] + (size_t)i * bs;
+	dst->free_map = bitmap_copy(src->free_map);
+	es_copy(&dst->inode.i_es, &src->inode.i_es);
+	mapping_clone(&dst->inode.i_mapping, &src->inode.i_mapping);
+	dst->ios = sim_dup_array(src->ios, src->nr_ios, src->cap_ios, sizeof(*src->ios));
+	dst->io_ends = sim_dup_array(src->io_ends, src->nr_io_ends, src->cap_io_ends,
+				     sizeof(*src->io_ends));
+	for (uint32_t i = 0; i < dst->nr_io_ends; i++)
+		dst->io_ends[i].ie_vecs = sim_dup_array(src->io_ends[i].ie_vecs,
+							src->io_ends[i].ie_nr_vecs,
+							src->io_ends[i].ie_nr_vecs,
+							sizeof(struct ext4_io_end_vec));
+}
+
 /*
  * ext4_sync_fs(wait=1): commit the running transaction, or flush the
  * device when the commit will not (jbd2_trans_will_send_data_barrier).

@@ -173,6 +173,12 @@ void jbd2_journal_init(journal_t *j, struct blkdev *dev, uint32_t blk_offset,
 void jbd2_journal_create(journal_t *j);         /* mkfs: empty journal */
 int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info); /* mount */
 void jbd2_journal_destroy(journal_t *j);        /* free memory only */
+/*
+ * A deep copy of @src, between two steps (no handle open, no commit under
+ * way), journaling to @dev for @priv: a forked world's journal.
+ */
+void jbd2_journal_clone(journal_t *dst, const journal_t *src, struct blkdev *dev, void *priv,
+			struct sim_counters *counters);
 void jbd2_journal_release(journal_t *j);        /* unmount: commit, checkpoint, mark empty */
 void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence);
 uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk);

@@ -153,6 +153,44 @@ void jbd2_journal_destroy(journal_t *j)
 	j->j_nr_logged = j->j_cap_logged = 0;
 }
 
+/* A deep copy of transaction @t. */
+static transaction_t *transaction_clone(const transaction_t *t)
+{
+	transaction_t *n = sim_zalloc(sizeof(*n));
+
+	*n = *t;
+	n->t_buffers = sim_dup_array(t->t_buffers, t->t_nr_buffers, t->t_cap_buffers,
+				     sizeof(*t->t_buffers));
+	n->t_revoke = sim_dup_array(t->t_revoke, t->t_nr_revoke, t->t_cap_revoke,
+				    sizeof(*t->t_revoke));
+	n->t_forget = sim_dup_array(t->t_forget, t->t_nr_forget, t->t_cap_forget,
+				    sizeof(*t->t_forget));
+	n->t_freed = sim_dup_array(t->t_freed, t->t_nr_freed, t->t_cap_freed,
+				   sizeof(*t->t_freed));
+	return n;
+}
+
+void jbd2_journal_clone(journal_t *dst, const journal_t *src, struct blkdev *dev, void *priv,
+			struct sim_counters *counters)
+{
+	uint32_t bs;
+
+	SIM_ASSERT(src->j_current_handle == NULL && src->j_committing_transaction == NULL);
+	SIM_ASSERT(src->j_commit_copies == NULL);
+	*dst = *src;
+	dst->j_dev = dev;
+	dst->j_private = priv;
+	dst->j_counters = counters;
+	bs = dev->bd_block_size;
+	if (src->j_running_transaction)
+		dst->j_running_transaction = transaction_clone(src->j_running_transaction);
+	dst->j_logged = sim_dup_array(src->j_logged, src->j_nr_logged, src->j_cap_logged,
+				      sizeof(*src->j_logged));
+	dst->j_cp = sim_dup_array(src->j_cp, src->j_nr_cp, src->j_cap_cp, sizeof(*src->j_cp));
+	for (uint32_t i = 0; i < dst->j_nr_cp; i++)
+		dst->j_cp[i].cp_data = sim_dup_array(src->j_cp[i].cp_data, bs, bs, 1);
+}
+
 /* Does the durable log block @logblk carry a header of @tid (and @type, if not 0)? */
 static bool durable_header(const journal_t *j, uint32_t logblk, uint32_t tid, uint32_t type)
 {

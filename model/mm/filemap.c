@@ -25,6 +25,16 @@ void mapping_destroy(struct address_space *m)
 	m->a_nr = m->a_cap = 0;
 }
 
+void mapping_clone(struct address_space *dst, const struct address_space *src)
+{
+	*dst = *src;
+	dst->a_folios = sim_dup_array(src->a_folios, src->a_nr, src->a_cap, sizeof(*src->a_folios));
+	for (uint32_t i = 0; i < dst->a_nr; i++) {
+		dst->a_folios[i] = sim_dup_array(src->a_folios[i], 1, 1, sizeof(struct folio));
+		dst->a_folios[i]->mapping = dst;
+	}
+}
+
 unsigned folio_nr_buffers(const struct address_space *m)
 {
 	return PAGE_SIZE / m->a_blocksize;

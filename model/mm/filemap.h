@@ -71,6 +71,8 @@ struct address_space {
 
 void mapping_init(struct address_space *m, uint32_t blocksize);
 void mapping_destroy(struct address_space *m);
+/* A deep copy of @src's folios into @dst (a forked world's page cache). */
+void mapping_clone(struct address_space *dst, const struct address_space *src);
 unsigned folio_nr_buffers(const struct address_space *m);
 
 /* Lookup; NULL if absent. */

@@ -134,3 +134,42 @@ check minimize-diff-keeps-both '[ "$rc" = 0 ] && grep -q "^  off: \[\]$" "$tmp/e
 run "$sim" explore --steps 3 --kinds write,truncate,mwrite --patch exp_grow_zero_written_only=on
 check explore-experimental-cause '[ "$rc" = 0 ] &&
 	grep -q "cause: gap_zero_on_extend: gone with exp_grow_zero_written_only off (as in 6.18)" "$out"'
+
+# prefix sharing (explore/tree.c) and equal states sharing their future (explore/memo.c)
+# change nothing a run prints: the report, the finding files and their bytes, with and
+# without them (--no-share-states, --no-share), on several grammars, kernels, block sizes,
+# --diff and a shard
+share_cases=(
+	"--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite"
+	"--steps 3 --kernel 6.1 --block-size 2048 --kinds write,truncate,mwrite,persist"
+	"--steps 3 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 --diff short_copy_zero"
+	"--steps 3 --kinds write,truncate,persist,crash,falloc --kernel 7.1 --diff zero_eof_in_write_checks"
+	"--steps 2 --kinds write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert --block-size 1024 --kernel 6.6"
+	"--grammar docs/grammars/eof-games.yaml --steps 3 --kernel 6.12"
+	"--steps 4 --kinds write,persist --block-size 4096 --data journal --shard 1/3 --no-minimize"
+)
+k=0
+for c in "${share_cases[@]}"; do
+	k=$((k + 1))
+	read -ra a <<< "$c"
+	for m in share states none; do
+		flag=()
+		[ "$m" = states ] && flag=(--no-share-states)
+		[ "$m" = none ] && flag=(--no-share)
+		rm -rf "$tmp/sh-$m"
+		"$sim" explore "${a[@]}" "${flag[@]}" --out "$tmp/sh-$m" > "$tmp/sh-$m.out" 2> /dev/null
+		echo "rc $?" >> "$tmp/sh-$m.out"
+		sed -i "s|$tmp/sh-$m|OUT|g" "$tmp/sh-$m.out"
+	done
+	run cat "$tmp/sh-share.out"
+	check "share-identical-$k" 'cmp -s "$tmp/sh-share.out" "$tmp/sh-none.out" &&
+		cmp -s "$tmp/sh-states.out" "$tmp/sh-none.out" &&
+		diff -r "$tmp/sh-share" "$tmp/sh-none" > /dev/null &&
+		diff -r "$tmp/sh-states" "$tmp/sh-none" > /dev/null &&
+		grep -q "^rc [01]$" "$tmp/sh-none.out" ||
+		{ echo "  explore '"$c"' differs with and without sharing"; false; }'
+done
+# equal states are met again and counted (stderr), and their subtrees are not run
+run "$sim" explore --steps 4 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 \
+	--diff short_copy_zero --no-minimize --json --share-stats
+check share-states-counted '[ "$rc" = 0 ] && grep -q "prefix sharing: [1-9][0-9]* world(s) forked; [1-9][0-9]* state(s) met again" "$err"'

@@ -1,0 +1,281 @@
+/*
+ * statekey.c - the key of a world between two steps (sim_stream_key): a
+ * 128-bit hash of everything later steps and their judgments read, so that
+ * explore can let two prefixes that leave equal worlds share their future.
+ *
+ * Covered, field by field (never a pointer, a capacity or padding):
+ *   device: size, block size, every durable block (number and bytes, in
+ *     block order), every write in flight or in the volatile cache (all of
+ *     struct bio_rec but its data pointer: sequence and completion numbers,
+ *     block, state, kind, FUA, bytes, bio_info), the next sequence and
+ *     completion numbers;
+ *   file system: mount options, layout, the metadata buffers,
+ *     the allocator (free map, free and dirty clusters, next-fit cursor),
+ *     the inode (sizes, flags, sync tids, orphan and close states,
+ *     reservations, the extent map), the page cache (every folio's index,
+ *     flags, buffer heads and bytes), the ios and io_ends in flight,
+ *     shutdown;
+ *   journal: every scalar of journal_t, the running transaction (all of
+ *     it: buffers, revokes, forgets, frees, the inode's dirty range), the
+ *     logged transactions and the checkpoint list with its copies;
+ *   checker: the POSIX reference, the durable baseline, the mutations since
+ *     it, the durable points and the mutations since the last crash, whether
+ *     the sentinel was written.
+ * Not covered, as nothing later reads them but counts and messages: the run
+ * counters (the checker reads only their change within a step), the
+ * device's flush count, the crash points seen and the last recovery's
+ * report; the semantics (a run's sides each keep their own, fixed).
+ * tests/unit/test_statekey.c changes each covered part in turn and
+ * checks that the key changes.
+ */
+#include "run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap.h"
+#include "blkdev.h"
+#include "world.h"
+
+#define CHUNK_BLOCKS (1u << BLKDEV_CHUNK_SHIFT)
+
+struct keyh {
+	uint64_t a, b;
+};
+
+static inline uint64_t rotl(uint64_t x, unsigned r)
+{
+	return (x << r) | (x >> (64 - r));
+}
+
+static inline void mix(struct keyh *h, uint64_t w)
+{
+	h->a = (h->a ^ w) * 0x9e3779b97f4a7c15ull;
+	h->a ^= h->a >> 29;
+	h->b = rotl(h->b + w * 0xc2b2ae3d27d4eb4full, 31) * 0x165667b19e3779f9ull;
+}
+
+static void put(struct keyh *h, uint64_t v)
+{
+	mix(h, v);
+}
+
+/* @n bytes at @p, length first. */
+static void bytes(struct keyh *h, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+	uint64_t w;
+	size_t i = 0;
+
+	mix(h, n);
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		mix(h, w);
+	}
+	if (i < n) {
+		w = 0;
+		memcpy(&w, s + i, n - i);
+		mix(h, w);
+	}
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void key_bio(struct keyh *h, const struct bio_rec *b, uint32_t bs)
+{
+	const struct bio_info *i = &b->b_info;
+
+	put(h, b->b_seq);
+	put(h, b->b_done_seq);
+	put(h, b->b_blocknr | (uint64_t)b->b_state << 32 | (uint64_t)b->b_kind << 40 |
+	       (uint64_t)b->b_fua << 48);
+	bytes(h, b->b_data, bs);
+	bytes(h, i->bi_func, strlen(i->bi_func));
+	put(h, (uint64_t)i->bi_lblk);
+	put(h, i->bi_tid | (uint64_t)i->bi_home << 32);
+	put(h, i->bi_event | (uint64_t)i->bi_what << 32 | (uint64_t)i->bi_cause << 40);
+}
+
+static void key_blkdev(struct keyh *h, const struct blkdev *bd)
+{
+	uint32_t *blks = sim_dup_array(bd->bd_slots, bd->bd_nr_slots, bd->bd_nr_slots + 1,
+				       sizeof(*blks));
+
+	put(h, bd->bd_nr_blocks | (uint64_t)bd->bd_block_size << 32);
+	qsort(blks, bd->bd_nr_slots, sizeof(*blks), cmp_u32);
+	put(h, bd->bd_nr_slots);
+	for (uint32_t i = 0; i < bd->bd_nr_slots; i++) {
+		put(h, blks[i]);
+		bytes(h, bd->bd_chunks[blks[i] >> BLKDEV_CHUNK_SHIFT][blks[i] & (CHUNK_BLOCKS - 1)],
+		      bd->bd_block_size);
+	}
+	free(blks);
+	put(h, bd->bd_nr_bios);
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+		key_bio(h, &bd->bd_bios[i], bd->bd_block_size);
+	put(h, bd->bd_next_seq);
+	put(h, bd->bd_next_done);
+}
+
+static void key_transaction(struct keyh *h, const transaction_t *t)
+{
+	put(h, t->t_tid | (uint64_t)t->t_state << 32);
+	put(h, (uint64_t)(uint32_t)t->t_updates | (uint64_t)t->t_outstanding_credits << 32);
+	put(h, t->t_nr_buffers);
+	for (uint32_t i = 0; i < t->t_nr_buffers; i++) {
+		put(h, t->t_buffers[i].jb_blocknr);
+		put(h, (uint64_t)t->t_buffers[i].jb_lblk);
+	}
+	bytes(h, t->t_revoke, t->t_nr_revoke * sizeof(*t->t_revoke));
+	bytes(h, t->t_forget, t->t_nr_forget * sizeof(*t->t_forget));
+	bytes(h, t->t_freed, t->t_nr_freed * sizeof(*t->t_freed));
+	put(h, t->t_ji_flags | (uint64_t)t->t_synchronous_commit << 32);
+	put(h, (uint64_t)t->t_ji_start);
+	put(h, (uint64_t)t->t_ji_end);
+}
+
+static void key_journal(struct keyh *h, const journal_t *j, uint32_t bs)
+{
+	put(h, j->j_blk_offset | (uint64_t)j->j_total_len << 32);
+	put(h, j->j_first | (uint64_t)j->j_last << 32);
+	put(h, j->j_head | (uint64_t)j->j_tail << 32);
+	put(h, j->j_tail_sequence | (uint64_t)j->j_free << 32);
+	put(h, j->j_transaction_sequence | (uint64_t)j->j_commit_sequence << 32);
+	put(h, j->j_max_transaction_buffers | (uint64_t)j->j_aborted << 32);
+	put(h, j->j_running_transaction != NULL);
+	if (j->j_running_transaction)
+		key_transaction(h, j->j_running_transaction);
+	bytes(h, j->j_logged, j->j_nr_logged * sizeof(*j->j_logged));
+	put(h, j->j_nr_cp);
+	for (uint32_t i = 0; i < j->j_nr_cp; i++) {
+		put(h, j->j_cp[i].cp_blocknr | (uint64_t)j->j_cp[i].cp_tid << 32);
+		bytes(h, j->j_cp[i].cp_data, bs);
+	}
+}
+
+static void key_free_map(struct keyh *h, const struct sim_bitmap *b)
+{
+	uint32_t x = 0, n;
+
+	while (bitmap_next_set(b, x, &x)) {
+		n = bitmap_run_length(b, x, UINT32_MAX - x);
+		put(h, x | (uint64_t)n << 32);
+		if (n == 0 || (uint64_t)x + n > UINT32_MAX)
+			break;
+		x += n;
+	}
+	put(h, UINT64_MAX);
+}
+
+static void key_inode(struct keyh *h, const struct ext4_inode_info *in)
+{
+	const struct address_space *m = &in->i_mapping;
+
+	put(h, (uint64_t)in->i_size);
+	put(h, (uint64_t)in->i_disksize);
+	put(h, in->i_flags | (uint64_t)in->i_sync_tid << 32);
+	put(h, in->i_datasync_tid | (uint64_t)in->i_orphan << 32 |
+	       (uint64_t)in->i_da_alloc_close << 40);
+	put(h, in->i_reserved_data_blocks);
+	put(h, in->i_es.es_nr);
+	for (uint32_t i = 0; i < in->i_es.es_nr; i++) {
+		const struct extent_status *e = &in->i_es.es[i];
+
+		put(h, e->es_lblk | (uint64_t)e->es_len << 32);
+		put(h, e->es_pblk | (uint64_t)e->es_state << 32);
+	}
+	put(h, m->a_nr | (uint64_t)m->a_blocksize << 32);
+	for (uint32_t i = 0; i < m->a_nr; i++) {
+		const struct folio *f = m->a_folios[i];
+
+		put(h, f->index);
+		put(h, f->flags);
+		for (unsigned k = 0; k < SIM_BLOCKS_PER_PAGE_MAX; k++)
+			put(h, f->bh[k].b_state | (uint64_t)f->bh[k].b_blocknr << 32);
+		bytes(h, f->data, PAGE_SIZE);
+	}
+}
+
+static void key_fs(struct keyh *h, const struct ext4_fs *fs)
+{
+	const struct ext4_mount_opts *o = &fs->opts;
+
+	put(h, o->block_size | (uint64_t)o->data << 32);
+	put(h, o->delalloc | o->dioread_nolock << 1 | o->auto_da_alloc << 2 |
+	       (uint64_t)o->disk_blocks << 32);
+	bytes(h, &fs->lay, sizeof(fs->lay));
+	key_journal(h, &fs->journal, o->block_size);
+	bytes(h, fs->meta[0], (size_t)fs->lay.journal_start * o->block_size);
+	key_free_map(h, fs->free_map);
+	put(h, fs->s_freeclusters);
+	put(h, fs->s_dirtyclusters);
+	put(h, fs->s_mb_last_block | (uint64_t)fs->s_shutdown << 32);
+	key_inode(h, &fs->inode);
+	put(h, fs->nr_ios);
+	for (uint32_t i = 0; i < fs->nr_ios; i++) {
+		put(h, fs->ios[i].io_seq);
+		put(h, fs->ios[i].io_index);
+		put(h, fs->ios[i].io_end | (uint64_t)fs->ios[i].io_bh << 32);
+	}
+	put(h, fs->nr_io_ends | (uint64_t)fs->next_io_end << 32);
+	for (uint32_t i = 0; i < fs->nr_io_ends; i++) {
+		const struct ext4_io_end *e = &fs->io_ends[i];
+
+		put(h, e->ie_id | (uint64_t)e->ie_unwritten << 32);
+		put(h, e->ie_pending);
+		bytes(h, e->ie_vecs, e->ie_nr_vecs * sizeof(*e->ie_vecs));
+	}
+}
+
+static void key_runs(struct keyh *h, const struct runs *rs)
+{
+	put(h, (uint64_t)rs->size);
+	put(h, rs->nr);
+	for (uint32_t i = 0; i < rs->nr; i++) {
+		put(h, (uint64_t)rs->r[i].r_off);
+		put(h, (uint64_t)rs->r[i].r_len);
+		put(h, rs->r[i].r_byte);
+	}
+}
+
+static void key_muts(struct keyh *h, const struct chk_mut *m, uint32_t n)
+{
+	put(h, n);
+	for (uint32_t i = 0; i < n; i++) {
+		put(h, m[i].kind | (uint64_t)m[i].byte << 8);
+		put(h, (uint64_t)m[i].off);
+		put(h, (uint64_t)m[i].len);
+		put(h, (uint64_t)m[i].size_after);
+	}
+}
+
+static void key_checker(struct keyh *h, const struct chk_state *c)
+{
+	put(h, c->block_size | (uint64_t)c->sentinel_written << 32);
+	key_runs(h, &c->posix);
+	key_runs(h, &c->durable);
+	key_muts(h, c->muts, c->nr_muts);
+	put(h, c->nr_dps);
+	for (uint32_t i = 0; i < c->nr_dps; i++) {
+		put(h, (uint64_t)c->dps[i].size);
+		put(h, c->dps[i].mut_index);
+	}
+	key_muts(h, c->crash_muts, c->all_muts);
+}
+
+void world_key(const struct world *w, uint64_t key[2])
+{
+	struct keyh h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
+
+	key_blkdev(&h, w->bd);
+	key_fs(&h, &w->fs);
+	key_checker(&h, w->chk);
+	mix(&h, 0x4b4559);
+	key[0] = h.a ^ rotl(h.b, 17);
+	key[1] = h.b ^ (h.a >> 7) * 0x9e3779b97f4a7c15ull;
+}

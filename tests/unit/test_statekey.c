@@ -1,0 +1,163 @@
+/*
+ * test_statekey.c - the state key of sim/statekey.c and the fork of
+ * sim_stream_fork: a fork has its source's key and runs on exactly as the
+ * source does; each part the key covers, changed alone in a fork, changes
+ * the key; what it leaves out (the run counters) does not.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitmap.h"
+#include "blkdev.h"
+#include "fixture.h"
+#include "run.h"
+#include "world.h"
+
+static struct sim_variant_cfg cfg;
+static struct sim_options opts;
+
+static void step(struct sim_stream *ss, const char *text)
+{
+	char err[SCN_ERR_MAX];
+	struct scn_step st;
+	unsigned col;
+
+	assert_int_equal(scn_parse_step(text, &st, err, sizeof(err), &col), 0);
+	sim_stream_step(ss, &st, true);
+}
+
+/* A world with durable data, pending writes, a running transaction and dirty folios. */
+static struct sim_stream *busy_world(void)
+{
+	struct sim_stream *ss;
+
+	cfg = (struct sim_variant_cfg){ .opts = fx_opts(1024, DATA_ORDERED, true, 16384),
+					.sem = *fx_default_sem() };
+	opts = (struct sim_options){ .quiet = true, .crash_bound = 64, .crash_everywhere = true };
+	ss = sim_stream_open(&cfg, &opts);
+	step(ss, "pwrite -S 0x11 0 1500");
+	step(ss, "fsync");
+	step(ss, "pwrite -S 0x22 2048 1024");
+	step(ss, "sync_range -w 0 0");
+	step(ss, "pwrite -S 0x33 8192 100");
+	return ss;
+}
+
+static bool key_equal(struct sim_stream *a, struct sim_stream *b)
+{
+	uint64_t ka[2], kb[2];
+
+	sim_stream_key(a, ka);
+	sim_stream_key(b, kb);
+	return ka[0] == kb[0] && ka[1] == kb[1];
+}
+
+typedef void (*change_fn)(struct world *w);
+
+static void ch_durable(struct world *w)
+{
+	uint8_t buf[1024];
+
+	blkdev_read_durable(w->bd, 0, buf);
+	buf[100] ^= 1;
+	blkdev_write_durable(w->bd, 0, buf);
+}
+static void ch_bio(struct world *w) { w->bd->bd_bios[0].b_data[7] ^= 1; }
+static void ch_bio_state(struct world *w) { w->bd->bd_bios[0].b_state ^= 1; }
+static void ch_next_seq(struct world *w) { w->bd->bd_next_seq++; }
+static void ch_meta(struct world *w) { w->fs.meta[w->fs.lay.inode_blk][3] ^= 1; }
+static void ch_free_map(struct world *w) { bitmap_remove_range(w->fs.free_map, 9000, 9001); }
+static void ch_free_count(struct world *w) { w->fs.s_freeclusters++; }
+static void ch_i_size(struct world *w) { w->fs.inode.i_size++; }
+static void ch_i_disksize(struct world *w) { w->fs.inode.i_disksize++; }
+static void ch_i_flags(struct world *w) { w->fs.inode.i_flags ^= EXT4_SYNC_FL; }
+static void ch_extent(struct world *w) { w->fs.inode.i_es.es[0].es_pblk++; }
+static void ch_folio_data(struct world *w) { w->fs.inode.i_mapping.a_folios[0]->data[5] ^= 1; }
+static void ch_folio_bh(struct world *w) { w->fs.inode.i_mapping.a_folios[0]->bh[1].b_state ^= BH_New; }
+static void ch_folio_flags(struct world *w) { w->fs.inode.i_mapping.a_folios[0]->flags ^= PG_mkwrite; }
+static void ch_j_head(struct world *w) { w->fs.journal.j_head++; }
+static void ch_j_seq(struct world *w) { w->fs.journal.j_commit_sequence++; }
+static void ch_tx(struct world *w) { w->fs.journal.j_running_transaction->t_ji_end++; }
+static void ch_ios(struct world *w) { w->fs.ios[0].io_index++; }
+static void ch_posix(struct world *w) { w->chk->posix.r[0].r_byte ^= 1; }
+static void ch_durable_ref(struct world *w) { w->chk->durable.size++; }
+static void ch_muts(struct world *w) { w->chk->muts[0].byte ^= 1; }
+static void ch_crash_muts(struct world *w) { w->chk->crash_muts[0].len++; }
+static void ch_dps(struct world *w) { w->chk->dps[0].size++; }
+static void ch_sentinel(struct world *w) { w->chk->sentinel_written ^= 1; }
+
+static void test_statekey__each_part_changes_the_key(void **state)
+{
+	static const change_fn changes[] = {
+		ch_durable, ch_bio, ch_bio_state, ch_next_seq, ch_meta, ch_free_map, ch_free_count,
+		ch_i_size, ch_i_disksize, ch_i_flags, ch_extent, ch_folio_data, ch_folio_bh,
+		ch_folio_flags, ch_j_head, ch_j_seq, ch_tx, ch_ios, ch_posix, ch_durable_ref,
+		ch_muts, ch_crash_muts, ch_dps, ch_sentinel,
+	};
+	struct sim_stream *ss = busy_world();
+
+	(void)state;
+	assert_non_null(sim_stream_world(ss)->fs.journal.j_running_transaction);
+	assert_true(sim_stream_world(ss)->bd->bd_nr_bios > 0);
+	assert_true(sim_stream_world(ss)->fs.nr_ios > 0);
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		struct sim_stream *f = sim_stream_fork(ss);
+
+		assert_true(key_equal(ss, f));
+		changes[i](sim_stream_world(f));
+		if (key_equal(ss, f))
+			fail_msg("change %zu leaves the key as it was", i);
+		sim_stream_free(f);
+	}
+	sim_stream_free(ss);
+}
+
+static void test_statekey__counters_left_out(void **state)
+{
+	struct sim_stream *ss = busy_world(), *f = sim_stream_fork(ss);
+
+	(void)state;
+	sim_stream_world(f)->c->commits += 5;
+	sim_stream_world(f)->bd->bd_flushes += 2;
+	assert_true(key_equal(ss, f));
+	sim_stream_free(f);
+	sim_stream_free(ss);
+}
+
+/* A fork runs on as its source: the same masks and, step after step, the same keys. */
+static void test_statekey__fork_runs_as_source(void **state)
+{
+	static const char *const more[] = { "truncate 700", "fsync", "pwrite -S 0x44 500 3000",
+					    "crash", "pwrite 0 10", "sync" };
+	struct sim_stream *ss = busy_world(), *f = sim_stream_fork(ss);
+	char err[SCN_ERR_MAX];
+	struct scn_step st;
+	unsigned col;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+		assert_int_equal(scn_parse_step(more[i], &st, err, sizeof(err), &col), 0);
+		assert_int_equal(sim_stream_step(ss, &st, true), sim_stream_step(f, &st, true));
+		assert_true(key_equal(ss, f));
+	}
+	sim_stream_free(f);
+	sim_stream_free(ss);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_statekey__each_part_changes_the_key),
+		cmocka_unit_test(test_statekey__counters_left_out),
+		cmocka_unit_test(test_statekey__fork_runs_as_source),
+	};
+
+	return cmocka_run_group_tests_name("statekey", tests, NULL, NULL);
+}
