@@ -80,7 +80,10 @@ static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
 	{ "--diff", "PATCH", "findings that differ with the toggle off and on" },
 	{ "--crash-at", "WHERE", "long runs: everywhere, persist, crash, none or N" },
 	{ "--fixed-length", NULL, "random runs of exactly K steps" },
-	{ "--no-minimize", NULL, "keep findings as found" }, { NULL, NULL, NULL } };
+	{ "--no-minimize", NULL, "keep findings as found" },
+	{ "--no-share", NULL, "run one sequence at a time (no prefix sharing)" },
+	{ "--no-share-states", NULL, "prefix sharing without sharing equal states" },
+	{ "--share-stats", NULL, "count what sharing saved" }, { NULL, NULL, NULL } };
 static const struct cmd_flag minimize_flags[] = { RUN_FLAGS,
 	{ "--invariant", "NAME", "the finding to keep" }, { "-o", "PATH", "where to write" },
 	{ NULL, NULL, NULL } };

@@ -880,7 +880,9 @@ struct sim_stream *sim_stream_fork(const struct sim_stream *src)
 	chk_copy(&ss->r.chk, &src->r.chk);
 	ss->w = (struct world){ .cfg = &ss->r.cfg, .o = sw->o, .r = &ss->r,
 				.c = &ss->r.counters, .chk = &ss->r.chk,
-				.rec = &ss->r.last_recovery, .points_seen = sw->points_seen };
+				.rec = &ss->r.last_recovery, .points_seen = sw->points_seen,
+				.mapped = sw->mapped, .map_prot = sw->map_prot,
+				.map_off = sw->map_off, .map_len = sw->map_len };
 	ss->w.bd = blkdev_clone(sw->bd);
 	ext4_fs_clone(&ss->w.fs, &sw->fs, ss->w.bd, ss->w.c);
 	ss->ic.w = &ss->w;
