@@ -105,3 +105,18 @@ asan:
 
 clean:
 	rm -rf build build-asan
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, ext4sim(1) and the bash
+# completion (both printed by the binary from its command table), the docs and the
+# example scenarios
+PREFIX ?= /usr/local
+.PHONY: install
+install: $(BUILD)/ext4sim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/doc/ext4sim
+	install -m 755 $(BUILD)/ext4sim $(DESTDIR)$(PREFIX)/bin/ext4sim
+	$(BUILD)/ext4sim help --man > $(DESTDIR)$(PREFIX)/share/man/man1/ext4sim.1
+	$(BUILD)/ext4sim help --completion > \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ext4sim
+	cp -R README.md docs scenarios $(DESTDIR)$(PREFIX)/share/doc/ext4sim/

@@ -3,6 +3,7 @@
  * (see cli.h).
  */
 #include "cli.h"
+#include "suggest.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -80,9 +81,18 @@ static int flag_patch(struct cli *c, const char *v)
 static int flag_fail_on(struct cli *c, const char *v)
 {
 	int inv = chk_inv_lookup(v);
+	const char *names[INV_COUNT], *best;
 
+	for (int i = 0; i < INV_COUNT; i++)
+		names[i] = chk_inv_info(i)->name;
+	best = suggest_closest(v, names, INV_COUNT);
+	if (inv < 0 && best) {
+		fprintf(stderr, "ext4sim: --fail-on: unknown invariant '%s' (did you mean '%s'?)\n"
+			"(ext4sim --help for usage)\n", v, best);
+		return 2;
+	}
 	if (inv < 0)
-		return bad_usage("--fail-on: unknown invariant '%s'", v);
+		return bad_usage("--fail-on: unknown invariant '%s' (docs/invariants.md lists them)", v);
 	c->o.fail_on[inv] = true;
 	return 0;
 }

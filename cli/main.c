@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
+#include "suggest.h"
 #include "html.h"
 #include "quiz.h"
 #include "report.h"
@@ -29,32 +31,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: ext4sim run [FLAGS] FILE.yaml|DIR ...\n"
-	      "       ext4sim run [FLAGS] -c CMD [-c CMD ...]\n"
-	      "       ext4sim crashstates [FLAGS] FILE.yaml | -c CMD ...\n"
-	      "       ext4sim diff [FLAGS] FILE.yaml | -c CMD ... --patch NAME\n"
-	      "       ext4sim matrix [FLAGS] FILE.yaml | -c CMD ... [--toggles] [--json]\n"
-	      "       ext4sim bisect [FLAGS] FILE.yaml | -c CMD ... --good PROFILE --bad PROFILE\n"
-	      "       ext4sim patches\n"
-	      "       ext4sim export [FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]\n"
-	      "                      [--model-dir DIR] [--test-number NNN]\n"
-	      "       ext4sim import [--from fsx|xfs_io] [--name NAME] [CONFIG FLAGS] FILE\n"
-	      "       ext4sim gen --seed S --count N [--out DIR] [CONFIG FLAGS]\n"
-	      "       ext4sim html [FLAGS] FILE.yaml [-o OUT.html] [--diff PATCH]\n"
-	      "       ext4sim quiz --seed S [--answers | --yaml] [CONFIG FLAGS]\n"
-	      "flags: --block-size N  --data ordered|writeback|journal  --delalloc  --nodelalloc\n"
-	      "       --disk-blocks N  --kernel VERSION  --patch NAME=on|off  --variant NAME\n"
-	      "       --json  --summary  --quiet  --dump-file PATH  --fail-on INVARIANT\n"
-	      "       --events (each step's events: I/O, jbd2, page cache, allocator, sizes)\n"
-	      "       --explain (the kernel function and rule behind each size change)\n"
-	      "       --notes (also print informational notes no expectation counts)\n"
-	      "       --crash-bound N (crash states evaluated per crash point; 0: none)\n"
-	      "       --crash-everywhere (also judge a crash after every step)\n"
-	      "       --crash-reference (judge every crash state whole: slow, for testing)\n"
-	      "       --quiz (run: sizes, crash-state counts, verdicts hidden), --reveal (and shown)\n"
-	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n"
-	      "  (diff: 1 when a verdict differs off and on; bisect: 1 when nothing differs)\n",
-	      out);
+	cmd_usage_all(out);
 }
 
 static void print_header(FILE *out, const struct loaded *ld, const struct sim_variant_cfg *cfg)
@@ -341,48 +318,89 @@ static int cmd_patches(void)
 	return 0;
 }
 
+/* ext4sim help [COMMAND | --man | --completion]. */
+static int cmd_help(int argc, char **argv)
+{
+	const struct cmd_desc *d = argc ? cmd_find(argv[0]) : NULL;
+
+	if (argc == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[0], "--man") == 0) {
+		cmd_print_man(stdout, EXT4SIM_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[0], "--completion") == 0) {
+		cmd_print_completion(stdout);
+		return 0;
+	}
+	if (!d)
+		return bad_usage("help: unknown command '%s'", argv[0]);
+	cmd_usage(stdout, d);
+	return 0;
+}
+
+/* True when @argv asks for help (`--help` or `-h`, not as a flag's value). */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return i == 0 || (strcmp(argv[i - 1], "-c") && strcmp(argv[i - 1], "-o"));
+	}
+	return false;
+}
+
+/* The command @d with its arguments normalized (commands.c). */
+static int dispatch(const struct cmd_desc *d, int argc, char **argv)
+{
+	static int (*const fns[])(int, char **) = {
+		cmd_run, cmd_crashstates, cmd_diff, cmd_matrix, cmd_bisect, NULL, cmd_explore,
+		cmd_minimize, cmd_merge, cmd_export, cmd_import, cmd_gen, cmd_html, cmd_quiz,
+	};
+	struct cmd_args a;
+	int rc;
+
+	if (wants_help(argc, argv)) {
+		cmd_usage(stdout, d);
+		return 0;
+	}
+	if ((rc = cmd_normalize(d, argc, argv, &a)))
+		return rc;
+	if (strcmp(d->name, "patches") == 0)
+		rc = a.argc ? bad_usage("patches takes no arguments%s", "") : cmd_patches();
+	else
+		rc = fns[d - cmd_table()](a.argc, a.argv);
+	free(a.argv);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
+	const struct cmd_desc *d;
+	const char *names[32];
+	char hint[96];
+	size_t n = 0;
+
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 2, argv + 2);
-	if (strcmp(argv[1], "patches") == 0)
-		return cmd_patches();
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
-		return 0;
-	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cmd_help(0, NULL);
+	if (strcmp(argv[1], "help") == 0)
+		return cmd_help(argc - 2, argv + 2);
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("ext4sim %s\n", EXT4SIM_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "crashstates") == 0)
-		return cmd_crashstates(argc - 2, argv + 2);
-	if (strcmp(argv[1], "diff") == 0)
-		return cmd_diff(argc - 2, argv + 2);
-	if (strcmp(argv[1], "matrix") == 0)
-		return cmd_matrix(argc - 2, argv + 2);
-	if (strcmp(argv[1], "bisect") == 0)
-		return cmd_bisect(argc - 2, argv + 2);
-	if (strcmp(argv[1], "minimize") == 0)
-		return cmd_minimize(argc - 2, argv + 2);
-	if (strcmp(argv[1], "export") == 0)
-		return cmd_export(argc - 2, argv + 2);
-	if (strcmp(argv[1], "import") == 0)
-		return cmd_import(argc - 2, argv + 2);
-	if (strcmp(argv[1], "gen") == 0)
-		return cmd_gen(argc - 2, argv + 2);
-	if (strcmp(argv[1], "explore") == 0)
-		return cmd_explore(argc - 2, argv + 2);
-	if (strcmp(argv[1], "merge") == 0)
-		return cmd_merge(argc - 2, argv + 2);
-	if (strcmp(argv[1], "html") == 0)
-		return cmd_html(argc - 2, argv + 2);
-	if (strcmp(argv[1], "quiz") == 0)
-		return cmd_quiz(argc - 2, argv + 2);
-	return bad_usage("unknown command '%s'", argv[1]);
+	if ((d = cmd_find(argv[1])) != NULL)
+		return dispatch(d, argc - 2, argv + 2);
+	for (d = cmd_table(); d->name && n < 32; d++)
+		names[n++] = d->name;
+	fprintf(stderr, "ext4sim: unknown command '%s'%s\n(ext4sim --help for usage)\n", argv[1],
+		suggest_hint(hint, sizeof(hint), argv[1], names, n));
+	return 2;
 }

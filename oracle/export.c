@@ -142,17 +142,71 @@ static void fill_config(struct xctx *x, const struct scn_variant *v)
 	add_patches(oc, x->c->ov.patches, x->c->ov.nr_patches);
 }
 
-/* The variant to export: --variant, the only one, or the first without patches. */
+/* The number of invariants variant @name is expected to violate, or -1 without an entry. */
+static int expected_count(const struct scenario *s, const char *name)
+{
+	for (unsigned i = 0; i < s->nr_expect; i++)
+		if (strcmp(s->expect[i].e_variant, name) == 0)
+			return (int)s->expect[i].e_nr;
+	return -1;
+}
+
+/*
+ * The variant to export: --variant; else the fixed side, a variant whose
+ * expect: is empty when another one expects violations (a bug scenario's
+ * golden output then records the fix; x->bug_cfg is the failing variant it
+ * is nearest to); else the first variant without patches.
+ */
+/* The toggles on in @fixed and off in @bug: what the fix is made of. */
+static unsigned fix_size(const struct sim_variant_cfg *fixed, const struct sim_variant_cfg *bug)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		n += ext4_toggle_get(&fixed->sem, ext4_toggle_at(t)) &&
+		     !ext4_toggle_get(&bug->sem, ext4_toggle_at(t));
+	return n;
+}
+
+/* The fixed side: of the variants whose expect: is empty, the one nearest (fewest
+ * toggles apart) to a variant expected to fail, which goes in *bug; -1 if none. */
+static int fixed_side(const struct loaded *ld, unsigned *bug)
+{
+	unsigned best = ~0u;
+	int pick = -1;
+
+	for (unsigned f = 0; f < ld->nr_cfg; f++) {
+		if (expected_count(&ld->s, ld->cfg[f].name) != 0)
+			continue;
+		for (unsigned b = 0; b < ld->nr_cfg; b++) {
+			unsigned n;
+
+			if (expected_count(&ld->s, ld->cfg[b].name) <= 0)
+				continue;
+			n = fix_size(&ld->cfg[f], &ld->cfg[b]);
+			if (n < best) {
+				best = n;
+				pick = (int)f;
+				*bug = b;
+			}
+		}
+	}
+	return pick;
+}
+
 static int choose_variant(struct xctx *x, const struct scn_variant **vout)
 {
 	const struct scenario *s = &x->ld->s;
-	unsigned pick = 0;
+	unsigned pick = 0, bug = 0;
+	int fixed = fixed_side(x->ld, &bug);
 
 	*vout = NULL;
 	if (x->c->o.variant) {
 		for (pick = 0; pick < x->ld->nr_cfg; pick++)
 			if (strcmp(x->ld->cfg[pick].name, x->c->o.variant) == 0)
 				break;
+	} else if (s->nr_variants > 1 && fixed >= 0) {
+		pick = (unsigned)fixed;
 	} else if (s->nr_variants > 1) {
 		while (pick < s->nr_variants && s->variants[pick].v_nr_patches)
 			pick++;
@@ -161,6 +215,8 @@ static int choose_variant(struct xctx *x, const struct scn_variant **vout)
 	}
 	SIM_ASSERT(pick < x->ld->nr_cfg);
 	x->cfg = &x->ld->cfg[pick];
+	if (fixed >= 0 && pick == (unsigned)fixed)
+		x->bug_cfg = &x->ld->cfg[bug];
 	if (s->nr_variants)
 		*vout = &s->variants[pick];
 	return 0;

@@ -48,6 +48,8 @@ struct xctx {
 	const char *model_dir;
 	const char *test_number;
 	char tmp_dir[256];              /* for dumps without --model-dir */
+	const struct sim_variant_cfg *bug_cfg; /* a variant expected to fail, when the
+					       * exported one is the fixed side */
 };
 
 /* The shell text of one xfs_io process being gathered, and where it goes. */

@@ -38,6 +38,24 @@ static bool uses(const struct scenario *s, enum scn_op op)
 	return false;
 }
 
+/* _require_xfs_io_command with the flags: falloc -k, fzero -k, copy_range. */
+static void print_flag_requires(FILE *out, const struct scenario *s)
+{
+	bool fk = false, zk = false, cr = false;
+
+	for (uint32_t i = 0; i < s->nr_steps; i++) {
+		fk |= s->steps[i].s_op == SCN_FALLOC && s->steps[i].s_keep_size;
+		zk |= s->steps[i].s_op == SCN_FZERO && s->steps[i].s_keep_size;
+		cr |= s->steps[i].s_op == SCN_COPY_RANGE;
+	}
+	if (fk)
+		fputs("_require_xfs_io_command \"falloc\" \"-k\"\n", out);
+	if (zk)
+		fputs("_require_xfs_io_command \"fzero\" \"-k\"\n", out);
+	if (cr)
+		fputs("_require_xfs_io_command \"copy_range\"\n", out);
+}
+
 /* One _require_xfs_io_command per xfs_io command the steps need, then chattr's. */
 static void print_requires(FILE *out, const struct xctx *x)
 {
@@ -63,8 +81,39 @@ static void print_requires(FILE *out, const struct xctx *x)
 		done[nd++] = r[k].cmd;
 		fprintf(out, "_require_xfs_io_command \"%s\"\n", r[k].cmd);
 	}
+	print_flag_requires(out, s);
 	if (uses(s, SCN_CHATTR))
 		fputs("_require_chattr S\n", out);
+}
+
+/* One _fixed_by_kernel_commit per "ID subject" of @commit (parts joined by " + "). */
+static void print_commits(FILE *out, const char *commit)
+{
+	while (*commit) {
+		size_t id = strspn(commit, "0123456789abcdef");
+		const char *end = strstr(commit, " + ");
+		size_t len = end ? (size_t)(end - commit) : strlen(commit);
+		const char *paren = memchr(commit, '(', len);
+
+		if (id < 12 || commit[id] != ' ')
+			return;
+		if (paren && paren > commit + id + 1)
+			len = (size_t)(paren - commit) - 1;     /* a trailing "(...)" note */
+		fprintf(out, "_fixed_by_kernel_commit %.*s \\\n\t\"%.*s\"\n", (int)id, commit,
+			(int)(len - id - 1), commit + id + 1);
+		commit = end ? end + 3 : commit + strlen(commit);
+	}
+}
+
+/* The fix's commits: toggles the exported (fixed) side has on and the failing side not. */
+static void print_fixed_by(FILE *out, const struct xctx *x)
+{
+	for (unsigned t = 0; x->bug_cfg && t < ext4_toggle_count(); t++) {
+		const struct ext4_toggle *tg = ext4_toggle_at(t);
+
+		if (ext4_toggle_get(&x->cfg->sem, tg) && !ext4_toggle_get(&x->bug_cfg->sem, tg))
+			print_commits(out, tg->commit);
+	}
 }
 
 /* The scenario's description as comment lines, words wrapped before column 76. */
@@ -153,7 +202,8 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 	case SCN_CRASH:
 	case SCN_SHUTDOWN:
 		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
-		fprintf(e->out, "_scratch_shutdown\n_scratch_cycle_mount \"$mount_opts\"\n");
+		fprintf(e->out, "_scratch_shutdown%s\n_scratch_cycle_mount \"$mount_opts\"\n",
+			st->s_logflush ? " -f" : "");
 		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
 		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
 		break;
@@ -173,6 +223,7 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 		{ "options", opts, NULL }, { "description", NULL, print_description },
 		{ "config", NULL, print_config }, { "mapping", NULL, print_mapping },
 		{ "groups", NULL, print_groups }, { "requires", NULL, print_requires },
+		{ "fixed_by", NULL, print_fixed_by },
 	};
 
 	orc_mount_options(&x->oc, opts, sizeof(opts));
@@ -185,6 +236,6 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 	xp_emit_steps(e, outside_step, &fp);
 	if (fp.next < x->nr_pts)
 		fstests_point(test, golden, &x->pts[fp.next]);
-	fprintf(test, "\n# success, all done\nstatus=0\nexit\n");
+	fprintf(test, "\n# success, all done\n_exit 0\n");
 	free(e);
 }

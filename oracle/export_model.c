@@ -81,8 +81,9 @@ static const struct cs_point *crash_point(const struct sim_variant_result *r, ui
 
 /*
  * Refuse the outcomes a real ext4 cannot show: an mmap store that faults
- * (SIGBUS ends xfs_io) and a step that runs out of space (a real layout
- * differs).  Returns 0, or 2 after the message; *crashes counts the crashes.
+ * (SIGBUS ends xfs_io), a copy_range or mapping step that fails with more
+ * steps after it in its process (xfs_io stops there: checked on 6.18.44)
+ * and a step that runs out of space (a real layout differs).  Returns 0, or 2 after the message; *crashes counts the crashes.
  */
 static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 {
@@ -97,6 +98,13 @@ static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 			return xp_refuse(x, st, "mwrite (step %u) stores to a page past the one "
 					 "holding EOF: the kernel sends SIGBUS, which ends xfs_io; "
 					 "keep mmap stores inside the EOF page", i + 1);
+		if (e && (st->s_op == SCN_COPY_RANGE || st->s_op == SCN_MSYNC ||
+			  st->s_op == SCN_MUNMAP || (st->s_op == SCN_MWRITE && x->r.steps[i].bytes == 0)) &&
+		    i + 1 < s->nr_steps && orc_in_process(s->steps[i + 1].s_op))
+			return xp_refuse(x, st, "%s (step %u) fails (%s) and xfs_io stops at a "
+					 "command that fails, skipping the rest of its -c commands; "
+					 "end the process after it (close)", scn_op_name(st->s_op),
+					 i + 1, strerror(-e));
 		if (e == -ENOSPC)
 			return xp_refuse(x, st, "step %u runs out of space on the model's %u-block "
 					 "disk; a real ext4 lays blocks out differently, so its "

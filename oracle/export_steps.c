@@ -13,11 +13,17 @@
 #include "export.h"
 
 /* The xfs_io commands of one model step (in a process on the file). */
-static unsigned io_commands(const struct scn_step *st, char cmds[2][SCN_STEP_TEXT_MAX + 64])
+static unsigned io_commands(const struct emitter *e, const struct scn_step *st,
+			    char cmds[2][SCN_STEP_TEXT_MAX + 64])
 {
 	long long off = (long long)st->s_off, len = (long long)st->s_len;
 
 	switch (st->s_op) {
+	case SCN_COPY_RANGE:
+		/* the file by name: `-f 0` would close xfs_io's own descriptor of it */
+		orc_step_text(st, cmds[0], sizeof(cmds[0]));
+		strcat(cmds[0], e->fmt == XF_FSTESTS ? " $file" : " f");
+		return 1;
 	case SCN_PWRITE:
 		snprintf(cmds[0], sizeof(cmds[0]), "pwrite -S 0x%02x %lld %lld", st->s_fill, off, len);
 		return 1;
@@ -142,12 +148,14 @@ static void emit_io_step(struct emitter *e, uint32_t i)
 	unsigned n;
 
 	emit_step_comment(e, i);
+	if (st->s_op == SCN_MMAP || st->s_op == SCN_MUNMAP)
+		e->mapped = st->s_op == SCN_MMAP;
 	if (st->s_op == SCN_MWRITE && !e->mapped) {
 		append(e->line, sizeof(e->line), " -c %smmap -rw 0 %lld%s", q,
 		       map_length(e->s, i), q);
 		e->mapped = true;
 	}
-	n = io_commands(st, cmds);
+	n = io_commands(e, st, cmds);
 	for (unsigned k = 0; k < n; k++)
 		append(e->line, sizeof(e->line), " -c %s%s%s", q, cmds[k], q);
 }

@@ -100,8 +100,10 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 	case SCN_CRASH:
 	case SCN_SHUTDOWN:
 		n = crash_number(e->s, i);
-		fprintf(e->out, "point \"pre %u\" pre%u\ncrash\npoint \"post %u\" post%u\n"
-			"drop_caches\n", n, n, n, n);
+		fprintf(e->out, "point \"pre %u\" pre%u\n%s\npoint \"post %u\" post%u\n"
+			"drop_caches\n", n, n, st->s_logflush ? "xfs_io -x -r -c 'shutdown -f' "
+			"\"$MNT\" >> \"$LOG\" 2>&1 || die \"shutdown -f failed\"\nremount" : "crash",
+			n, n);
 		break;
 	default:
 		break;

@@ -42,6 +42,7 @@
 
 #include "cli.h"
 #include "oracle.h"
+#include "suggest.h"
 
 #define IMPORT_TOK_MAX 16
 
@@ -55,7 +56,9 @@ struct imp {
 	struct orc_config cfg;
 	struct scn_step *steps;
 	unsigned nr, cap;
-	unsigned nr_ops, nr_skipped, nr_fills;
+	unsigned nr_ops, nr_skipped, nr_fills, nr_polluted;
+	bool pollute_eof;               /* --pollute-eof: fsx -e 1 */
+	int64_t size;                   /* the file's size after the lines so far */
 	char err[SCN_ERR_MAX + 512];
 };
 
@@ -134,7 +137,7 @@ static unsigned tokenize(char *s, struct tok *t, unsigned max)
 
 enum fsx_kind {
 	FK_WRITE, FK_WRITE_DONTCACHE, FK_MAPWRITE, FK_READ, FK_TRUNCATE, FK_FALLOCATE,
-	FK_PUNCH, FK_ZERO, FK_COLLAPSE, FK_INSERT, FK_FSYNC, FK_REFUSED,
+	FK_PUNCH, FK_ZERO, FK_COLLAPSE, FK_INSERT, FK_FSYNC, FK_COPY, FK_REFUSED,
 };
 
 static const struct fsx_op {
@@ -161,8 +164,7 @@ static const struct fsx_op {
 	  "ext4 cannot clone; the model writes one byte per step" },
 	{ "dedupe_range", FK_REFUSED, 4, "dedupe_range compares two ranges' bytes, and ext4 "
 	  "cannot share blocks; the model writes one byte per step" },
-	{ "copy_range", FK_REFUSED, 4, "copy_range copies a second range's bytes; the model "
-	  "writes one byte per step" },
+	{ "copy_range", FK_COPY, 4, NULL },
 	{ "exchange_range", FK_REFUSED, 4, "exchange_range swaps two ranges' bytes; the "
 	  "model writes one byte per step" },
 	{ "fsync", FK_FSYNC, 3, NULL },
@@ -205,8 +207,22 @@ struct fsx_rec {
 	const struct fsx_op *op;
 	unsigned at;                    /* the operation's token (after "skip") */
 	bool skip, keep, closeopen;
+	unsigned nargs;                 /* numbers on the line */
 	int64_t a[4];                   /* offset, length, [destination,] file size */
 };
+
+/* An unknown operation, with the closest name fsx logs. */
+static int fsx_unknown(struct imp *m, unsigned line, const struct tok *t)
+{
+	const char *names[sizeof(fsx_ops) / sizeof(fsx_ops[0])];
+	char hint[96];
+
+	for (size_t i = 0; i < sizeof(fsx_ops) / sizeof(fsx_ops[0]); i++)
+		names[i] = fsx_ops[i].name;
+	return imp_err(m, line, t->col, "unknown fsx operation '%s'%s", t->t,
+		       suggest_hint(hint, sizeof(hint), t->t, names,
+				    sizeof(names) / sizeof(names[0])));
+}
 
 /*
  * The operation of line @t[0..n) and its numbers: "skip" first marks an
@@ -227,14 +243,17 @@ static int fsx_parse_op(struct imp *m, unsigned line, struct tok *t, unsigned n,
 	r->at = i;
 	r->op = fsx_find(t[i].t);
 	if (!r->op)
-		return imp_err(m, line, t[i].col, "unknown fsx operation '%s'", t[i].t);
-	if (n < i + 1 + r->op->nargs)
+		return fsx_unknown(m, line, &t[i]);
+	r->nargs = r->op->nargs;
+	if (r->skip && r->nargs == 4 && (n < i + 5 || fsx_num(t[i + 4].t, &r->a[3]) < 0))
+		r->nargs = 3;   /* a skipped two-range operation may be logged with three */
+	if (n < i + 1 + r->nargs)
 		return imp_err(m, line, n > i + 1 ? t[n - 1].col + (unsigned)strlen(t[n - 1].t) + 1
 					: t[i].col + (unsigned)strlen(t[i].t) + 1,
 			       "fsx '%s' takes %u numbers (%s)", r->op->name, r->op->nargs,
 			       r->op->nargs == 4 ? "offset, length, destination, file size"
 						 : "offset, length, file size");
-	for (unsigned k = 0; k < r->op->nargs; k++)
+	for (unsigned k = 0; k < r->nargs; k++)
 		if (fsx_num(t[i + 1 + k].t, &r->a[k]) < 0)
 			return imp_err(m, line, t[i + 1 + k].col, "'%s' is not a number fsx writes "
 				       "(hex or decimal, at most 16 TiB)", t[i + 1 + k].t);
@@ -248,7 +267,7 @@ static int fsx_parse_op(struct imp *m, unsigned line, struct tok *t, unsigned n,
 static int fsx_parse_flags(struct imp *m, unsigned line, struct tok *t, unsigned n,
 			   struct fsx_rec *r)
 {
-	for (unsigned k = r->at + 1 + r->op->nargs; k < n; k++) {
+	for (unsigned k = r->at + 1 + r->nargs; k < n; k++) {
 		if (strcmp(t[k].t, "keep_size") == 0)
 			r->keep = true;
 		else if (strcmp(t[k].t, "close_open") == 0)
@@ -318,6 +337,9 @@ static int fsx_steps(struct imp *m, unsigned line, unsigned col, const struct fs
 				kind == FK_COLLAPSE ? "fcollapse" : "finsert", off, len);
 	case FK_FSYNC:
 		return add_step(m, line, col, "fsync");
+	case FK_COPY:
+		return len == 0 ? 0 : add_step(m, line, col, "copy_range -s %lld -d %lld -l %lld",
+						off, (long long)r->a[2], len);
 	case FK_REFUSED:
 		break;
 	}
@@ -329,26 +351,85 @@ static int fsx_steps(struct imp *m, unsigned line, unsigned col, const struct fs
  * turned into steps (none for a skipped operation); close_open adds a
  * close and an evict.  Returns 0, or -1 with the message in m->err.
  */
+/* The file's size after operation @r (fsx ran it) from @size. */
+static int64_t fsx_size_after(const struct fsx_rec *r, int64_t size)
+{
+	int64_t off = r->a[0], len = r->a[1];
+
+	switch (r->op->kind) {
+	case FK_WRITE: case FK_WRITE_DONTCACHE: case FK_MAPWRITE:
+		return len ? SIM_MAX(size, off + len) : size;
+	case FK_TRUNCATE:
+		return len;
+	case FK_FALLOCATE: case FK_ZERO:
+		return r->keep ? size : SIM_MAX(size, off + len);
+	case FK_COLLAPSE:
+		return size - len;
+	case FK_INSERT:
+		return size + len;
+	case FK_COPY:
+		return len ? SIM_MAX(size, r->a[2] + len) : size;
+	default:
+		return size;
+	}
+}
+
+/* The line's file-size field (its last number: the size before the operation). */
+static int fsx_check_size(struct imp *m, unsigned line, const struct tok *t,
+			  const struct fsx_rec *r)
+{
+	int64_t logged = r->a[r->nargs - 1];
+
+	if (logged == m->size)
+		return 0;
+	return imp_err(m, line, t[r->at + r->nargs].col, "fsx logged a file size of %lld (0x%llx) "
+		       "before this operation, the scenario has %lld: a log of another format or "
+		       "of a run that went another way", (long long)logged,
+		       (unsigned long long)logged, (long long)m->size);
+}
+
+/*
+ * fsx -e 1 (--pollute-eof): before an operation moves EOF up, fsx stores
+ * bytes past the old EOF inside the EOF page through a mapping (they are
+ * not file content, only the page cache's); an mwrite past EOF does that.
+ */
+static int fsx_pollute(struct imp *m, unsigned line, unsigned col, const struct fsx_rec *r)
+{
+	int64_t old = m->size, new = fsx_size_after(r, old), room;
+	bool write = r->op->kind == FK_WRITE || r->op->kind == FK_WRITE_DONTCACHE ||
+		     r->op->kind == FK_MAPWRITE || r->op->kind == FK_COPY;
+	int64_t start = r->op->kind == FK_COPY ? r->a[2] : r->a[0];
+
+	if (!m->pollute_eof || new <= old || (old & 4095) == 0 || (write && start <= old))
+		return 0;
+	room = SIM_MIN(4096 - (old & 4095), new - old);
+	m->nr_polluted++;
+	return add_step(m, line, col, "mwrite -S 0x%02x %lld %lld", next_fill(m), (long long)old,
+			(long long)room);
+}
+
 static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
 {
 	struct fsx_rec r = { 0 };
 	unsigned col;
 
-	if (fsx_parse_op(m, line, t, n, &r) < 0 || fsx_parse_flags(m, line, t, n, &r) < 0)
+	if (fsx_parse_op(m, line, t, n, &r) < 0 || fsx_parse_flags(m, line, t, n, &r) < 0 ||
+	    fsx_check_size(m, line, t, &r) < 0)
 		return -1;
 	if (r.a[0] + r.a[1] > SCN_OFFSET_MAX)
 		return imp_err(m, line, t[r.at + 2].col, "offset + length is beyond 16 TiB");
+	if (r.skip) {
+		m->nr_skipped++;        /* fsx chose it and could not run it: nothing happened */
+		return 0;
+	}
 	if (r.op->kind == FK_REFUSED)
 		return imp_err(m, line, t[r.at].col, "fsx '%s' has no counterpart in the model: %s",
 			       r.op->name, r.op->why);
-	if (r.skip) {
-		m->nr_skipped++;
-		return 0;
-	}
 	m->nr_ops++;
 	col = t[r.at].col;
-	if (fsx_steps(m, line, col, &r) < 0)
+	if (fsx_pollute(m, line, col, &r) < 0 || fsx_steps(m, line, col, &r) < 0)
 		return -1;
+	m->size = fsx_size_after(&r, m->size);
 	if (r.closeopen && (add_step(m, line, col, "close") < 0 ||
 			    add_step(m, line, col, "evict") < 0))
 		return -1;
@@ -359,7 +440,8 @@ static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
 /* xfs_io lists                                                       */
 /* ------------------------------------------------------------------ */
 
-static int xfs_io_line(struct imp *m, unsigned line, const char *text, unsigned lead)
+/* Append the step @text (at 0-based column @lead of line @line). */
+static int xfs_io_step(struct imp *m, unsigned line, const char *text, unsigned lead)
 {
 	char err[SCN_ERR_MAX];
 	unsigned col;
@@ -377,6 +459,96 @@ static int xfs_io_line(struct imp *m, unsigned line, const char *text, unsigned 
 	m->nr++;
 	m->nr_ops++;
 	return 0;
+}
+
+/*
+ * One shell word of an xfs_io command line at *@p: quotes ('...', "...")
+ * removed, backslash escapes kept literal; into @out.  Returns the word's
+ * column in the line (0-based), or -1 at the end or on an unclosed quote.
+ */
+static int shell_word(const char **p, const char *line, char *out, size_t cap, bool *bad)
+{
+	const char *c = *p;
+	size_t n = 0;
+	int col;
+
+	while (*c == ' ' || *c == '\t')
+		c++;
+	if (!*c)
+		return -1;
+	col = (int)(c - line);
+	while (*c && *c != ' ' && *c != '\t') {
+		char q = *c;
+
+		if (q == '\'' || q == '"') {
+			const char *end = strchr(c + 1, q);
+
+			if (!end) {
+				*bad = true;
+				return col;
+			}
+			for (c++; c < end && n + 1 < cap; c++)
+				out[n++] = *c;
+			c = end + 1;
+			continue;
+		}
+		if (q == '\\' && c[1])
+			c++;
+		if (n + 1 < cap)
+			out[n++] = *c;
+		c++;
+	}
+	out[n] = '\0';
+	*p = c;
+	return col;
+}
+
+/*
+ * `xfs_io [-f -x ...] -c CMD -c CMD ... FILE` on one line (as fstests tests
+ * write it, `$XFS_IO_PROG` too): each -c's command is a step, at the column
+ * of its word; xfs_io's other flags and the file are passed over.
+ */
+static int xfs_io_cmdline(struct imp *m, unsigned line, const char *text)
+{
+	char word[SCN_STEP_TEXT_MAX + 64];
+	const char *p = text;
+	bool next_is_cmd = false, bad = false;
+	int col;
+
+	shell_word(&p, text, word, sizeof(word), &bad);         /* xfs_io */
+	while ((col = shell_word(&p, text, word, sizeof(word), &bad)) >= 0) {
+		if (bad)
+			return imp_err(m, line, (unsigned)col + 1, "a quote that does not close");
+		if (next_is_cmd) {
+			if (xfs_io_step(m, line, word, (unsigned)col + (text[col] == '\'' ||
+							     text[col] == '"')) < 0)
+				return -1;
+			next_is_cmd = false;
+			continue;
+		}
+		next_is_cmd = strcmp(word, "-c") == 0;
+	}
+	if (next_is_cmd)
+		return imp_err(m, line, (unsigned)strlen(text) + 1, "-c needs a command");
+	return 0;
+}
+
+static bool is_xfs_io_cmdline(const char *text)
+{
+	static const char *const heads[] = { "xfs_io ", "xfs_io\t", "$XFS_IO_PROG ",
+					     "${XFS_IO_PROG} " };
+
+	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (strncmp(text, heads[i], strlen(heads[i])) == 0)
+			return true;
+	return false;
+}
+
+static int xfs_io_line(struct imp *m, unsigned line, const char *text, unsigned lead)
+{
+	if (is_xfs_io_cmdline(text))
+		return xfs_io_cmdline(m, line, text - lead);
+	return xfs_io_step(m, line, text, lead);
 }
 
 /* ------------------------------------------------------------------ */
@@ -516,6 +688,10 @@ static int import_args(struct imp *m, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (strcmp(a, "--pollute-eof") == 0) {
+			m->pollute_eof = true;
+			continue;
+		}
 		if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
 			m->cfg.delalloc = a[2] == 'd';
 			m->has_config = true;
@@ -576,7 +752,7 @@ static int import_args(struct imp *m, int argc, char **argv)
 int cmd_import(int argc, char **argv)
 {
 	struct imp *m = sim_zalloc(sizeof(*m));
-	char desc[1024], *buf = NULL;
+	char desc[1024], pol[128] = "", *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int rc;
@@ -593,12 +769,15 @@ int cmd_import(int argc, char **argv)
 		rc = 2;
 		goto out;
 	}
+	if (m->pollute_eof)
+		snprintf(pol, sizeof(pol), "; fsx -e 1 re-created: %u EOF-page pollution(s) as "
+			 "mwrite past EOF", m->nr_polluted);
 	if (m->from == IF_FSX)
 		snprintf(desc, sizeof(desc), "Imported from an fsx operation log: %u operation(s), "
-			 "%u skipped by fsx and left out.  Each write or mmap store writes one "
+			 "%u skipped by fsx and left out%s.  Each write or mmap store writes one "
 			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
-			 "is an fdatasync of the whole file; close_open is a close and an evict.",
-			 m->nr_ops, m->nr_skipped);
+			 "is an fdatasync of the whole file; close_open is a close and an evict; "
+			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
 	else
 		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s).",
 			 m->nr_ops);

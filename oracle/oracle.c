@@ -40,21 +40,65 @@ static void persist_list(char *buf, size_t cap, const struct scn_step *st)
 	}
 }
 
-void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
+/* pwrite's options: --short, or -b, -V and the syncs; then -S. */
+static void pwrite_options(const struct scn_step *st, char *opt, size_t cap)
+{
+	opt[0] = '\0';
+	if (st->s_short_copy >= 0)
+		snprintf(opt, cap, " --short %lld", (long long)st->s_short_copy);
+	if (st->s_bsize)
+		snprintf(opt + strlen(opt), cap - strlen(opt), " -b %u", st->s_bsize);
+	if (st->s_vectors)
+		snprintf(opt + strlen(opt), cap - strlen(opt), " -V %u", st->s_vectors);
+	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s -S 0x%02x",
+		 st->s_dsync ? " -D" : "", st->s_fsync_after ? " -W" : "",
+		 st->s_fdatasync_after ? " -w" : "", st->s_fill);
+}
+
+/* The steps an explicit mapping brings: copy_range, mmap, msync, munmap. */
+static bool mapping_text(const struct scn_step *st, char *buf, size_t cap)
 {
 	char opt[64];
 
 	switch (st->s_op) {
-	case SCN_PWRITE:
-		if (st->s_short_copy >= 0)
-			snprintf(opt, sizeof(opt), " --short %lld -S 0x%02x",
-				 (long long)st->s_short_copy, st->s_fill);
+	case SCN_COPY_RANGE:
+		snprintf(buf, cap, "copy_range -s %lld -d %lld", (long long)st->s_src,
+			 (long long)st->s_off);
+		if (st->s_has_len)
+			snprintf(buf + strlen(buf), cap - strlen(buf), " -l %lld",
+				 (long long)st->s_len);
+		return true;
+	case SCN_MMAP:
+		snprintf(opt, sizeof(opt), " -%s%s%s", st->s_prot & 1 ? "r" : "",
+			 st->s_prot & 2 ? "w" : "", st->s_prot & 4 ? "x" : "");
+		range(buf, cap, "mmap", opt, st);
+		return true;
+	case SCN_MSYNC:
+		snprintf(opt, sizeof(opt), "%s%c", st->s_msync_flag ? " -" : "",
+			 st->s_msync_flag);
+		if (st->s_has_range)
+			range(buf, cap, "msync", opt, st);
 		else
-			snprintf(opt, sizeof(opt), " -S 0x%02x", st->s_fill);
+			snprintf(buf, cap, "msync%s", opt);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
+{
+	char opt[96];
+
+	if (mapping_text(st, buf, cap))
+		return;
+	switch (st->s_op) {
+	case SCN_PWRITE:
+		pwrite_options(st, opt, sizeof(opt));
 		range(buf, cap, "pwrite", opt, st);
 		break;
 	case SCN_MWRITE:
-		snprintf(opt, sizeof(opt), " -S 0x%02x", st->s_fill);
+		snprintf(opt, sizeof(opt), "%s -S 0x%02x", st->s_reverse ? " -r" : "", st->s_fill);
 		range(buf, cap, "mwrite", opt, st);
 		break;
 	case SCN_PREAD:
@@ -87,7 +131,7 @@ void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
 		break;
 	case SCN_CRASH:
 	case SCN_SHUTDOWN:
-		snprintf(buf, cap, "%s", scn_op_name(st->s_op));
+		snprintf(buf, cap, "%s%s", scn_op_name(st->s_op), st->s_logflush ? " -f" : "");
 		persist_list(buf, cap, st);
 		break;
 	default:

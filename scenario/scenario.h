@@ -58,6 +58,10 @@ enum scn_op {
 	SCN_REMOUNT,
 	SCN_EVICT,
 	SCN_DIO_READ,
+	SCN_COPY_RANGE,          /* copy_range -s SRC -d DST -l LEN: same-file copy_file_range */
+	SCN_MMAP,                /* mmap [-rwx] OFF LEN: an explicit shared mapping */
+	SCN_MSYNC,               /* msync [-ais] [OFF LEN] */
+	SCN_MUNMAP,              /* munmap */
 	SCN_OP_COUNT
 };
 
@@ -82,6 +86,17 @@ struct scn_step {
 	bool s_has_persist;     /* crash --keep LIST given */
 	uint16_t s_nr_persist;  /* crash --keep: ranges of unflushed writes that persist */
 	uint16_t s_persist[SCN_PERSIST_MAX][2]; /* first, last (1-based, inclusive) */
+	int64_t s_src;          /* copy_range -s: source offset */
+	bool s_has_len;         /* copy_range -l given (else: source size - SRC) */
+	uint32_t s_bsize;       /* pwrite/pread -b: bytes per call (0: xfs_io's 4096) */
+	uint16_t s_vectors;     /* pwrite -V N: pwritev with N buffers of -b bytes (0: none) */
+	bool s_fsync_after;     /* pwrite -W */
+	bool s_fdatasync_after; /* pwrite -w */
+	bool s_dsync;           /* pwrite -D: RWF_DSYNC on every call */
+	bool s_reverse;         /* mwrite -r: stores from the end of the range; pwrite -B */
+	bool s_logflush;        /* shutdown -f: the log is flushed first */
+	uint8_t s_prot;         /* mmap: 1 read, 2 write, 4 exec (none given: all) */
+	char s_msync_flag;      /* msync: 0 (none: a no-op), 'a', 'i' or 's' */
 	uint32_t s_line;        /* 1-based position of the step in the file (0 for -c) */
 	uint32_t s_col;
 	char s_text[SCN_STEP_TEXT_MAX]; /* the step as written, for traces and reports */
@@ -191,6 +206,8 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
  * @out is written only on success.
  */
 int scn_parse_num(const char *s, int64_t *out);
+/* xfs_io's cvtnum (octal, k..e, b = 4096, s = 512), for step operands (cvtnum.c). */
+int scn_parse_cvtnum(const char *s, int64_t *out);
 
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);

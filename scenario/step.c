@@ -1,15 +1,16 @@
 /*
  * step.c - one step line in xfs_io syntax -> struct scn_step
- * (docs/scenario-format.md, "Steps"), and xfs_io's number syntax.  Used by the scenario loader for
- * every `steps:` entry and by `ext4sim run -c`.
+ * (docs/scenario-format.md, "Steps").  Used by the scenario loader for every
+ * `steps:` entry, by `ext4sim run -c` and by import.
  *
- * scn_parse_num() is xfs_io's cvtnum restricted to decimal, 0x hex and
- * k/m/g/t suffixes (1024-based); a leading zero ("010") is rejected rather
- * than guessed, as xfs_io would read it as octal.  scn_parse_step() checks
- * the step's name, options (before the first operand, each at most once) and
- * operands, and reports the byte offset of the first bad token.  Whether a
- * step makes sense for the file's state is the model's business, not this
- * file's.
+ * scn_parse_step() checks the step's name (xfs_io's aliases `s`, `ds` and
+ * `syncfs` too), its options as xfs_io's getopt takes them (before, between
+ * or after the operands, grouped as `-qW`, a value attached as `-S0xaa` or
+ * apart; `--` ends them), and its operands in xfs_io's number syntax
+ * (cvtnum.c), and reports the byte offset of the first bad token.  An
+ * option xfs_io has but the model does not is refused with the reason.
+ * Whether a step makes sense for the file's state is the model's business,
+ * not this file's.
  */
 #include "scenario.h"
 
@@ -19,90 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define STEP_TOK_MAX 8           /* tokens in one step line */
+#include "suggest.h"
+
+#define STEP_TOK_MAX 16          /* tokens in one step line */
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
-
-/* ------------------------------------------------------------------ */
-/* Numbers                                                            */
-/* ------------------------------------------------------------------ */
-
-/* Value of digit @c in bases up to 16, or 16 if it is not one. */
-static unsigned num_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return (unsigned)(c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (unsigned)(c - 'a') + 10;
-	if (c >= 'A' && c <= 'F')
-		return (unsigned)(c - 'A') + 10;
-	return 16;
-}
-
-/* Shift of a k/m/g/t suffix (any case), or 0 if @c is not one. */
-static unsigned num_shift(char c)
-{
-	switch (c) {
-	case 'k': case 'K':
-		return 10;
-	case 'm': case 'M':
-		return 20;
-	case 'g': case 'G':
-		return 30;
-	case 't': case 'T':
-		return 40;
-	default:
-		return 0;
-	}
-}
-
-/* Parse an xfs_io number.  Returns 0, -EINVAL (not a number: empty, sign,
- * trailing garbage, leading zero) or -ERANGE (above SCN_OFFSET_MAX). */
-int scn_parse_num(const char *s, int64_t *out)
-{
-	unsigned base = 10;
-	unsigned nr_digits = 0;
-	unsigned shift;
-	uint64_t v = 0;
-	bool big = false;
-
-	if (s == NULL || out == NULL)
-		return -EINVAL;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	} else if (s[0] == '0' && num_digit(s[1]) < 10) {
-		return -EINVAL;    /* xfs_io would read octal */
-	}
-	for (; num_digit(*s) < base; s++, nr_digits++) {
-		v = v * base + num_digit(*s);
-		if (v > (uint64_t)SCN_OFFSET_MAX) {
-			big = true;
-			v = (uint64_t)SCN_OFFSET_MAX + 1;
-		}
-	}
-	shift = num_shift(*s);
-	if (shift != 0)
-		s++;
-	if (nr_digits == 0 || *s != '\0')
-		return -EINVAL;
-	if (big || v > ((uint64_t)SCN_OFFSET_MAX >> shift))
-		return -ERANGE;
-	*out = (int64_t)(v << shift);
-	return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Steps                                                              */
 /* ------------------------------------------------------------------ */
 
-enum step_opt {
-	OPT_FILL = 1u << 0,      /* -S B */
-	OPT_SHORT = 1u << 1,     /* --short N */
-	OPT_VERBOSE = 1u << 2,   /* -v */
-	OPT_KEEP = 1u << 3,      /* -k */
-	OPT_SR = 1u << 4,        /* -w | -a | -b */
-	OPT_PERSIST = 1u << 5,   /* --keep none|N[,N...] (crash, shutdown) */
+enum step_long {
+	LONG_SHORT = 1u << 0,    /* --short N (pwrite) */
+	LONG_KEEP = 1u << 1,     /* --keep none|N[,N...] (crash, shutdown) */
 };
 
 enum step_args {
@@ -110,48 +40,79 @@ enum step_args {
 	ARGS_RANGE,              /* OFF LEN */
 	ARGS_SIZE,               /* SIZE */
 	ARGS_RANGE_OPT,          /* [OFF LEN] */
-	ARGS_CHATTR,             /* +S | -S */
+	ARGS_CHATTR,             /* +s | -s | +S | -S */
 };
 
+/*
+ * A step: its name, usage, short options as a getopt string (a ':' after a
+ * letter: it takes a value), long options, operands and default fill byte.
+ * Options may come before, between or after the operands, as xfs_io's
+ * getopt permutes them; `--` ends them.
+ */
 struct step_desc {
 	const char *d_name;
 	const char *d_usage;
-	unsigned d_opts;         /* enum step_opt bits accepted */
+	const char *d_opts;
+	unsigned d_long;
 	enum step_args d_args;
-	uint8_t d_fill;          /* default -S byte */
+	uint8_t d_fill;
 };
 
 static const struct step_desc step_descs[SCN_OP_COUNT] = {
-	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [--short N] OFF LEN",
-			 OPT_FILL | OPT_SHORT, ARGS_RANGE, 0xcd },
-	[SCN_PREAD] = { "pread", "pread [-v] OFF LEN", OPT_VERBOSE,
+	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [-b BSIZE] [-V N] [-qwWDF] [--short N] OFF LEN",
+			 "S:b:V:qwWDFRBNi:O", LONG_SHORT, ARGS_RANGE, 0xcd },
+	[SCN_PREAD] = { "pread", "pread [-v] [-b BSIZE] [-qF] OFF LEN", "vb:qFRBV:", 0,
 			ARGS_RANGE, 0 },
-	[SCN_TRUNCATE] = { "truncate", "truncate SIZE", 0, ARGS_SIZE, 0 },
-	[SCN_FALLOC] = { "falloc", "falloc [-k] OFF LEN", OPT_KEEP,
-			 ARGS_RANGE, 0 },
-	[SCN_FZERO] = { "fzero", "fzero [-k] OFF LEN", OPT_KEEP, ARGS_RANGE, 0 },
-	[SCN_FPUNCH] = { "fpunch", "fpunch OFF LEN", 0, ARGS_RANGE, 0 },
-	[SCN_FCOLLAPSE] = { "fcollapse", "fcollapse OFF LEN", 0, ARGS_RANGE, 0 },
-	[SCN_FINSERT] = { "finsert", "finsert OFF LEN", 0, ARGS_RANGE, 0 },
-	[SCN_MWRITE] = { "mwrite", "mwrite [-S B] OFF LEN", OPT_FILL,
-			 ARGS_RANGE, 0x58 },
-	[SCN_FSYNC] = { "fsync", "fsync", 0, ARGS_NONE, 0 },
-	[SCN_FDATASYNC] = { "fdatasync", "fdatasync", 0, ARGS_NONE, 0 },
-	[SCN_SYNC_RANGE] = { "sync_range", "sync_range -w|-a|-b OFF LEN",
-			     OPT_SR, ARGS_RANGE, 0 },
-	[SCN_SYNC] = { "sync", "sync", 0, ARGS_NONE, 0 },
-	[SCN_CHATTR] = { "chattr", "chattr +S|-S", 0, ARGS_CHATTR, 0 },
-	[SCN_CLOSE] = { "close", "close", 0, ARGS_NONE, 0 },
-	[SCN_SHUTDOWN] = { "shutdown", "shutdown [--keep none|N[,N...]]", OPT_PERSIST,
+	[SCN_TRUNCATE] = { "truncate", "truncate SIZE", "", 0, ARGS_SIZE, 0 },
+	[SCN_FALLOC] = { "falloc", "falloc [-k|-p|-c|-i] OFF LEN", "kpciu", 0, ARGS_RANGE, 0 },
+	[SCN_FZERO] = { "fzero", "fzero [-k] OFF LEN", "k", 0, ARGS_RANGE, 0 },
+	[SCN_FPUNCH] = { "fpunch", "fpunch OFF LEN", "", 0, ARGS_RANGE, 0 },
+	[SCN_FCOLLAPSE] = { "fcollapse", "fcollapse OFF LEN", "", 0, ARGS_RANGE, 0 },
+	[SCN_FINSERT] = { "finsert", "finsert OFF LEN", "", 0, ARGS_RANGE, 0 },
+	[SCN_MWRITE] = { "mwrite", "mwrite [-r] [-S B] OFF LEN", "rS:", 0, ARGS_RANGE, 0x58 },
+	[SCN_FSYNC] = { "fsync", "fsync", "", 0, ARGS_NONE, 0 },
+	[SCN_FDATASYNC] = { "fdatasync", "fdatasync", "", 0, ARGS_NONE, 0 },
+	[SCN_SYNC_RANGE] = { "sync_range", "sync_range [-w|-a|-b] OFF LEN", "wab", 0,
+			     ARGS_RANGE, 0 },
+	[SCN_SYNC] = { "sync", "sync", "", 0, ARGS_NONE, 0 },
+	[SCN_CHATTR] = { "chattr", "chattr +s|-s", "", 0, ARGS_CHATTR, 0 },
+	[SCN_CLOSE] = { "close", "close", "", 0, ARGS_NONE, 0 },
+	[SCN_SHUTDOWN] = { "shutdown", "shutdown [-f] [--keep none|N[,N...]]", "f", LONG_KEEP,
 			   ARGS_NONE, 0 },
-	[SCN_WRITEBACK] = { "writeback", "writeback [OFF LEN]", 0,
-			    ARGS_RANGE_OPT, 0 },
-	[SCN_COMMIT] = { "commit", "commit", 0, ARGS_NONE, 0 },
-	[SCN_CHECKPOINT] = { "checkpoint", "checkpoint", 0, ARGS_NONE, 0 },
-	[SCN_CRASH] = { "crash", "crash [--keep none|N[,N...]]", OPT_PERSIST, ARGS_NONE, 0 },
-	[SCN_REMOUNT] = { "remount", "remount", 0, ARGS_NONE, 0 },
-	[SCN_EVICT] = { "evict", "evict", 0, ARGS_NONE, 0 },
-	[SCN_DIO_READ] = { "dio_read", "dio_read [-v] OFF LEN", OPT_VERBOSE, ARGS_RANGE, 0 },
+	[SCN_WRITEBACK] = { "writeback", "writeback [OFF LEN]", "", 0, ARGS_RANGE_OPT, 0 },
+	[SCN_COMMIT] = { "commit", "commit", "", 0, ARGS_NONE, 0 },
+	[SCN_CHECKPOINT] = { "checkpoint", "checkpoint", "", 0, ARGS_NONE, 0 },
+	[SCN_CRASH] = { "crash", "crash [--keep none|N[,N...]]", "", LONG_KEEP, ARGS_NONE, 0 },
+	[SCN_REMOUNT] = { "remount", "remount", "", 0, ARGS_NONE, 0 },
+	[SCN_EVICT] = { "evict", "evict", "", 0, ARGS_NONE, 0 },
+	[SCN_DIO_READ] = { "dio_read", "dio_read [-v] OFF LEN", "v", 0, ARGS_RANGE, 0 },
+	[SCN_COPY_RANGE] = { "copy_range", "copy_range [-s SRC] [-d DST] [-l LEN]", "s:d:l:", 0,
+			     ARGS_NONE, 0 },
+	[SCN_MMAP] = { "mmap", "mmap [-rwx] OFF LEN", "rwxS", 0, ARGS_RANGE, 0 },
+	[SCN_MSYNC] = { "msync", "msync [-a|-i|-s] [OFF LEN]", "ais", 0, ARGS_RANGE_OPT, 0 },
+	[SCN_MUNMAP] = { "munmap", "munmap", "", 0, ARGS_NONE, 0 },
+};
+
+/* xfs_io's other names for steps. */
+static const struct { const char *alias; enum scn_op op; } step_aliases[] = {
+	{ "s", SCN_FSYNC }, { "ds", SCN_FDATASYNC }, { "syncfs", SCN_SYNC },
+};
+
+/* Options xfs_io has that the model refuses, and why. */
+static const struct { enum scn_op op; char opt; const char *why; } step_refused[] = {
+	{ SCN_PWRITE, 'R', "random offsets come from xfs_io's random(3) sequence, which the "
+	  "model does not reproduce; write the ranges as separate steps" },
+	{ SCN_PWRITE, 'B', "backward writes are not modelled; write the ranges as separate "
+	  "steps" },
+	{ SCN_PWRITE, 'N', "RWF_NOWAIT depends on the page cache's timing, not modelled" },
+	{ SCN_PWRITE, 'i', "an input file's bytes: the model writes one byte per step" },
+	{ SCN_PWRITE, 'O', "a single partial write: use --short N" },
+	{ SCN_PREAD, 'R', "random read offsets are not modelled" },
+	{ SCN_PREAD, 'B', "backward reads are not modelled" },
+	{ SCN_PREAD, 'V', "vectored reads are not modelled" },
+	{ SCN_FALLOC, 'u', "FALLOC_FL_UNSHARE_RANGE: ext4 shares no blocks and refuses it "
+	  "(EOPNOTSUPP)" },
+	{ SCN_MMAP, 'S', "MAP_SYNC needs a DAX file system" },
 };
 
 /* State of one scn_parse_step() call. */
@@ -165,8 +126,11 @@ struct step_parser {
 	bool p_overflow;                  /* more than STEP_TOK_MAX tokens */
 	unsigned p_overflow_off;          /* offset of the first one dropped */
 	unsigned p_end;                   /* offset just past the trimmed text */
-	unsigned p_seen;                  /* enum step_opt bits given */
+	char p_seen[32];                  /* options given, in order */
+	unsigned p_arg[STEP_TOK_MAX];     /* token index of each operand */
+	unsigned p_nr_args;
 	unsigned p_short_tok;             /* token index of --short's value */
+	unsigned p_len_tok;               /* token of LEN (or copy_range -l) */
 	char *p_err;
 	size_t p_errlen;
 	unsigned *p_col;
@@ -250,19 +214,45 @@ static int step_split(struct step_parser *P, const char *text)
 	return 0;
 }
 
+/* The step named @name (an alias too), or SCN_OP_COUNT. */
+static unsigned step_lookup(const char *name)
+{
+	for (unsigned op = 0; op < SCN_OP_COUNT; op++)
+		if (strcmp(name, step_descs[op].d_name) == 0)
+			return op;
+	for (size_t i = 0; i < sizeof(step_aliases) / sizeof(step_aliases[0]); i++)
+		if (strcmp(name, step_aliases[i].alias) == 0)
+			return step_aliases[i].op;
+	return SCN_OP_COUNT;
+}
+
+/* "unknown step 'X'" with the closest name, or the list of names. */
+static int step_unknown(struct step_parser *P)
+{
+	const char *names[SCN_OP_COUNT];
+	char q[SCN_QUOTE_BUF], hint[96];
+
+	for (unsigned op = 0; op < SCN_OP_COUNT; op++)
+		names[op] = step_descs[op].d_name;
+	suggest_hint(hint, sizeof(hint), P->p_tok[0], names, SCN_OP_COUNT);
+	if (hint[0])
+		return step_err(P, P->p_off[0], "unknown step '%s'%s",
+				scn_quote(q, P->p_tok[0]), hint);
+	return step_err(P, P->p_off[0], "unknown step '%s'; the steps: pwrite pread truncate "
+			"falloc fzero fpunch fcollapse finsert mwrite fsync (s) fdatasync (ds) "
+			"sync_range sync (syncfs) chattr close shutdown writeback commit "
+			"checkpoint crash remount evict dio_read copy_range mmap msync munmap",
+			scn_quote(q, P->p_tok[0]));
+}
+
 /* Look up the keyword (token 0); set the step's op and default fill. */
 static int step_find_op(struct step_parser *P)
 {
 	const struct step_desc *d;
-	char q[SCN_QUOTE_BUF];
-	unsigned op;
+	unsigned op = step_lookup(P->p_tok[0]);
 
-	for (op = 0; op < SCN_OP_COUNT; op++)
-		if (strcmp(P->p_tok[0], step_descs[op].d_name) == 0)
-			break;
 	if (op == SCN_OP_COUNT)
-		return step_err(P, P->p_off[0], "unknown step '%s'",
-				scn_quote(q, P->p_tok[0]));
+		return step_unknown(P);
 	d = &step_descs[op];
 	P->p_desc = d;
 	P->p_out->s_op = (enum scn_op)op;
@@ -274,27 +264,11 @@ static int step_find_op(struct step_parser *P)
 }
 
 /* True if token @t looks like an option ("-x", "--x"), not a number. */
-static bool step_is_option(const char *t)
+static bool step_is_option(const struct step_parser *P, const char *t)
 {
-	return t[0] == '-' && t[1] != '\0' && num_digit(t[1]) >= 10;
-}
-
-/* The enum step_opt bit of option token @t, or 0 if unknown. */
-static unsigned step_opt_bit(const char *t)
-{
-	if (strcmp(t, "-S") == 0)
-		return OPT_FILL;
-	if (strcmp(t, "--short") == 0)
-		return OPT_SHORT;
-	if (strcmp(t, "-v") == 0)
-		return OPT_VERBOSE;
-	if (strcmp(t, "-k") == 0)
-		return OPT_KEEP;
-	if (strcmp(t, "-w") == 0 || strcmp(t, "-a") == 0 || strcmp(t, "-b") == 0)
-		return OPT_SR;
-	if (strcmp(t, "--keep") == 0)
-		return OPT_PERSIST;
-	return 0;
+	if (P->p_desc->d_args == ARGS_CHATTR)
+		return false;
+	return t[0] == '-' && t[1] != '\0' && !(t[1] >= '0' && t[1] <= '9');
 }
 
 /* One write number of a --keep list at @c: the end of it, or NULL. */
@@ -346,90 +320,246 @@ static int step_persist_list(struct step_parser *P, unsigned i)
 	return 0;
 }
 
-/* Why scn_parse_num() returned @rc for token @t, for a message. */
+/* Why scn_parse_cvtnum() returned @rc for token @t, for a message. */
 static const char *num_problem(const char *t, int rc)
 {
 	if (t[0] == '-')
 		return "is negative";
 	if (rc == -ERANGE)
 		return "is too large (max 16 TiB)";
-	if (t[0] == '0' && num_digit(t[1]) < 10)
-		return "has a leading zero (xfs_io would read it as octal)";
+	if (t[0] == '0' && t[1] >= '0' && t[1] <= '9')
+		return "is not an octal number (a leading 0 means octal, as in xfs_io)";
 	return "is not a number";
+}
+
+/* Parse @t (at byte @off of the text) as a number into @out. */
+static int step_num_at(struct step_parser *P, const char *t, unsigned off, int64_t *out)
+{
+	char q[SCN_QUOTE_BUF];
+	int rc = scn_parse_cvtnum(t, out);
+
+	if (rc == 0)
+		return 0;
+	return step_err(P, off, "%s: '%s' %s", P->p_desc->d_name, scn_quote(q, t),
+			num_problem(t, rc));
 }
 
 /* Parse token @idx as a number into @out. */
 static int step_num(struct step_parser *P, unsigned idx, int64_t *out)
 {
-	char q[SCN_QUOTE_BUF];
-	int rc = scn_parse_num(P->p_tok[idx], out);
-
-	if (rc == 0)
-		return 0;
-	return step_err(P, P->p_off[idx], "%s: '%s' %s", P->p_desc->d_name,
-			scn_quote(q, P->p_tok[idx]), num_problem(P->p_tok[idx], rc));
+	return step_num_at(P, P->p_tok[idx], P->p_off[idx], out);
 }
 
-/* The value of option -S or --short, at token *@i; advances *@i. */
-static int step_option_value(struct step_parser *P, unsigned opt,
-			     const char *name, unsigned *i)
+/* A numeric option value @t at @off for option @c, within [@lo, @hi]. */
+static int step_value(struct step_parser *P, char c, const char *t, unsigned off, int64_t lo,
+		      int64_t hi, int64_t *v)
 {
-	const struct step_desc *d = P->p_desc;
+	if (step_num_at(P, t, off, v) < 0)
+		return -1;
+	if (*v < lo || *v > hi)
+		return step_err(P, off, "%s: -%c %s is out of range (%lld..%lld)",
+				P->p_desc->d_name, c, t, (long long)lo, (long long)hi);
+	return 0;
+}
+
+/* Option -@c with value @t (at byte @off). */
+static int step_apply_value(struct step_parser *P, char c, const char *t, unsigned off)
+{
+	struct scn_step *s = P->p_out;
 	int64_t v;
 
-	if (*i >= P->p_nr)
-		return step_err(P, P->p_end, "%s: option '%s' needs a value; "
-				"usage: %s", d->d_name, name, d->d_usage);
-	if (step_num(P, *i, &v) < 0)
-		return -1;
-	if (opt == OPT_FILL) {
+	switch (c) {
+	case 'S':
+		if (step_num_at(P, t, off, &v) < 0)
+			return -1;
 		if (v > 255)
-			return step_err(P, P->p_off[*i], "%s: fill byte '%s' is "
-					"out of range (0..255)", d->d_name,
-					P->p_tok[*i]);
-		P->p_out->s_fill = (uint8_t)v;
-	} else {
-		P->p_out->s_short_copy = v;
-		P->p_short_tok = *i;
+			return step_err(P, off, "%s: fill byte '%s' is out of range (0..255)",
+					P->p_desc->d_name, t);
+		s->s_fill = (uint8_t)v;
+		return 0;
+	case 'b':
+		if (step_value(P, c, t, off, 1, 64 << 20, &v) < 0)
+			return -1;
+		s->s_bsize = (uint32_t)v;
+		return 0;
+	case 'V':
+		if (step_value(P, c, t, off, 1, 1024, &v) < 0)
+			return -1;
+		s->s_vectors = (uint16_t)v;
+		return 0;
+	case 's':
+		return step_num_at(P, t, off, &s->s_src);
+	case 'd':
+		return step_num_at(P, t, off, &s->s_off);
+	default:        /* 'l' */
+		s->s_has_len = true;
+		return step_num_at(P, t, off, &s->s_len);
+	}
+}
+
+/* Option -@c of falloc: the fallocate mode, the last one given winning as in xfs_io. */
+static void step_falloc_mode(struct scn_step *s, char c)
+{
+	s->s_keep_size = c == 'k';
+	s->s_op = c == 'p' ? SCN_FPUNCH : c == 'c' ? SCN_FCOLLAPSE : c == 'i' ? SCN_FINSERT :
+		  SCN_FALLOC;
+}
+
+/* Option -@c without a value. */
+static int step_apply_flag(struct step_parser *P, char c, unsigned off)
+{
+	struct scn_step *s = P->p_out;
+	enum scn_op op = (enum scn_op)(P->p_desc - step_descs);
+
+	if (op == SCN_FALLOC) {
+		step_falloc_mode(s, c);
+		return 0;
+	}
+	if (op == SCN_SYNC_RANGE) {
+		if (s->s_sr_flag)
+			return step_err(P, off, "%s: give exactly one of -w, -a, -b",
+					P->p_desc->d_name);
+		s->s_sr_flag = c;
+		return 0;
+	}
+	if (op == SCN_MMAP) {
+		s->s_prot |= c == 'r' ? 1 : c == 'w' ? 2 : 4;
+		return 0;
+	}
+	if (op == SCN_MSYNC) {
+		if (s->s_msync_flag && s->s_msync_flag != c)
+			return step_err(P, off, "msync: give one of -a, -i, -s");
+		s->s_msync_flag = c;
+		return 0;
+	}
+	switch (c) {
+	case 'v': s->s_verbose = true; break;
+	case 'k': s->s_keep_size = true; break;
+	case 'w': s->s_fdatasync_after = true; break;
+	case 'W': s->s_fsync_after = true; break;
+	case 'D': s->s_dsync = true; break;
+	case 'r': s->s_reverse = true; break;
+	case 'f': s->s_logflush = true; break;
+	default: break;         /* -q, -F: nothing to model */
+	}
+	return 0;
+}
+
+/* The reason xfs_io's option -@c is refused, or NULL. */
+static const char *step_refusal(const struct step_parser *P, char c)
+{
+	enum scn_op op = (enum scn_op)(P->p_desc - step_descs);
+
+	for (size_t i = 0; i < sizeof(step_refused) / sizeof(step_refused[0]); i++)
+		if (step_refused[i].op == op && step_refused[i].opt == c)
+			return step_refused[i].why;
+	return NULL;
+}
+
+/* Check option -@c (at byte @off) is known, allowed and new. */
+static int step_opt_known(struct step_parser *P, char c, unsigned off, const char **spec)
+{
+	const struct step_desc *d = P->p_desc;
+	const char *why = step_refusal(P, c);
+	size_t n = strlen(P->p_seen);
+
+	*spec = c != ':' ? strchr(d->d_opts, c) : NULL;
+	if (why)
+		return step_err(P, off, "%s: -%c is not modelled: %s", d->d_name, c, why);
+	if (!*spec)
+		return step_err(P, off, "%s: unknown option '-%c'; usage: %s", d->d_name, c,
+				d->d_usage);
+	if (strchr(P->p_seen, c) && (*spec)[1] == ':')
+		return step_err(P, off, "%s: option '-%c' given twice", d->d_name, c);
+	if (n + 1 < sizeof(P->p_seen))
+		P->p_seen[n] = c;
+	return 0;
+}
+
+/* The short options of token *@i ("-qW", "-S 0xaa", "-S0xaa"); advances *@i. */
+static int step_short_opts(struct step_parser *P, unsigned *i)
+{
+	const char *t = P->p_tok[*i];
+	unsigned off = P->p_off[*i];
+
+	for (unsigned k = 1; t[k]; k++) {
+		const char *spec;
+		unsigned at = k == 1 ? off : off + k;  /* the option's letter, past the first */
+
+		if (step_opt_known(P, t[k], at, &spec) < 0)
+			return -1;
+		if (spec[1] != ':') {
+			if (step_apply_flag(P, t[k], at) < 0)
+				return -1;
+			continue;
+		}
+		if (t[k + 1])
+			return step_apply_value(P, t[k], t + k + 1, off + k + 1) < 0 ? -1 :
+			       ((*i)++, 0);
+		if (*i + 1 >= P->p_nr)
+			return step_err(P, P->p_end, "%s: option '-%c' needs a value; usage: %s",
+					P->p_desc->d_name, t[k], P->p_desc->d_usage);
+		*i += 2;
+		if (t[k] == 'l')
+			P->p_len_tok = *i - 1;
+		return step_apply_value(P, t[k], P->p_tok[*i - 1], P->p_off[*i - 1]);
 	}
 	(*i)++;
 	return 0;
 }
 
-/* One option at token *@i (and its value); advances *@i past them. */
-static int step_option(struct step_parser *P, unsigned *i)
+/* A long option at token *@i (--short N, --keep LIST); advances *@i. */
+static int step_long_opt(struct step_parser *P, unsigned *i)
 {
 	const struct step_desc *d = P->p_desc;
 	const char *t = P->p_tok[*i];
-	unsigned off = P->p_off[*i];
-	unsigned opt = step_opt_bit(t);
+	unsigned bit = strcmp(t, "--short") == 0 ? LONG_SHORT :
+		       strcmp(t, "--keep") == 0 ? LONG_KEEP : 0;
 	char q[SCN_QUOTE_BUF];
+	int64_t v;
 
-	if (!(opt & d->d_opts))
-		return step_err(P, off, "%s: unknown option '%s'; usage: %s",
+	if (!(bit & d->d_long))
+		return step_err(P, P->p_off[*i], "%s: unknown option '%s'; usage: %s",
 				d->d_name, scn_quote(q, t), d->d_usage);
-	if ((P->p_seen & opt) && opt == OPT_SR)
-		return step_err(P, off, "%s: give exactly one of -w, -a, -b",
-				d->d_name);
-	if (P->p_seen & opt)
-		return step_err(P, off, "%s: option '%s' given twice",
-				d->d_name, t);
-	P->p_seen |= opt;
-	(*i)++;
-	if (opt == OPT_PERSIST) {
-		if (*i >= P->p_nr)
-			return step_err(P, P->p_end, "%s: option '--keep' needs a value; "
-					"usage: %s", d->d_name, d->d_usage);
-		return step_persist_list(P, (*i)++);
+	if ((bit == LONG_SHORT && P->p_out->s_short_copy >= 0) ||
+	    (bit == LONG_KEEP && P->p_out->s_has_persist))
+		return step_err(P, P->p_off[*i], "%s: option '%s' given twice", d->d_name, t);
+	if (*i + 1 >= P->p_nr)
+		return step_err(P, P->p_end, "%s: option '%s' needs a value; usage: %s",
+				d->d_name, t, d->d_usage);
+	*i += 2;
+	if (bit == LONG_KEEP)
+		return step_persist_list(P, *i - 1);
+	if (step_num(P, *i - 1, &v) < 0)
+		return -1;
+	P->p_out->s_short_copy = v;
+	P->p_short_tok = *i - 1;
+	return 0;
+}
+
+/* Every token after the keyword: options (anywhere, as getopt permutes
+ * them; none after `--`) and operands (into p_arg). */
+static int step_scan(struct step_parser *P)
+{
+	bool opts = true;
+
+	for (unsigned i = 1; i < P->p_nr;) {
+		const char *t = P->p_tok[i];
+		int rc;
+
+		if (opts && strcmp(t, "--") == 0) {
+			opts = false;
+			i++;
+			continue;
+		}
+		if (!opts || !step_is_option(P, t)) {
+			P->p_arg[P->p_nr_args++] = i++;
+			continue;
+		}
+		rc = t[1] == '-' ? step_long_opt(P, &i) : step_short_opts(P, &i);
+		if (rc < 0)
+			return -1;
 	}
-	if (opt == OPT_VERBOSE)
-		P->p_out->s_verbose = true;
-	else if (opt == OPT_KEEP)
-		P->p_out->s_keep_size = true;
-	else if (opt == OPT_SR)
-		P->p_out->s_sr_flag = t[1];
-	else
-		return step_option_value(P, opt, t, i);
 	return 0;
 }
 
@@ -440,85 +570,95 @@ static const char *step_arg_name(const struct step_desc *d, unsigned have)
 	case ARGS_SIZE:
 		return "SIZE";
 	case ARGS_CHATTR:
-		return "+S or -S";
+		return "+s or -s";
 	default:
 		return have == 0 ? "OFF" : "LEN";
 	}
 }
 
-/* Check the number of arguments from token @first on, and that no option
- * follows them. */
-static int step_count_args(struct step_parser *P, unsigned first)
+/* Check the number of operands. */
+static int step_count_args(struct step_parser *P)
 {
 	const struct step_desc *d = P->p_desc;
-	unsigned have = P->p_nr - first;
+	unsigned have = P->p_nr_args;
 	unsigned want = 1;
-	unsigned i;
 
 	if (d->d_args == ARGS_NONE || (d->d_args == ARGS_RANGE_OPT && have == 0))
 		want = 0;
 	else if (d->d_args == ARGS_RANGE || d->d_args == ARGS_RANGE_OPT)
 		want = 2;
-	for (i = first; i < P->p_nr && d->d_args != ARGS_CHATTR; i++)
-		if (step_is_option(P->p_tok[i]))
-			return step_err(P, P->p_off[i], "%s: options must come "
-					"before the arguments; usage: %s",
-					d->d_name, d->d_usage);
 	if (have < want)
 		return step_err(P, P->p_end, "%s: missing %s; usage: %s",
 				d->d_name, step_arg_name(d, have), d->d_usage);
+	if (have > want && P->p_out->s_op == SCN_COPY_RANGE)
+		return step_err(P, P->p_off[P->p_arg[want]], "copy_range: the source is the "
+				"file itself: no file operand (xfs_io's `-f N` and file name are "
+				"written by export); usage: %s", d->d_usage);
 	if (have > want)
-		return step_err(P, P->p_off[first + want], "%s: too many "
+		return step_err(P, P->p_off[P->p_arg[want]], "%s: too many "
 				"arguments; usage: %s", d->d_name, d->d_usage);
 	return 0;
 }
 
-/* Parse the arguments from token @first on into the step. */
-static int step_args(struct step_parser *P, unsigned first)
+/* chattr's one operand: +s/-s (xfs_io), +S/-S (e2fsprogs' chattr). */
+static int step_chattr(struct step_parser *P, unsigned tok)
 {
-	struct scn_step *out = P->p_out;
-	const char *t = P->p_tok[first];
+	const char *t = P->p_tok[tok];
 	char q[SCN_QUOTE_BUF];
 
-	if (step_count_args(P, first) < 0)
+	if ((t[0] == '+' || t[0] == '-') && (t[1] == 's' || t[1] == 'S') && t[2] == '\0') {
+		P->p_out->s_sync_flag = t[0] == '+';
+		return 0;
+	}
+	return step_err(P, P->p_off[tok], "chattr: expected +s or -s (the sync flag; +S and "
+			"-S, e2fsprogs' spelling, are taken too), not '%s'", scn_quote(q, t));
+}
+
+/* Parse the operands into the step. */
+static int step_args(struct step_parser *P)
+{
+	struct scn_step *out = P->p_out;
+
+	if (step_count_args(P) < 0)
 		return -1;
 	switch (P->p_desc->d_args) {
 	case ARGS_NONE:
 		return 0;
 	case ARGS_SIZE:
-		return step_num(P, first, &out->s_len);
+		return step_num(P, P->p_arg[0], &out->s_len);
 	case ARGS_CHATTR:
-		if (strcmp(t, "+S") != 0 && strcmp(t, "-S") != 0)
-			return step_err(P, P->p_off[first], "chattr: expected "
-					"+S or -S, not '%s'", scn_quote(q, t));
-		out->s_sync_flag = t[0] == '+';
-		return 0;
+		return step_chattr(P, P->p_arg[0]);
 	default:
-		if (first == P->p_nr)
-			return 0;      /* writeback without a range */
+		if (P->p_nr_args == 0)
+			return 0;      /* writeback, msync without a range */
 		out->s_has_range = P->p_desc->d_args == ARGS_RANGE_OPT;
-		if (step_num(P, first, &out->s_off) < 0)
+		P->p_len_tok = P->p_arg[1];
+		if (step_num(P, P->p_arg[0], &out->s_off) < 0)
 			return -1;
-		return step_num(P, first + 1, &out->s_len);
+		return step_num(P, P->p_arg[1], &out->s_len);
 	}
 }
 
 /* Checks across arguments: sync_range's flag, OFF + LEN, --short <= LEN. */
-static int step_check(struct step_parser *P, unsigned first)
+static int step_check(struct step_parser *P)
 {
 	const struct step_desc *d = P->p_desc;
-	const struct scn_step *s = P->p_out;
+	struct scn_step *s = P->p_out;
 
-	if ((d->d_opts & OPT_SR) && !(P->p_seen & OPT_SR))
-		return step_err(P, P->p_off[0], "%s: needs one of -w, -a, -b; "
-				"usage: %s", d->d_name, d->d_usage);
-	if (s->s_off + s->s_len > SCN_OFFSET_MAX)
-		return step_err(P, P->p_off[first + 1], "%s: OFF + LEN is "
-				"beyond 16 TiB", d->d_name);
+	if (s->s_op == SCN_SYNC_RANGE && !s->s_sr_flag)
+		s->s_sr_flag = 'w';     /* io/sync_file_range.c: no flag means -w */
+	if (s->s_op == SCN_MMAP && !s->s_prot)
+		s->s_prot = 7;          /* no flag: every protection */
+	if (s->s_off + s->s_len > SCN_OFFSET_MAX || s->s_src + s->s_len > SCN_OFFSET_MAX)
+		return step_err(P, P->p_off[P->p_len_tok ? P->p_len_tok : 0], "%s: OFF + LEN "
+				"is beyond 16 TiB", d->d_name);
 	if (s->s_short_copy > s->s_len)
 		return step_err(P, P->p_off[P->p_short_tok], "%s: --short %lld "
 				"is more than LEN %lld", d->d_name,
 				(long long)s->s_short_copy, (long long)s->s_len);
+	if (s->s_short_copy >= 0 && (s->s_bsize || s->s_vectors || s->s_dsync))
+		return step_err(P, P->p_off[P->p_short_tok], "%s: --short is one write(2); "
+				"it takes no -b, -V or -D", d->d_name);
 	return 0;
 }
 
@@ -527,7 +667,6 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
 		   size_t errlen, unsigned *col_out)
 {
 	struct step_parser P;
-	unsigned first = 1;
 
 	memset(&P, 0, sizeof(P));
 	P.p_out = out;
@@ -542,15 +681,10 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
 		*col_out = 0;
 	if (text == NULL)
 		return step_err(&P, 0, "empty step");
-	if (step_split(&P, text) < 0 || step_find_op(&P) < 0)
+	if (step_split(&P, text) < 0 || step_find_op(&P) < 0 || step_scan(&P) < 0 ||
+	    step_args(&P) < 0)
 		return -1;
-	while (P.p_desc->d_args != ARGS_CHATTR && first < P.p_nr &&
-	       step_is_option(P.p_tok[first]))
-		if (step_option(&P, &first) < 0)
-			return -1;
-	if (step_args(&P, first) < 0)
-		return -1;
-	return step_check(&P, first);
+	return step_check(&P);
 }
 
 /* The step keyword of @op, or "?" if @op is out of range. */

@@ -9,20 +9,44 @@
 
 #include "explain.h"
 
+/* The length of the valid UTF-8 sequence at @s (1 to 4), or 0 if it is not one
+ * (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF). */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
+
+	if (s[0] < 0x80)
+		return 1;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/* @s as a JSON string: valid UTF-8 whatever the input (a byte that starts
+ * no valid sequence becomes U+FFFD). */
 void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch == '\n')
+	fputc('"', out);
+	while (*p) {
+		size_t n = utf8_len(p);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", out);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else if (n == 0)
+			fputs("\\ufffd", out);
 		else
-			fputc(ch, out);
+			fwrite(p, 1, n, out);
+		p += n ? n : 1;
 	}
 	fputc('"', out);
 }

@@ -21,6 +21,7 @@
 #include "snapshot.h"
 #include "trace.h"
 #include "world.h"
+#include "suggest.h"
 
 #define XFS_IO_BUFSIZE 4096     /* xfs_io pwrite issues write(2)s of -b 4096 */
 
@@ -61,19 +62,45 @@ void note(struct sim_step_result *sr, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* pwrite: xfs_io writes in -b sized write(2) calls; --short is one call. */
+/* The bytes of one write(2) of pwrite: -b (default 4096), times -V's vectors. */
+static int64_t pwrite_call_size(const struct scn_step *st)
+{
+	int64_t b = st->s_bsize ? st->s_bsize : XFS_IO_BUFSIZE;
+
+	return st->s_vectors ? b * st->s_vectors : b;
+}
+
+/* pwrite -W / -w: fsync or fdatasync after the writes, as xfs_io does. */
+static void pwrite_sync_after(struct world *w, const struct scn_step *st,
+			      struct sim_step_result *sr)
+{
+	int err = 0;
+
+	if (st->s_fsync_after)
+		err = ext4_sync_file(&w->fs, 0, INT64_MAX, false);
+	if (!err && st->s_fdatasync_after)
+		err = ext4_sync_file(&w->fs, 0, INT64_MAX, true);
+	if ((st->s_fsync_after || st->s_fdatasync_after) && !err)
+		chk_note_durable(w->chk);
+	if (!sr->err)
+		sr->err = err;
+}
+
+/* pwrite: xfs_io writes in -b sized write(2) calls (pwritev2 with -V or -D);
+ * --short is one call. */
 static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
-	int64_t done = 0;
+	int64_t done = 0, call = pwrite_call_size(st);
 
 	if (st->s_short_copy >= 0) {
 		sr->err = ext4_file_write(&w->fs, st->s_off, st->s_len, st->s_fill,
 					  st->s_short_copy, &done);
 	} else {
 		while (done < st->s_len && sr->err == 0) {
-			int64_t n = SIM_MIN((int64_t)XFS_IO_BUFSIZE, st->s_len - done), got;
+			int64_t n = SIM_MIN(call, st->s_len - done), got;
 
-			sr->err = ext4_file_write(&w->fs, st->s_off + done, n, st->s_fill, n, &got);
+			sr->err = ext4_file_write_iter(&w->fs, st->s_off + done, n, st->s_fill, NULL,
+						       st->s_dsync, n, &got);
 			chk_note_write(w->chk, st->s_off + done, got, st->s_fill);
 			done += got;
 			if (got < n && sr->err == 0)
@@ -82,8 +109,60 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 	}
 	if (st->s_short_copy >= 0)
 		chk_note_write(w->chk, st->s_off, done, st->s_fill);
+	if (sr->err == 0)
+		pwrite_sync_after(w, st, sr);
 	sr->bytes = done;
 	note(sr, "wrote %lld bytes at %lld", (long long)done, (long long)st->s_off);
+}
+
+/* The checker's copy of [src, src+n) to @dst, in pipe-sized pieces. */
+static void chk_note_copy(struct chk_state *c, int64_t src, int64_t dst, int64_t n)
+{
+	enum { PIECE = 1 << 16 };
+	uint8_t *buf = sim_zalloc(PIECE);
+
+	for (int64_t k = 0; k < n; k += PIECE) {
+		int64_t len = SIM_MIN((int64_t)PIECE, n - k), i = 0;
+
+		runs_read(&c->posix, src + k, len, buf);
+		while (i < len) {
+			int64_t j = i;
+
+			while (j < len && buf[j] == buf[i])
+				j++;
+			chk_note_write(c, dst + k + i, j - i, buf[i]);
+			i = j;
+		}
+	}
+	free(buf);
+}
+
+/*
+ * copy_range -s SRC -d DST -l LEN, the file as its own source: xfs_io calls
+ * copy_file_range(2) until LEN bytes are copied or a call copies nothing
+ * (the source's EOF); without -l, LEN is the size less SRC.
+ */
+static void step_copy_range(struct world *w, const struct scn_step *st,
+			    struct sim_step_result *sr)
+{
+	int64_t src = st->s_src, dst = st->s_off, done = 0;
+	int64_t len = st->s_has_len ? st->s_len : w->fs.inode.i_size - src;
+
+	while (len > 0) {
+		int64_t got;
+
+		sr->err = vfs_copy_file_range(&w->fs, src, dst, len, &got);
+		chk_note_copy(w->chk, src, dst, got);
+		done += got;
+		if (sr->err || got == 0)
+			break;
+		src += got;
+		dst += got;
+		len -= got;
+	}
+	sr->bytes = done;
+	note(sr, "copied %lld bytes from %lld to %lld", (long long)done, (long long)st->s_src,
+	     (long long)st->s_off);
 }
 
 /* The fallocate(2) mode of a falloc/fzero/fpunch/fcollapse/finsert step, as xfs_io passes it. */
@@ -137,7 +216,15 @@ static void step_mwrite(struct world *w, const struct scn_step *st, struct sim_s
 {
 	int64_t size = w->fs.inode.i_size, stored = 0;
 
-	sr->err = ext4_mmap_store(&w->fs, st->s_off, st->s_len, st->s_fill, &stored);
+	if (w->mapped && (st->s_off < w->map_off ||
+			  st->s_off + st->s_len > w->map_off + w->map_len || !(w->map_prot & 2))) {
+		sr->err = -EINVAL;
+		note(sr, "%s", !(w->map_prot & 2) ? "the mapping is not writable" :
+		     "the range is outside the mapping");
+		return;
+	}
+	sr->err = ext4_mmap_store_dir(&w->fs, st->s_off, st->s_len, st->s_fill, st->s_reverse,
+				      &stored);
 	if (st->s_off < size)
 		chk_note_write(w->chk, st->s_off, SIM_MIN(stored, size - st->s_off), st->s_fill);
 	sr->bytes = stored;
@@ -276,6 +363,40 @@ static bool step_sync_like(struct world *w, const struct scn_step *st,
 	}
 }
 
+/*
+ * mmap, msync, munmap: an explicit mapping (mwrite maps implicitly without
+ * one).  msync -s is MS_SYNC: vfs_fsync_range(.., datasync) over the range
+ * (the whole mapping without one); -a (MS_ASYNC), -i and no flag do nothing
+ * a crash could see.
+ */
+static void step_mapping(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	int64_t start = st->s_has_range ? st->s_off : w->map_off;
+	int64_t len = st->s_has_range ? st->s_len : w->map_len;
+
+	if (st->s_op == SCN_MMAP) {
+		w->mapped = true;
+		w->map_off = st->s_off;
+		w->map_len = st->s_len;
+		w->map_prot = st->s_prot;
+		note(sr, "mapped [%lld, %lld)", (long long)st->s_off,
+		     (long long)(st->s_off + st->s_len));
+		return;
+	}
+	if (st->s_op == SCN_MUNMAP || !w->mapped) {
+		if (!w->mapped)
+			sr->err = -EINVAL;
+		ext4_munmap(&w->fs);
+		w->mapped = false;
+		note(sr, "%s", sr->err ? "no mapping" : "unmapped");
+		return;
+	}
+	if (st->s_msync_flag == 's' && len > 0)   /* a range: not a durable point of the whole file */
+		sr->err = ext4_sync_file(&w->fs, start, start + len - 1, true);
+	note(sr, "msync%s [%lld, %lld)", st->s_msync_flag == 's' ? " MS_SYNC" : " (no write)",
+	     (long long)start, (long long)(start + len));
+}
+
 static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 		     struct sim_step_result *sr, FILE *trace)
 {
@@ -288,13 +409,22 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_CHATTR: sr->err = ext4_set_sync_flag(&w->fs, st->s_sync_flag); break;
 	case SCN_CLOSE:
 		ext4_munmap(&w->fs);
+		w->mapped = false;
 		sr->err = ext4_release_file(&w->fs);
 		break;
 	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
 	case SCN_FCOLLAPSE: case SCN_FINSERT: step_fallocate(w, st, sr); break;
 	case SCN_MWRITE: step_mwrite(w, st, sr); break;
 	case SCN_SHUTDOWN:
-	case SCN_CRASH: crash_step(w, st, idx, sr); break;
+		if (st->s_logflush)
+			ext4_shutdown_logflush(&w->fs);
+		/* fall through */
+	case SCN_CRASH:
+		w->mapped = false;
+		crash_step(w, st, idx, sr);
+		break;
+	case SCN_COPY_RANGE: step_copy_range(w, st, sr); break;
+	case SCN_MMAP: case SCN_MSYNC: case SCN_MUNMAP: step_mapping(w, st, sr); break;
 	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
 	case SCN_COMMIT: step_commit(w, sr); break;
 	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;
@@ -320,19 +450,40 @@ static void errf(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* "did you mean 'X'? " for a mistyped toggle (@toggle) or profile name, or "". */
+static const char *name_hint(char *buf, size_t cap, const char *name, bool toggle)
+{
+	const char *names[256];
+	size_t n = 0, max = toggle ? ext4_toggle_count() : ext4_profile_count();
+	const char *best;
+
+	for (size_t i = 0; i < max && n < 256; i++)
+		names[n++] = toggle ? ext4_toggle_at((unsigned)i)->name :
+			     ext4_profile_at((unsigned)i)->name;
+	best = suggest_closest(name, names, n);
+	if (best)
+		snprintf(buf, cap, "did you mean '%s'? ", best);
+	else if (cap)
+		buf[0] = '\0';
+	return buf;
+}
+
 /* Every patch setting names a toggle (`ext4sim patches` lists them). */
 static int check_patches(const struct scenario *s, const struct scn_patch_setting *p,
 			 unsigned nr, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < nr; i++) {
+		char h[96];
+
 		if (ext4_toggle_find(p[i].p_name))
 			continue;
+		name_hint(h, sizeof(h), p[i].p_name, true);
 		if (p[i].p_line)
-			errf(err, errlen, "%s:%u:%u: unknown patch '%s' (`ext4sim patches` lists "
-			     "them)", s->path, p[i].p_line, p[i].p_col, p[i].p_name);
+			errf(err, errlen, "%s:%u:%u: unknown patch '%s' (%s`ext4sim patches` lists "
+			     "them)", s->path, p[i].p_line, p[i].p_col, p[i].p_name, h);
 		else
-			errf(err, errlen, "ext4sim: unknown patch '%s' (`ext4sim patches` lists "
-			     "them)", p[i].p_name);
+			errf(err, errlen, "ext4sim: unknown patch '%s' (%s`ext4sim patches` lists "
+			     "them)", p[i].p_name, h);
 		return -1;
 	}
 	return 0;
@@ -351,15 +502,17 @@ static const struct ext4_profile *find_profile(const struct scenario *s, const c
 					       size_t errlen)
 {
 	const struct ext4_profile *p = ext4_profile_find(name);
+	char h[96];
 
 	if (p)
 		return p;
+	name_hint(h, sizeof(h), name, false);
 	if (line)
-		errf(err, errlen, "%s:%u:%u: unknown kernel profile '%s' (`ext4sim patches` "
-		     "lists them)", s->path, line, col, name);
+		errf(err, errlen, "%s:%u:%u: unknown kernel profile '%s' (%s`ext4sim patches` "
+		     "lists them)", s->path, line, col, name, h);
 	else
-		errf(err, errlen, "ext4sim: unknown kernel profile '%s' (`ext4sim patches` "
-		     "lists them)", name);
+		errf(err, errlen, "ext4sim: unknown kernel profile '%s' (%s`ext4sim patches` "
+		     "lists them)", name, h);
 	return NULL;
 }
 
@@ -727,7 +880,9 @@ struct sim_stream *sim_stream_fork(const struct sim_stream *src)
 	chk_copy(&ss->r.chk, &src->r.chk);
 	ss->w = (struct world){ .cfg = &ss->r.cfg, .o = sw->o, .r = &ss->r,
 				.c = &ss->r.counters, .chk = &ss->r.chk,
-				.rec = &ss->r.last_recovery, .points_seen = sw->points_seen };
+				.rec = &ss->r.last_recovery, .points_seen = sw->points_seen,
+				.mapped = sw->mapped, .map_prot = sw->map_prot,
+				.map_off = sw->map_off, .map_len = sw->map_len };
 	ss->w.bd = blkdev_clone(sw->bd);
 	ext4_fs_clone(&ss->w.fs, &sw->fs, ss->w.bd, ss->w.c);
 	ss->ic.w = &ss->w;

@@ -275,6 +275,9 @@ void world_key(const struct world *w, uint64_t key[2])
 	key_blkdev(&h, w->bd);
 	key_fs(&h, &w->fs);
 	key_checker(&h, w->chk);
+	put(&h, w->mapped ? 1 + w->map_prot : 0);      /* an explicit mmap step's mapping */
+	put(&h, (uint64_t)w->map_off);
+	put(&h, (uint64_t)w->map_len);
 	mix(&h, 0x4b4559);
 	key[0] = h.a ^ rotl(h.b, 17);
 	key[1] = h.b ^ (h.a >> 7) * 0x9e3779b97f4a7c15ull;

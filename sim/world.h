@@ -20,6 +20,9 @@ struct world {
 	struct chk_state *chk;
 	struct jbd2_recovery_info *rec;
 	uint32_t points_seen;           /* crash points met so far (enumerated or not) */
+	bool mapped;                    /* an explicit mmap step's mapping is current */
+	uint8_t map_prot;               /* its protection: 1 read, 2 write, 4 exec */
+	int64_t map_off, map_len;       /* its file range */
 };
 
 /* Mount @w's device with its variant's options and semantics (recovery included). */

@@ -259,6 +259,8 @@ int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map
 		    uint32_t flags);
 int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 			int64_t readable, int64_t *written);
+int generic_perform_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			  const uint8_t *src, int64_t readable, int64_t *written);
 /* ext4_update_inode_size(): raise i_size and i_disksize to @newsize (@where: the caller). */
 bool __ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize, const char *where);
 #define ext4_update_inode_size(fs, newsize) __ext4_update_inode_size((fs), (newsize), __func__)
@@ -329,10 +331,20 @@ int ext4_sync_file_range(struct ext4_fs *fs, int64_t off, int64_t len, char flag
 int ext4_release_file(struct ext4_fs *fs);
 int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t readable, int64_t *written);
+int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			 const uint8_t *src, bool dsync, int64_t readable, int64_t *written);
 int ext4_set_sync_flag(struct ext4_fs *fs, bool on);
 void ext4_evict_clean(struct ext4_fs *fs);
 int ext4_mmap_store(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t *stored);
+int ext4_mmap_store_dir(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			bool reverse, int64_t *stored);
 void ext4_munmap(struct ext4_fs *fs);
+
+/* splice.c: copy_file_range(2) within the file (fs/read_write.c, fs/splice.c) */
+int vfs_copy_file_range(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out, int64_t len,
+			int64_t *copied);
+/* ext4_force_shutdown(EXT4_GOING_FLAGS_LOGFLUSH)'s commit before the crash */
+void ext4_shutdown_logflush(struct ext4_fs *fs);
 
 #endif

@@ -26,8 +26,14 @@ static int ext4_write_checks_zero_eof(struct ext4_fs *fs, int64_t pos)
 	return ext4_block_zero_eof(fs, fs->inode.i_size, pos);
 }
 
-int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
-		    int64_t readable, int64_t *written)
+/*
+ * ext4_buffered_write_iter(): generic_write_checks(), the copy, then
+ * generic_write_sync() for an IS_SYNC inode or an RWF_DSYNC write (@dsync).
+ * @src NULL writes @fill bytes (write(2) from xfs_io's buffer), else the
+ * bytes of @src (a splice write).
+ */
+int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			 const uint8_t *src, bool dsync, int64_t readable, int64_t *written)
 {
 	int64_t max = ext4_max_size(fs);
 	int err;
@@ -44,10 +50,16 @@ int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 	len = SIM_MIN(len, max - pos);
 	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
 		return err;
-	err = ext4_buffered_write(fs, pos, len, fill, readable, written);
-	if (*written > 0 && (fs->inode.i_flags & EXT4_SYNC_FL))
+	err = generic_perform_write(fs, pos, len, fill, src, readable, written);
+	if (*written > 0 && ((fs->inode.i_flags & EXT4_SYNC_FL) || dsync))
 		err = ext4_sync_file(fs, pos, pos + *written - 1, true);
 	return err;
+}
+
+int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+		    int64_t readable, int64_t *written)
+{
+	return ext4_file_write_iter(fs, pos, len, fill, NULL, false, readable, written);
 }
 
 /* ext4_release_file(): after a truncate to 0, start writeback of new data. */
@@ -133,9 +145,38 @@ static int ext4_store_fault(struct ext4_fs *fs, uint64_t index, struct folio **f
 int ext4_mmap_store(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t *stored)
 {
+	return ext4_mmap_store_dir(fs, pos, len, fill, false, stored);
+}
+
+/* The page-by-page stores of ext4_mmap_store() from the end of the range
+ * down (xfs_io's mwrite -r): the last page faults first. */
+static int ext4_mmap_store_reverse(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+				   int64_t *stored)
+{
+	int64_t end = pos + len;
+
+	while (end > pos) {
+		int64_t start = SIM_MAX(pos, (end - 1) & ~(int64_t)(PAGE_SIZE - 1));
+		struct folio *f;
+		int err = ext4_store_fault(fs, (uint64_t)start >> PAGE_SHIFT, &f);
+
+		if (err < 0)
+			return err;
+		memset(f->data + (start & (PAGE_SIZE - 1)), fill, (size_t)(end - start));
+		*stored += end - start;
+		end = start;
+	}
+	return 0;
+}
+
+int ext4_mmap_store_dir(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			bool reverse, int64_t *stored)
+{
 	*stored = 0;
 	if (pos < 0 || len < 0)
 		return -EINVAL;
+	if (reverse)
+		return ext4_mmap_store_reverse(fs, pos, len, fill, stored);
 	while (len > 0) {
 		uint32_t off = (uint32_t)(pos & (PAGE_SIZE - 1));
 		uint32_t n = (uint32_t)SIM_MIN((int64_t)(PAGE_SIZE - off), len);

@@ -976,7 +976,7 @@ static int ext4_da_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint
 
 /* One write_begin / copy / write_end round on one folio; returns copied. */
 static int write_one_folio(struct ext4_fs *fs, int64_t pos, uint32_t bytes, uint8_t fill,
-			   uint32_t copyable)
+			   const uint8_t *src, uint32_t copyable)
 {
 	struct folio *f = NULL;
 	bool fallback = false;
@@ -989,7 +989,10 @@ static int write_one_folio(struct ext4_fs *fs, int64_t pos, uint32_t bytes, uint
 		err = ext4_write_begin(fs, pos, bytes, &f);
 	if (err < 0)
 		return err;
-	memset(f->data + (pos & (PAGE_SIZE - 1)), fill, copied);
+	if (src)
+		memcpy(f->data + (pos & (PAGE_SIZE - 1)), src, copied);
+	else
+		memset(f->data + (pos & (PAGE_SIZE - 1)), fill, copied);
 	if (ext4_journal_current_handle(fs))
 		fs->counters->copy_under_handle++;
 	if (ext4_should_journal_data(fs))
@@ -1000,14 +1003,15 @@ static int write_one_folio(struct ext4_fs *fs, int64_t pos, uint32_t bytes, uint
 }
 
 /*
- * generic_perform_write(): copy @len bytes of @fill at @pos, a folio at a
- * time.  The user buffer is readable for its first @readable bytes only (a
- * short copy); a round that copied nothing is retried with the bytes that
- * did copy, as the kernel does after faulting them in.  *written gets the
- * bytes written; the result is 0, or an error if nothing was written.
+ * generic_perform_write(): copy @len bytes of @fill (or, with @src, the bytes
+ * of @src: a splice write's pipe pages) at @pos, a folio at a time.  The user
+ * buffer is readable for its first @readable bytes only (a short copy); a
+ * round that copied nothing is retried with the bytes that did copy, as the
+ * kernel does after faulting them in.  *written gets the bytes written; the
+ * result is 0, or an error if nothing was written.
  */
-int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
-			int64_t readable, int64_t *written)
+int generic_perform_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			  const uint8_t *src, int64_t readable, int64_t *written)
 {
 	int status = 0;
 
@@ -1021,7 +1025,7 @@ int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 			status = -EFAULT;
 			break;
 		}
-		status = write_one_folio(fs, pos, bytes, fill,
+		status = write_one_folio(fs, pos, bytes, fill, src ? src + *written : NULL,
 					 (uint32_t)SIM_MIN(avail, (int64_t)bytes));
 		if (status < 0)
 			break;
@@ -1035,6 +1039,12 @@ int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 		len -= status;
 	}
 	return *written > 0 ? 0 : status;
+}
+
+int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			int64_t readable, int64_t *written)
+{
+	return generic_perform_write(fs, pos, len, fill, NULL, readable, written);
 }
 
 /* --- mmap stores: ->page_mkwrite --- */

@@ -125,3 +125,39 @@ for f in scenarios/bugs/*.yaml; do
 		done
 	done
 done
+
+# the command line's one table (cli/commands.c): every command answers --help with exit 0
+# and its flags, the top help names every command, --flag=value works, a mistyped flag or
+# command gets the closest name, the man page and the bash completion come from the table
+cmds=$("$sim" help --completion | sed -n 's/^\t\([a-z]*\)) flags=.*/\1/p')
+for cmd in $cmds; do
+	run "$sim" "$cmd" --help
+	check "help-$cmd" '[ "$rc" = 0 ] && grep -q "^usage: ext4sim $cmd" "$out" && [ ! -s "$err" ]'
+done
+run "$sim" --help
+check help-every-command '[ "$rc" = 0 ] && [ "$(grep -c "^  ext4sim [a-z]" "$out")" -ge $(echo $cmds | wc -w) ] &&
+	grep -q "ext4sim explore" "$out" && grep -q "ext4sim minimize" "$out" && grep -q "ext4sim merge" "$out"'
+run "$sim" run --block-size=1024 --summary -c "pwrite 0 1500"
+check flag-equals-value '[ "$rc" = 0 ] && grep -q "^inline .*PASS" "$out"'
+expect_exit2 flag-typo "$sim" run --blok-size 1024 -c fsync
+check flag-typo-hint 'grep -q "did you mean .--block-size.?" "$err"'
+expect_exit2 command-typo "$sim" rn x.yaml
+check command-typo-hint 'grep -q "did you mean .run.?" "$err"'
+expect_exit2 step-typo "$sim" run -c "pwirte 0 1"
+check step-typo-hint 'grep -q "did you mean .pwrite.?" "$err"'
+run "$sim" help --man
+check man-page '[ "$rc" = 0 ] && head -1 "$out" | grep -q "^\.TH EXT4SIM 1" &&
+	{ ! command -v groff > /dev/null || groff -man -Tutf8 -ww "$out" > /dev/null 2>&1; }'
+run "$sim" help --completion
+check completion '[ "$rc" = 0 ] && bash -n "$out" && grep -q -- "--block-size" "$out"'
+
+# JSON is valid UTF-8 whatever the input: a file name with the byte 0xff
+bad_name="$tmp/a$(printf '\377')b.yaml"
+printf 'name: x\nsteps:\n  - fsync\n' > "$bad_name"
+run "$sim" run --json "$bad_name"
+check json-utf8-file-name '[ "$rc" = 0 ] && iconv -f UTF-8 -t UTF-8 "$out" > /dev/null 2>&1 &&
+	grep -q "a\\\\ufffdb.yaml" "$out"'
+expect_exit2 kernel-typo "$sim" run --kernel 6.188 -c fsync
+check kernel-typo-hint 'grep -q "did you mean .6.18.?" "$err"'
+expect_exit2 invariant-typo "$sim" run --fail-on post_eof_zero_strik -c fsync
+check invariant-typo-hint 'grep -q "did you mean .post_eof_zero_strict.?" "$err"'

@@ -51,7 +51,7 @@ check export-yaml '[ "$rc" = 0 ] && golden yaml-auto-da-alloc-close "$tmp/asrun.
 	diff <(sed -n "/^steps:/,\$p" "$tmp/asrun.yaml") <(sed -n "/^steps:/,\$p" "$tmp/asrun2.yaml") > /dev/null'
 
 # import: an fsx log and an xfs_io list give the expected YAML (tests/data/import/), which loads
-for f in small.fsxops small.xfs_io; do
+for f in small.fsxops small.xfs_io fsx-default.fsxops cmdline.xfs_io; do
 	args=()
 	[ $f = small.xfs_io ] && args=(--block-size 1024 --data journal)
 	run "$sim" import "${args[@]}" "tests/data/import/$f"
@@ -62,6 +62,10 @@ for f in small.fsxops small.xfs_io; do
 	check "import $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" ||
 		{ diff "tests/data/import/$f.yaml" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
 done
+expect_exit2 import-bad-size "$sim" import tests/data/import/bad-size.fsxops
+check import-bad-size-message 'golden import-bad-size "$err"'
+run "$sim" import --pollute-eof tests/data/import/fsx-default.fsxops
+check import-pollute-eof '[ "$rc" = 0 ] && golden import-pollute-eof "$out"'
 expect_exit2 import-bad-number "$sim" import tests/data/import/bad-number.fsxops
 check import-bad-number-message 'golden import-bad-number "$err"'
 expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
@@ -110,3 +114,17 @@ fi
 cat "$err" >> "$out"
 check kernel-check-skips-without-root '[ "$rc" = 0 ] && grep -q "^kernel-check: skipped: " "$out" &&
 	[ "$(tail -1 "$out")" = "0 passed, 0 failed" ]'
+
+# a bug scenario exports its fixed side by default, with the fix's commits, and the
+# requirements that skip it (not fail it) where they are not met
+run "$sim" export --format fstests scenarios/bugs/2024-eof-pollution-extend.yaml
+check fstests-fixed-side '[ "$rc" = 0 ] && grep -q "^# Model: kernel profile 6.13, variant after-6.13;" "$out" &&
+	[ "$(grep -c "^_fixed_by_kernel_commit c7fc0366c656" "$out")" = 1 ] &&
+	grep -q "^_require_metadata_journaling" "$out" && grep -q "_notrun \"block size" "$out" &&
+	grep -q "^_exit 0" "$out"'
+run "$sim" export --format fstests --variant before-6.12 scenarios/bugs/2024-eof-pollution-extend.yaml
+check fstests-variant-flag '[ "$rc" = 0 ] && grep -q "variant before-6.12;" "$out" &&
+	! grep -q _fixed_by_kernel_commit "$out"'
+run "$sim" export --format fstests -c "falloc -k 0 4096" -c "copy_range -s 0 -d 8192 -l 10" -c crash
+check fstests-flag-requires '[ "$rc" = 0 ] && grep -q "_require_xfs_io_command \"falloc\" \"-k\"" "$out" &&
+	grep -q "_require_xfs_io_command \"copy_range\"" "$out"'

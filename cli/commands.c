@@ -1,0 +1,249 @@
+/*
+ * commands.c - the one table of ext4sim's commands and their flags, from
+ * which `ext4sim --help`, `ext4sim CMD --help`, the man page ext4sim(1)
+ * (`ext4sim help --man`) and the bash completion (`ext4sim help
+ * --completion`) are printed, and through which every command's arguments
+ * pass first (cmd_normalize): getopt_long over the table, so `--flag=value`
+ * and unambiguous prefixes work as in GNU tools, and an unknown flag is
+ * refused with the closest one.  Each command still reads its own flags
+ * from the normalized arguments (`--flag value`).
+ */
+#include "commands.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "suggest.h"
+
+/* The flags of the commands that run scenarios (cli.c, parse_run_args). */
+#define CONFIG_FLAGS \
+	{ "--block-size", "N", "block size: 1024, 2048 or 4096" }, \
+	{ "--data", "MODE", "data=ordered|writeback|journal" }, \
+	{ "--delalloc", NULL, "delayed allocation on" }, \
+	{ "--nodelalloc", NULL, "delayed allocation off" }, \
+	{ "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
+#define RUN_FLAGS CONFIG_FLAGS, \
+	{ "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
+	{ "--patch", "NAME=on|off", "a toggle over the profile (several allowed)" }, \
+	{ "--variant", "NAME", "only that variant" }, \
+	{ "--json", NULL, "one JSON document on stdout (docs/json.md)" }, \
+	{ "--summary", NULL, "one line per variant" }, \
+	{ "--quiet", NULL, "no step trace" }, \
+	{ "--dump-file", "PATH", "the final file content (PATH.VARIANT with several)" }, \
+	{ "--fail-on", "INVARIANT", "count an informational invariant" }, \
+	{ "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }, \
+	{ "--crash-everywhere", NULL, "also judge a crash after every step and inside" }, \
+	{ "--crash-reference", NULL, "judge every crash state whole (slow)" }, \
+	{ "--events", NULL, "each step's events: I/O, jbd2, page cache, allocator, sizes" }, \
+	{ "--explain", NULL, "the kernel function and rule behind each size change" }, \
+	{ "--notes", NULL, "also the informational notes no expectation counts" }, \
+	{ "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
+
+static const struct cmd_flag run_flags[] = { RUN_FLAGS,
+	{ "--quiz", NULL, "sizes, crash-state counts and verdicts as blanks" },
+	{ "--reveal", NULL, "with --quiz: the answer key too" }, { NULL, NULL, NULL } };
+static const struct cmd_flag crashstates_flags[] = { RUN_FLAGS,
+	{ "--point", "N", "only crash point N" },
+	{ "--keep", "LIST", "with --point: the pending writes that reach the media" },
+	{ NULL, NULL, NULL } };
+static const struct cmd_flag diff_flags[] = { RUN_FLAGS, { NULL, NULL, NULL } };
+static const struct cmd_flag matrix_flags[] = { RUN_FLAGS,
+	{ "--toggles", NULL, "one profile with each toggle flipped" }, { NULL, NULL, NULL } };
+static const struct cmd_flag bisect_flags[] = { RUN_FLAGS,
+	{ "--good", "A", "a profile or variant" }, { "--bad", "B", "a profile or variant" },
+	{ NULL, NULL, NULL } };
+static const struct cmd_flag none_flags[] = { { NULL, NULL, NULL } };
+static const struct cmd_flag merge_flags[] = { { "--json", NULL, "the merged report as JSON" },
+	{ NULL, NULL, NULL } };
+static const struct cmd_flag export_flags[] = { RUN_FLAGS,
+	{ "--format", "F", "xfs_io, fstests or yaml" }, { "-o", "DIR", "write the files under DIR" },
+	{ "--model-dir", "DIR", "also the model's bytes at every read-back point" },
+	{ "--test-number", "NNN", "the fstests test's number (default 999)" },
+	{ NULL, NULL, NULL } };
+static const struct cmd_flag import_flags[] = { CONFIG_FLAGS,
+	{ "--from", "fsx|xfs_io", "the input's kind (default: from the name and first line)" },
+	{ "--name", "NAME", "the scenario's name" },
+	{ "--pollute-eof", NULL, "re-create fsx -e 1: bytes past EOF in the EOF page" },
+	{ NULL, NULL, NULL } };
+static const struct cmd_flag gen_flags[] = { CONFIG_FLAGS,
+	{ "--seed", "S", "the campaign's seed" }, { "--count", "N", "how many scenarios" },
+	{ "--out", "DIR", "one file per scenario under DIR" }, { NULL, NULL, NULL } };
+static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
+	{ "--steps", "K", "steps per sequence" }, { "--kinds", "LIST", "the step kinds on" },
+	{ "--seed", "S", "random mode's seed" }, { "--count", "N", "random runs" },
+	{ "--run", "R", "only random run R" }, { "--shard", "I/N", "one shard of the search" },
+	{ "--out", "DIR", "one scenario per finding under DIR" },
+	{ "--grammar", "FILE", "step templates from a grammar file" },
+	{ "--diff", "PATCH", "findings that differ with the toggle off and on" },
+	{ "--crash-at", "WHERE", "long runs: everywhere, persist, crash, none or N" },
+	{ "--fixed-length", NULL, "random runs of exactly K steps" },
+	{ "--no-minimize", NULL, "keep findings as found" },
+	{ "--no-share", NULL, "run one sequence at a time (no prefix sharing)" },
+	{ "--no-share-states", NULL, "prefix sharing without sharing equal states" },
+	{ "--share-stats", NULL, "count what sharing saved" }, { NULL, NULL, NULL } };
+static const struct cmd_flag minimize_flags[] = { RUN_FLAGS,
+	{ "--invariant", "NAME", "the finding to keep" }, { "-o", "PATH", "where to write" },
+	{ NULL, NULL, NULL } };
+static const struct cmd_flag html_flags[] = { RUN_FLAGS,
+	{ "-o", "OUT.html", "where to write (default NAME.html)" },
+	{ "--diff", "PATCH", "each variant with the toggle off and on" }, { NULL, NULL, NULL } };
+static const struct cmd_flag quiz_flags[] = { CONFIG_FLAGS,
+	{ "--seed", "S", "the problem's seed" }, { "--answers", NULL, "the key" },
+	{ "--yaml", NULL, "the scenario" }, { NULL, NULL, NULL } };
+
+static const struct cmd_desc commands[] = {
+	{ "run", "[FLAGS] FILE.yaml|DIR ... | -c STEP ...", "replay scenarios: a step trace and a "
+	  "verdict per variant", run_flags },
+	{ "crashstates", "[FLAGS] FILE.yaml | -c STEP ...", "every distinct post-recovery state "
+	  "at every crash point, judged", crashstates_flags },
+	{ "diff", "[FLAGS] FILE.yaml | -c STEP ... --patch NAME", "every variant with a toggle "
+	  "off and on, side by side", diff_flags },
+	{ "matrix", "[FLAGS] FILE.yaml | -c STEP ... [--toggles]", "the scenario under every "
+	  "kernel profile, or with each toggle flipped", matrix_flags },
+	{ "bisect", "[FLAGS] FILE.yaml | -c STEP ... --good A --bad B", "the toggles that turn "
+	  "A's outcome into B's", bisect_flags },
+	{ "patches", "", "the kernel profiles and patch toggles", none_flags },
+	{ "explore", "[FLAGS]", "search step sequences for findings (docs/explore.md)",
+	  explore_flags },
+	{ "minimize", "[FLAGS] FINDING.yaml -o PATH", "a smaller scenario with the same finding",
+	  minimize_flags },
+	{ "merge", "[--json] REPORT.json ...", "merge explore --json reports of shards",
+	  merge_flags },
+	{ "export", "[FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]", "a scenario as "
+	  "a real-kernel script, fstests test or reproducer", export_flags },
+	{ "import", "[FLAGS] FILE", "an fsx operation log or xfs_io commands as a scenario",
+	  import_flags },
+	{ "gen", "--seed S --count N [FLAGS]", "random scenarios for the real-kernel check",
+	  gen_flags },
+	{ "html", "[FLAGS] FILE.yaml [-o OUT.html]", "the states step by step as one page",
+	  html_flags },
+	{ "quiz", "--seed S [--answers | --yaml] [FLAGS]", "a generated crash problem",
+	  quiz_flags },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct cmd_desc *cmd_find(const char *name)
+{
+	for (const struct cmd_desc *d = commands; d->name; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+const struct cmd_desc *cmd_table(void)
+{
+	return commands;
+}
+
+/* "--name ARG" or "-c STEP" of flag @f into @buf. */
+static const char *flag_text(const struct cmd_flag *f, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%s%s%s", f->name, f->arg ? " " : "", f->arg ? f->arg : "");
+	return buf;
+}
+
+void cmd_usage_all(FILE *out)
+{
+	fputs("usage: ext4sim COMMAND [FLAGS] ...   (ext4sim COMMAND --help: its flags)\n", out);
+	for (const struct cmd_desc *d = commands; d->name; d++)
+		fprintf(out, "  ext4sim %s %s\n      %s\n", d->name, d->synopsis, d->summary);
+	fputs("  ext4sim --help | --version | help COMMAND | help --man | help --completion\n"
+	      "exit status: 0 all held, 1 an invariant or expectation failed, 2 bad input\n"
+	      "  (diff: 1 when a verdict differs off and on; bisect: 1 when nothing differs)\n"
+	      "docs: README.md, docs/scenario-format.md (steps, flags), docs/real-kernel.md\n", out);
+}
+
+void cmd_usage(FILE *out, const struct cmd_desc *d)
+{
+	char buf[96];
+
+	fprintf(out, "usage: ext4sim %s %s\n%s\n", d->name, d->synopsis, d->summary);
+	if (d->flags[0].name)
+		fputs("flags (--flag=value works too):\n", out);
+	for (const struct cmd_flag *f = d->flags; f->name; f++)
+		fprintf(out, "  %-28s %s\n", flag_text(f, buf, sizeof(buf)), f->help);
+}
+
+/* "unknown flag 'X'" with the closest of @d's flags. */
+static int unknown_flag(const struct cmd_desc *d, const char *arg)
+{
+	const char *names[96];
+	char hint[128], word[64];
+	size_t n = 0;
+	const char *eq = strchr(arg, '=');
+
+	for (const struct cmd_flag *f = d->flags; f->name && n < 96; f++)
+		names[n++] = f->name;
+	snprintf(word, sizeof(word), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	suggest_hint(hint, sizeof(hint), word, names, n);
+	fprintf(stderr, "ext4sim: %s: unknown flag '%s'%s; ext4sim %s --help lists its flags\n"
+		"(ext4sim --help for usage)\n", d->name, word, hint, d->name);
+	return 2;
+}
+
+/* getopt_long's table for @d into @lo (and the short options into @sopts). */
+static void long_options(const struct cmd_desc *d, struct option *lo, char *sopts)
+{
+	size_t n = 0, s = 2;
+
+	strcpy(sopts, "-:");
+	for (const struct cmd_flag *f = d->flags; f->name; f++) {
+		if (f->name[1] != '-') {
+			sopts[s++] = f->name[1];
+			sopts[s++] = ':';
+			continue;
+		}
+		lo[n++] = (struct option){ f->name + 2, f->arg ? required_argument : no_argument, NULL,
+					   (int)(256 + (f - d->flags)) };
+	}
+	sopts[s] = '\0';
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+/* Append @a to the normalized arguments. */
+static void push(struct cmd_args *out, char *a)
+{
+	out->argv[out->argc++] = a;
+	out->argv[out->argc] = NULL;
+}
+
+int cmd_normalize(const struct cmd_desc *d, int argc, char **argv, struct cmd_args *out)
+{
+	struct option lo[96];
+	char sopts[16], **av = calloc((size_t)argc + 2, sizeof(*av));
+	int c;
+
+	SIM_ASSERT(av != NULL);
+	out->argv = calloc(2 * (size_t)argc + 1, sizeof(*out->argv));
+	SIM_ASSERT(out->argv != NULL);
+	out->argc = 0;
+	av[0] = (char *)d->name;
+	memcpy(av + 1, argv, (size_t)argc * sizeof(*av));
+	long_options(d, lo, sopts);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc + 1, av, sopts, lo, NULL)) != -1) {
+		const struct cmd_flag *f = c >= 256 ? &d->flags[c - 256] : NULL;
+
+		if (c == 1) {
+			push(out, optarg);
+		} else if (c == '?' || c == ':') {
+			char *bad = av[optind - 1];
+
+			free(av);
+			free(out->argv);
+			return c == '?' ? unknown_flag(d, bad) : bad_usage("%s needs a value", bad);
+		} else {
+			push(out, f ? (char *)f->name : (c == 'c' ? "-c" : "-o"));
+			if (optarg)
+				push(out, optarg);
+		}
+	}
+	while (optind < argc + 1)
+		push(out, av[optind++]);
+	free(av);
+	return 0;
+}

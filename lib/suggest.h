@@ -1,0 +1,18 @@
+/*
+ * suggest.h - "did you mean": the closest of a list of names to a word
+ * mistyped (edit distance, transpositions counted as one edit).
+ */
+#ifndef EXT4SIM_SUGGEST_H
+#define EXT4SIM_SUGGEST_H
+
+#include <stddef.h>
+
+/* The name of @names[0..@n) closest to @word, or NULL when none is close
+ * (more than a third of the longer word's letters, at least 1, differ). */
+const char *suggest_closest(const char *word, const char *const *names, size_t n);
+
+/* " (did you mean 'NAME'?)" into @buf, or "" when nothing is close. */
+const char *suggest_hint(char *buf, size_t cap, const char *word, const char *const *names,
+			 size_t n);
+
+#endif
