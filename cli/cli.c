@@ -143,6 +143,12 @@ static int value_flag(struct cli *c, const char *flag, const char *v)
 		c->o.crash_bound = (uint64_t)n;
 		return 0;
 	}
+	if (strcmp(flag, "--max-bytes") == 0) {
+		if (scn_parse_num(v, &c->o.max_bytes) < 0 || c->o.max_bytes <= 0 ||
+		    c->o.max_bytes > SCN_RUN_BYTES_MAX)
+			return bad_usage("--max-bytes takes 1 to 16g, not '%s'", v);
+		return 0;
+	}
 	if (strcmp(flag, "--dump-file") == 0)
 		c->o.dump_file = v;
 	else if (strcmp(flag, "--variant") == 0)
@@ -319,6 +325,34 @@ int inline_scenario(struct cli *c, struct scenario *s)
 /* --- running --- */
 
 
+/*
+ * The work budget: the bytes the steps write and read, summed over the
+ * scenario, must stay within --max-bytes (default SCN_RUN_BYTES_DEFAULT),
+ * as they bound what the page cache and the device hold.  Refused at the
+ * step that passes it, before anything runs.
+ */
+static int check_budget(const struct cli *c, const struct scenario *s)
+{
+	int64_t max = c->o.max_bytes ? c->o.max_bytes : SCN_RUN_BYTES_DEFAULT, sum = 0;
+
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		sum += scn_step_bytes(st);
+		if (sum <= max)
+			continue;
+		if (st->s_line)
+			fprintf(stderr, "%s:%u:%u: ", s->path, st->s_line, st->s_col);
+		else
+			fprintf(stderr, "ext4sim: -c step %u: ", i + 1);
+		fprintf(stderr, "this step brings the bytes the steps write and read to %lld, "
+			"past the limit of %lld (--max-bytes N raises it, up to %lld)\n",
+			(long long)sum, (long long)max, (long long)SCN_RUN_BYTES_MAX);
+		return 2;
+	}
+	return 0;
+}
+
 int load_one(struct cli *c, const char *path, struct loaded *ld)
 {
 	char err[SCN_ERR_MAX];
@@ -328,6 +362,8 @@ int load_one(struct cli *c, const char *path, struct loaded *ld)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	if (check_budget(c, &ld->s))
+		return 2;
 	if (sim_resolve_variants(&ld->s, &c->ov, ld->cfg, &ld->nr_cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;

@@ -34,6 +34,8 @@
 #define SCN_CS_EXPECT_MAX 16             /* crash_states: entries per variant */
 #define SCN_PERSIST_MAX 32               /* write ranges named by crash --keep */
 #define SCN_PERSIST_INDEX_MAX 65535      /* largest index crash --keep takes */
+#define SCN_RUN_BYTES_DEFAULT (1LL << 30) /* bytes a run's steps may write and read */
+#define SCN_RUN_BYTES_MAX (1LL << 34)     /* the most --max-bytes raises that to */
 
 enum scn_op {
 	SCN_PWRITE,
@@ -192,6 +194,13 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
  * @out is written only on success.
  */
 int scn_parse_num(const char *s, int64_t *out);
+
+/*
+ * The bytes step @st writes or reads (pwrite, mwrite, pread, dio_read: its
+ * length; 0 for the others): what a run's page cache and device can come
+ * to hold, the budget --max-bytes bounds (docs/performance.md, "Limits").
+ */
+int64_t scn_step_bytes(const struct scn_step *st);
 
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);

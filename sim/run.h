@@ -53,6 +53,7 @@ struct sim_options {
 	uint16_t nr_keep;               /* with --keep: its ranges of pending writes */
 	uint16_t keep[SCN_PERSIST_MAX][2];
 	bool has_keep;
+	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
 };
 
 /* The effective settings of one variant. */
