@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Hard limits; each is checked with a clear error. */
 #define SCN_FILE_BYTES_MAX (1u << 20)    /* scenario file size */
@@ -209,6 +210,12 @@ const char *scn_op_name(enum scn_op op);
 #define SCN_QUOTE_MAX 48
 #define SCN_QUOTE_BUF (SCN_QUOTE_MAX + 4)
 const char *scn_quote(char dst[SCN_QUOTE_BUF], const char *src);
+
+/* A message on one line: control bytes (a newline, an echoed input byte) as '?'. */
+void scn_clean_message(char *msg);
+
+/* Open @path to read it, not waiting for a FIFO's writer (which then reads as empty). */
+FILE *scn_open_read(const char *path);
 
 /* Release what scn_load allocated. */
 void scn_free(struct scenario *s);

@@ -9,12 +9,42 @@
 
 #include "explain.h"
 
+/* The length of the well-formed UTF-8 sequence at @s (shortest form, no surrogates), or 0. */
+static unsigned utf8_len(const unsigned char *s)
+{
+	unsigned n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	uint32_t v = s[0] & (n == 4 ? 0x07 : n == 3 ? 0x0f : 0x1f);
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	for (unsigned k = 1; k < n; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[k] & 0x3f);
+	}
+	if ((n == 3 && (v < 0x800 || (v >= 0xd800 && v <= 0xdfff))) ||
+	    (n == 4 && (v < 0x10000 || v > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* @s as a JSON string; a byte that is not UTF-8 (a file name's, say) becomes U+FFFD. */
 void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
+		unsigned n;
 
+		if (ch >= 0x80) {
+			n = utf8_len((const unsigned char *)s);
+			if (n)
+				fwrite(s, 1, n, out);
+			else
+				fputs("\\ufffd", out);
+			s += n ? n - 1 : 0;
+			continue;
+		}
 		if (ch == '"' || ch == '\\')
 			fprintf(out, "\\%c", ch);
 		else if (ch == '\n')

@@ -6,7 +6,8 @@
  * mode, byte 2 the block size, delalloc and whether the run is streamed
  * (sim_stream_*, as long explore runs) or whole (sim_run_variant); then
  * each three bytes are one step: the operation and two numbers, scaled to
- * offsets around block and page boundaries within 160 KiB.  A model
+ * offsets around block and page boundaries within 160 KiB.  Every line it
+ * builds must parse: a refused one is a harness bug, and aborts.  A model
  * assertion or a sanitizer report is the finding.
  */
 #include <stdio.h>
@@ -47,6 +48,8 @@ static void step_text(const uint8_t *p, char out[SCN_STEP_TEXT_MAX])
 	snprintf(fill, sizeof(fill), "0x%02x", 1 + p[1] % 200);
 	if (op == 13)
 		a = 1 + p[1] % 8;                       /* crash --keep 1-N */
+	if (op == 28 && b < 100)                        /* --short 100 needs LEN >= 100 */
+		b += 100;
 	if (op == 24 || op == 25 || op == 27) {         /* block-aligned, mostly */
 		a &= ~1023LL;
 		b = (b + 1023) & ~1023LL;
