@@ -945,49 +945,18 @@ out:
 
 #define MERGE_SHARDS_MAX 65536
 
-/* Read @path's explore report into @e (counts added, findings merged). */
-static int merge_file(struct explore *e, const char *path, unsigned char *seen, bool first)
+/*
+ * The finding lines of a report after its header, up to its closing line,
+ * which must say the report is complete: an interrupted explore's report, or
+ * one cut short, is refused.
+ */
+static int merge_findings(struct explore *e, FILE *f, const char *path)
 {
-	char line[8192], mode[16];
-	unsigned grammar, steps, shard, shards, lineno = 0;
-	unsigned long long space, run, pruned, with;
-	FILE *f = fopen(path, "r");
+	unsigned lineno = 1;
 	bool complete = false;
+	char line[8192];
 	int rc = 0;
 
-	if (!f)
-		return bad_usage("cannot read '%s'", path);
-	if (!fgets(line, sizeof(line), f) ||
-	    sscanf(line, "{\"ext4sim_explore\": 1, \"mode\": \"%15[a-z]\", \"grammar\": %u, "
-		   "\"steps\": %u, \"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, "
-		   "\"pruned\": %llu, \"with_finding\": %llu", mode, &grammar, &steps, &space, &shard,
-		   &shards, &run, &pruned, &with) != 9) {
-		fclose(f);
-		fprintf(stderr, "%s:1:1: not an ext4sim explore --json report\n", path);
-		return 2;
-	}
-	if (!first && (e->nr_g != grammar || e->steps != steps || e->space != space ||
-		       e->nr_shards != shards || e->random != (strcmp(mode, "random") == 0))) {
-		fclose(f);
-		fprintf(stderr, "%s:1:1: a different exploration (mode, grammar, steps, space or "
-			"shard count) than the reports before it\n", path);
-		return 2;
-	}
-	if (shards > MERGE_SHARDS_MAX || shard >= shards || seen[shard]++) {
-		fclose(f);
-		fprintf(stderr, "%s:1:1: shard %u/%u is %s\n", path, shard, shards,
-			shard < shards && shards <= MERGE_SHARDS_MAX ? "given twice" : "out of range");
-		return 2;
-	}
-	e->nr_g = grammar;
-	e->steps = steps;
-	e->space = space;
-	e->nr_shards = shards;
-	e->random = strcmp(mode, "random") == 0;
-	e->run += run;
-	e->pruned += pruned;
-	e->with_finding += with;
-	lineno = 1;
 	while (rc == 0 && fgets(line, sizeof(line), f)) {
 		char inv[64], hash[17], file[4096] = "";
 		unsigned long long count;
@@ -1028,6 +997,51 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 			lineno + 1);
 		rc = 2;
 	}
+	return rc;
+}
+
+/* Read @path's explore report into @e (counts added, findings merged). */
+static int merge_file(struct explore *e, const char *path, unsigned char *seen, bool first)
+{
+	char line[8192], mode[16];
+	unsigned grammar, steps, shard, shards;
+	unsigned long long space, run, pruned, with;
+	FILE *f = fopen(path, "r");
+	int rc = 0;
+
+	if (!f)
+		return bad_usage("cannot read '%s'", path);
+	if (!fgets(line, sizeof(line), f) ||
+	    sscanf(line, "{\"ext4sim_explore\": 1, \"mode\": \"%15[a-z]\", \"grammar\": %u, "
+		   "\"steps\": %u, \"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, "
+		   "\"pruned\": %llu, \"with_finding\": %llu", mode, &grammar, &steps, &space, &shard,
+		   &shards, &run, &pruned, &with) != 9) {
+		fclose(f);
+		fprintf(stderr, "%s:1:1: not an ext4sim explore --json report\n", path);
+		return 2;
+	}
+	if (!first && (e->nr_g != grammar || e->steps != steps || e->space != space ||
+		       e->nr_shards != shards || e->random != (strcmp(mode, "random") == 0))) {
+		fclose(f);
+		fprintf(stderr, "%s:1:1: a different exploration (mode, grammar, steps, space or "
+			"shard count) than the reports before it\n", path);
+		return 2;
+	}
+	if (shards > MERGE_SHARDS_MAX || shard >= shards || seen[shard]++) {
+		fclose(f);
+		fprintf(stderr, "%s:1:1: shard %u/%u is %s\n", path, shard, shards,
+			shard < shards && shards <= MERGE_SHARDS_MAX ? "given twice" : "out of range");
+		return 2;
+	}
+	e->nr_g = grammar;
+	e->steps = steps;
+	e->space = space;
+	e->nr_shards = shards;
+	e->random = strcmp(mode, "random") == 0;
+	e->run += run;
+	e->pruned += pruned;
+	e->with_finding += with;
+	rc = merge_findings(e, f, path);
 	fclose(f);
 	return rc;
 }
