@@ -24,7 +24,8 @@ static int fail(char *err, size_t errlen, const char *path, int e)
 int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size_t errlen)
 {
 	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0, fd, slot = -1;
+	int dirlen = slash ? (int)(slash - path + 1) : 0, fd, slot = -1, e;
+	sigset_t block, old;
 
 	memset(o, 0, sizeof(*o));
 	for (int i = 0; i < OUTFILE_OPEN_MAX && slot < 0; i++)
@@ -33,10 +34,18 @@ int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size
 		return fail(err, errlen, path, slot < 0 ? EMFILE : ENAMETOOLONG);
 	snprintf(o->path, sizeof(o->path), "%s", path);
 	snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", dirlen, path, path + dirlen);
-	if ((fd = mkstemp(o->tmp)) < 0)
-		return fail(err, errlen, path, errno);
-	memcpy(tmp_names[slot], o->tmp, sizeof(o->tmp));
-	tmp_used[slot] = 1;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);   /* no signal between creating and listing it */
+	if ((fd = mkstemp(o->tmp)) >= 0) {
+		memcpy(tmp_names[slot], o->tmp, sizeof(o->tmp));
+		tmp_used[slot] = 1;
+	}
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0)
+		return fail(err, errlen, path, e);
 	o->slot = slot;
 	o->exec = exec;
 	if (!(o->f = fdopen(fd, "w"))) {
