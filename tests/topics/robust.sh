@@ -154,3 +154,8 @@ mkdir -p "$tmp/u8"
 cp tests/data/robust/collapse-past-eof-jdata.yaml "$tmp/u8/$(printf 'a\377b').yaml"
 run "$sim" run --json --variant k6-6 "$tmp/u8"
 check json-non-utf8-path '[ "$rc" = 0 ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$out"'
+
+# a crash point with 1480 pending writes: 2^1480 raw states, past a double; the JSON
+# count stays a number (was "inf"; found by fuzz_scenario)
+run "$sim" run --json --crash-everywhere --crash-bound 16 tests/data/robust/states-past-double.yaml
+check json-states-past-double '[ "$rc" = 0 ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$out"'
