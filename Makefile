@@ -49,6 +49,8 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
 # the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
 REPLAY_BIN := $(BUILD)/tests/replay
+# parses JSON back in the tests (tests/fuzz/json_check.c, the harnesses' JSON reader)
+JSON_CHECK := $(BUILD)/tests/json-check
 # the libFuzzer harnesses (tests/fuzz/), built with clang by `make fuzz`
 FUZZ_NAMES := scenario grammar import steps stepline
 FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
@@ -78,6 +80,10 @@ $(REPLAY_BIN): $(BUILD)/obj/tests/kernel/replay.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
+$(JSON_CHECK): $(BUILD)/obj/tests/fuzz/json_check.o $(BUILD)/obj/tests/fuzz/fuzz.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -fsanitize=fuzzer -o $@ $^ $(BIN_LIBS) $(LDLIBS)
@@ -92,7 +98,7 @@ run: deps
 	$(BUILD)/ext4sim run --summary scenarios
 
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK)
 	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
 
 tidy:
