@@ -64,10 +64,15 @@ check import-nothing-position 'grep -q "^tests/data/robust/nothing.xfs_io:3:1: n
 # most 10000 entries a directory, a symlink loop named as such, no scenario at all
 mkdir -p "$tmp/many"
 for i in $(seq 1 1000); do printf 'name: s%d\nsteps: [pwrite 0 4096, fsync]\n' "$i" > "$tmp/many/s$i.yaml"; done
-if [ -x /usr/bin/time ]; then   # GNU time: the peak memory (was 128 MB, all loaded first)
+# GNU time: the peak memory (was 128 MB, all loaded first); not under ASan, whose
+# quarantine keeps up to 256 MB of freed memory by design
+if [ -x /usr/bin/time ] && [ $slow = 1 ]; then
 	run /usr/bin/time -f %M "$sim" run --summary "$tmp/many"
-	check many-scenarios '[ "$rc" = 0 ] && [ "$(tail -1 "$err")" -lt $((30000 * slow)) ] &&
+	check many-scenarios '[ "$rc" = 0 ] && [ "$(tail -1 "$err")" -lt 30000 ] &&
 		grep -q "^1000 scenario(s), 1000 variant(s)" "$out"'
+else
+	run "$sim" run --summary "$tmp/many"
+	check many-scenarios '[ "$rc" = 0 ] && grep -q "^1000 scenario(s), 1000 variant(s)" "$out"'
 fi
 mkdir -p "$tmp/loop/sub" && cp tests/data/robust/collapse-past-eof-jdata.yaml "$tmp/loop/"
 ln -sfn .. "$tmp/loop/sub/up"
