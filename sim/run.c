@@ -708,6 +708,8 @@ void sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judg
 	chk_step_end(w->chk, &w->fs, idx);
 	if (judge)
 		crash_here(w, st, idx, &sr);
+	free(sr.writes_note);           /* crash --keep's words: no step records here */
+	free(sr.state_json);
 	ss->res.steps = idx;
 	stream_drain(ss);
 }
