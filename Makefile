@@ -7,6 +7,8 @@
 #                   "N passed, N failed".  T=TOPIC runs one topic of tests/run-tests.sh
 #                   (tests/README.md), UPDATE=1 rewrites the golden outputs
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
+#   make fuzz       the libFuzzer harnesses of tests/fuzz/ (clang, ASan + UBSan, build in
+#                   build-fuzz/), each for FUZZ_TIME seconds (default 60) on one core
 #   make tidy       the source rules (scripts/tidy): functions of at most 70 lines, one PRNG
 #   make deps       install the Debian packages the build needs (as root)
 #   make bench      the cost of a crash state, of one scenario replayed end to end, of
@@ -47,8 +49,15 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
 # the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
 REPLAY_BIN := $(BUILD)/tests/replay
+# parses JSON back in the tests (tests/fuzz/json_check.c, the harnesses' JSON reader)
+JSON_CHECK := $(BUILD)/tests/json-check
+# the libFuzzer harnesses (tests/fuzz/), built with clang by `make fuzz`
+FUZZ_NAMES := scenario grammar import steps stepline
+FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_TIME ?= 60
 
-.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm
+.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm fuzz fuzz-bins
 .SECONDARY:
 all: $(BUILD)/ext4sim
 
@@ -71,7 +80,15 @@ $(REPLAY_BIN): $(BUILD)/obj/tests/kernel/replay.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/kernel/*.d)
+$(JSON_CHECK): $(BUILD)/obj/tests/fuzz/json_check.o $(BUILD)/obj/tests/fuzz/fuzz.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/fuzz.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -fsanitize=fuzzer -o $@ $^ $(BIN_LIBS) $(LDLIBS)
+
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
 
 deps:
 	@scripts/install-deps
@@ -81,7 +98,7 @@ run: deps
 	$(BUILD)/ext4sim run --summary scenarios
 
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK)
 	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
 
 tidy:
@@ -103,8 +120,17 @@ asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" check
 
+fuzz-bins: $(FUZZ_BIN)
+
+# every harness for FUZZ_TIME seconds, one after the other on one core (scripts/fuzz)
+fuzz: deps
+	@command -v clang > /dev/null || { echo "fuzz: clang is not installed: skipped"; exit 0; } && \
+	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fno-omit-frame-pointer" \
+		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-bins && \
+	FUZZ_TIME=$(FUZZ_TIME) scripts/fuzz build-fuzz $(FUZZ_NAMES)
+
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, ext4sim(1) and the bash
 # completion (both printed by the binary from its command table), the docs and the

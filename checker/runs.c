@@ -1,5 +1,8 @@
 /*
- * runs.c - the run-list file reference (see runs.h).
+ * runs.c - the run-list file reference (see runs.h).  Runs are sorted and
+ * disjoint; a run is found by binary search and a fill merges with equal
+ * neighbours, so a write or a read costs O(log n) plus the runs it touches
+ * (n the runs, not the bytes; sequential writes of one byte make one run).
  */
 #include "runs.h"
 
@@ -47,14 +50,28 @@ static void delete_run(struct runs *rs, uint32_t i)
 	rs->nr--;
 }
 
+/* The first run that ends after @off (rs->nr if none). */
+static uint32_t first_after(const struct runs *rs, int64_t off)
+{
+	uint32_t lo = 0, hi = rs->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (rs->r[mid].r_off + rs->r[mid].r_len <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Remove [off, off+len) from the runs, splitting at the edges. */
 static uint32_t punch(struct runs *rs, int64_t off, int64_t len)
 {
 	int64_t end = off + len;
-	uint32_t i = 0;
+	uint32_t i = first_after(rs, off);
 
-	while (i < rs->nr && rs->r[i].r_off + rs->r[i].r_len <= off)
-		i++;
 	if (i < rs->nr && rs->r[i].r_off < off) {       /* split the first */
 		struct run tail = rs->r[i];
 
@@ -86,9 +103,23 @@ void runs_fill(struct runs *rs, int64_t off, int64_t len, uint8_t byte)
 	if (len == 0)
 		return;
 	i = punch(rs, off, len);
-	if (byte != 0)
-		insert_run(rs, i, (struct run){ .r_off = off, .r_len = len, .r_byte = byte });
 	rs->size = SIM_MAX(rs->size, off + len);
+	if (byte == 0)
+		return;
+	if (i > 0 && rs->r[i - 1].r_byte == byte && rs->r[i - 1].r_off + rs->r[i - 1].r_len == off) {
+		rs->r[i - 1].r_len += len;              /* merge with the run before */
+		if (i < rs->nr && rs->r[i].r_byte == byte && rs->r[i].r_off == off + len) {
+			rs->r[i - 1].r_len += rs->r[i].r_len;
+			delete_run(rs, i);
+		}
+		return;
+	}
+	if (i < rs->nr && rs->r[i].r_byte == byte && rs->r[i].r_off == off + len) {
+		rs->r[i].r_off = off;                   /* merge with the run after */
+		rs->r[i].r_len += len;
+		return;
+	}
+	insert_run(rs, i, (struct run){ .r_off = off, .r_len = len, .r_byte = byte });
 }
 
 void runs_truncate(struct runs *rs, int64_t size)
@@ -117,16 +148,8 @@ void runs_insert(struct runs *rs, int64_t off, int64_t len)
 
 uint8_t runs_byte_at(const struct runs *rs, int64_t off)
 {
-	uint32_t lo = 0, hi = rs->nr;
+	uint32_t lo = first_after(rs, off);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (rs->r[mid].r_off + rs->r[mid].r_len <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < rs->nr && rs->r[lo].r_off <= off)
 		return rs->r[lo].r_byte;
 	return 0;
@@ -135,7 +158,7 @@ uint8_t runs_byte_at(const struct runs *rs, int64_t off)
 void runs_read(const struct runs *rs, int64_t off, int64_t len, uint8_t *out)
 {
 	memset(out, 0, (size_t)len);
-	for (uint32_t i = 0; i < rs->nr; i++) {
+	for (uint32_t i = first_after(rs, off); i < rs->nr && rs->r[i].r_off < off + len; i++) {
 		const struct run *r = &rs->r[i];
 		int64_t s = SIM_MAX(off, r->r_off), e = SIM_MIN(off + len, r->r_off + r->r_len);
 

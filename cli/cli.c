@@ -12,11 +12,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* One line: the message (control bytes in @arg as '?'), then where usage is. */
 int bad_usage(const char *fmt, const char *arg)
 {
+	char safe[1024];
+	size_t n = 0;
+
+	for (; arg && *arg && n + 1 < sizeof(safe); arg++, n++)
+		safe[n] = (unsigned char)*arg < 0x20 || *arg == 0x7f ? '?' : *arg;
+	safe[n] = '\0';
 	fputs("ext4sim: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n(ext4sim --help for usage)\n", stderr);
+	fprintf(stderr, fmt, safe);
+	fputs(" (ext4sim --help for usage)\n", stderr);
 	return 2;
 }
 
@@ -87,7 +94,7 @@ static int flag_fail_on(struct cli *c, const char *v)
 		names[i] = chk_inv_info(i)->name;
 	best = suggest_closest(v, names, INV_COUNT);
 	if (inv < 0 && best) {
-		fprintf(stderr, "ext4sim: --fail-on: unknown invariant '%s' (did you mean '%s'?)\n"
+		fprintf(stderr, "ext4sim: --fail-on: unknown invariant '%s' (did you mean '%s'?) "
 			"(ext4sim --help for usage)\n", v, best);
 		return 2;
 	}
@@ -152,6 +159,12 @@ static int value_flag(struct cli *c, const char *flag, const char *v)
 		if (scn_parse_num(v, &n) < 0 || n > (1 << 24))
 			return bad_usage("--crash-bound takes 0 to 16777216, not '%s'", v);
 		c->o.crash_bound = (uint64_t)n;
+		return 0;
+	}
+	if (strcmp(flag, "--max-bytes") == 0) {
+		if (scn_parse_num(v, &c->o.max_bytes) < 0 || c->o.max_bytes <= 0 ||
+		    c->o.max_bytes > SCN_RUN_BYTES_MAX)
+			return bad_usage("--max-bytes takes 1 to 16g, not '%s'", v);
 		return 0;
 	}
 	if (strcmp(flag, "--dump-file") == 0)
@@ -256,49 +269,102 @@ static bool is_yaml(const char *name)
 	return n > 5 && strcmp(name + n - 5, ".yaml") == 0;
 }
 
-/* Add every *.yaml under @dir, recursively, in name order. */
-static int expand_dir(struct input_list *l, const char *dir, int depth)
+static void free_list(struct input_list *l)
 {
-	struct input_list here = { 0 };
+	for (unsigned i = 0; i < l->nr; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The directories being expanded (a symlink back to one of them is a loop). */
+struct dir_stack {
+	dev_t dev[INPUT_DEPTH_MAX + 1];
+	ino_t ino[INPUT_DEPTH_MAX + 1];
+};
+
+static int dir_problem(const char *dir, const char *why)
+{
+	fprintf(stderr, "%s: %s\n", dir, why);
+	return 2;
+}
+
+/* Add the names in @dir (not hidden ones) to @here, in name order. */
+static int read_dir(const char *dir, struct input_list *here)
+{
 	struct dirent *de;
 	DIR *d = opendir(dir);
 
-	if (!d || depth > 8)
-		return bad_usage("cannot read directory '%s'", dir);
+	if (!d) {
+		fprintf(stderr, "%s: cannot read the directory: %s\n", dir, strerror(errno));
+		return 2;
+	}
 	while ((de = readdir(d)) != NULL) {
 		char p[4096];
 
 		if (de->d_name[0] == '.')
 			continue;
+		if (here->nr == INPUT_DIR_FILES_MAX) {
+			closedir(d);
+			return dir_problem(dir, "more than " STR(INPUT_DIR_FILES_MAX) " entries, the "
+					   "most a scenario directory may hold");
+		}
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		add_path(&here, p);
+		add_path(here, p);
 	}
 	closedir(d);
-	if (here.nr)
-		qsort(here.paths, here.nr, sizeof(*here.paths), cmp_str);
-	for (unsigned i = 0; i < here.nr; i++) {
-		struct stat st;
-
-		if (stat(here.paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (expand_dir(l, here.paths[i], depth + 1))
-				return 2;
-		} else if (is_yaml(here.paths[i])) {
-			add_path(l, here.paths[i]);
-		}
-		free(here.paths[i]);
-	}
-	free(here.paths);
+	if (here->nr)
+		qsort(here->paths, here->nr, sizeof(*here->paths), cmp_str);
 	return 0;
+}
+
+/* Add every regular *.yaml under @dir, recursively, in name order. */
+static int expand_dir(struct input_list *l, const char *dir, int depth, struct dir_stack *ds)
+{
+	struct input_list here = { 0 };
+	struct stat st;
+	int rc = 0;
+
+	if (stat(dir, &st) != 0)
+		return dir_problem(dir, strerror(errno));
+	for (int k = 0; k < depth; k++)
+		if (ds->dev[k] == st.st_dev && ds->ino[k] == st.st_ino)
+			return dir_problem(dir, "a directory loop (a symbolic link to a directory "
+					   "that contains it)");
+	if (depth > INPUT_DEPTH_MAX)
+		return dir_problem(dir, "nested deeper than " STR(INPUT_DEPTH_MAX) " directories");
+	ds->dev[depth] = st.st_dev;
+	ds->ino[depth] = st.st_ino;
+	if ((rc = read_dir(dir, &here)))
+		goto out;
+	for (unsigned i = 0; i < here.nr && rc == 0; i++) {
+		if (stat(here.paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+			rc = expand_dir(l, here.paths[i], depth + 1, ds);
+		else if (is_yaml(here.paths[i]) && l->nr == INPUT_FILES_MAX)
+			rc = dir_problem(dir, "more than " STR(INPUT_FILES_MAX) " scenario files in "
+					 "all, the most one command takes");
+		else if (is_yaml(here.paths[i]))
+			add_path(l, here.paths[i]);
+	}
+out:
+	free_list(&here);
+	return rc;
 }
 
 int expand_inputs(struct cli *c, struct input_list *l)
 {
 	for (unsigned i = 0; i < c->nr_inputs; i++) {
+		struct dir_stack ds;
 		struct stat st;
+		unsigned before = l->nr;
 
 		if (stat(c->inputs[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (expand_dir(l, c->inputs[i], 0))
+			if (expand_dir(l, c->inputs[i], 0, &ds))
 				return 2;
+			if (l->nr == before)
+				return dir_problem(c->inputs[i], "no *.yaml scenario file in it");
+		} else if (l->nr == INPUT_FILES_MAX) {
+			return bad_usage("more than " STR(INPUT_FILES_MAX) " scenario files%s", "");
 		} else {
 			add_path(l, c->inputs[i]);
 		}
@@ -319,7 +385,12 @@ int inline_scenario(struct cli *c, struct scenario *s)
 	SIM_ASSERT(s->steps != NULL);
 	for (unsigned i = 0; i < c->nr_cmds; i++) {
 		if (scn_parse_step(c->cmds[i], &s->steps[i], err, sizeof(err), &col) < 0) {
-			fprintf(stderr, "ext4sim: -c '%s': column %u: %s\n", c->cmds[i], col + 1, err);
+			char msg[SCN_ERR_MAX + SCN_STEP_TEXT_MAX + 64];
+
+			snprintf(msg, sizeof(msg), "ext4sim: -c '%.*s': column %u: %s",
+				 SCN_STEP_TEXT_MAX, c->cmds[i], col + 1, err);
+			scn_clean_message(msg);
+			fprintf(stderr, "%s\n", msg);
 			return 2;
 		}
 	}
@@ -372,6 +443,34 @@ static int check_keeps(const struct loaded *ld)
 	return 0;
 }
 
+/*
+ * The work budget: the bytes the steps write and read, summed over the
+ * scenario, must stay within --max-bytes (default SCN_RUN_BYTES_DEFAULT),
+ * as they bound what the page cache and the device hold.  Refused at the
+ * step that passes it, before anything runs.
+ */
+static int check_budget(const struct cli *c, const struct scenario *s)
+{
+	int64_t max = c->o.max_bytes ? c->o.max_bytes : SCN_RUN_BYTES_DEFAULT, sum = 0;
+
+	for (unsigned i = 0; i < s->nr_steps; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		sum += scn_step_bytes(st);
+		if (sum <= max)
+			continue;
+		if (st->s_line)
+			fprintf(stderr, "%s:%u:%u: ", s->path, st->s_line, st->s_col);
+		else
+			fprintf(stderr, "ext4sim: -c step %u: ", i + 1);
+		fprintf(stderr, "this step brings the bytes the steps write and read to %lld, "
+			"past the limit of %lld (--max-bytes N raises it, up to %lld)\n",
+			(long long)sum, (long long)max, (long long)SCN_RUN_BYTES_MAX);
+		return 2;
+	}
+	return 0;
+}
+
 int load_one(struct cli *c, const char *path, struct loaded *ld)
 {
 	char err[SCN_ERR_MAX];
@@ -381,6 +480,8 @@ int load_one(struct cli *c, const char *path, struct loaded *ld)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	if (check_budget(c, &ld->s))
+		return 2;
 	if (sim_resolve_variants(&ld->s, &c->ov, ld->cfg, &ld->nr_cfg, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;

@@ -12,6 +12,11 @@
 
 #define EXT4SIM_VERSION "0.1.0"
 #define MAX_INPUTS 4096
+#define INPUT_DIR_FILES_MAX 10000       /* entries of one scenario directory */
+#define INPUT_FILES_MAX 100000          /* scenario files one command takes, in all */
+#define INPUT_DEPTH_MAX 8               /* directories nested under an input */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 struct cli {
 	struct sim_overrides ov;

@@ -37,6 +37,7 @@
 	{ "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }, \
 	{ "--crash-everywhere", NULL, "also judge a crash after every step and inside" }, \
 	{ "--crash-reference", NULL, "judge every crash state whole (slow)" }, \
+	{ "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }, \
 	{ "--events", NULL, "each step's events: I/O, jbd2, page cache, allocator, sizes" }, \
 	{ "--explain", NULL, "the kernel function and rule behind each size change" }, \
 	{ "--notes", NULL, "also the informational notes no expectation counts" }, \
@@ -179,8 +180,8 @@ static int unknown_flag(const struct cmd_desc *d, const char *arg)
 		names[n++] = f->name;
 	snprintf(word, sizeof(word), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 	suggest_hint(hint, sizeof(hint), word, names, n);
-	fprintf(stderr, "ext4sim: %s: unknown flag '%s'%s; ext4sim %s --help lists its flags\n"
-		"(ext4sim --help for usage)\n", d->name, word, hint, d->name);
+	fprintf(stderr, "ext4sim: %s: unknown flag '%s'%s; ext4sim %s --help lists its flags\n",
+		d->name, word, hint, d->name);
 	return 2;
 }
 

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "html.h"
+#include "outfile.h"
 #include "report.h"
 #include "snapshot.h"
 
@@ -176,38 +177,26 @@ static int build_page(FILE *f, struct cli *c, struct loaded *ld, const struct ht
 	return rc;
 }
 
-/* Open @tmp for @path; on failure one message on stderr. */
-static FILE *open_tmp(const char *path, char *tmp, size_t cap)
-{
-	FILE *f;
-
-	if (snprintf(tmp, cap, "%s.tmp.%ld", path, (long)getpid()) >= (int)cap) {
-		fprintf(stderr, "ext4sim: -o path too long\n");
-		return NULL;
-	}
-	f = fopen(tmp, "wx");
-	if (!f)
-		fprintf(stderr, "ext4sim: cannot write %s: %s\n", path, strerror(errno));
-	return f;
-}
-
 static int write_page(struct cli *c, struct loaded *ld, const struct html_args *h,
 		      const char *path)
 {
-	char tmp[4096];
-	FILE *f = open_tmp(path, tmp, sizeof(tmp));
-	int rc;
+	char err[OUTFILE_PATH_MAX + 128];
+	struct outfile o;
 
-	if (!f)
+	if (outfile_open(&o, path, false, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
 		return 2;
-	rc = build_page(f, c, ld, h);
-	if (fclose(f) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) == 0)
-		return 0;
-	fprintf(stderr, "ext4sim: cannot write %s: %s\n", path, strerror(errno));
-	unlink(tmp);
-	return 2;
+	}
+	if (build_page(o.f, c, ld, h) != 0) {
+		outfile_abort(&o);
+		fprintf(stderr, "ext4sim: cannot write %s\n", path);
+		return 2;
+	}
+	if (outfile_commit(&o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	return 0;
 }
 
 int cmd_html(int argc, char **argv)

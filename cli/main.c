@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "suggest.h"
 #include "html.h"
+#include "outfile.h"
 #include "quiz.h"
 #include "report.h"
 #include "snapshot.h"
@@ -103,11 +104,60 @@ static int run_one(struct cli *c, struct loaded *ld, bool first_json, unsigned *
 	return failed;
 }
 
+/*
+ * Every input loaded and checked first (then freed: memory does not grow
+ * with their number), so that bad input prints nothing on stdout; then
+ * each loaded again, run and freed in turn.  A --dump-file path is tried
+ * first too.
+ */
+static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr)
+{
+	struct loaded *ld = calloc(1, sizeof(*ld));
+	char err[OUTFILE_PATH_MAX + 128];
+	int rc = 0;
+
+	SIM_ASSERT(ld != NULL);
+	for (unsigned i = 0; i < nr && rc == 0; i++) {
+		if (c->nr_cmds)
+			rc = inline_scenario(c, &ld->s);
+		if (rc == 0)
+			rc = load_one(c, c->nr_cmds ? NULL : l->paths[i], ld);
+		scn_free(&ld->s);
+		memset(ld, 0, sizeof(*ld));
+	}
+	free(ld);
+	if (rc == 0 && c->o.dump_file) {
+		struct outfile o;
+
+		if (outfile_open(&o, c->o.dump_file, false, err, sizeof(err)) < 0) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+		outfile_abort(&o);
+	}
+	return rc;
+}
+
+/* Load input @i again and run it; -1 when it no longer loads or a run failed. */
+static int run_input(struct cli *c, const struct input_list *l, unsigned i, unsigned *nr_run,
+		     FILE *out)
+{
+	struct loaded *ld = calloc(1, sizeof(*ld));
+	int f = -1;
+
+	SIM_ASSERT(ld != NULL);
+	if ((c->nr_cmds ? inline_scenario(c, &ld->s) : 0) == 0 &&
+	    load_one(c, c->nr_cmds ? NULL : l->paths[i], ld) == 0)
+		f = run_one(c, ld, i == 0, nr_run, out);
+	scn_free(&ld->s);
+	free(ld);
+	return f;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct input_list l = { 0 };
-	struct loaded *ld = NULL;
 	unsigned nr = 0, nr_run = 0, failed = 0;
 	bool quiz = false, reveal = false;
 	struct quiz_out q = { 0 };
@@ -125,13 +175,8 @@ static int cmd_run(int argc, char **argv)
 		goto out_free;
 	}
 	nr = c->nr_cmds ? 1 : l.nr;
-	ld = calloc(nr ? nr : 1, sizeof(*ld));
-	SIM_ASSERT(ld != NULL);
-	if (c->nr_cmds && (rc = inline_scenario(c, &ld[0].s)))
+	if ((rc = check_inputs(c, &l, nr)))
 		goto out_free;
-	for (unsigned i = 0; i < nr; i++)
-		if ((rc = load_one(c, c->nr_cmds ? NULL : l.paths[i], &ld[i])))
-			goto out_free;
 	c->o.json_state = c->o.json;    /* each step's state in the JSON (docs/json.md) */
 	c->o.record_events = c->o.json || c->o.events || c->o.explain;
 	if (c->o.json)
@@ -139,7 +184,7 @@ static int cmd_run(int argc, char **argv)
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
 	q.out = quiz ? quiz_open(&q) : stdout;
 	for (unsigned i = 0; i < nr; i++) {
-		int f = run_one(c, &ld[i], i == 0, &nr_run, q.out);
+		int f = run_input(c, &l, i, &nr_run, q.out);
 
 		if (f < 0)
 			rc = 2;
@@ -156,12 +201,9 @@ static int cmd_run(int argc, char **argv)
 	if (quiz)
 		rc = quiz_close(&q, reveal, rc);
 out_free:
-	for (unsigned i = 0; ld && i < nr; i++)
-		scn_free(&ld[i].s);
 	for (unsigned i = 0; i < l.nr; i++)
 		free(l.paths[i]);
 	free(l.paths);
-	free(ld);
 	free(c);
 	return rc;
 }
@@ -377,7 +419,8 @@ static int dispatch(const struct cmd_desc *d, int argc, char **argv)
 	return rc;
 }
 
-int main(int argc, char **argv)
+/* ext4sim COMMAND ...: the command table (commands.c) decides; help and --version here. */
+static int run_command(int argc, char **argv)
 {
 	const struct cmd_desc *d;
 	const char *names[32];
@@ -400,7 +443,21 @@ int main(int argc, char **argv)
 		return dispatch(d, argc - 2, argv + 2);
 	for (d = cmd_table(); d->name && n < 32; d++)
 		names[n++] = d->name;
-	fprintf(stderr, "ext4sim: unknown command '%s'%s\n(ext4sim --help for usage)\n", argv[1],
+	fprintf(stderr, "ext4sim: unknown command '%s'%s (ext4sim --help for usage)\n", argv[1],
 		suggest_hint(hint, sizeof(hint), argv[1], names, n));
 	return 2;
+}
+
+/*
+ * Every command: SIGINT and SIGTERM remove the temporaries of files being
+ * written (explore instead stops and reports what it did, marked incomplete);
+ * stdout is flushed and closed, and a write that failed there is exit 2.
+ */
+int main(int argc, char **argv)
+{
+	int rc;
+
+	outfile_catch_signals(false);
+	rc = run_command(argc, argv);
+	return outfile_close_stdout() ? 2 : rc;
 }

@@ -100,8 +100,12 @@ bool crash_judgeable_inside(const struct scn_step *st)
 /*
  * What a crash inside step @st may leave of the step's own change: note it
  * in @c as if done (the post-crash checks then allow it, not demand it).
- * A flush inside a fallocate comes after its argument checks, so the
- * change noted is the one the step makes.
+ * A flush inside a fallocate comes after vfs_fallocate's argument checks,
+ * but not always after the mode's own: before 6.5, data=journal collapse
+ * and insert call ext4_force_commit() before they take the inode lock and
+ * test the range against i_size (EINVAL for a collapse reaching EOF, an
+ * insert at or past it), so a crash inside that commit comes before a
+ * change the step will refuse, and nothing of it is noted.
  */
 static void note_intended(struct chk_state *c, const struct scn_step *st, int64_t size)
 {
@@ -121,8 +125,14 @@ static void note_intended(struct chk_state *c, const struct scn_step *st, int64_
 		break;
 	case SCN_FZERO: chk_note_zero(c, off, len, !st->s_keep_size); break;
 	case SCN_FPUNCH: chk_note_zero(c, off, len, false); break;
-	case SCN_FCOLLAPSE: chk_note_collapse(c, off, len); break;
-	case SCN_FINSERT: chk_note_insert(c, off, len); break;
+	case SCN_FCOLLAPSE:
+		if (off + len < size)
+			chk_note_collapse(c, off, len);
+		break;
+	case SCN_FINSERT:
+		if (off < size)
+			chk_note_insert(c, off, len);
+		break;
 	default: break;
 	}
 }

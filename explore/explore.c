@@ -44,6 +44,7 @@
 #include "cli.h"
 #include "grammar.h"
 #include "minimize.h"
+#include "outfile.h"
 #include "prng.h"
 #include "report.h"
 #include "scnwrite.h"
@@ -123,6 +124,8 @@ struct explore {
 	unsigned nr_f;
 	struct distinct d[FINDINGS_MAX];        /* distinct minimized findings */
 	unsigned nr_d;
+	bool write_failed;              /* a finding could not be written to --out */
+	int interrupted;                /* the signal that stopped the search, or 0 */
 };
 
 /* Is the step line @text (parsed: @st) a write that takes the position's fill byte? */
@@ -377,8 +380,10 @@ static void write_causes(struct explore *e)
 			continue;
 		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->out_dir,
 			 chk_inv_info(f->inv)->name, f->hash, shard);
-		if (write_finding(e, f, f->path) < 0)
+		if (write_finding(e, f, f->path) < 0) {
 			f->path[0] = 0;
+			e->write_failed = true;         /* exit 2 once the report is out */
+		}
 	}
 }
 
@@ -574,6 +579,8 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 	struct tree_result res;
 
 	tree_explore(sp, &res);
+	if (res.interrupted)
+		e->interrupted = outfile_signal;
 	if (e->share_stats)
 		fprintf(stderr, "explore: prefix sharing: %llu world(s) forked; %llu state(s) met again "
 		"at the same depth, %llu sequence(s) under them not run; %llu subtree(s) kept\n",
@@ -621,7 +628,7 @@ static void explore_all(struct explore *e)
 	announce(e);
 	if (e->share)
 		explore_tree(e, &sp);
-	for (uint64_t n = 0; !e->share && n < total; n++) {
+	for (uint64_t n = 0; !e->share && n < total && !(e->interrupted = outfile_signal); n++) {
 		unsigned len = decode(e, n, idx);
 
 		if (!tree_owns(&sp, idx, len))
@@ -680,7 +687,7 @@ static void run_long_side(struct explore *e, uint64_t r, bool on,
 		o.crash_bound = 0;
 	draw_begin(e, r, &d);
 	ss = sim_stream_open(&cfg, &o);
-	for (uint32_t i = 0; i < d.len; i++) {
+	for (uint32_t i = 0; i < d.len && !outfile_signal; i++) {
 		const struct gstep *g = &e->g[draw_next(&d)];
 
 		step_text(g, i, text);
@@ -689,7 +696,14 @@ static void run_long_side(struct explore *e, uint64_t r, bool on,
 		long_progress(r, i + 1, d.len);
 	}
 	sim_stream_close(ss, res);
-	SIM_ASSERT(res->steps == d.len);
+	SIM_ASSERT(res->steps == d.len || outfile_signal || res->cut);
+	if (res->cut) {
+		fprintf(stderr, "ext4sim: explore: run %llu stopped after step %u of %u: the checker "
+			"holds %u changes since the last crash and durable point, the most a long "
+			"run keeps (docs/performance.md, \"Limits\")\n", (unsigned long long)r,
+			res->steps, d.len, SIM_STREAM_MUTS_MAX);
+		e->write_failed = true;         /* exit 2 once the report is out */
+	}
 	if (!on) {                      /* counted once, not per side of --diff */
 		e->steps_run += res->steps;
 		e->crash_points += res->crash_points;
@@ -754,7 +768,8 @@ static void explore_random(struct explore *e)
 
 	e->space = e->count;
 	announce(e);
-	for (uint64_t r = first; r < end; r += e->nr_shards) {
+	for (uint64_t r = first; r < end && !(e->interrupted = outfile_signal);
+	     r += e->nr_shards) {
 		if (e->steps > EXPLORE_STEPS_MAX)
 			run_long(e, r);
 		else
@@ -806,6 +821,9 @@ static void report_text(const struct explore *e)
 		printf("  long runs: %llu step(s) run, %llu crash point(s) judged (--crash-at %s)\n",
 		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points,
 		       e->crash_at_arg ? e->crash_at_arg : "crash");
+	if (e->interrupted)
+		printf("  incomplete: stopped by signal %d; the counts cover what ran before it\n",
+		       e->interrupted);
 	for (unsigned i = 0; i < e->nr_f; i++) {
 		const struct finding *f = &e->f[i];
 
@@ -864,7 +882,7 @@ static void report_json(const struct explore *e)
 		}
 		printf("}%s\n", i + 1 < e->nr_f ? "," : "");
 	}
-	printf("]}\n");
+	printf("], \"complete\": %s}\n", e->interrupted ? "false" : "true");
 }
 
 static int parse_kinds(struct explore *e, const char *v)
@@ -908,6 +926,34 @@ static int parse_crash_at(struct explore *e, const char *v)
 }
 
 /* A flag with a value: @a, @v.  0, 2 (bad usage). */
+/* A decimal number of at most 10 digits up to UINT32_MAX, from @s to @end exactly. */
+static int parse_dec(const char *s, const char *end, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (s == end || end - s > 10)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	if (v > UINT32_MAX)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* --shard I/N: two decimal numbers, nothing else, 0 <= I < N. */
+static int parse_shard(const char *v, uint32_t *i, uint32_t *n)
+{
+	const char *slash = strchr(v, '/');
+
+	if (!slash || parse_dec(v, slash, i) < 0 || parse_dec(slash + 1, slash + strlen(slash), n) < 0)
+		return -1;
+	return *n > 0 && *i < *n ? 0 : -1;
+}
+
 static int explore_value_flag(struct explore *e, const char *a, const char *v)
 {
 	uint32_t u;
@@ -926,9 +972,9 @@ static int explore_value_flag(struct explore *e, const char *a, const char *v)
 		e->has_run = e->has_run || a[2] == 'r';
 		e->random = e->random || a[2] != 'r';
 	} else if (strcmp(a, "--shard") == 0) {
-		if (sscanf(v, "%u/%u", &e->shard, &e->nr_shards) != 2 || e->nr_shards == 0 ||
-		    e->shard >= e->nr_shards)
-			return bad_usage("--shard takes I/N with 0 <= I < N, not '%s'", v);
+		if (parse_shard(v, &e->shard, &e->nr_shards) < 0)
+			return bad_usage("--shard takes I/N, decimal, with 0 <= I < N <= 4294967295, "
+					 "not '%s'", v);
 	} else if (strcmp(a, "--out") == 0) {
 		e->out_dir = v;
 	} else if (strcmp(a, "--grammar") == 0) {
@@ -1063,8 +1109,13 @@ static int explore_check(struct explore *e)
 	if (e->crash_at_arg && (!e->random || e->steps <= EXPLORE_STEPS_MAX))
 		return bad_usage("--crash-at is for long random runs (--seed, --count and --steps "
 				 "above 8), not '%s'", e->crash_at_arg);
-	if (e->out_dir && mkdir(e->out_dir, 0777) < 0 && access(e->out_dir, W_OK) < 0)
-		return bad_usage("cannot create or write --out directory '%s'", e->out_dir);
+	if (e->out_dir) {
+		struct stat st;
+
+		mkdir(e->out_dir, 0777);
+		if (stat(e->out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(e->out_dir, W_OK) < 0)
+			return bad_usage("cannot create or write --out directory '%s'", e->out_dir);
+	}
 	return 0;
 }
 
@@ -1100,6 +1151,7 @@ int cmd_explore(int argc, char **argv)
 	if ((rc = explore_setup(e, argc, argv, args)))
 		goto out;
 	build_grammar(e);
+	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
 	if (e->random)
 		explore_random(e);
 	else
@@ -1109,6 +1161,7 @@ int cmd_explore(int argc, char **argv)
 		report_json(e);
 	else
 		report_text(e);
+	rc = e->interrupted ? 128 + e->interrupted : e->write_failed ? 2 : 0;
 out:
 	for (unsigned i = 0; i < e->nr_f; i++)
 		free(e->f[i].ex);
@@ -1176,11 +1229,51 @@ static int merge_finding(struct explore *e, const char *line)
 	return 0;
 }
 
+#define MERGE_LINE_MAX (16u << 20)      /* a cause's line lists its distinct findings */
+
+/*
+ * The finding lines of a report after its header, up to its closing line,
+ * which must say the report is complete: an interrupted explore's report, or
+ * one cut short, is refused.
+ */
+static int merge_findings(struct explore *e, FILE *f, const char *path)
+{
+	unsigned lineno = 1;
+	bool complete = false;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int rc = 0;
+
+	while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (strcmp(line, "], \"complete\": true}\n") == 0 || strcmp(line, "]}\n") == 0) {
+			complete = true;
+			break;
+		}
+		if (strcmp(line, "], \"complete\": false}\n") == 0) {
+			fprintf(stderr, "%s:%u:1: an incomplete report (its explore was stopped by a "
+				"signal): run the shard again\n", path, lineno);
+			rc = 2;
+		} else if ((size_t)len > MERGE_LINE_MAX || merge_finding(e, line) < 0) {
+			fprintf(stderr, "%s:%u:1: not a finding line\n", path, lineno);
+			rc = 2;
+		}
+	}
+	free(line);
+	if (rc == 0 && !complete) {
+		fprintf(stderr, "%s:%u:1: the report is cut short (no closing line)\n", path,
+			lineno + 1);
+		rc = 2;
+	}
+	return rc;
+}
+
 /* Read @path's explore report into @e (counts added, findings merged). */
 static int merge_file(struct explore *e, const char *path, unsigned char *seen, bool first)
 {
 	char line[8192], mode[16];
-	unsigned grammar, steps, shard, shards, lineno = 0;
+	unsigned grammar, steps, shard, shards;
 	unsigned long long space, run, pruned, with;
 	FILE *f = fopen(path, "r");
 	int rc = 0;
@@ -1217,16 +1310,7 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 	e->run += run;
 	e->pruned += pruned;
 	e->with_finding += with;
-	lineno = 1;
-	while (rc == 0 && fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (strcmp(line, "]}\n") == 0)
-			break;
-		if (merge_finding(e, line) < 0) {
-			fprintf(stderr, "%s:%u:1: not a finding line\n", path, lineno);
-			rc = 2;
-		}
-	}
+	rc = merge_findings(e, f, path);
 	fclose(f);
 	return rc;
 }

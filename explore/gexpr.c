@@ -45,6 +45,7 @@ static int gx_fail(struct gx *g, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(g->err, g->errlen, fmt, ap);
 	va_end(ap);
+	scn_clean_message(g->err);
 	return -1;
 }
 

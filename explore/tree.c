@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "memo.h"
+#include "outfile.h"
 
 #define TREE_DEPTH_MAX 8
 
@@ -252,7 +253,7 @@ static void visit(struct walk *t, struct sim_stream **w, unsigned d, const uint3
 	visit_children(t, w, d, pm, &last);
 	for (unsigned s = 0; last < 0 && s < sp->sides; s++)
 		sim_stream_free(w[s]);
-	if (k.valid)
+	if (k.valid && !t->res->interrupted)   /* a cut subtree is not kept */
 		memo_end(t->memo, &k, start, d);
 }
 
@@ -272,6 +273,11 @@ static void visit_children(struct walk *t, struct sim_stream **w, unsigned d, co
 
 		if (child_skipped(t, d, g, true))
 			continue;
+		if (outfile_signal) {   /* stopped by a signal: no more of the walk runs */
+			t->res->interrupted = true;
+			last = -1;      /* visit() frees this node's worlds */
+			break;
+		}
 		for (unsigned s = 0; s < sp->sides; s++) {
 			c[s] = (int)g == last ? w[s] : sim_stream_fork(w[s]);
 			t->res->forks += (int)g != last;

@@ -39,6 +39,7 @@ struct tree_result {
 	uint64_t reused;                /* nodes whose state was met before: replayed, not run */
 	uint64_t reused_seqs;           /* the sequences under them */
 	uint64_t memo_entries;          /* subtrees kept */
+	bool interrupted;               /* a signal stopped the walk (outfile_signal) */
 	struct tree_hit *hits;          /* in ascending sequence number */
 	uint64_t nr_hits, cap_hits;
 };

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "export.h"
+#include "outfile.h"
 
 /* ------------------------------------------------------------------ */
 /* Messages and refusals                                              */
@@ -226,47 +227,40 @@ static int choose_variant(struct xctx *x, const struct scn_variant **vout)
 /* The command                                                        */
 /* ------------------------------------------------------------------ */
 
-/* Create DIR/NAME for writing (executable for a script); NULL after a message. */
-static FILE *open_out(const char *dir, const char *name, bool exec)
+/* Create DIR/NAME's temporary (executable for a script); 0, or 2 after a message. */
+static int open_out(const char *dir, const char *name, bool exec, struct outfile *o)
 {
-	char path[4096];
-	FILE *f;
+	char path[OUTFILE_PATH_MAX], err[OUTFILE_PATH_MAX + 128];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "ext4sim: export: cannot write %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	if (exec)
-		chmod(path, 0755);
-	return f;
+	if (outfile_open(o, path, exec, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "%s\n", err);
+	return 2;
 }
 
 /*
  * Open where the outputs go under -o DIR: the test and its golden output
- * (fstests), or one NAME.sh or NAME.yaml in both *a and *b.  Returns 0, or 2
- * after a message with nothing left open.
+ * (fstests, two files), or one NAME.sh or NAME.yaml.  Returns how many, or
+ * -1 after a message with nothing left behind.
  */
-static int open_outputs(const struct xctx *x, FILE **a, FILE **b)
+static int open_outputs(const struct xctx *x, struct outfile o[2])
 {
 	char name[SCN_NAME_MAX + 16];
 
-	if (x->fmt == XF_FSTESTS) {
-		snprintf(name, sizeof(name), "%s.out", x->test_number);
-		*a = open_out(x->out_dir, x->test_number, true);
-		*b = *a ? open_out(x->out_dir, name, false) : NULL;
-	} else {
+	if (x->fmt != XF_FSTESTS) {
 		snprintf(name, sizeof(name), "%s.%s", x->ld->s.name,
 			 x->fmt == XF_YAML ? "yaml" : "sh");
-		*a = *b = open_out(x->out_dir, name, x->fmt == XF_XFS_IO);
+		return open_out(x->out_dir, name, x->fmt == XF_XFS_IO, &o[0]) ? -1 : 1;
 	}
-	if (!*a || !*b) {
-		if (*a)
-			fclose(*a);
-		return 2;
+	snprintf(name, sizeof(name), "%s.out", x->test_number);
+	if (open_out(x->out_dir, x->test_number, true, &o[0]))
+		return -1;
+	if (open_out(x->out_dir, name, false, &o[1])) {
+		outfile_abort(&o[0]);
+		return -1;
 	}
-	return 0;
+	return 2;
 }
 
 /* The fstests test and its golden output on stdout, each after a "==> NAME <==" line. */
@@ -305,45 +299,55 @@ static void write_format(const struct xctx *x, FILE *a, FILE *b)
 	}
 }
 
-/* Close the files under -o DIR; returns 2 after a message if a write failed. */
-static int close_outputs(const struct xctx *x, FILE *a, FILE *b)
+/*
+ * Rename the files under -o DIR into place, each only when all of them were
+ * written: returns 2 after a message if a write failed (nothing is left).
+ */
+static int close_outputs(struct outfile *o, int n)
 {
-	int rc = 0;
+	char err[OUTFILE_PATH_MAX + 128];
+	bool ok = true;
 
-	if (ferror(a) || fclose(a) != 0)
-		rc = 2;
-	if (b != a && (ferror(b) || fclose(b) != 0))
-		rc = 2;
-	if (rc)
-		fprintf(stderr, "ext4sim: export: writing to %s failed\n", x->out_dir);
-	return rc;
+	for (int i = 0; i < n; i++)
+		ok = ok && fflush(o[i].f) == 0 && !ferror(o[i].f);
+	for (int i = 0; i < n; i++) {
+		if (ok && outfile_commit(&o[i], err, sizeof(err)) == 0)
+			continue;
+		if (ok)
+			fprintf(stderr, "%s\n", err);
+		else if (i == 0)
+			fprintf(stderr, "ext4sim: export: cannot write %s\n", o[i].path);
+		if (ok && i == 1)
+			unlink(o[0].path);
+		if (!ok)
+			outfile_abort(&o[i]);
+		ok = false;
+	}
+	return ok ? 0 : 2;
 }
 
 /* --model-dir's scenario.yaml: the as-run steps the model's dumps come from. */
 static int write_model_yaml(const struct xctx *x)
 {
-	FILE *y = open_out(x->model_dir, "scenario.yaml", false);
-	int rc = 0;
+	struct outfile y;
 
-	if (!y)
+	if (open_out(x->model_dir, "scenario.yaml", false, &y))
 		return 2;
-	xp_write_yaml(y, x);
-	if (ferror(y) | fclose(y))
-		rc = 2;
-	return rc;
+	xp_write_yaml(y.f, x);
+	return close_outputs(&y, 1);
 }
 
 /* Every output: the format to -o DIR or stdout, then --model-dir's scenario. */
 static int write_outputs(struct xctx *x)
 {
-	FILE *a = stdout, *b = stdout;
-	int rc = 0;
+	struct outfile o[2];
+	int rc = 0, n = 0;
 
-	if (x->out_dir && (rc = open_outputs(x, &a, &b)))
-		return rc;
-	write_format(x, a, b);
-	if (x->out_dir)
-		rc = close_outputs(x, a, b);
+	if (x->out_dir && (n = open_outputs(x, o)) < 0)
+		return 2;
+	write_format(x, n ? o[0].f : stdout, n == 2 ? o[1].f : n ? o[0].f : stdout);
+	if (n)
+		rc = close_outputs(o, n);
 	if (x->model_dir && !rc)
 		rc = write_model_yaml(x);
 	return rc;

@@ -190,6 +190,10 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 	case SCN_EVICT:
 		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
 		break;
+	case SCN_DIO_READ:
+		fprintf(e->out, "$XFS_IO_PROG -d -c \"pread %lld %lld\" $file >> $seqres.full 2>&1\n",
+			(long long)st->s_off, (long long)st->s_len);
+		break;
 	case SCN_CHATTR:
 		fprintf(e->out, "$CHATTR_PROG %cS $file\n", st->s_sync_flag ? '+' : '-');
 		break;

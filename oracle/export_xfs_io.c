@@ -87,6 +87,10 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 	case SCN_EVICT:
 		fprintf(e->out, "drop_caches\n");
 		break;
+	case SCN_DIO_READ:
+		fprintf(e->out, "io -d -c 'pread %lld %lld'\n", (long long)st->s_off,
+			(long long)st->s_len);
+		break;
 	case SCN_CHATTR:
 		fprintf(e->out, "chattr %cS \"$MNT/f\" || die \"chattr failed\"\n",
 			st->s_sync_flag ? '+' : '-');

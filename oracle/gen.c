@@ -29,6 +29,7 @@
 
 #include "cli.h"
 #include "oracle.h"
+#include "outfile.h"
 #include "prng.h"
 
 #define GEN_COUNT_MAX 100000u
@@ -324,26 +325,24 @@ int cmd_gen(int argc, char **argv)
 	if ((rc = gen_args(&o, argc, argv)))
 		return rc;
 	for (uint32_t i = 0; i < o.count; i++) {
-		char path[4096];
-		FILE *f = stdout;
+		char path[OUTFILE_PATH_MAX], err[OUTFILE_PATH_MAX + 128];
+		struct outfile f;
 
-		if (o.out_dir) {
-			snprintf(path, sizeof(path), "%s/gen-%llu-%04u.yaml", o.out_dir,
-				 (unsigned long long)o.seed, i);
-			f = fopen(path, "w");
-			if (!f) {
-				fprintf(stderr, "ext4sim: gen: cannot write %s: %s\n", path,
-					strerror(errno));
-				return 2;
-			}
-		} else if (i) {
-			fputs("---\n", f);
+		if (!o.out_dir) {
+			if (i)
+				fputs("---\n", stdout);
+			gen_one(&o, i, stdout);
+			continue;
 		}
-		gen_one(&o, i, f);
-		if (o.out_dir && (ferror(f) | fclose(f))) {
-			fprintf(stderr, "ext4sim: gen: writing %s failed\n", path);
-			return 2;
+		snprintf(path, sizeof(path), "%s/gen-%llu-%04u.yaml", o.out_dir,
+			 (unsigned long long)o.seed, i);
+		if (outfile_open(&f, path, false, err, sizeof(err)) == 0) {
+			gen_one(&o, i, f.f);
+			if (outfile_commit(&f, err, sizeof(err)) == 0)
+				continue;
 		}
+		fprintf(stderr, "%s\n", err);
+		return 2;
 	}
 	return 0;
 }

@@ -32,7 +32,9 @@
  * (the step syntax; '#' comments and blank lines skipped).
  *
  * The YAML goes to stdout only when the whole input converted; exit 2 and one
- * message on stderr otherwise.
+ * message on stderr otherwise.  Limits: IMPORT_LINE_MAX bytes a line,
+ * IMPORT_BYTES_MAX bytes in all (the input may be a pipe), and what a
+ * scenario holds (SCN_STEPS_MAX steps, SCN_FILE_BYTES_MAX bytes of YAML).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -45,6 +47,8 @@
 #include "suggest.h"
 
 #define IMPORT_TOK_MAX 16
+#define IMPORT_LINE_MAX 4096            /* bytes in one input line, the newline aside */
+#define IMPORT_BYTES_MAX (16u << 20)    /* bytes of input read in all */
 
 enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO };
 
@@ -59,6 +63,7 @@ struct imp {
 	unsigned nr_ops, nr_skipped, nr_fills, nr_polluted;
 	bool pollute_eof;               /* --pollute-eof: fsx -e 1 */
 	int64_t size;                   /* the file's size after the lines so far */
+	unsigned nr_lines;
 	char err[SCN_ERR_MAX + 512];
 };
 
@@ -77,6 +82,7 @@ static int imp_err(struct imp *m, unsigned line, unsigned col, const char *fmt, 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(m->err, sizeof(m->err), "%s:%u:%u: %s", m->path, line, col, msg);
+	scn_clean_message(m->err);
 	return -1;
 }
 
@@ -600,46 +606,77 @@ static char *meaningful(char *line, unsigned *lead)
 	return *p && *p != '#' ? p : NULL;
 }
 
-static int read_input(struct imp *m)
+/*
+ * One line of at most IMPORT_LINE_MAX bytes into @buf (NUL-terminated, the
+ * newline kept); returns its length, 0 at the end, -1 for a longer line, -2
+ * past IMPORT_BYTES_MAX in all, -3 for a NUL byte.
+ */
+static long read_line(FILE *f, char *buf, size_t *total)
 {
-	FILE *f = fopen(m->path, "r");
-	char *line = NULL, *first = NULL;
-	size_t cap = 0;
+	long n = 0;
+	int ch;
+
+	while ((ch = getc(f)) != EOF) {
+		if (++*total > IMPORT_BYTES_MAX)
+			return -2;
+		if (ch == 0)
+			return -3;
+		if (n == IMPORT_LINE_MAX)
+			return -1;
+		buf[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+static int line_err(struct imp *m, unsigned lineno, long got)
+{
+	if (got == -1)
+		return imp_err(m, lineno, IMPORT_LINE_MAX + 1, "a line longer than %u bytes, the "
+			       "most an import line may hold", IMPORT_LINE_MAX);
+	if (got == -2)
+		return imp_err(m, lineno, 1, "the input passes %u bytes, the most import reads",
+			       IMPORT_BYTES_MAX);
+	return imp_err(m, lineno, 1, "a NUL byte");
+}
+
+/* fsx or xfs_io (--from, or from the first line that holds a command), then rewound. */
+static int detect_input(struct imp *m, FILE *f, char *line)
+{
+	unsigned lineno = 0, lead;
+	size_t total = 0;
+	long got;
+	char *p = NULL;
+
+	while (!p && (got = read_line(f, line, &total)) > 0) {
+		lineno++;
+		p = meaningful(line, &lead);
+	}
+	if (!p && got < 0)
+		return line_err(m, lineno + 1, got);
+	m->from = detect(m->path, p);
+	rewind(f);
+	return 0;
+}
+
+static int read_lines(struct imp *m, FILE *f, char *line)
+{
 	unsigned lineno = 0;
+	size_t total = 0;
 	int rc = 0;
+	long got;
 
-	if (!f) {
-		snprintf(m->err, sizeof(m->err), "ext4sim: import: cannot read %s: %s", m->path,
-			 strerror(errno));
-		return -1;
-	}
-	if (m->from == IF_AUTO) {
-		while (!first && getline(&line, &cap, f) >= 0) {
-			unsigned lead;
-			char *p = meaningful(line, &lead);
-
-			if (p)
-				first = strdup(p);
-		}
-		m->from = detect(m->path, first);
-		free(first);
-		rewind(f);
-	}
-	while (rc == 0) {
+	while (rc == 0 && (got = read_line(f, line, &total)) != 0) {
 		struct tok t[IMPORT_TOK_MAX];
-		ssize_t got = getline(&line, &cap, f);
 		unsigned lead, nt;
 		char *p;
 
-		if (got < 0)
-			break;
 		lineno++;
-		if (memchr(line, '\0', (size_t)got) != NULL) {
-			rc = imp_err(m, lineno, 1, "a NUL byte");
-			break;
-		}
-		p = meaningful(line, &lead);
-		if (!p)
+		if (got < 0)
+			return line_err(m, lineno, got);
+		if (!(p = meaningful(line, &lead)))
 			continue;
 		if (m->from == IF_XFS_IO) {
 			rc = xfs_io_line(m, lineno, p, lead);
@@ -652,9 +689,29 @@ static int read_input(struct imp *m)
 		else
 			rc = fsx_line(m, lineno, t, nt);
 	}
-	free(line);
 	if (rc == 0 && ferror(f))
 		rc = imp_err(m, lineno + 1, 1, "read error");
+	m->nr_lines = lineno;
+	return rc;
+}
+
+static int read_input(struct imp *m)
+{
+	FILE *f = scn_open_read(m->path);
+	char *line = sim_zalloc(IMPORT_LINE_MAX + 1);
+	int rc = 0;
+
+	if (!f) {
+		snprintf(m->err, sizeof(m->err), "ext4sim: import: cannot read %s: %s", m->path,
+			 strerror(errno));
+		free(line);
+		return -1;
+	}
+	if (m->from == IF_AUTO)
+		rc = detect_input(m, f, line);
+	if (rc == 0)
+		rc = read_lines(m, f, line);
+	free(line);
 	fclose(f);
 	return rc;
 }
@@ -765,7 +822,8 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (m->nr == 0) {
-		fprintf(stderr, "%s: import: no operations to import\n", m->path);
+		fprintf(stderr, "%s:%u:1: no operations to import (only blank lines, comments or "
+			"operations fsx skipped)\n", m->path, m->nr_lines + 1);
 		rc = 2;
 		goto out;
 	}

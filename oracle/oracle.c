@@ -102,7 +102,8 @@ void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
 		range(buf, cap, "mwrite", opt, st);
 		break;
 	case SCN_PREAD:
-		range(buf, cap, "pread", st->s_verbose ? " -v" : "", st);
+	case SCN_DIO_READ:
+		range(buf, cap, scn_op_name(st->s_op), st->s_verbose ? " -v" : "", st);
 		break;
 	case SCN_TRUNCATE:
 		snprintf(buf, cap, "truncate %lld", (long long)st->s_len);
@@ -232,7 +233,7 @@ bool orc_in_process(enum scn_op op)
 {
 	switch (op) {
 	case SCN_CLOSE: case SCN_EVICT: case SCN_CHATTR: case SCN_REMOUNT:
-	case SCN_CRASH: case SCN_SHUTDOWN: case SCN_COMMIT:
+	case SCN_CRASH: case SCN_SHUTDOWN: case SCN_COMMIT: case SCN_DIO_READ:
 		return false;
 	default:
 		return true;

@@ -35,14 +35,15 @@ struct orc_yaml {
 };
 
 /* Does the step run inside an xfs_io process on the file (not close, evict,
- * chattr, remount, crash, shutdown, commit)?  xfs_io applies every -c command
+ * chattr, remount, crash, shutdown, commit, nor dio_read, which is a process of
+ * its own with the file opened O_DIRECT: xfs_io -d -c "pread OFF LEN")?  xfs_io applies every -c command
  * to every file it has open, so the commit's fsync of another file cannot
  * share a process with the file. */
 bool orc_in_process(enum scn_op op);
 /*
  * The steps "as run" on a real ext4.  A close is inserted before an evict,
  * chattr, remount, commit or crash, and at the end, wherever an xfs_io
- * process is open: the process ends there, and closing the file is not free
+ * process is open (and before a dio_read): the process ends there, and closing the file is not free
  * (auto_da_alloc, munmap).  A write the model would leave in flight cannot
  * stay in flight on a real device, which completes it (and its unwritten
  * conversion) at once: so sync_range -w OFF LEN is followed by sync_range -a

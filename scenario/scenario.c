@@ -36,11 +36,13 @@
 #include "scenario.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -71,7 +73,15 @@ static int ldr_verr(struct ldr *L, size_t line0, size_t col0, const char *fmt,
 	if (n < 0 || (size_t)n >= L->l_errlen)
 		return -1;
 	vsnprintf(L->l_err + n, L->l_errlen - (size_t)n, fmt, ap);
+	scn_clean_message(L->l_err);
 	return -1;
+}
+
+void scn_clean_message(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
 }
 
 /* Record an error at 0-based @line0/@col0.  Returns -1. */
@@ -306,11 +316,33 @@ int ldr_scan(struct ldr *L)
 	}
 }
 
+/*
+ * Open @path for reading without waiting for a writer: a FIFO with none
+ * reads as empty (O_NONBLOCK for the open only), so nothing hangs.
+ */
+FILE *scn_open_read(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY), fl;
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ||
+	    !(f = fdopen(fd, "rb"))) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
 /* Read the file into L->l_buf, refusing files above SCN_FILE_BYTES_MAX
  * and UTF-16 (libyaml would accept it; the format is UTF-8, BOM allowed). */
 int ldr_read_file(struct ldr *L)
 {
-	FILE *f = fopen(L->l_path, "rb");
+	FILE *f = scn_open_read(L->l_path);
 	struct stat st;
 	size_t n;
 	int e;

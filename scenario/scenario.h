@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Hard limits; each is checked with a clear error. */
 #define SCN_FILE_BYTES_MAX (1u << 20)    /* scenario file size */
@@ -33,6 +34,8 @@
 #define SCN_CS_EXPECT_MAX 16             /* crash_states: entries per variant */
 #define SCN_PERSIST_MAX 32               /* write ranges named by crash --keep */
 #define SCN_PERSIST_INDEX_MAX 65535      /* largest index crash --keep takes */
+#define SCN_RUN_BYTES_DEFAULT (1LL << 30) /* bytes a run's steps may write and read */
+#define SCN_RUN_BYTES_MAX (1LL << 34)     /* the most --max-bytes raises that to */
 
 enum scn_op {
 	SCN_PWRITE,
@@ -209,6 +212,13 @@ int scn_parse_num(const char *s, int64_t *out);
 /* xfs_io's cvtnum (octal, k..e, b = 4096, s = 512), for step operands (cvtnum.c). */
 int scn_parse_cvtnum(const char *s, int64_t *out);
 
+/*
+ * The bytes step @st writes or reads (pwrite, mwrite, pread, dio_read: its
+ * length; 0 for the others): what a run's page cache and device can come
+ * to hold, the budget --max-bytes bounds (docs/performance.md, "Limits").
+ */
+int64_t scn_step_bytes(const struct scn_step *st);
+
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);
 
@@ -216,6 +226,12 @@ const char *scn_op_name(enum scn_op op);
 #define SCN_QUOTE_MAX 48
 #define SCN_QUOTE_BUF (SCN_QUOTE_MAX + 4)
 const char *scn_quote(char dst[SCN_QUOTE_BUF], const char *src);
+
+/* A message on one line: control bytes (a newline, an echoed input byte) as '?'. */
+void scn_clean_message(char *msg);
+
+/* Open @path to read it, not waiting for a FIFO's writer (which then reads as empty). */
+FILE *scn_open_read(const char *path);
 
 /* Release what scn_load allocated. */
 void scn_free(struct scenario *s);

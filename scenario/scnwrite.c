@@ -18,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "outfile.h"
+
 /* ------------------------------------------------------------------ */
 /* Scalars                                                            */
 /* ------------------------------------------------------------------ */
@@ -296,23 +298,14 @@ static int write_body(FILE *f, const struct scn_write *w)
 
 int scn_write_yaml(const struct scn_write *w, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096];
-	FILE *f;
-	int rc;
+	struct outfile o;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "path too long: %s", path);
+	if (outfile_open(&o, path, false, err, errlen) < 0)
+		return -1;
+	if (write_body(o.f, w) < 0) {
+		outfile_abort(&o);
+		snprintf(err, errlen, "ext4sim: cannot write %s", path);
 		return -1;
 	}
-	if (!(f = fopen(tmp, "w"))) {
-		snprintf(err, errlen, "cannot write %s", tmp);
-		return -1;
-	}
-	rc = write_body(f, w);
-	if (fclose(f) != 0 || rc < 0 || rename(tmp, path) != 0) {
-		remove(tmp);
-		snprintf(err, errlen, "cannot write %s", path);
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&o, err, errlen);
 }

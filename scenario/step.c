@@ -687,6 +687,16 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
 	return step_check(&P);
 }
 
+int64_t scn_step_bytes(const struct scn_step *st)
+{
+	switch (st->s_op) {
+	case SCN_PWRITE: case SCN_MWRITE: case SCN_PREAD: case SCN_DIO_READ:
+		return st->s_len;
+	default:
+		return 0;
+	}
+}
+
 /* The step keyword of @op, or "?" if @op is out of range. */
 const char *scn_op_name(enum scn_op op)
 {

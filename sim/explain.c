@@ -266,8 +266,8 @@ void explain_size_rule(const struct sim_event *e, const struct ext4_semantics *s
 	size_t used = (size_t)snprintf(out, cap, "%s", e->ev_func);
 
 	SIM_ASSERT(e->ev_type == EV_I_SIZE || disksize);
-	if (used < cap)
-		used += (size_t)snprintf(out + used, cap - used, r ? " (%s)" : "", r ? r->rule : "");
+	if (r && used < cap)
+		used += (size_t)snprintf(out + used, cap - used, " (%s)", r->rule);
 	if (r && r->toggle >= 0 && used < cap) {
 		const struct ext4_toggle *t = ext4_toggle_at((unsigned)r->toggle);
 

@@ -5,6 +5,8 @@
  */
 #include "report.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "explain.h"
@@ -241,6 +243,12 @@ static void json_pending_writes(FILE *out, const struct sim_variant_result *r,
 }
 
 /* The crash points of a variant, in the shape `crashstates --json` prints. */
+/* A state count as JSON: past the largest double (2^1024 states) it stays DBL_MAX. */
+static double json_count(double n)
+{
+	return isfinite(n) ? n : DBL_MAX;
+}
+
 void json_crash_points(FILE *out, const struct sim_variant_result *r)
 {
 	fputs("[", out);
@@ -253,9 +261,9 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 			"\"raw_states\": %.0f, \"exhaustive\": %s, \"hypothetical\": %s, "
 			"\"inside_commit\": %u, \"unflushed_writes\": %u, \"reduced_states\": %.0f, "
 			"\"evaluated\": %llu, \"states\": [", i ? ", " : "", p->point_no, p->step,
-			within[p->within], p->raw_states, p->exhaustive ? "true" : "false",
+			within[p->within], json_count(p->raw_states), p->exhaustive ? "true" : "false",
 			p->hypothetical ? "true" : "false", p->in_commit, p->nr_pending,
-			p->reduced_states, (unsigned long long)p->evaluated);
+			json_count(p->reduced_states), (unsigned long long)p->evaluated);
 		for (uint32_t k = 0; k < p->nr_states; k++)
 			json_crash_state(out, r, p, &p->states[k], k == 0);
 		fputc(']', out);

@@ -18,6 +18,7 @@
 #include "blkdev.h"
 #include "crashpoint.h"
 #include "explain.h"
+#include "outfile.h"
 #include "snapshot.h"
 #include "trace.h"
 #include "world.h"
@@ -851,6 +852,12 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 	uint32_t idx = ss->res.steps + 1;
 
 	SIM_ASSERT(idx != 0);           /* no wrap: explore bounds the steps */
+	if (ss->res.cut)
+		return 0;
+	if (w->chk->nr_muts >= SIM_STREAM_MUTS_MAX) {
+		ss->res.cut = true;     /* the memory bound of a long run: stop here */
+		return 0;
+	}
 	memset(&sr, 0, sizeof(sr));
 	chk_step_begin(w->chk, &w->fs);
 	crash_arm_inside(&ss->ic, st, idx, judge);
@@ -860,6 +867,8 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 	chk_step_end(w->chk, &w->fs, idx);
 	if (judge)
 		crash_here(w, st, idx, &sr);
+	free(sr.writes_note);           /* crash --keep's words: no step records here */
+	free(sr.state_json);
 	ss->res.steps = idx;
 	stream_drain(ss);
 	return ss->res.step_mask;
@@ -942,7 +951,13 @@ static int write_all(int fd, const uint8_t *buf, size_t n, off_t off)
 	return 0;
 }
 
-/* Dump the non-hole parts; the rest stays sparse zeros. */
+/* Is the page all zeros (left a hole in the dump)? */
+static bool zero_page(const uint8_t *buf, size_t n)
+{
+	return n == 0 || (buf[0] == 0 && memcmp(buf, buf + 1, n - 1) == 0);
+}
+
+/* Dump the non-hole parts; the rest (zero pages too: unwritten extents) stays sparse zeros. */
 static int dump_contents(const struct ext4_fs *fs, int fd)
 {
 	const struct address_space *m = &fs->inode.i_mapping;
@@ -958,7 +973,8 @@ static int dump_contents(const struct ext4_fs *fs, int fd)
 		if (n <= 0)
 			continue;
 		ext4_peek(fs, p, n, buf);
-		rc = write_all(fd, buf, (size_t)n, (off_t)p);
+		if (!zero_page(buf, (size_t)n))
+			rc = write_all(fd, buf, (size_t)n, (off_t)p);
 	}
 	for (uint32_t i = 0; rc == 0 && i < t->es_nr; i++) {
 		int64_t s = (int64_t)t->es[i].es_lblk << bits;
@@ -969,7 +985,8 @@ static int dump_contents(const struct ext4_fs *fs, int fd)
 			int64_t n = SIM_MIN((int64_t)PAGE_SIZE, e - p);
 
 			ext4_peek(fs, p, n, buf);
-			rc = write_all(fd, buf, (size_t)n, (off_t)p);
+			if (!zero_page(buf, (size_t)n))
+				rc = write_all(fd, buf, (size_t)n, (off_t)p);
 		}
 	}
 	free(buf);
@@ -978,24 +995,14 @@ static int dump_contents(const struct ext4_fs *fs, int fd)
 
 int sim_dump_file(const struct ext4_fs *fs, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096];
-	int fd, rc;
+	struct outfile o;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-		errf(err, errlen, "ext4sim: --dump-file path too long");
+	if (outfile_open(&o, path, false, err, errlen) < 0)
+		return -1;
+	if (dump_contents(fs, fileno(o.f)) < 0) {
+		snprintf(err, errlen, "ext4sim: cannot write %s: %s", path, strerror(errno));
+		outfile_abort(&o);
 		return -1;
 	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		errf(err, errlen, "ext4sim: cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = dump_contents(fs, fd);
-	if (close(fd) < 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, path) == 0)
-		return 0;
-	errf(err, errlen, "ext4sim: cannot write %s: %s", path, strerror(errno));
-	unlink(tmp);
-	return -1;
+	return outfile_commit(&o, err, errlen);
 }

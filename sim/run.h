@@ -56,6 +56,7 @@ struct sim_options {
 	bool has_keep;
 	bool final_digest;              /* the final content's SHA-256 (final_content.sha256) */
 	bool final_bytes;               /* and its pages, to show differing bytes (content.h) */
+	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
 };
 
 /* The effective settings of one variant. */
@@ -134,7 +135,15 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps);
  */
 struct sim_stream;
 
+/*
+ * A streamed run stops (cut) before a step when the checker holds this many
+ * changes since the last crash and durable point (32 bytes each: 64 MiB),
+ * which bounds its memory whatever the number of steps (docs/performance.md).
+ */
+#define SIM_STREAM_MUTS_MAX (2u << 20)
+
 struct sim_stream_result {
+	bool cut;                       /* stopped at SIM_STREAM_MUTS_MAX; steps: those run */
 	uint32_t steps;
 	uint64_t crash_points;          /* crash points judged */
 	uint64_t reports[INV_COUNT];    /* violation reports per invariant */

@@ -217,7 +217,9 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 	put(h, fs->s_mb_last_block | (uint64_t)fs->s_shutdown << 32);
 	key_inode(h, &fs->inode);
 	put(h, fs->nr_ios);
-	for (uint32_t i = 0; i < fs->nr_ios; i++) {
+	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {
+		if (fs->ios[i].io_end == 0)
+			continue;       /* a finished bio's hole: where it lies changes nothing */
 		put(h, fs->ios[i].io_seq);
 		put(h, fs->ios[i].io_index);
 		put(h, fs->ios[i].io_end | (uint64_t)fs->ios[i].io_bh << 32);

@@ -245,18 +245,45 @@ void blkdev_complete_all(struct blkdev *bd)
 		struct bio_rec *b = &bd->bd_bios[i];
 
 		if (b->b_state == BIO_SUBMITTED) {
-			uint64_t seq = b->b_seq;
+			uint32_t before = bd->bd_nr_bios;
 
-			blkdev_complete(bd, seq);
-			i = (uint32_t)-1;       /* FUA may have shrunk the list */
+			blkdev_complete(bd, b->b_seq);
+			if (bd->bd_nr_bios != before)
+				i = (uint32_t)-1;       /* a FUA write shrank the list */
 		}
 	}
 }
 
-/* Apply completed writes to media in completion order, then drop them. */
+static int by_done_seq(const void *a, const void *b)
+{
+	uint64_t x = (*(struct bio_rec *const *)a)->b_done_seq;
+	uint64_t y = (*(struct bio_rec *const *)b)->b_done_seq;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Keep only the writes still in flight (in order), freeing the others' data. */
+static void drop_completed(struct blkdev *bd)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		if (bd->bd_bios[i].b_state == BIO_SUBMITTED)
+			bd->bd_bios[k++] = bd->bd_bios[i];
+		else
+			free(bd->bd_bios[i].b_data);
+	}
+	bd->bd_nr_bios = k;
+}
+
+/*
+ * Apply completed writes to media in completion order, then drop them:
+ * sorted once, O(n log n) in the writes pending (not a scan per write).
+ */
 void __blkdev_flush(struct blkdev *bd, const char *caller)
 {
-	uint32_t durable = 0;
+	struct bio_rec **done = NULL;
+	uint32_t n = 0;
 
 	for (uint32_t i = 0; bd->bd_durable_hook && i < bd->bd_nr_bios; i++) {
 		if (bd->bd_bios[i].b_state == BIO_COMPLETED) {
@@ -264,20 +291,22 @@ void __blkdev_flush(struct blkdev *bd, const char *caller)
 			break;
 		}
 	}
-	for (uint64_t done = 1; done < bd->bd_next_done; done++) {
-		for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
-			struct bio_rec *b = &bd->bd_bios[i];
-
-			if (b->b_state != BIO_COMPLETED || b->b_done_seq != done)
-				continue;
-			blkdev_write_durable(bd, b->b_blocknr, b->b_data);
-			remove_bio(bd, b);
-			durable++;
-			break;
-		}
+	if (bd->bd_nr_bios)
+		done = sim_realloc_array(NULL, bd->bd_nr_bios, sizeof(*done));
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+		if (bd->bd_bios[i].b_state == BIO_COMPLETED)
+			done[n++] = &bd->bd_bios[i];
+	if (n > 1)
+		qsort(done, n, sizeof(*done), by_done_seq);
+	for (uint32_t j = 0; j < n; j++) {     /* each copy freed once on media: no peak of two */
+		blkdev_write_durable(bd, done[j]->b_blocknr, done[j]->b_data);
+		free(done[j]->b_data);
+		done[j]->b_data = NULL;
 	}
+	free(done);
+	drop_completed(bd);
 	if (bd->bd_events)
-		ev_record(bd->bd_events, EV_FLUSH, caller, durable, 0, 0, 0);
+		ev_record(bd->bd_events, EV_FLUSH, caller, n, 0, 0, 0);
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)  /* (2): only in-flight writes remain */
 		SIM_ASSERT(bd->bd_bios[i].b_state == BIO_SUBMITTED);
 	bd->bd_flushes++;
@@ -345,12 +374,15 @@ void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out)
 
 void blkdev_crash(struct blkdev *bd)
 {
-	for (uint32_t i = 0; i < bd->bd_nr_bios;) {
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {        /* in flight: lost */
 		if (bd->bd_bios[i].b_state == BIO_SUBMITTED)
-			remove_bio(bd, &bd->bd_bios[i]);
+			free(bd->bd_bios[i].b_data);
 		else
-			i++;
+			bd->bd_bios[k++] = bd->bd_bios[i];
 	}
+	bd->bd_nr_bios = k;
 	blkdev_flush(bd);
 	bd->bd_flushes--;       /* not a flush the file system issued */
 	SIM_ASSERT(bd->bd_nr_bios == 0);        /* (3): nothing left pending */
@@ -366,8 +398,9 @@ void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr
 		if (kept)
 			blkdev_write_durable(bd, bd->bd_bios[i].b_blocknr, bd->bd_bios[i].b_data);
 	}
-	while (bd->bd_nr_bios > 0)
-		remove_bio(bd, &bd->bd_bios[bd->bd_nr_bios - 1]);
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+		free(bd->bd_bios[i].b_data);
+	bd->bd_nr_bios = 0;
 }
 
 /* (1): the newest completed write to @b's block is @b or a newer one. */

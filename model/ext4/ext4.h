@@ -106,7 +106,7 @@ struct ext4_inode_info {
 struct ext4_io {
 	uint64_t io_seq;                /* device bio */
 	uint64_t io_index;              /* folio */
-	uint32_t io_end;                /* ext4_io_end id */
+	uint32_t io_end;                /* ext4_io_end id; 0: finished (a hole in fs->ios) */
 	uint8_t io_bh;                  /* buffer in the folio */
 };
 
@@ -122,6 +122,7 @@ struct ext4_io_end {
 	struct ext4_io_end_vec *ie_vecs;/* ascending, not adjacent (owned) */
 	uint32_t ie_nr_vecs;
 	uint32_t ie_pending;            /* bios not yet completed */
+	uint32_t ie_first, ie_last;     /* its bios lie in fs->ios[ie_first..ie_last] */
 };
 
 struct ext4_fs {
@@ -137,9 +138,11 @@ struct ext4_fs {
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
 	uint32_t s_mb_last_block;       /* next-fit cursor (locality-group stream) */
 	struct ext4_inode_info inode;
-	struct ext4_io *ios;            /* sorted by io_seq */
-	uint32_t nr_ios;
+	struct ext4_io *ios;            /* sorted by io_seq, with holes (io_end 0) */
+	uint32_t nr_ios;                /* bios not finished (entries that are not holes) */
+	uint32_t nr_io_slots;           /* entries in ios[], holes included */
 	uint32_t cap_ios;
+	uint32_t io_scans;              /* walks of ios[] under way: no compaction then */
 	struct ext4_io_end *io_ends;
 	uint32_t nr_io_ends;
 	uint32_t cap_io_ends;

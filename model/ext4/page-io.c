@@ -10,6 +10,12 @@
  * I/O stays in flight until something waits for it: an explicit
  * `writeback` step, sync_range -a, fsync, a commit waiting for ordered data,
  * truncate.  A crash drops what is still in flight.
+ *
+ * Cost: a finished bio leaves a hole in fs->ios (io_end 0) instead of
+ * shifting the array, and each io_end knows the slice of fs->ios its bios
+ * lie in, so finishing n bios costs O(n) however they are waited for; the
+ * holes are squeezed out when they outnumber the live entries and no walk
+ * of the array is under way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +35,7 @@ uint32_t ext4_init_io_end(struct ext4_fs *fs)
 	memset(ie, 0, sizeof(*ie));
 	ie->ie_id = ++fs->next_io_end;
 	ie->ie_pending = 1;             /* the submitter's reference */
+	ie->ie_first = UINT32_MAX;      /* no bio yet */
 	return ie->ie_id;
 }
 
@@ -94,25 +101,50 @@ static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_
 	ext4_journal_stop(fs, h);
 }
 
-/* Clear BH_Async_Write for every finished bio of io_end @id. */
-static void finish_bios(struct ext4_fs *fs, uint32_t id)
+/* Bio @i is done: clear its buffer's BH_Async_Write and leave a hole. */
+static void finish_bio(struct ext4_fs *fs, uint32_t i)
 {
-	for (uint32_t i = 0; i < fs->nr_ios;) {
-		struct ext4_io *io = &fs->ios[i];
-		struct folio *f;
+	struct ext4_io *io = &fs->ios[i];
+	struct folio *f = filemap_get_folio(&fs->inode.i_mapping, io->io_index);
 
-		if (io->io_end != id || blkdev_in_flight(fs->bdev, io->io_seq)) {
-			i++;
-			continue;
-		}
-		f = filemap_get_folio(&fs->inode.i_mapping, io->io_index);
-		if (f) {
-			f->bh[io->io_bh].b_state &= (uint16_t)~BH_Async_Write;
-			folio_update_summary(&fs->inode.i_mapping, f);
-		}
-		memmove(io, io + 1, (fs->nr_ios - i - 1) * sizeof(*io));
-		fs->nr_ios--;
+	if (f) {
+		f->bh[io->io_bh].b_state &= (uint16_t)~BH_Async_Write;
+		folio_update_summary(&fs->inode.i_mapping, f);
 	}
+	io->io_end = 0;
+	fs->nr_ios--;
+}
+
+/* Clear BH_Async_Write for every finished bio of io_end @ie (its slice of fs->ios). */
+static void finish_bios(struct ext4_fs *fs, const struct ext4_io_end *ie)
+{
+	for (uint32_t i = ie->ie_first; i <= ie->ie_last && i < fs->nr_io_slots; i++)
+		if (fs->ios[i].io_end == ie->ie_id && !blkdev_in_flight(fs->bdev, fs->ios[i].io_seq))
+			finish_bio(fs, i);
+}
+
+/* Squeeze the holes out of fs->ios (no walk under way) and renumber the slices. */
+static void compact_ios(struct ext4_fs *fs)
+{
+	uint32_t k = 0;
+
+	for (uint32_t e = 0; e < fs->nr_io_ends; e++)
+		fs->io_ends[e].ie_first = UINT32_MAX, fs->io_ends[e].ie_last = 0;
+	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {
+		if (fs->ios[i].io_end == 0)
+			continue;
+		for (uint32_t e = 0; e < fs->nr_io_ends; e++) {
+			struct ext4_io_end *ie = &fs->io_ends[e];
+
+			if (ie->ie_id != fs->ios[i].io_end)
+				continue;
+			ie->ie_first = SIM_MIN(ie->ie_first, k);
+			ie->ie_last = k;
+		}
+		fs->ios[k++] = fs->ios[i];
+	}
+	SIM_ASSERT(k == fs->nr_ios);
+	fs->nr_io_slots = k;
 }
 
 /* Drop a reference; the last one runs ext4_end_io_end(). */
@@ -129,21 +161,28 @@ void ext4_put_io_end(struct ext4_fs *fs, uint32_t id)
 	if (done.ie_unwritten)
 		ext4_convert_unwritten_io_end(fs, &done);
 	free(done.ie_vecs);
-	finish_bios(fs, done.ie_id);
+	finish_bios(fs, &done);
 }
 
 static void add_io(struct ext4_fs *fs, uint64_t seq, uint64_t index, unsigned bh, uint32_t id)
 {
-	if (fs->nr_ios == fs->cap_ios) {
+	struct ext4_io_end *ie;
+
+	if (fs->io_scans == 0 && fs->nr_io_slots >= 64 && fs->nr_io_slots > 2 * fs->nr_ios)
+		compact_ios(fs);
+	if (fs->nr_io_slots == fs->cap_ios) {
 		fs->cap_ios = fs->cap_ios ? 2 * fs->cap_ios : 64;
 		fs->ios = sim_realloc_array(fs->ios, fs->cap_ios, sizeof(*fs->ios));
 	}
-	fs->ios[fs->nr_ios].io_seq = seq;
-	fs->ios[fs->nr_ios].io_index = index;
-	fs->ios[fs->nr_ios].io_bh = (uint8_t)bh;
-	fs->ios[fs->nr_ios].io_end = id;
+	fs->ios[fs->nr_io_slots] = (struct ext4_io){ .io_seq = seq, .io_index = index,
+						     .io_bh = (uint8_t)bh, .io_end = id };
+	ie = find_io_end(fs, id);
+	if (ie->ie_first == UINT32_MAX)
+		ie->ie_first = fs->nr_io_slots;         /* its first bio */
+	ie->ie_last = fs->nr_io_slots;
+	ie->ie_pending++;
+	fs->nr_io_slots++;
 	fs->nr_ios++;
-	find_io_end(fs, id)->ie_pending++;
 }
 
 /*
@@ -187,27 +226,33 @@ int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len, uint
 	return 0;
 }
 
-/* Complete one bio and its io_end reference. */
+/*
+ * Complete bio @i and drop its io_end reference: without a conversion to
+ * do, the bio is finished at once (ext4_finish_bio); with one, when the
+ * last reference goes, after the conversion.
+ */
 static void ext4_end_bio(struct ext4_fs *fs, uint32_t i)
 {
-	struct ext4_io *io = &fs->ios[i];
-	struct ext4_io_end *ie = find_io_end(fs, io->io_end);
+	uint32_t id = fs->ios[i].io_end;
+	struct ext4_io_end *ie = find_io_end(fs, id);
 
-	blkdev_complete(fs->bdev, io->io_seq);
+	blkdev_complete(fs->bdev, fs->ios[i].io_seq);
 	if (!ie->ie_unwritten)
-		finish_bios(fs, io->io_end);
-	ext4_put_io_end(fs, ie->ie_id);
+		finish_bio(fs, i);
+	ext4_put_io_end(fs, id);
 }
 
 /* Complete every in-flight bio of io_end @id, in submission order. */
 static void complete_io_end(struct ext4_fs *fs, uint32_t id)
 {
-	for (uint32_t i = 0; i < fs->nr_ios; i++) {
-		if (fs->ios[i].io_end != id || !blkdev_in_flight(fs->bdev, fs->ios[i].io_seq))
-			continue;
-		ext4_end_bio(fs, i);
-		i = (uint32_t)-1;       /* the list changed: rescan */
-	}
+	const struct ext4_io_end *ie = find_io_end(fs, id);
+	uint32_t first = ie->ie_first, last = ie->ie_last;
+
+	fs->io_scans++;
+	for (uint32_t i = first; i <= last && i < fs->nr_io_slots; i++)
+		if (fs->ios[i].io_end == id && blkdev_in_flight(fs->bdev, fs->ios[i].io_seq))
+			ext4_end_bio(fs, i);    /* may free the io_end: holes stay put */
+	fs->io_scans--;
 }
 
 /*
@@ -222,17 +267,17 @@ void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end)
 	bool waited = false;
 
 	SIM_ASSERT(start <= end);
-	for (uint32_t i = 0; i < fs->nr_ios; i++) {
+	fs->io_scans++;
+	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {
 		uint32_t id = fs->ios[i].io_end;
 
-		if (fs->ios[i].io_index < first || fs->ios[i].io_index > last)
+		if (id == 0 || fs->ios[i].io_index < first || fs->ios[i].io_index > last)
 			continue;
 		complete_io_end(fs, id);
 		waited = true;
-		for (uint32_t k = 0; k < fs->nr_ios; k++)
-			SIM_ASSERT(fs->ios[k].io_end != id);    /* it finished */
-		i = (uint32_t)-1;
+		SIM_ASSERT(fs->ios[i].io_end == 0);     /* it finished */
 	}
+	fs->io_scans--;
 	if (waited)
 		fs->counters->sync_waits++;
 }
@@ -241,8 +286,8 @@ bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end)
 {
 	uint64_t first = (uint64_t)start >> PAGE_SHIFT, last = (uint64_t)end >> PAGE_SHIFT;
 
-	for (uint32_t i = 0; i < fs->nr_ios; i++)
-		if (fs->ios[i].io_index >= first && fs->ios[i].io_index <= last)
+	for (uint32_t i = 0; i < fs->nr_io_slots; i++)
+		if (fs->ios[i].io_end && fs->ios[i].io_index >= first && fs->ios[i].io_index <= last)
 			return true;
 	return false;
 }

@@ -322,7 +322,7 @@ void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev
 	dst->free_map = bitmap_copy(src->free_map);
 	es_copy(&dst->inode.i_es, &src->inode.i_es);
 	mapping_clone(&dst->inode.i_mapping, &src->inode.i_mapping);
-	dst->ios = sim_dup_array(src->ios, src->nr_ios, src->cap_ios, sizeof(*src->ios));
+	dst->ios = sim_dup_array(src->ios, src->nr_io_slots, src->cap_ios, sizeof(*src->ios));
 	dst->io_ends = sim_dup_array(src->io_ends, src->nr_io_ends, src->cap_io_ends,
 				     sizeof(*src->io_ends));
 	for (uint32_t i = 0; i < dst->nr_io_ends; i++)

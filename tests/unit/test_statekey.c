@@ -85,7 +85,15 @@ static void ch_folio_flags(struct world *w) { w->fs.inode.i_mapping.a_folios[0]-
 static void ch_j_head(struct world *w) { w->fs.journal.j_head++; }
 static void ch_j_seq(struct world *w) { w->fs.journal.j_commit_sequence++; }
 static void ch_tx(struct world *w) { w->fs.journal.j_running_transaction->t_ji_end++; }
-static void ch_ios(struct world *w) { w->fs.ios[0].io_index++; }
+/* The first bio still in flight (finished ones leave holes in ios[]). */
+static void ch_ios(struct world *w)
+{
+	uint32_t i = 0;
+
+	while (w->fs.ios[i].io_end == 0)
+		i++;
+	w->fs.ios[i].io_index++;
+}
 static void ch_posix(struct world *w) { w->chk->posix.r[0].r_byte ^= 1; }
 static void ch_durable_ref(struct world *w) { w->chk->durable.size++; }
 static void ch_muts(struct world *w) { w->chk->muts[0].byte ^= 1; }

@@ -1,0 +1,46 @@
+/*
+ * outfile.h - files written whole or not at all: each is written under a
+ * temporary name made with mkstemp in the same folder and renamed over its
+ * path only once every byte is written and closed without error; and what
+ * SIGINT and SIGTERM do (remove the temporaries, or let a long command stop
+ * cleanly and say so).
+ */
+#ifndef EXT4SIM_OUTFILE_H
+#define EXT4SIM_OUTFILE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define OUTFILE_PATH_MAX 4096
+#define OUTFILE_OPEN_MAX 16             /* temporaries open at once in a process */
+
+struct outfile {
+	FILE *f;                        /* write here */
+	char path[OUTFILE_PATH_MAX];
+	char tmp[OUTFILE_PATH_MAX];     /* DIR/.NAME.XXXXXX */
+	bool exec;                      /* mode 0777 & ~umask, else 0666 & ~umask */
+	int slot;
+};
+
+/* Create the temporary for @path; 0, or -1 with "ext4sim: cannot write PATH: why" in @err. */
+int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size_t errlen);
+/* Close it, checking every write, and rename it over @path; 0, or -1 (removed) with @err. */
+int outfile_commit(struct outfile *o, char *err, size_t errlen);
+/* Close and remove the temporary. */
+void outfile_abort(struct outfile *o);
+
+/*
+ * SIGINT and SIGTERM: with @defer false the temporaries are removed and the
+ * process dies of the signal; with @defer true the signal is only noted in
+ * outfile_signal, for a command that stops at the next safe point, writes
+ * what it has marked incomplete and exits 128 + the signal.
+ */
+void outfile_catch_signals(bool defer);
+extern volatile sig_atomic_t outfile_signal;
+
+/* Flush and close stdout; 0, or 2 after "ext4sim: cannot write the output: why" on stderr. */
+int outfile_close_stdout(void);
+
+#endif
