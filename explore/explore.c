@@ -375,11 +375,13 @@ static void write_causes(struct explore *e)
 		snprintf(shard, sizeof(shard), ".s%u", e->shard);
 	for (unsigned i = 0; e->out_dir && i < e->nr_f; i++) {
 		struct finding *f = &e->f[i];
+		char hash[sizeof(f->hash)];     /* a copy: no argument inside the destination */
 
 		if (f->long_run || !f->nr_ex)
 			continue;
+		memcpy(hash, f->hash, sizeof(hash));
 		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->out_dir,
-			 chk_inv_info(f->inv)->name, f->hash, shard);
+			 chk_inv_info(f->inv)->name, hash, shard);
 		if (write_finding(e, f, f->path) < 0) {
 			f->path[0] = 0;
 			e->write_failed = true;         /* exit 2 once the report is out */
