@@ -107,17 +107,15 @@ static size_t name_some(const struct ext4_layout *lay, const struct cs_point *p,
 			const bool *kept, bool want, char *out, size_t used, size_t cap)
 {
 	char what[200];
-	uint32_t named = 0, skipped = 0;
+	uint32_t named = 0;
 
 	used += (size_t)snprintf(out + used, used < cap ? cap - used : 0, "%s%s:",
 				 used ? "; " : "", want ? "kept" : "lost");
 	for (uint32_t i = 0; i < p->nr_writes && used < cap; i++) {
 		if (kept[i] != want)
 			continue;
-		if (named++ == CS_WRITES_NAMED) {
-			skipped++;
-			continue;
-		}
+		if (++named > CS_WRITES_NAMED)
+			continue;       /* counted, not named */
 		cs_bio_text(lay, &p->writes[i], what, sizeof(what));
 		if (p->writes[i].w_info.bi_event)
 			used += (size_t)snprintf(out + used, cap - used, "%s %u (e%u) %s",
@@ -132,7 +130,6 @@ static size_t name_some(const struct ext4_layout *lay, const struct cs_point *p,
 	if (named > CS_WRITES_NAMED && used < cap)
 		used += (size_t)snprintf(out + used, cap - used, ", and %u more",
 					 named - CS_WRITES_NAMED);
-	(void)skipped;
 	return used;
 }
 

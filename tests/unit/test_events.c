@@ -232,6 +232,33 @@ static void test_events__words_for_rules_and_kept_writes(void **state)
 	ev_log_free(&log);
 }
 
+/* Past CS_WRITES_NAMED writes on one side, the rest are counted, never named. */
+static void test_events__many_pending_writes_named_up_to_the_cap(void **state)
+{
+	struct ev_log log;
+	struct fx_world *w = logged_world(&log);
+	struct cs_point p = { 0 };
+	struct cs_state st = { 0 };
+	char text[8192];
+	int64_t done = 0;
+
+	*state = w;
+	assert_int_equal(ext4_file_write(&w->fs, 0, 20 * 4096, 0xaa, 20 * 4096, &done), 0);
+	assert_int_equal(ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_NONE, true), 0);
+	assert_int_equal(w->bd->bd_nr_bios, 20);
+	cs_keep_writes(&p, w->bd);
+	snprintf(st.example, sizeof(st.example), "crash --keep none");
+	cs_describe_writes(&w->fs.lay, &p, &st, text, sizeof(text));
+	assert_non_null(strstr(text, " 16 (e"));
+	assert_null(strstr(text, " 17 (e"));
+	assert_null(strstr(text, " 20 (e"));
+	assert_non_null(strstr(text, ", and 4 more"));
+	free(p.writes);
+	fx_world_free(w);
+	*state = NULL;
+	ev_log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +270,8 @@ int main(void)
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_events__recording_changes_nothing, fx_world_leftover),
 		cmocka_unit_test_teardown(test_events__words_for_rules_and_kept_writes,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_events__many_pending_writes_named_up_to_the_cap,
 					  fx_world_leftover),
 	};
 
