@@ -27,7 +27,7 @@ BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O2 -g
 SRC_DIRS := lib model model/block model/mm model/jbd2 model/ext4 checker scenario crash sim \
-	explore oracle cli
+	explore oracle cli logwrites
 
 # evaluated when used, so that a sub-make started after `deps` sees the packages
 YAML_CFLAGS = $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
@@ -40,7 +40,9 @@ REQ_CFLAGS := -std=c11 -Wall -Wextra -Werror
 ALL_CFLAGS = $(REQ_CPPFLAGS) $(YAML_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP
 # the model, the checker and the harness: everything but cli/main.c
 LIB_SRC := $(sort $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-LIB_SRC := $(filter-out cli/main.c,$(LIB_SRC))
+LIB_SRC := $(filter-out cli/main.c logwrites/main.c,$(LIB_SRC))
+# logreplay, the write-log replay of the power-cut campaign (logwrites/, docs/real-kernel.md)
+LOGREPLAY := $(BUILD)/logreplay
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 BIN_LIBS = $(YAML_LIBS) -lroaring
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -59,7 +61,7 @@ FUZZ_TIME ?= 60
 
 .PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm fuzz fuzz-bins
 .SECONDARY:
-all: $(BUILD)/ext4sim
+all: $(BUILD)/ext4sim $(LOGREPLAY)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,6 +72,9 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(BUILD)/ext4sim: $(LIB_OBJ) $(BUILD)/obj/cli/main.o
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
+
+$(LOGREPLAY): $(LIB_OBJ) $(BUILD)/obj/logwrites/main.o
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
@@ -98,7 +103,8 @@ run: deps
 	$(BUILD)/ext4sim run --summary scenarios
 
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK)
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK) \
+		$(LOGREPLAY)
 	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
 
 tidy:
@@ -137,7 +143,7 @@ clean:
 # example scenarios
 PREFIX ?= /usr/local
 .PHONY: install
-install: $(BUILD)/ext4sim
+install: $(BUILD)/ext4sim $(LOGREPLAY)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/doc/ext4sim
