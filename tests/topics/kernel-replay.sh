@@ -113,3 +113,54 @@ KERNEL
 run "$sim" run --quiet --dump-file "$tmp/uz" scenarios/crash/unwritten-zeroout-converts-extent.yaml
 check unwritten-zeroout-converts-extent '[ "$(od -An -tx1 -j1024 -N2 "$tmp/uz" | tr -d " ")" = 6d6d ] &&
 	[ "$(sha256sum < "$tmp/uz" | cut -c1-16)" = 0708b515a0f6a01a ]'
+
+# the power-cut campaigns (scripts/kernel-powercut --record): every real state of every
+# crash point is one of the states the model lists; a record with one real state changed
+# must fail once
+for truth in tests/kernel/powercut-*.txt; do
+	[ -r "$truth" ] || continue
+	run tests/kernel/powercut-replay.sh -b "$build" -t "$truth"
+	grep '^FAIL' "$out" | head -20
+	tally "power-cut ${truth##*/}" "$out" "power-cut replay"
+	awk '!done && !/^#/ && $3 == "real" && $5 == "size" {
+		$8 = ($8 ~ /^0/ ? "1" : "0") substr($8, 2); done = 1 } 1' "$truth" > "$tmp/wrong-powercut.txt"
+	run tests/kernel/powercut-replay.sh -b "$build" -t "$tmp/wrong-powercut.txt"
+	check "power-cut-fails-on-a-wrong-state ${truth##*/}" '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ]'
+done
+
+# logreplay (the write-log replay of the power-cut campaign) on a log made here: A
+# (sectors 0-1, 0x11), flush, B (sector 2, 0x22), C (sector 0, 0x33, FUA), the mark of
+# crash point 1 past the 8-sector device, D (sector 3, 0x44)
+lr=$build/logreplay
+le64() { local i; for i in 0 1 2 3 4 5 6 7; do printf "\\x$(printf %02x $(($1 >> 8 * i & 255)))"; done; }
+pad() { head -c "$1" /dev/zero; }
+entry() {   # entry SECTOR COUNT FLAGS BYTE: a header and COUNT sectors of BYTE
+	le64 "$1"; le64 "$2"; le64 "$3"; le64 0; pad 480
+	[ "$2" = 0 ] || head -c $(($2 * 512)) /dev/zero | tr '\0' "\\$(printf %03o "$4")"
+}
+{
+	le64 0x6a736677736872; le64 1; le64 6; printf '\x00\x02\x00\x00'; pad 484
+	entry 0 2 0 0x11; entry 0 0 1 0; entry 2 1 0 0x22; entry 0 1 2 0x33
+	le64 8; le64 1; le64 0; le64 0; pad 480
+	printf 'ext4sim-crashpoint 1\n'; pad 491
+	entry 3 1 0 0x44
+} > "$tmp/small.log"
+pad 4096 | tr '\0' '\356' > "$tmp/base.img"
+run "$lr" info "$tmp/small.log"
+check logreplay-info '[ "$rc" = 0 ] && golden info "$out"'
+run "$lr" states "$tmp/small.log" "$tmp/base.img" --point 1
+check logreplay-states '[ "$rc" = 0 ] && golden states "$out"'
+run "$lr" image "$tmp/small.log" "$tmp/base.img" "$tmp/s.img" --point 1 --keep 1
+check logreplay-image '[ "$rc" = 0 ] && [ "$(od -An -tx1 -v "$tmp/s.img" | tr -s " \n" " " |
+	awk "{ print \$1, \$513, \$1025, \$1537, \$2049 }")" = "33 11 22 ee ee" ]'
+expect_exit2 logreplay-no-mark "$lr" states "$tmp/small.log" "$tmp/base.img" --point 2
+check logreplay-no-mark-message 'grep -qx "$tmp/small.log: no mark of crash point 2" "$err"'
+head -c 3200 "$tmp/small.log" > "$tmp/cut.log"
+expect_exit2 logreplay-truncated "$lr" info "$tmp/cut.log"
+check logreplay-truncated-message 'grep -q "entry 2 (byte 2560): its data runs past the end of the log" "$err"'
+expect_exit2 logreplay-bad-keep "$lr" image "$tmp/small.log" "$tmp/base.img" "$tmp/k.img" --point 1 --keep 4
+check logreplay-bad-keep-no-file '[ ! -e "$tmp/k.img" ] && grep -q "not a range of the 2 pending" "$err"'
+expect_exit2 logreplay-small-device "$lr" states "$tmp/small.log" "$tmp/cut.log" --end 6
+expect_exit2 logreplay-not-a-log "$lr" info "$tmp/base.img"
+expect_exit2 logreplay-usage "$lr" states "$tmp/small.log"
+expect_exit2 logreplay-bound "$lr" states "$tmp/small.log" "$tmp/base.img" --end 2 --bound 1
