@@ -18,6 +18,10 @@
 #                   (root; skipped where that is missing; docs/real-kernel.md)
 #   make kernel-check-vm  the same campaign inside Debian 12's 6.1 and 6.12 kernels under
 #                   qemu (root for the set-up: apt-get; docs/real-kernel.md)
+#   make kernel-check-powercut  the model's crash states against the states a power cut
+#                   leaves: writes logged under qemu (Debian's 6.12), every subset after
+#                   the last flush recovered by this machine's ext4 (root; POWERCUT_FLAGS
+#                   adds flags to scripts/kernel-powercut; docs/real-kernel.md)
 #   make clean
 #
 # CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS are the user's: they add to the flags the build
@@ -59,7 +63,8 @@ FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_TIME ?= 60
 
-.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm fuzz fuzz-bins
+.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm kernel-check-powercut \
+	fuzz fuzz-bins
 .SECONDARY:
 all: $(BUILD)/ext4sim $(LOGREPLAY)
 
@@ -121,6 +126,10 @@ kernel-check: deps
 kernel-check-vm: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
 	scripts/kernel-check-vm -b $(BUILD)
+
+kernel-check-powercut: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(LOGREPLAY)
+	scripts/kernel-powercut -b $(BUILD) $(POWERCUT_FLAGS)
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \

@@ -49,10 +49,13 @@ static int parse_option(struct lr_args *a, int argc, char **argv, int *i)
 		a->la_bound = n;
 	else if (!strcmp(o, "--seed") && !option_number(o, v, UINT64_MAX, &n))
 		a->la_seed = n;
+	else if (!strcmp(o, "--split") && !option_number(o, v, UINT32_MAX, &n))
+		a->la_split = n;
+	else if (!v)
+		return bad("missing value for ", o);
 	else
-		return (!strcmp(o, "--keep") || !strncmp(o, "--", 2)) && !v ?
-		       bad("missing value for ", o) : strncmp(o, "--", 2) || !v ?
-		       bad("unknown argument ", o) : -1;
+		return strcmp(o, "--point") && strcmp(o, "--end") && strcmp(o, "--bound") &&
+		       strcmp(o, "--seed") && strcmp(o, "--split") ? bad("unknown option ", o) : -1;
 	(*i)++;
 	return 0;
 }

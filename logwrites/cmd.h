@@ -20,6 +20,7 @@ struct lr_args {
 	int64_t la_end;                 /* --end E, or -1 */
 	uint64_t la_bound;              /* --bound, default 4096 */
 	uint64_t la_seed;               /* --seed, default 1 */
+	uint64_t la_split;              /* --split BYTES, 0: whole writes */
 	const char *la_keep;
 };
 

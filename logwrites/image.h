@@ -18,12 +18,15 @@
 void lw_apply(const struct lw_log *log, const struct lw_point *p, const struct lw_entry *e,
 	      uint8_t *img);
 
+/* Apply the part of its entry that unit @u covers to @img. */
+void lw_apply_unit(const struct lw_log *log, const struct lw_unit *u, uint8_t *img);
+
 /* @img (the base, lp_dev_bytes long) becomes the device at the last flush. */
 void lw_apply_durable(const struct lw_log *log, const struct lw_point *p, uint8_t *img);
 
 /*
  * @img (the device at the last flush) becomes the device with the pending
- * writes whose @keep byte is non-zero, and every FUA write, on the media.
+ * units whose @keep byte is non-zero, and every FUA unit, on the media.
  */
 void lw_apply_pending(const struct lw_log *log, const struct lw_point *p, const uint8_t *keep,
 		      uint8_t *img);

@@ -5,13 +5,14 @@
  * crash point could leave.
  *
  *   logreplay info LOG
- *   logreplay states LOG BASE (--point N | --end E) [--bound B] [--seed S]
- *   logreplay image LOG BASE OUT (--point N | --end E) --keep LIST
+ *   logreplay states LOG BASE (--point N | --end E) [--bound B] [--seed S] [--split BYTES]
+ *   logreplay image LOG BASE OUT (--point N | --end E) --keep LIST [--split BYTES]
  *
  * --point N ends the log at the first write whose data begins with
  * "ext4sim-crashpoint N\n" (the power-cut guest's mark); --end E after E
- * entries.  Pending writes are numbered from 1 in log order; LIST is "none"
- * or numbers and ranges ("1,3-5").  Exit 0, or 2 with one line on stderr
+ * entries.  The unflushed writes, or with --split their pieces of BYTES, are
+ * numbered from 1 in log order; LIST is "none" or numbers and ranges
+ * ("1,3-5"), FUA writes included or not (they always land).  Exit 0, or 2 with one line on stderr
  * (LOG: message) and no output file.
  */
 #include <errno.h>
@@ -25,7 +26,8 @@
 static const char usage_text[] =
 	"usage: logreplay info LOG\n"
 	"       logreplay states LOG BASE (--point N | --end E) [--bound B] [--seed S]\n"
-	"       logreplay image LOG BASE OUT (--point N | --end E) --keep LIST\n";
+	"                        [--split BYTES]\n"
+	"       logreplay image LOG BASE OUT (--point N | --end E) --keep LIST [--split BYTES]\n";
 
 int main(int argc, char **argv)
 {

@@ -45,11 +45,44 @@ static int check_ranges(struct lw_point *p, const struct lw_log *log, char *err,
 	return 0;
 }
 
-int lw_point_init(struct lw_point *p, const struct lw_log *log, uint64_t end, uint64_t dev_bytes,
-		  char *err, size_t errlen)
+/* The number of units entry @e makes with pieces of @split sectors (0: one). */
+static uint64_t units_of(const struct lw_entry *e, uint64_t split)
+{
+	return split ? (e->le_nr_sectors + split - 1) / split : 1;
+}
+
+/* List the units of the entries in [lp_flush, lp_end) inside the device; 0 or -1. */
+static int list_units(struct lw_point *p, const struct lw_log *log, uint64_t split)
 {
 	uint64_t n = 0;
 
+	for (uint64_t i = p->lp_flush; i < p->lp_end; i++)
+		if (lw_point_inside(p, log, &log->lw_entries[i]))
+			n += units_of(&log->lw_entries[i], split);
+	p->lp_pending = calloc(n + 1, sizeof(*p->lp_pending));
+	p->lp_forced = calloc(n + 1, 1);
+	if (!p->lp_pending || !p->lp_forced)
+		return -1;
+	for (uint64_t i = p->lp_flush; i < p->lp_end; i++) {
+		const struct lw_entry *e = &log->lw_entries[i];
+
+		if (!lw_point_inside(p, log, e))
+			continue;
+		for (uint64_t first = 0; first < e->le_nr_sectors;
+		     first += split ? split : e->le_nr_sectors) {
+			uint64_t left = e->le_nr_sectors - first;
+
+			p->lp_forced[p->lp_nr_pending] = (e->le_flags & LW_FUA) != 0;
+			p->lp_pending[p->lp_nr_pending++] = (struct lw_unit){
+				i, first, split && split < left ? split : left };
+		}
+	}
+	return 0;
+}
+
+int lw_point_init(struct lw_point *p, const struct lw_log *log, uint64_t end, uint64_t dev_bytes,
+		  uint64_t split, char *err, size_t errlen)
+{
 	memset(p, 0, sizeof(*p));
 	if (end > log->lw_nr) {
 		snprintf(err, errlen, "crash point after entry %llu: the log has %llu",
@@ -68,22 +101,11 @@ int lw_point_init(struct lw_point *p, const struct lw_log *log, uint64_t end, ui
 	for (uint64_t i = 0; i < end; i++)
 		if (log->lw_entries[i].le_flags & LW_FLUSH)
 			p->lp_flush = i;
-	p->lp_pending = calloc(end - p->lp_flush + 1, sizeof(*p->lp_pending));
-	p->lp_forced = calloc(end - p->lp_flush + 1, 1);
-	if (!p->lp_pending || !p->lp_forced) {
+	if (list_units(p, log, split)) {
 		lw_point_free(p);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (uint64_t i = p->lp_flush; i < end; i++) {
-		const struct lw_entry *e = &log->lw_entries[i];
-
-		if (!lw_point_inside(p, log, e))
-			continue;
-		p->lp_forced[n] = (e->le_flags & LW_FUA) != 0;
-		p->lp_pending[n++] = i;
-	}
-	p->lp_nr_pending = n;
 	return 0;
 }
 

@@ -89,7 +89,13 @@ static int load(struct ctx *c, const struct lr_args *a)
 			return fail(a->la_log, err);
 		}
 	}
-	if (lw_point_init(&c->p, &c->log, (uint64_t)end, c->imglen, err, sizeof(err)))
+	if (a->la_split % c->log.lw_sectorsize) {
+		snprintf(err, sizeof(err), "--split %llu: not a multiple of the log's %u-byte sectors",
+			 (unsigned long long)a->la_split, c->log.lw_sectorsize);
+		return fail(a->la_log, err);
+	}
+	if (lw_point_init(&c->p, &c->log, (uint64_t)end, c->imglen,
+			  a->la_split / c->log.lw_sectorsize, err, sizeof(err)))
 		return fail(a->la_log, err);
 	lw_apply_durable(&c->log, &c->p, c->img);
 	return 0;

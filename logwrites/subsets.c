@@ -47,15 +47,16 @@ static int build_pairs(struct work *w, const uint8_t *flushed)
 	uint64_t n = 0;
 
 	for (uint64_t k = 0; k < w->p->lp_nr_pending; k++)
-		n += w->log->lw_entries[w->p->lp_pending[k]].le_nr_sectors;
+		n += w->p->lp_pending[k].lu_count;
 	w->pairs = calloc(n ? n : 1, sizeof(*w->pairs));
 	if (!w->pairs)
 		return -1;
 	for (uint64_t k = 0; k < w->p->lp_nr_pending; k++) {
-		const struct lw_entry *e = &w->log->lw_entries[w->p->lp_pending[k]];
+		const struct lw_unit *u = &w->p->lp_pending[k];
+		const struct lw_entry *e = &w->log->lw_entries[u->lu_entry];
 		uint8_t full[32];
 
-		for (uint64_t j = 0; j < e->le_nr_sectors; j++) {
+		for (uint64_t j = u->lu_first; j < u->lu_first + u->lu_count; j++) {
 			struct pair *q = &w->pairs[w->nr_pairs++];
 			const uint8_t *now = flushed + (e->le_sector + j) * ss;
 			static const uint8_t zeros[LW_SECTOR_MAX];

@@ -184,24 +184,25 @@ static void test_logwrites__point_split(void **state)
 
 	(void)state;
 	sample_log(&l, &log);
-	assert_int_equal(lw_point_init(&p, &log, 5, DEV, err, sizeof(err)), 0);
+	assert_int_equal(lw_point_init(&p, &log, 5, DEV, 0, err, sizeof(err)), 0);
 	assert_int_equal(p.lp_flush, 1);
 	assert_int_equal(p.lp_nr_pending, 3);
-	assert_int_equal(p.lp_pending[0], 2);
+	assert_int_equal(p.lp_pending[0].lu_entry, 2);
+	assert_int_equal(p.lp_pending[0].lu_count, 1);
 	assert_int_equal(p.lp_forced[1], 1);
 	assert_int_equal(p.lp_forced[2], 0);
 	lw_point_free(&p);
-	assert_int_equal(lw_point_init(&p, &log, 7, DEV, err, sizeof(err)), 0);
+	assert_int_equal(lw_point_init(&p, &log, 7, DEV, 0, err, sizeof(err)), 0);
 	assert_int_equal(p.lp_outside, 1);              /* the mark, past the device */
 	assert_int_equal(p.lp_nr_pending, 4);
 	lw_point_free(&p);
-	assert_int_equal(lw_point_init(&p, &log, 0, DEV, err, sizeof(err)), 0);
+	assert_int_equal(lw_point_init(&p, &log, 0, DEV, 0, err, sizeof(err)), 0);
 	assert_int_equal(p.lp_nr_pending, 0);
 	lw_point_free(&p);
-	assert_int_equal(lw_point_init(&p, &log, 8, DEV, err, sizeof(err)), -1);
+	assert_int_equal(lw_point_init(&p, &log, 8, DEV, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "the log has 7"));
-	assert_int_equal(lw_point_init(&p, &log, 5, DEV + 1, err, sizeof(err)), -1);
-	assert_int_equal(lw_point_init(&p, &log, 6, SS, err, sizeof(err)), -1);
+	assert_int_equal(lw_point_init(&p, &log, 5, DEV + 1, 0, err, sizeof(err)), -1);
+	assert_int_equal(lw_point_init(&p, &log, 6, SS, 0, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "entry 0 (byte 512): sectors 0-1"));
 	assert_non_null(strstr(err, "straddle"));
 	lw_free(&log);
@@ -218,7 +219,7 @@ static void test_logwrites__images(void **state)
 
 	(void)state;
 	sample_log(&l, &log);
-	assert_int_equal(lw_point_init(&p, &log, 5, DEV, err, sizeof(err)), 0);
+	assert_int_equal(lw_point_init(&p, &log, 5, DEV, 0, err, sizeof(err)), 0);
 	memset(img, 0xee, sizeof(img));
 	lw_apply_durable(&log, &p, img);
 	assert_int_equal(img[0], 0x11);
@@ -245,7 +246,7 @@ static void states_of(struct blog *l, uint64_t end, uint64_t bound, uint64_t see
 	char err[256];
 
 	parse_ok(l, log);
-	assert_int_equal(lw_point_init(p, log, end, DEV, err, sizeof(err)), 0);
+	assert_int_equal(lw_point_init(p, log, end, DEV, 0, err, sizeof(err)), 0);
 	memset(img, 0xee, sizeof(img));
 	lw_apply_durable(log, p, img);
 	assert_int_equal(lw_states_build(s, log, p, img, bound, seed, err, sizeof(err)), 0);
@@ -334,6 +335,46 @@ static void test_logwrites__states_sampled(void **state)
 	lw_free(&log);
 }
 
+static void test_logwrites__split_units(void **state)
+{
+	static struct blog l;
+	static uint8_t img[DEV];
+	struct lw_log log;
+	struct lw_point p;
+	struct lw_states s;
+	char err[256];
+
+	(void)state;
+	/* after the flush: sectors 0-4 of 0x11 in one request, 6-7 of 0x77 with FUA */
+	blog_init(&l);
+	blog_add(&l, 0, 0, LW_FLUSH, 0, NULL);
+	blog_add(&l, 0, 5, 0, 0x11, NULL);
+	blog_add(&l, 6, 2, LW_FUA, 0x77, NULL);
+	parse_ok(&l, &log);
+	assert_int_equal(lw_point_init(&p, &log, 3, DEV, 2, err, sizeof(err)), 0);
+	assert_int_equal(p.lp_nr_pending, 4);           /* 0-1, 2-3, 4 and the FUA 6-7 */
+	assert_int_equal(p.lp_pending[1].lu_first, 2);
+	assert_int_equal(p.lp_pending[2].lu_count, 1);
+	assert_int_equal(p.lp_forced[3], 1);
+	memset(img, 0xee, sizeof(img));
+	lw_apply_pending(&log, &p, (uint8_t[]){ 0, 1, 0, 0 }, img);
+	assert_int_equal(img[SS], 0xee);
+	assert_int_equal(img[2 * SS], 0x11);
+	assert_int_equal(img[4 * SS - 1], 0x11);
+	assert_int_equal(img[4 * SS], 0xee);
+	assert_int_equal(img[6 * SS], 0x77);
+	memset(img, 0xee, sizeof(img));
+	assert_int_equal(lw_states_build(&s, &log, &p, img, 64, 1, err, sizeof(err)), 0);
+	assert_int_equal(s.ls_evaluated, 8);
+	assert_int_equal(s.ls_nr, 8);
+	lw_states_free(&s);
+	lw_point_free(&p);
+	lw_point_init(&p, &log, 3, DEV, 0, err, sizeof(err));
+	assert_int_equal(p.lp_nr_pending, 2);           /* whole requests */
+	lw_point_free(&p);
+	lw_free(&log);
+}
+
 static void test_logwrites__keep_lists(void **state)
 {
 	uint8_t keep[6];
@@ -371,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_logwrites__states_exhaustive),
 		cmocka_unit_test(test_logwrites__states_grouped),
 		cmocka_unit_test(test_logwrites__states_sampled),
+		cmocka_unit_test(test_logwrites__split_units),
 		cmocka_unit_test(test_logwrites__keep_lists),
 	};
 
