@@ -9,7 +9,9 @@
 # recorded profile; for each recorded crash point every real state (the file's size and
 # SHA-256 after this machine's recovery of one subset of the unflushed writes) must be
 # one the model lists for that point (the "# model: post N state" lines, the states of
-# ext4sim crashstates), and the model's states that no subset produced are counted.
+# ext4sim crashstates), and the model's states that no subset produced are counted (a
+# state is its size and SHA-256: two the model lists apart only by their violations
+# count once).
 #
 # usage: tests/kernel/powercut-replay.sh [-b BUILD] -t FILE [-v]
 # Ends with "power-cut: P points, R real states, C in the model (X%), M model states,
@@ -83,7 +85,7 @@ while read -r name sum; do
 		while read -r line; do
 			models=$((models + 1))
 			[ -n "${seen[${line#"# model: post $n state "}]:-}" ] || ponly=$((ponly + 1))
-		done < <(grep "^# model: post $n state " "$script")
+		done < <(grep "^# model: post $n state " "$script" | sort -u)
 		unset seen
 		points=$((points + 1)) reals=$((reals + real)) only=$((only + ponly))
 		if [ $miss = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
