@@ -52,6 +52,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 BIN_LIBS = $(YAML_LIBS) -lroaring
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# logreplay's unit test lives with the real-kernel tools (tests/unit/ is full)
+TEST_BIN += $(BUILD)/tests/test_logwrites
 # linked into every unit test: the world fixture, and CMOCKA_TEST_FILTER (tests/README.md)
 TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
 # the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
@@ -85,6 +87,11 @@ $(LOGREPLAY): $(LIB_OBJ) $(BUILD)/obj/logwrites/main.o
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/test_logwrites: $(BUILD)/obj/tests/kernel/test_logwrites.o \
+		$(BUILD)/obj/tests/cmocka-filter.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 

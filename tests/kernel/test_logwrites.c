@@ -1,5 +1,6 @@
 /*
- * test_logwrites.c - logwrites/ (the dm-log-writes replay of logreplay):
+ * test_logwrites.c - logwrites/ (the dm-log-writes replay of logreplay), the unit test
+ * of a program of its own, kept here with the real-kernel tools:
  * logs built in memory entry by entry, parsed back; every malformed field
  * refused with a message naming the entry; the crash point's durable prefix
  * and pending writes around flushes, FUA writes and writes past the device;
