@@ -700,9 +700,9 @@ static void run_long_side(struct explore *e, uint64_t r, bool on,
 	sim_stream_close(ss, res);
 	SIM_ASSERT(res->steps == d.len || outfile_signal || res->cut);
 	if (res->cut) {
-		fprintf(stderr, "ext4sim: explore: run %llu stopped after step %u of %u: the checker "
-			"holds %u changes since the last crash and durable point, the most a long "
-			"run keeps (docs/performance.md, \"Limits\")\n", (unsigned long long)r,
+		fprintf(stderr, "ext4sim: explore: run %llu stopped after step %u of %u: the checker's "
+			"logs hold %u entries (changes since the last crash and durable point, and "
+			"durable points), the most a long run keeps (docs/performance.md, \"Limits\")\n", (unsigned long long)r,
 			res->steps, d.len, SIM_STREAM_MUTS_MAX);
 		e->write_failed = true;         /* exit 2 once the report is out */
 	}

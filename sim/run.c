@@ -33,7 +33,7 @@ int world_mount(struct world *w)
 }
 
 static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
-		       struct sim_variant_result *r)
+		       struct sim_variant_result *r, const struct sim_options *o)
 {
 	memset(w, 0, sizeof(*w));
 	w->cfg = cfg;
@@ -46,6 +46,8 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 	SIM_ASSERT(world_mount(w) == 0);
 	memset(w->c, 0, sizeof(*w->c));
 	chk_init(w->chk, cfg->opts.block_size);
+	if (o)
+		chk_set_log_mode(w->chk, (enum chk_log_mode)o->checker_log);
 }
 
 void world_attach_events(struct world *w)
@@ -734,7 +736,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->cfg = *cfg;
 	r->show_notes = o && o->notes;
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
-	world_init(&w, cfg, r);
+	world_init(&w, cfg, r, o);
 	w.o = o;
 	r->lay = w.fs.lay;
 	if (o && o->record_events)
@@ -809,7 +811,7 @@ struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const stru
 	SIM_ASSERT(o != NULL && !o->has_keep && !o->only_point);
 	ss->r.cfg = *cfg;
 	ss->o = o;
-	world_init(&ss->w, &ss->r.cfg, &ss->r);
+	world_init(&ss->w, &ss->r.cfg, &ss->r, o);
 	ss->w.o = o;
 	ss->ic.w = &ss->w;
 	return ss;
@@ -854,7 +856,7 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 	SIM_ASSERT(idx != 0);           /* no wrap: explore bounds the steps */
 	if (ss->res.cut)
 		return 0;
-	if (w->chk->nr_muts >= SIM_STREAM_MUTS_MAX) {
+	if (chk_log_entries(w->chk) >= SIM_STREAM_MUTS_MAX) {
 		ss->res.cut = true;     /* the memory bound of a long run: stop here */
 		return 0;
 	}

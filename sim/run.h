@@ -57,6 +57,7 @@ struct sim_options {
 	bool final_digest;              /* the final content's SHA-256 (final_content.sha256) */
 	bool final_bytes;               /* and its pages, to show differing bytes (content.h) */
 	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
+	uint8_t checker_log;            /* enum chk_log_mode (--checker-log) */
 };
 
 /* The effective settings of one variant. */
@@ -136,8 +137,9 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps);
 struct sim_stream;
 
 /*
- * A streamed run stops (cut) before a step when the checker holds this many
- * changes since the last crash and durable point (32 bytes each: 64 MiB),
+ * A streamed run stops (cut) before a step when the checker's logs hold this
+ * many entries (chk_log_entries: changes since the last crash and durable
+ * point, as summarised, and durable points; 32 bytes each at most: 64 MiB),
  * which bounds its memory whatever the number of steps (docs/performance.md).
  */
 #define SIM_STREAM_MUTS_MAX (2u << 20)

@@ -19,8 +19,9 @@
  *     it: buffers, revokes, forgets, frees, the inode's dirty range), the
  *     logged transactions and the checkpoint list with its copies;
  *   checker: the POSIX reference, the durable baseline, the mutations since
- *     it, the durable points and the mutations since the last crash, whether
- *     the sentinel was written.
+ *     it (as summarised, checker/log.c) and the sizes the file had since, the
+ *     durable points and the mutations since the last
+ *     crash, whether the sentinel was written.
  * Not covered, as nothing later reads them but counts and messages: the run
  * counters (the checker reads only their change within a step), the
  * device's flush count, the crash points seen and the last recovery's
@@ -252,7 +253,6 @@ static void key_muts(struct keyh *h, const struct chk_mut *m, uint32_t n)
 		put(h, m[i].kind | (uint64_t)m[i].byte << 8);
 		put(h, (uint64_t)m[i].off);
 		put(h, (uint64_t)m[i].len);
-		put(h, (uint64_t)m[i].size_after);
 	}
 }
 
@@ -262,6 +262,8 @@ static void key_checker(struct keyh *h, const struct chk_state *c)
 	key_runs(h, &c->posix);
 	key_runs(h, &c->durable);
 	key_muts(h, c->muts, c->nr_muts);
+	put(h, (uint64_t)c->size_lo);
+	put(h, (uint64_t)c->size_hi);
 	put(h, c->nr_dps);
 	for (uint32_t i = 0; i < c->nr_dps; i++) {
 		put(h, (uint64_t)c->dps[i].size);
