@@ -33,6 +33,8 @@ struct sim_overrides {
 	char argv_text[1024];           /* these flags as typed, for reproduce lines */
 };
 
+struct cp_memo;
+
 struct sim_options {
 	bool json;
 	bool json_state;                /* each step's state_json (run --json) */
@@ -58,6 +60,7 @@ struct sim_options {
 	bool final_bytes;               /* and its pages, to show differing bytes (content.h) */
 	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
 	uint8_t checker_log;            /* enum chk_log_mode (--checker-log) */
+	struct cp_memo *crash_memo;     /* crash points' results to share (explore), or NULL */
 };
 
 /* The effective settings of one variant. */
