@@ -82,7 +82,10 @@ struct blkdev *blkdev_clone(const struct blkdev *src)
 	return bd;
 }
 
-/* The durable copy of @blk, allocated (and listed in bd_slots) on first write. */
+/*
+ * The durable copy of @blk, allocated (and listed in bd_slots) on first write;
+ * a new copy's bytes are undefined until the caller writes the whole block.
+ */
 static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 {
 	uint32_t c = blk >> BLKDEV_CHUNK_SHIFT;
@@ -92,8 +95,8 @@ static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 	if (!bd->bd_chunks[c])
 		bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
 	chunk = bd->bd_chunks[c];
-	if (!chunk[blk & (CHUNK_BLOCKS - 1)]) {
-		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_zalloc(bd->bd_block_size);
+	if (!chunk[blk & (CHUNK_BLOCKS - 1)]) {     /* not zeroed: the caller fills it */
+		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_realloc_array(NULL, 1, bd->bd_block_size);
 		if (bd->bd_nr_slots == bd->bd_cap_slots) {
 			bd->bd_cap_slots = bd->bd_cap_slots ? 2 * bd->bd_cap_slots : 16;
 			bd->bd_slots = sim_realloc_array(bd->bd_slots, bd->bd_cap_slots,

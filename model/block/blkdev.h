@@ -31,7 +31,7 @@
 #include "events.h"
 
 #define BLKDEV_SENTINEL 0xee
-#define BLKDEV_CHUNK_SHIFT 10
+#define BLKDEV_CHUNK_SHIFT 8
 
 enum bio_state { BIO_SUBMITTED, BIO_COMPLETED };
 
