@@ -690,6 +690,65 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 	return h;
 }
 
+/* The block recovery must leave at metadata block @blk (chk_expected_meta_hash's choice). */
+static const uint8_t *expected_block(const struct ext4_fs *fs, uint32_t blk, bool with_committing,
+				     uint8_t **sentinel)
+{
+	const journal_t *j = &fs->journal;
+	const uint8_t *c = NULL;
+	bool revoked = false;
+	uint32_t lo = 0, hi = j->j_nr_cp;
+
+	if (with_committing)
+		c = committing_copy(j, blk, &revoked);
+	if (c)
+		return c;
+	while (lo < hi) {       /* the checkpoint list is sorted by block */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (j->j_cp[mid].cp_blocknr < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!revoked && lo < j->j_nr_cp && j->j_cp[lo].cp_blocknr == blk)
+		return j->j_cp[lo].cp_data;
+	return or_sentinel(blkdev_peek_durable(fs->bdev, blk), sentinel, fs->opts.block_size);
+}
+
+/* Does metadata block @blk of @rec read what recovery must leave there? */
+static bool meta_block_ok(const struct ext4_fs *fs, bool with_committing, const struct ext4_fs *rec,
+			  uint32_t blk, uint8_t **sentinel)
+{
+	if (blk >= fs->lay.journal_start)
+		return true;
+	return memcmp(expected_block(fs, blk, with_committing, sentinel),
+		      or_sentinel(blkdev_peek(rec->bdev, blk), sentinel, fs->opts.block_size),
+		      fs->opts.block_size) == 0;
+}
+
+bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,
+			  const struct ext4_fs *rec)
+{
+	const struct blkdev *bd = rec->bdev;
+	const journal_t *j = &fs->journal;
+	const transaction_t *t = j->j_committing_transaction;
+	uint8_t *sentinel = NULL;
+	bool ok = true;
+
+	SIM_ASSERT(bd->bd_parent == fs->bdev && rec->lay.journal_start == fs->lay.journal_start);
+	for (uint32_t i = 0; ok && i < bd->bd_nr_slots; i++)
+		ok = meta_block_ok(fs, with_committing, rec, bd->bd_slots[i], &sentinel);
+	for (uint32_t i = 0; ok && i < bd->bd_nr_bios; i++)
+		ok = meta_block_ok(fs, with_committing, rec, bd->bd_bios[i].b_blocknr, &sentinel);
+	for (uint32_t i = 0; ok && i < j->j_nr_cp; i++)
+		ok = meta_block_ok(fs, with_committing, rec, j->j_cp[i].cp_blocknr, &sentinel);
+	for (uint32_t i = 0; ok && with_committing && t && i < t->t_nr_buffers; i++)
+		ok = meta_block_ok(fs, with_committing, rec, t->t_buffers[i].jb_blocknr, &sentinel);
+	free(sentinel);
+	return ok;
+}
+
 #define SHIFT_DEPTH_MAX 8
 
 /* A fill or size set among m[lo, hi) that leaves @v at @off (shifts ignored). */

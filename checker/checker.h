@@ -170,6 +170,16 @@ void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step);
 uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing);
 uint64_t chk_device_meta_hash(const struct ext4_fs *fs);
 /*
+ * Is the metadata of @rec, mounted on an overlay of @fs's device (blocks the
+ * overlay does not hold read @fs's durable ones), what recovery must leave:
+ * what chk_expected_meta_hash(@fs, @with_committing) hashes?  Compares only
+ * the blocks that can differ (those the overlay holds or has writes for, and
+ * those the journal has copies of), byte for byte: the answer of comparing the
+ * two hashes, without their chance of a collision.
+ */
+bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,
+			  const struct ext4_fs *rec);
+/*
  * After a crash, recovery and mount: the post-crash invariants; then the
  * recovered file becomes the new reference and baseline.
  */

@@ -815,6 +815,80 @@ static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
 	fx_world_free(w);
 }
 
+/*
+ * chk_meta_as_expected() answers as comparing the two metadata hashes does, on
+ * an overlay of a device with a journal to replay: mounted as it is, with a
+ * logged metadata block changed (the replay repairs it: both say yes), with any
+ * other metadata block changed (both say no), with a block past the metadata
+ * changed (both say yes).
+ */
+static bool meta_hashes_agree(struct fx_world *w, uint32_t change_blk, bool *ok, bool *mounted)
+{
+	struct blkdev *child = blkdev_overlay(w->bd);
+	struct sim_counters c = { 0 };
+	struct jbd2_recovery_info ri;
+	struct ext4_fs rec;
+	uint8_t *b = malloc(w->o.block_size);
+	bool same;
+
+	assert_non_null(b);
+	if (change_blk) {
+		blkdev_read(w->bd, change_blk, b);
+		b[7] ^= 0x5a;
+		blkdev_write_durable(child, change_blk, b);
+	}
+	*mounted = ext4_fill_super(&rec, child, &w->o, &w->sem, &c, &ri) == 0;
+	*ok = *mounted && chk_meta_as_expected(&w->fs, false, &rec);
+	same = !*mounted ||
+	       *ok == (chk_expected_meta_hash(&w->fs, false) == chk_device_meta_hash(&rec));
+	if (*mounted)
+		ext4_free_fs(&rec);
+	blkdev_destroy(child);
+	free(b);
+	return same;
+}
+
+static void test_checker__meta_comparison_equals_the_hashes(void **state)
+{
+	struct fx_world *w = world_new(1024, DATA_ORDERED, true);
+	unsigned refused = 0;
+	bool ok, mounted;
+
+	(void)state;
+	step_write(w, 0, 5000, 0x11);
+	step_fsync(w);
+	step_truncate(w, 2000);                 /* committed: recovery replays it */
+	begin(w);
+	jbd2_journal_commit_transaction(&w->fs.journal);
+	end(w);
+	blkdev_complete_all(w->bd);             /* the log on the media, not checkpointed */
+	blkdev_flush(w->bd);
+	assert_true(w->fs.journal.j_nr_cp > 0);
+	assert_true(meta_hashes_agree(w, 0, &ok, &mounted));
+	assert_true(mounted && ok);
+	for (uint32_t i = 0; i < w->fs.journal.j_nr_cp; i++) {  /* repaired by the replay */
+		if (!w->fs.journal.j_cp[i].cp_blocknr)
+			continue;
+		assert_true(meta_hashes_agree(w, w->fs.journal.j_cp[i].cp_blocknr, &ok, &mounted));
+		assert_true(!mounted || ok);
+	}
+	for (uint32_t blk = 1; blk < w->fs.lay.journal_start; blk++) {
+		bool logged = false;
+
+		for (uint32_t i = 0; i < w->fs.journal.j_nr_cp; i++)
+			logged = logged || w->fs.journal.j_cp[i].cp_blocknr == blk;
+		if (logged)
+			continue;
+		assert_true(meta_hashes_agree(w, blk, &ok, &mounted));
+		assert_false(ok);
+		refused += mounted;     /* mounted, and the difference seen */
+	}
+	assert_true(refused > 0);
+	assert_true(meta_hashes_agree(w, w->fs.lay.data_start + 3, &ok, &mounted));
+	assert_true(mounted && ok);
+	fx_world_free(w);
+}
+
 /* ------------------------------------------------------------------ */
 /* the log summary                                                     */
 
@@ -1083,6 +1157,7 @@ int main(void)
 		T(test_checker__shifted_bytes_after_a_crash_are_allowed),
 		T(test_checker__eof_store_exposed_only_without_the_6_13_fixes),
 		T(test_checker__zeroing_and_eof_stores_report_nothing),
+		T(test_checker__meta_comparison_equals_the_hashes),
 		T(test_checker_log__summary_judges_as_the_full_log),
 		T(test_checker_log__a_lost_entry_is_seen),
 		T(test_checker_log__summary_bounds_the_log),
