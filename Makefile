@@ -9,7 +9,7 @@
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
 #   make fuzz       the libFuzzer harnesses of tests/fuzz/ (clang, ASan + UBSan, build in
 #                   build-fuzz/), each for FUZZ_TIME seconds (default 60) on one core;
-#                   FUZZ_SEED=S instead: a reproducible run from the seed corpus (CI)
+#                   FUZZ_SEED=S instead: a run of fixed length from the seed corpus (CI)
 #   make tidy       the source rules (scripts/tidy): functions of at most 70 lines, one PRNG
 #   make deps       install the Debian packages the build needs (as root)
 #   make bench      the cost of a crash state, of one scenario replayed end to end, of

@@ -13,6 +13,9 @@
 #include "blkdev.h"
 #include "log.h"
 
+/* Bytes of a folio no path filled read as stale, like device garbage. */
+_Static_assert(FOLIO_FRESH_FILL == BLKDEV_SENTINEL, "a fresh folio holds the sentinel");
+
 static const struct chk_inv_info inv_table[INV_COUNT] = {
 	[INV_DISKSIZE_LE_SIZE] = { "disksize_le_size", false, "after every step",
 		"i_disksize <= i_size",
