@@ -841,8 +841,7 @@ static bool meta_hashes_agree(struct fx_world *w, uint32_t change_blk, bool *ok,
 	*ok = *mounted && chk_meta_as_expected(&w->fs, false, &rec);
 	same = !*mounted ||
 	       *ok == (chk_expected_meta_hash(&w->fs, false) == chk_device_meta_hash(&rec));
-	if (*mounted)
-		ext4_free_fs(&rec);
+	ext4_free_fs(&rec);             /* a failed mount leaves what it had loaded */
 	blkdev_destroy(child);
 	free(b);
 	return same;
