@@ -62,6 +62,39 @@ for f in small.fsxops small.xfs_io fsx-default.fsxops cmdline.xfs_io; do
 	check "import $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" ||
 		{ diff "tests/data/import/$f.yaml" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
 done
+# real fsx logs (tests/data/fsx-real/, NAME.expect says how each was taken on a real ext4):
+# imported, replayed, then fsync and evict as the real run's fsync and drop_caches; the
+# final size, which bytes read as zeros, and the data and holes SEEK_DATA/SEEK_HOLE sees
+# (the written extents once the page cache is gone) must be what the real file held
+fsx_real_state() {  # JSON of a run on stdin, the dumped file $1: "size S", "zero-mask M", "seek ..."
+	local size bs
+	size=$(stat -c %s "$1")
+	bs=$(grep -o '"block_size": [0-9]*' "$2" | head -1 | awk '{ print $2 }')
+	echo "size $size"
+	echo "zero-mask $(tr '\001-\377' '\001' < "$1" | sha256sum | cut -c1-64)"
+	grep -o '"extents": \[[^]]*\]' "$2" | tail -1 | grep -o '{[^}]*}' | sed 's/[^0-9a-z ]//g' |
+		awk -v bs="$bs" -v size="$size" '
+		$6 == "written" { s = $2 * bs; e = ($2 + $4) * bs; if (s >= size) next
+			if (e > size) e = size
+			if (n && s == last) { last = e; next }
+			out = out (n ? sprintf(",HOLE %d,", last) : (s > 0 ? "HOLE 0," : "")) "DATA " s
+			last = e; n++ }
+		END { print "seek " (n ? out ",HOLE " last : (size ? "HOLE 0" : "")) }'
+}
+for e in tests/data/fsx-real/*.expect; do
+	n=$(basename "$e" .expect)
+	read -ra args <<< "$(sed -n 's/^import-flags *//p' "$e")"
+	run "$sim" import "${args[@]}" "tests/data/fsx-real/$n.fsxops"
+	imp_rc=$rc imp_cmd=$cmdline
+	{ cat "$out"; printf '  - fsync\n  - evict\n'; } > "$tmp/fsx.yaml"
+	rm -f "$tmp/fsx.bin"
+	run "$sim" run --json --dump-file "$tmp/fsx.bin" "$tmp/fsx.yaml"
+	cmdline="$imp_cmd > FILE.yaml; append fsync and evict; ${cmdline/$tmp\/fsx.yaml/FILE.yaml}"
+	check "fsx-real $n" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && [ -f "$tmp/fsx.bin" ] &&
+		fsx_real_state "$tmp/fsx.bin" "$out" > "$tmp/fsx.got" &&
+		diff <(grep -E "^(size|zero-mask|seek) " "$e") "$tmp/fsx.got" > "$tmp/fsx.diff" ||
+		{ sed "s/^/  /" "$tmp/fsx.diff"; false; }'
+done
 expect_exit2 import-bad-size "$sim" import tests/data/import/bad-size.fsxops
 check import-bad-size-message 'golden import-bad-size "$err"'
 run "$sim" import --pollute-eof tests/data/import/fsx-default.fsxops
