@@ -118,10 +118,16 @@ void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
 		EV_RECORD(fs->bdev->bd_events, EV_RELEASE, nr, 0, 0, 0);
 }
 
-/* ext4_nonda_switch(): too little free space left for delalloc. */
+/*
+ * ext4_nonda_switch(): too little free space left for delalloc, so the
+ * caller (a delalloc write or page fault) takes the non-delalloc path;
+ * each such answer is counted (nonda_switches).
+ */
 bool ext4_nonda_switch(struct ext4_fs *fs)
 {
 	uint64_t free = fs->s_freeclusters, dirty = fs->s_dirtyclusters;
+	bool sw = 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
 
-	return 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
+	fs->counters->nonda_switches += sw;
+	return sw;
 }
