@@ -29,6 +29,34 @@ check export-fstests '[ "$rc" = 0 ] && bash -n "$tmp/ft/042" && golden fstests-0
 # several states at a crash point: the test checks membership, the golden line says so
 run "$sim" export --format fstests scenarios/crash/shutdown-completes-inflight.yaml
 check export-fstests-stdout 'golden fstests-several-states "$out"'
+# the variant exported: a bug scenario's fixed side is the variant expecting the fewest
+# violations nearest (in toggles, either way) to one expecting more, one without patches
+# of its own at equal distance; else the one nearest to today's kernel (the default
+# profile) and not newer: each of these exported an older kernel's behaviour before, and
+# its test failed on 6.18
+picked=""
+for f in bugs/2026-ondisk-residue-extend patches/jdata-writeback-commit tutorial/10-page-cache-half \
+	bugs/2023-foo-zero-tail patches/zero-outside-handle-journal bugs/2024-eof-pollution-extend; do
+	run "$sim" export --format fstests "scenarios/$f.yaml"
+	picked="$picked$(sed -n 's/^# Model: kernel profile \([^,]*\), variant \([^;]*\);$/\1 \2/p' "$out");"
+done
+check export-variant-choice '[ "$picked" = "6.13 after-6.13;6.6 after-6.6;6.13 both;6.1 k6.1;6.12 before-6.12;6.13 after-6.13;" ] ||
+	{ echo "  $picked"; false; }'
+# a step the model sends off the delalloc path for want of space (ext4_nonda_switch on its
+# small disk) is refused: a real ext4 of another layout need not switch
+expect_exit2 export-nonda "$sim" export --format fstests scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml
+check export-nonda-message 'golden refuse-nonda "$err"'
+# the mount options name every mode the model tells apart, defaults too, so fstests'
+# MOUNT_OPTIONS (mounted first) cannot change them: nodelalloc or noauto_da_alloc there
+# made an exported test fail on 6.18
+mo=""
+for cfg in "" "--nodelalloc" "--data journal" "--data writeback --block-size 1024"; do
+	read -ra args <<< "$cfg"
+	run "$sim" export --format fstests "${args[@]}" -c "pwrite 0 10"
+	mo="$mo$(sed -n 's/^mount_opts=//p' "$out");"
+done
+check export-fstests-mount-options '[ "$mo" = "\"data=ordered,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";\"data=ordered,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=journal,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=writeback,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";" ] ||
+	{ echo "  $mo"; false; }'
 
 # refusals: a model-only step exits 2 with FILE:LINE:COL, nothing on stdout
 expect_exit2 export-checkpoint "$sim" export scenarios/basic/checkpoint-then-crash.yaml
