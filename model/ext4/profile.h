@@ -50,6 +50,8 @@ struct ext4_semantics {
 	bool zero_eof_in_write_checks;  /* 2026 series patch 13 (7.1) */
 	bool jbd2_lockless_committed;   /* 7c73ddb7589f (6.12) */
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
+	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
+	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -74,6 +76,8 @@ enum ext4_toggle_id {
 	T_ZERO_EOF_IN_WRITE_CHECKS,
 	T_JBD2_LOCKLESS_COMMITTED,
 	T_IOMAP_DIRTY_WRITE_ONLY,
+	T_GET_BLOCK_UNWRITTEN_NEW,
+	T_WB_SUBMIT_PARTIAL_FOLIO,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 
