@@ -169,6 +169,12 @@ static unsigned toggle_distance(const struct sim_variant_cfg *a, const struct si
 	return n;
 }
 
+/* 1 when configuration @v is a variant with patches: of its own, else 0. */
+static unsigned own_patches(const struct loaded *ld, unsigned v)
+{
+	return v < ld->s.nr_variants && ld->s.variants[v].v_nr_patches > 0;
+}
+
 /* The fewest violations a variant of @ld expects, and whether one expects more. */
 static int fewest_expected(const struct loaded *ld, bool *more)
 {
@@ -211,8 +217,7 @@ static int fixed_side(const struct loaded *ld, unsigned *bug)
 
 			if (expected_count(&ld->s, ld->cfg[b].name) <= least)
 				continue;
-			n = 2 * toggle_distance(&ld->cfg[f], &ld->cfg[b]) +
-			    (ld->s.variants[f].v_nr_patches > 0);
+			n = 2 * toggle_distance(&ld->cfg[f], &ld->cfg[b]) + own_patches(ld, f);
 			if (n < best) {
 				best = n;
 				pick = (int)f;
@@ -240,7 +245,7 @@ static unsigned current_side(const struct loaded *ld)
 		for (unsigned t = 0; t < ext4_toggle_count(); t++)
 			n += ext4_toggle_get(&ld->cfg[v].sem, ext4_toggle_at(t)) !=
 			     ext4_profile_has(dflt, t);
-		n = 2 * n + (ld->s.variants[v].v_nr_patches > 0) +
+		n = 2 * n + own_patches(ld, v) +
 		    (ext4_profile_version(ld->cfg[v].profile) > ext4_profile_version(dflt)) * 4096;
 		if (n < best) {
 			best = n;
