@@ -416,8 +416,8 @@ static void step_inject(struct world *w, const struct scn_step *st, struct sim_s
 		note(sr, "no fault armed");
 }
 
-static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
-		     struct sim_step_result *sr, FILE *trace)
+static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx,
+			struct sim_step_result *sr, FILE *trace)
 {
 	if (step_sync_like(w, st, sr))
 		return;
@@ -454,6 +454,16 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	default:
 		SIM_ASSERT(!"unknown step");
 	}
+}
+
+/* Run step @st (number @idx) into @sr, noting whether it left the delalloc path. */
+static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
+		     struct sim_step_result *sr, FILE *trace)
+{
+	uint64_t nonda = w->c->nonda_switches;
+
+	run_step_op(w, st, idx, sr, trace);
+	sr->nonda = w->c->nonda_switches != nonda;
 }
 
 /* --- variants --- */

@@ -83,7 +83,8 @@ struct sim_step_result {
 	uint32_t ev_end;
 	char *state_json;
 	char *writes_note;              /* crash --keep: the writes kept and lost, named */
-	uint32_t pending;               /* a crash step: the writes not yet durable */               /* with json_state: the state after the step (snapshot.h) */
+	uint32_t pending;               /* a crash step: the writes not yet durable */
+	bool nonda;                     /* ext4_nonda_switch sent the step off the delalloc path */               /* with json_state: the state after the step (snapshot.h) */
 };
 
 struct sim_variant_result {
