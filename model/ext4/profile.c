@@ -260,6 +260,25 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"committed, under the journal's state lock: contention for direct-I/O and DAX "
 		"readers (stress-ng fiemap +565% in the kernel test robot's report).",
 		.shown_by = "scenarios/patches/iomap-dirty-read-lookups.yaml before-6.6" },
+	[T_PUNCH_END_EOF_BLOCK] = {
+		"punch_end_eof_block",
+		"unidentified: the rule of Debian's 7.2.13 source (fs/ext4/inode.c, "
+		"ext4_punch_hole: \"set the hole to end after the block that contains "
+		"i_size\"); 6.18.44 runs the older rule", "7.2 (unconfirmed)",
+		"a punch whose end passes i_size (end > i_size) ends at the end of the page "
+		"holding i_size",
+		"a punch whose end reaches i_size (end >= i_size) ends at the end of the block "
+		"holding i_size: a punch ending exactly at an unaligned i_size frees the EOF "
+		"block instead of zeroing it",
+		"ext4_punch_hole", "the commit and its release are not known: the Debian "
+		"source carries no mainline ids; the toggle is in the 7.2 profile because "
+		"7.2.13 is the first kernel seen with it (6.17.13 and 6.18.44 behave as before)",
+		SEM(punch_end_eof_block),
+		.why = "Ending the hole at the block holding i_size, not the page, saves zeroing "
+		"blocks past EOF; taking \">=\" frees the EOF block of a punch that ends "
+		"at i_size instead of zeroing it, which since the 2026 series (edges not "
+		"ordered) decides whether it reads zero after a commit and a crash.",
+		.shown_by = "scenarios/zeroing/punch-to-eof-commit-crash.yaml k7.2" },
 	[T_IOMAP_DIRTY_WRITE_ONLY] = {
 		"iomap_dirty_write_only",
 		"unmerged: Zhongwei Cai, ext4: remove unnecessary ext4_inode_datasync_dirty in "
@@ -302,11 +321,16 @@ static const struct ext4_profile profiles[] = {
 	  "09, 10, 12, 13)", "7.0",
 	  ON(T_ZERO_ORDER_EOF_ONLY, T_ZERO_OUTSIDE_HANDLE, T_SYNC_PERSIST_ZERO,
 	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS) },
+	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
+	  "7.1", ON(T_PUNCH_END_EOF_BLOCK) },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy and punch-size "
 	  "backports", "6.4", ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
 	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	{ "debian-6.17.13", "Debian trixie-backports' 6.17.13: 6.17 with the punch-size fix "
+	  "(stable backport)", "6.18", NONE },
+	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
