@@ -6,11 +6,14 @@
  * ext4_update_disksize_before_punch and
  * ext4_truncate_page_cache_block_range of fs/ext4/inode.c, with the checks
  * of vfs_fallocate() (fs/open.c), as of 6.18; the 2026 zero-out series
- * (7.1) is in by its toggles: partial blocks zeroed before the handles
- * (zero_outside_handle), punch and zero-range edges not ordered
- * (zero_order_eof_only) but written back in SYNC mode (sync_persist_zero),
- * one SYNC test for every mode (unified_sync_check), the EOF folio
- * write-protected after the chunk's handle (isize_ext_outside_handle).
+ * (7.1) is in by its toggles, as merged (read in 7.2.13's source): partial
+ * blocks zeroed before the handles, the old EOF block once before the first
+ * allocation chunk (zero_outside_handle), punch and zero-range edges not
+ * ordered (zero_order_eof_only) but written back before the handle in SYNC
+ * mode (sync_persist_zero), one SYNC test for every mode
+ * (unified_sync_check), the size raised once after the last chunk and the
+ * EOF folio write-protected after that (isize_ext_outside_handle); and
+ * 7.2's punch ending at the block holding i_size (punch_end_eof_block).
  *
  * Journalled metadata: every allocation chunk, conversion and size change
  * is one handle (the extent blocks, the bitmap, the raw inode); punch,
