@@ -8,7 +8,8 @@
 #                   (tests/README.md), UPDATE=1 rewrites the golden outputs
 #   make asan       the whole check under AddressSanitizer + UBSan (build in build-asan/)
 #   make fuzz       the libFuzzer harnesses of tests/fuzz/ (clang, ASan + UBSan, build in
-#                   build-fuzz/), each for FUZZ_TIME seconds (default 60) on one core
+#                   build-fuzz/), each for FUZZ_TIME seconds (default 60) on one core;
+#                   FUZZ_SEED=S instead: a run of fixed length from the seed corpus (CI)
 #   make tidy       the source rules (scripts/tidy): functions of at most 70 lines, one PRNG
 #   make deps       install the Debian packages the build needs (as root)
 #   make bench      the cost of a crash state, of one scenario replayed end to end, of
@@ -57,6 +58,7 @@ FUZZ_NAMES := scenario grammar import steps stepline
 FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_TIME ?= 60
+FUZZ_SEED ?=
 
 .PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm fuzz fuzz-bins
 .SECONDARY:
@@ -128,7 +130,7 @@ fuzz: deps
 	@command -v clang > /dev/null || { echo "fuzz: clang is not installed: skipped"; exit 0; } && \
 	$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fno-omit-frame-pointer" \
 		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-bins && \
-	FUZZ_TIME=$(FUZZ_TIME) scripts/fuzz build-fuzz $(FUZZ_NAMES)
+	FUZZ_TIME=$(FUZZ_TIME) FUZZ_SEED=$(FUZZ_SEED) scripts/fuzz build-fuzz $(FUZZ_NAMES)
 
 clean:
 	rm -rf build build-asan build-fuzz

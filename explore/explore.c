@@ -128,10 +128,29 @@ struct explore {
 	int interrupted;                /* the signal that stopped the search, or 0 */
 };
 
-/* Is the step line @text (parsed: @st) a write that takes the position's fill byte? */
+/* @text with "-S 0xFF" after its command word: the step a position's fill byte makes. */
+static void with_fill(const char *text, unsigned fill, char out[SCN_STEP_TEXT_MAX])
+{
+	int cmd = (int)strcspn(text, " ");
+
+	snprintf(out, SCN_STEP_TEXT_MAX, "%.*s -S 0x%02x%s", cmd, text, fill & 0xff, text + cmd);
+}
+
+/*
+ * Is the step line @text (parsed: @st) a write that takes the position's
+ * fill byte?  Not when it sets its own, in whatever spelling (-S 0x5a,
+ * -S0x5a, -DS 0x5a): the step with a fill byte added must parse.
+ */
 static bool takes_fill(const char *text, const struct scn_step *st)
 {
-	return (st->s_op == SCN_PWRITE || st->s_op == SCN_MWRITE) && !strstr(text, " -S ");
+	char with[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	struct scn_step w;
+	unsigned col;
+
+	if (st->s_op != SCN_PWRITE && st->s_op != SCN_MWRITE)
+		return false;
+	with_fill(text, 0x11, with);
+	return scn_parse_step(with, &w, err, sizeof(err), &col) == 0;
 }
 
 /* The grammar: the templates of the kinds on, expanded for the block size. */
@@ -168,8 +187,7 @@ static void step_text(const struct gstep *g, uint32_t i, char out[SCN_STEP_TEXT_
 	unsigned fill = 0x11 * ((i % 14) + 1);
 
 	if (g->fill)
-		snprintf(out, SCN_STEP_TEXT_MAX, "%.6s -S 0x%02x%s", g->text, fill & 0xff,
-			 g->text + 6);
+		with_fill(g->text, fill, out);
 	else
 		snprintf(out, SCN_STEP_TEXT_MAX, "%s", g->text);
 }

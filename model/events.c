@@ -89,6 +89,7 @@ const char *ev_type_name(enum ev_type type)
 		[EV_RESERVE] = "reserve", [EV_RELEASE] = "release", [EV_ALLOC] = "alloc",
 		[EV_FREE] = "free", [EV_FREE_RELEASED] = "free_released",
 		[EV_CONVERT] = "convert", [EV_I_SIZE] = "i_size", [EV_I_DISKSIZE] = "i_disksize",
+		[EV_FAULT] = "fault",
 	};
 
 	SIM_ASSERT(type < EV_TYPE_COUNT);

@@ -57,6 +57,8 @@ enum ev_type {
 	/* inode sizes */
 	EV_I_SIZE,              /* a = old, b = new */
 	EV_I_DISKSIZE,          /* a = old, b = new */
+	/* model-only faults (inject steps) */
+	EV_FAULT,               /* a = enum ext4_fault, b = blocks asked, c = blocks given */
 	EV_TYPE_COUNT
 };
 

@@ -87,6 +87,12 @@ static const char *model_only(const struct scn_step *st)
 			       "kernel-check compares the kernel's state with every state the "
 			       "model lists)";
 		return NULL;
+	case SCN_INJECT:
+		return "inject is model only: a fault the model arms in its own allocator "
+		       "(enospc) or low-space check (nonda); a real kernel has no switch that "
+		       "fails the Nth block allocation of one file or takes the nodelalloc "
+		       "fallback on a file system with room (fail_make_request fails I/O, not "
+		       "allocations); run the scenario in the model (ext4sim run)";
 	default:
 		return NULL;
 	}

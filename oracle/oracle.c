@@ -135,6 +135,12 @@ void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
 		snprintf(buf, cap, "%s%s", scn_op_name(st->s_op), st->s_logflush ? " -f" : "");
 		persist_list(buf, cap, st);
 		break;
+	case SCN_INJECT:
+		snprintf(buf, cap, "inject %s", scn_fault_name(st->s_fault));
+		if (st->s_fault == SCN_FAULT_ENOSPC)
+			snprintf(buf + strlen(buf), cap - strlen(buf), " --after %lld",
+				 (long long)(st->s_after < 0 ? 0 : st->s_after));
+		break;
 	default:
 		snprintf(buf, cap, "%s", scn_op_name(st->s_op));
 		break;

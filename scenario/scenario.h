@@ -65,8 +65,18 @@ enum scn_op {
 	SCN_MMAP,                /* mmap [-rwx] OFF LEN: an explicit shared mapping */
 	SCN_MSYNC,               /* msync [-ais] [OFF LEN] */
 	SCN_MUNMAP,              /* munmap */
+	SCN_INJECT,              /* inject enospc [--after N] | nonda | clear: model-only faults */
 	SCN_OP_COUNT
 };
+
+/* What an inject step arms (docs/scenario-format.md, "Faults"). */
+enum scn_fault {
+	SCN_FAULT_ENOSPC,         /* one block allocation fails with ENOSPC after N blocks */
+	SCN_FAULT_NONDA,          /* ext4_nonda_switch() reports too little free space */
+	SCN_FAULT_CLEAR,          /* disarm both */
+};
+
+#define SCN_FAULT_AFTER_MAX 0xffffffffLL  /* inject enospc --after: blocks, at most */
 
 /* sync_range flags: exactly one per step, as xfs_io keeps only the last. */
 enum scn_sync_range_flag {
@@ -100,6 +110,8 @@ struct scn_step {
 	bool s_logflush;        /* shutdown -f: the log is flushed first */
 	uint8_t s_prot;         /* mmap: 1 read, 2 write, 4 exec (none given: all) */
 	char s_msync_flag;      /* msync: 0 (none: a no-op), 'a', 'i' or 's' */
+	uint8_t s_fault;        /* inject: enum scn_fault */
+	int64_t s_after;        /* inject enospc --after N: blocks allocated first (-1: not given) */
 	uint32_t s_line;        /* 1-based position of the step in the file (0 for -c) */
 	uint32_t s_col;
 	char s_text[SCN_STEP_TEXT_MAX]; /* the step as written, for traces and reports */
@@ -221,6 +233,8 @@ int64_t scn_step_bytes(const struct scn_step *st);
 
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);
+/* The name of an inject step's fault (enum scn_fault), or "?". */
+const char *scn_fault_name(unsigned fault);
 
 /* For messages: @src cut to SCN_QUOTE_MAX bytes, control bytes as '?'. */
 #define SCN_QUOTE_MAX 48

@@ -33,6 +33,7 @@
 enum step_long {
 	LONG_SHORT = 1u << 0,    /* --short N (pwrite) */
 	LONG_KEEP = 1u << 1,     /* --keep none|N[,N...] (crash, shutdown) */
+	LONG_AFTER = 1u << 2,    /* --after N (inject enospc) */
 };
 
 enum step_args {
@@ -41,6 +42,7 @@ enum step_args {
 	ARGS_SIZE,               /* SIZE */
 	ARGS_RANGE_OPT,          /* [OFF LEN] */
 	ARGS_CHATTR,             /* +s | -s | +S | -S */
+	ARGS_FAULT,              /* enospc | nonda | clear */
 };
 
 /*
@@ -91,7 +93,12 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_MMAP] = { "mmap", "mmap [-rwx] OFF LEN", "rwxS", 0, ARGS_RANGE, 0 },
 	[SCN_MSYNC] = { "msync", "msync [-a|-i|-s] [OFF LEN]", "ais", 0, ARGS_RANGE_OPT, 0 },
 	[SCN_MUNMAP] = { "munmap", "munmap", "", 0, ARGS_NONE, 0 },
+	[SCN_INJECT] = { "inject", "inject enospc [--after N] | inject nonda | inject clear", "",
+			 LONG_AFTER, ARGS_FAULT, 0 },
 };
+
+/* The faults an inject step names, in enum scn_fault order. */
+static const char *const fault_names[] = { "enospc", "nonda", "clear" };
 
 /* xfs_io's other names for steps. */
 static const struct { const char *alias; enum scn_op op; } step_aliases[] = {
@@ -241,7 +248,8 @@ static int step_unknown(struct step_parser *P)
 	return step_err(P, P->p_off[0], "unknown step '%s'; the steps: pwrite pread truncate "
 			"falloc fzero fpunch fcollapse finsert mwrite fsync (s) fdatasync (ds) "
 			"sync_range sync (syncfs) chattr close shutdown writeback commit "
-			"checkpoint crash remount evict dio_read copy_range mmap msync munmap",
+			"checkpoint crash remount evict dio_read copy_range mmap msync munmap "
+			"inject",
 			scn_quote(q, P->p_tok[0]));
 }
 
@@ -514,7 +522,8 @@ static int step_long_opt(struct step_parser *P, unsigned *i)
 	const struct step_desc *d = P->p_desc;
 	const char *t = P->p_tok[*i];
 	unsigned bit = strcmp(t, "--short") == 0 ? LONG_SHORT :
-		       strcmp(t, "--keep") == 0 ? LONG_KEEP : 0;
+		       strcmp(t, "--keep") == 0 ? LONG_KEEP :
+		       strcmp(t, "--after") == 0 ? LONG_AFTER : 0;
 	char q[SCN_QUOTE_BUF];
 	int64_t v;
 
@@ -522,7 +531,8 @@ static int step_long_opt(struct step_parser *P, unsigned *i)
 		return step_err(P, P->p_off[*i], "%s: unknown option '%s'; usage: %s",
 				d->d_name, scn_quote(q, t), d->d_usage);
 	if ((bit == LONG_SHORT && P->p_out->s_short_copy >= 0) ||
-	    (bit == LONG_KEEP && P->p_out->s_has_persist))
+	    (bit == LONG_KEEP && P->p_out->s_has_persist) ||
+	    (bit == LONG_AFTER && P->p_out->s_after >= 0))
 		return step_err(P, P->p_off[*i], "%s: option '%s' given twice", d->d_name, t);
 	if (*i + 1 >= P->p_nr)
 		return step_err(P, P->p_end, "%s: option '%s' needs a value; usage: %s",
@@ -532,6 +542,15 @@ static int step_long_opt(struct step_parser *P, unsigned *i)
 		return step_persist_list(P, *i - 1);
 	if (step_num(P, *i - 1, &v) < 0)
 		return -1;
+	if (bit == LONG_AFTER) {
+		if (v > SCN_FAULT_AFTER_MAX)
+			return step_err(P, P->p_off[*i - 1], "%s: --after %s is out of range "
+					"(0..%lld blocks)", d->d_name, P->p_tok[*i - 1],
+					SCN_FAULT_AFTER_MAX);
+		P->p_out->s_after = v;
+		P->p_short_tok = *i - 1;
+		return 0;
+	}
 	P->p_out->s_short_copy = v;
 	P->p_short_tok = *i - 1;
 	return 0;
@@ -571,6 +590,8 @@ static const char *step_arg_name(const struct step_desc *d, unsigned have)
 		return "SIZE";
 	case ARGS_CHATTR:
 		return "+s or -s";
+	case ARGS_FAULT:
+		return "the fault (enospc, nonda or clear)";
 	default:
 		return have == 0 ? "OFF" : "LEN";
 	}
@@ -614,6 +635,25 @@ static int step_chattr(struct step_parser *P, unsigned tok)
 			"-S, e2fsprogs' spelling, are taken too), not '%s'", scn_quote(q, t));
 }
 
+/* inject's one operand: the fault's name; --after only with enospc. */
+static int step_fault(struct step_parser *P, unsigned tok)
+{
+	const char *t = P->p_tok[tok];
+	char q[SCN_QUOTE_BUF];
+	unsigned k = 0;
+
+	while (k < sizeof(fault_names) / sizeof(fault_names[0]) && strcmp(t, fault_names[k]))
+		k++;
+	if (k == sizeof(fault_names) / sizeof(fault_names[0]))
+		return step_err(P, P->p_off[tok], "inject: unknown fault '%s'; the faults: enospc "
+				"(--after N), nonda, clear", scn_quote(q, t));
+	P->p_out->s_fault = (uint8_t)k;
+	if (k != SCN_FAULT_ENOSPC && P->p_out->s_after >= 0)
+		return step_err(P, P->p_off[P->p_short_tok], "inject: --after goes with enospc "
+				"only");
+	return 0;
+}
+
 /* Parse the operands into the step. */
 static int step_args(struct step_parser *P)
 {
@@ -628,6 +668,8 @@ static int step_args(struct step_parser *P)
 		return step_num(P, P->p_arg[0], &out->s_len);
 	case ARGS_CHATTR:
 		return step_chattr(P, P->p_arg[0]);
+	case ARGS_FAULT:
+		return step_fault(P, P->p_arg[0]);
 	default:
 		if (P->p_nr_args == 0)
 			return 0;      /* writeback, msync without a range */
@@ -675,6 +717,7 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
 	P.p_col = col_out;
 	memset(out, 0, sizeof(*out));
 	out->s_short_copy = -1;
+	out->s_after = -1;
 	if (err != NULL && errlen > 0)
 		err[0] = '\0';
 	if (col_out != NULL)
@@ -695,6 +738,12 @@ int64_t scn_step_bytes(const struct scn_step *st)
 	default:
 		return 0;
 	}
+}
+
+/* The name of inject's fault @fault (enum scn_fault), or "?". */
+const char *scn_fault_name(unsigned fault)
+{
+	return fault < sizeof(fault_names) / sizeof(fault_names[0]) ? fault_names[fault] : "?";
 }
 
 /* The step keyword of @op, or "?" if @op is out of range. */

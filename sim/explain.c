@@ -113,6 +113,17 @@ static void explain_fs_event(const struct sim_event *e, char *out, size_t cap)
 		snprintf(out, cap, "convert file block(s) %lld-%lld (disk %lld) unwritten -> written",
 			 a, a + b - 1, c);
 		return;
+	case EV_FAULT:
+		if (a == 1)
+			snprintf(out, cap, "injected fault: too little free space, no delayed "
+				 "allocation (nodelalloc fallback)");
+		else if (c == 0)
+			snprintf(out, cap, "injected fault: the allocation of %lld block(s) fails "
+				 "with ENOSPC", b);
+		else
+			snprintf(out, cap, "injected fault: %lld block(s) asked, %lld given before "
+				 "the ENOSPC", b, c);
+		return;
 	default:
 		snprintf(out, cap, "%s %lld -> %lld", e->ev_type == EV_I_SIZE ? "i_size" : "i_disksize",
 			 a, b);

@@ -398,6 +398,22 @@ static void step_mapping(struct world *w, const struct scn_step *st, struct sim_
 	     (long long)start, (long long)(start + len));
 }
 
+/* inject: arm a model-only fault (or clear them) until it fires or the next mount. */
+static void step_inject(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
+{
+	uint32_t after = st->s_after < 0 ? 0 : (uint32_t)st->s_after;
+
+	ext4_fault_inject(&w->fs, (enum ext4_fault)st->s_fault, after);
+	if (st->s_fault == SCN_FAULT_ENOSPC)
+		note(sr, "armed: the block allocation after the next %u block(s) fails with "
+		     "ENOSPC (once)", after);
+	else if (st->s_fault == SCN_FAULT_NONDA)
+		note(sr, "armed: ext4_nonda_switch() reports too little free space (delalloc "
+		     "writes fall back to nodelalloc)");
+	else
+		note(sr, "no fault armed");
+}
+
 static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 		     struct sim_step_result *sr, FILE *trace)
 {
@@ -432,6 +448,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_REMOUNT: step_remount(w, sr); break;
 	case SCN_EVICT: ext4_evict_clean(&w->fs); break;
 	case SCN_DIO_READ: step_dio_read(w, st, sr, trace, idx); break;
+	case SCN_INJECT: step_inject(w, st, sr); break;
 	default:
 		SIM_ASSERT(!"unknown step");
 	}

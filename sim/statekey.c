@@ -215,6 +215,8 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 	put(h, fs->s_freeclusters);
 	put(h, fs->s_dirtyclusters);
 	put(h, fs->s_mb_last_block | (uint64_t)fs->s_shutdown << 32);
+	put(h, fs->s_fault_enospc_after | (uint64_t)fs->s_fault_enospc << 32 |
+	       (uint64_t)fs->s_fault_fired << 33 | (uint64_t)fs->s_fault_nonda << 34);
 	key_inode(h, &fs->inode);
 	put(h, fs->nr_ios);
 	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {

@@ -141,7 +141,15 @@ struct ext4_fs {
 	uint32_t cap_io_ends;
 	uint32_t next_io_end;
 	bool s_shutdown;
+	/* model-only faults (`inject` steps): in memory, so a mount clears them */
+	bool s_fault_enospc;            /* one ENOSPC armed in ext4_mb_new_blocks() */
+	bool s_fault_fired;             /* it fired; ext4_writepages() has not retried yet */
+	bool s_fault_nonda;             /* ext4_nonda_switch() reports too little space */
+	uint32_t s_fault_enospc_after;  /* blocks allocated before the ENOSPC fires */
 };
+
+/* What an inject step arms (the scenario's enum scn_fault, in the same order). */
+enum ext4_fault { EXT4_FAULT_ENOSPC, EXT4_FAULT_NONDA, EXT4_FAULT_CLEAR };
 
 /* ext4_map_blocks() flags (fs/ext4/ext4.h EXT4_GET_BLOCKS_*) */
 #define GET_BLOCKS_CREATE 0x1u
@@ -249,6 +257,8 @@ void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len);
 int ext4_da_reserve_space(struct ext4_fs *fs);
 void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr);
 bool ext4_nonda_switch(struct ext4_fs *fs);
+/* Arm (or with EXT4_FAULT_CLEAR disarm) a model-only fault; @after: enospc's blocks. */
+void ext4_fault_inject(struct ext4_fs *fs, enum ext4_fault fault, uint32_t after);
 
 /* inode.c: block mapping and the buffered write path */
 int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map,

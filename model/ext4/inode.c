@@ -310,6 +310,43 @@ static int ext4_get_block_create(struct ext4_fs *fs, handle_t *h, struct buffer_
 	return 0;
 }
 
+/*
+ * ext4_get_block_unwritten(): the nodelalloc get_block with dioread_nolock
+ * (EXT4_GET_BLOCKS_CREATE_UNWRIT_EXT): a hole becomes an unwritten extent,
+ * converted when its I/O completes; an unwritten block maps as it is.
+ * Since 2cd8bdb5efc1 (6.7) an unwritten buffer is also marked new, so
+ * that write_begin zeroes the parts of it the write does not cover.
+ */
+static int ext4_get_block_unwritten(struct ext4_fs *fs, handle_t *h, struct buffer_head *bh,
+				    uint32_t lblk)
+{
+	struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = 1 };
+	int ret = ext4_map_blocks(fs, h, &map, GET_BLOCKS_CREATE | GET_BLOCKS_UNWRIT_EXT);
+
+	if (ret < 0)
+		return ret;
+	SIM_ASSERT(ret == 1);
+	map_bh(bh, &map);
+	if (fs->sem.get_block_unwritten_new && (bh->b_state & BH_Unwritten))
+		bh->b_state |= BH_New;
+	return 0;
+}
+
+/*
+ * The get_block of a write or page fault: delalloc's without a handle;
+ * with one, ext4_get_block_unwritten under dioread_nolock (the nodelalloc
+ * fallback of a delalloc mount), else ext4_get_block.
+ */
+static int write_get_block(struct ext4_fs *fs, handle_t *h, struct buffer_head *bh,
+			   uint32_t lblk)
+{
+	if (!h)
+		return ext4_da_get_block_prep(fs, bh, lblk);
+	if (ext4_should_dioread_nolock(fs))
+		return ext4_get_block_unwritten(fs, h, bh, lblk);
+	return ext4_get_block_create(fs, h, bh, lblk);
+}
+
 /* The absolute byte range of buffer i of folio f. */
 static int64_t bh_pos(const struct ext4_fs *fs, const struct folio *f, unsigned i)
 {
@@ -349,8 +386,7 @@ static int write_begin_buffer(struct ext4_fs *fs, handle_t *h, struct folio *f, 
 
 	bh->b_state &= (uint16_t)~BH_New;
 	if (!(bh->b_state & BH_Mapped)) {
-		err = h ? ext4_get_block_create(fs, h, bh, bh_lblk(fs, f, i))
-			: ext4_da_get_block_prep(fs, bh, bh_lblk(fs, f, i));
+		err = write_get_block(fs, h, bh, bh_lblk(fs, f, i));
 		if (err < 0)
 			return err;
 		if (bh->b_state & BH_New) {

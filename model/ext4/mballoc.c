@@ -11,6 +11,9 @@
  *     commits (ext4_mb_free_metadata); data=writeback frees them at once;
  *   - ext4_has_free_clusters() root-user accounting: r_blocks 5% plus
  *     s_resv_clusters (min(2%, 4096)) held back from delalloc reservations.
+ *   - the model-only faults of `inject` steps: an ENOSPC after N more
+ *     blocks (the request crossing the limit trimmed to it), and a low-space
+ *     answer from ext4_nonda_switch(); a mount clears them.
  * Not modelled: preallocation (inode/group PAs), stream allocation, groups.
  */
 #include "bitmap.h"
@@ -35,6 +38,28 @@ static bool ext4_has_free_clusters(const struct ext4_fs *fs, uint64_t n, bool us
 }
 
 /*
+ * The armed ENOSPC (inject enospc --after N): once N blocks are allocated
+ * the next request fails, once; a request crossing the limit gets only the
+ * blocks left, as mballoc returns a shorter extent when free space is
+ * fragmented.  Free clusters remain, so writeback retries after a commit.
+ */
+static int mb_fault(struct ext4_fs *fs, uint32_t *len)
+{
+	if (fs->s_fault_enospc_after == 0) {
+		fs->s_fault_enospc = false;
+		fs->s_fault_fired = true;
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_ENOSPC, *len, 0, 0);
+		return -ENOSPC;
+	}
+	if (*len > fs->s_fault_enospc_after) {
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_ENOSPC, *len,
+			  fs->s_fault_enospc_after, 0);
+		*len = fs->s_fault_enospc_after;
+	}
+	return 0;
+}
+
+/*
  * ext4_mb_new_blocks(): up to @len blocks at or after @goal.  A request for
  * delayed blocks (@reserved) spends their reservation; any other request
  * must leave the delalloc reservations and the reserved pool alone
@@ -47,6 +72,8 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 
 	SIM_ASSERT(h != NULL);
 	SIM_ASSERT(len > 0);
+	if (fs->s_fault_enospc && mb_fault(fs, &len) < 0)
+		return -ENOSPC;
 	if (!reserved) {
 		uint64_t held = fs->s_dirtyclusters + resv_clusters(fs);
 
@@ -66,6 +93,8 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 	bitmap_remove_range(fs->free_map, start, (uint64_t)start + *got);
 	SIM_ASSERT(fs->s_freeclusters >= *got);
 	fs->s_freeclusters -= *got;
+	if (fs->s_fault_enospc)
+		fs->s_fault_enospc_after -= *got;
 	ext4_bitmap_dirty(fs, h, start, *got, true);
 	fs->s_mb_last_block = start + *got;
 	return 0;
@@ -118,10 +147,35 @@ void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
 		EV_RECORD(fs->bdev->bd_events, EV_RELEASE, nr, 0, 0, 0);
 }
 
-/* ext4_nonda_switch(): too little free space left for delalloc. */
+/*
+ * ext4_nonda_switch(): too little free space left for delalloc (or the
+ * model-only fault `inject nonda` says so).
+ */
 bool ext4_nonda_switch(struct ext4_fs *fs)
 {
 	uint64_t free = fs->s_freeclusters, dirty = fs->s_dirtyclusters;
 
+	if (fs->s_fault_nonda) {
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_NONDA, 0, 0, 0);
+		return true;
+	}
 	return 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
+}
+
+/* The inject step: arm a fault, or clear every armed one. */
+void ext4_fault_inject(struct ext4_fs *fs, enum ext4_fault fault, uint32_t after)
+{
+	switch (fault) {
+	case EXT4_FAULT_ENOSPC:
+		fs->s_fault_enospc = true;
+		fs->s_fault_enospc_after = after;
+		break;
+	case EXT4_FAULT_NONDA:
+		fs->s_fault_nonda = true;
+		break;
+	default:
+		fs->s_fault_enospc = fs->s_fault_nonda = false;
+		fs->s_fault_enospc_after = 0;
+		break;
+	}
 }

@@ -338,6 +338,45 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"because swapon's report lookups rely on the flag, and the lock went away by "
 		"the change above instead.",
 		.shown_by = "scenarios/patches/iomap-dirty-read-lookups.yaml before-6.6", .klass = TC_UNMERGED },
+	[T_GET_BLOCK_UNWRITTEN_NEW] = {
+		"get_block_unwritten_new",
+		"2cd8bdb5efc1 ext4: mark buffer new if it is unwritten to avoid stale data "
+		"exposure", "6.7",
+		"ext4_get_block_unwritten maps a block of an existing unwritten extent as "
+		"mapped and unwritten only: write_begin neither zeroes nor reads the parts of "
+		"it the write does not cover, so they keep the folio's old bytes",
+		"an unwritten buffer is also new: those parts are zeroed",
+		"ext4_get_block_unwritten (ext4_write_begin and ext4_page_mkwrite with "
+		"dioread_nolock, reached from delalloc through the low-space fallback, "
+		"ext4_nonda_switch)", "the other half of the commit message (a BUG_ON in "
+		"ext4_read_bh after a failed multi-block write_begin) is not modelled",
+		SEM(get_block_unwritten_new),
+		.why = "With dioread_nolock, a delalloc write near ENOSPC falls back to "
+		"ext4_write_begin, which maps blocks with ext4_get_block_unwritten; a block of "
+		"a preallocated (unwritten) extent came back neither new nor read, so a "
+		"partial write left whatever the page held around it, and writeback wrote "
+		"that to disk (generic/269 with dioread_nolock; fallocate 4k then pwrite 2k "
+		"2k showed it at once).",
+		.shown_by = "scenarios/bugs/f8-unwritten-buffer-new.yaml before-6.6" },
+	[T_WB_SUBMIT_PARTIAL_FOLIO] = {
+		"wb_submit_partial_folio",
+		"ded2d726a304 ext4: fix stale data if it bail out of the extents mapping loop",
+		"6.17",
+		"when an allocation fails (ENOSPC with free clusters, ENOMEM) after the "
+		"writeback mapping loop mapped an extent ending inside a folio, the loop "
+		"bails out without submitting that folio and i_disksize stops before it; "
+		"the extent is in the running transaction, which the ENOSPC retry commits",
+		"the partly mapped folio's mapped buffers are submitted first, and i_disksize "
+		"covers them",
+		"mpage_map_and_submit_extent (mpage_submit_partial_folio), ext4_do_writepages",
+		"ENOMEM, and ENOSPC from a real full file system, are not modelled: the model "
+		"shows the path with an injected ENOSPC (inject enospc --after N)",
+		SEM(wb_submit_partial_folio),
+		.why = "With blocks smaller than the folio, the committed extent pointed at "
+		"blocks whose data was never written: stale data after a crash, or a written "
+		"extent past the on-disk size.  Found while making writeback of large folios "
+		"restart its handle when credits run out (the same series).",
+		.shown_by = "scenarios/bugs/f7-writeback-bailout-stale.yaml before-6.12" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
@@ -346,10 +385,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 
 /* The first entry is the default.  A profile has its base's toggles and its own. */
 static const struct ext4_profile profiles[] = {
-	{ "6.18", "mainline 6.18: the 2025 punch-size fix and the log flush committing "
-	  "first", "6.13",
-	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_ORDERED_DATA_SHUTDOWN_CHECK,
-	     T_LOGFLUSH_COMMIT_FIRST) },
+	{ "6.18", "mainline 6.18: the 2025 punch-size fix, the writeback bail-out fix (6.17) "
+	  "and the log flush committing first", "6.13",
+	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
+	     T_ORDERED_DATA_SHUTDOWN_CHECK, T_LOGFLUSH_COMMIT_FIRST) },
 	{ "5.14", "mainline 5.14, before the 2021 delalloc series", NULL, NONE },
 	{ "5.15", "mainline 5.15: the 2021 delalloc series", NULL,
 	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE) },
@@ -357,8 +396,9 @@ static const struct ext4_profile profiles[] = {
 	{ "6.4", "mainline 6.4: the short-copy fix", "6.1", ON(T_SHORT_COPY_ZERO) },
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
 	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY) },
-	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock", "6.6",
-	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED) },
+	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock, an "
+	  "unwritten buffer marked new (6.7)", "6.6",
+	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW) },
 	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", "6.12",
 	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM) },
 	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", "6.18",
@@ -369,15 +409,17 @@ static const struct ext4_profile profiles[] = {
 	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS) },
 	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
 	  "7.1", ON(T_PUNCH_END_EOF_BLOCK) },
-	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy and punch-size "
-	  "backports", "6.4", ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer "
+	  "and punch-size backports", "6.4",
+	  ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW) },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
 	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
 	{ "debian-6.16.12", "Debian trixie-backports' 6.16.12: the 6.14 fallocate cleanup, "
-	  "the punch-size fix (stable backport), the shutdown test in the commit's data "
-	  "writeback without the log flush committing first", "6.13",
-	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL,
+	  "the punch-size fix (stable backport), the writeback bail-out fix (Debian's "
+	  "6.16.3), the shutdown test in the commit's data writeback without the log flush "
+	  "committing first", "6.13",
+	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
 	     T_ORDERED_DATA_SHUTDOWN_CHECK) },
 	{ "debian-6.17.13", "Debian trixie-backports' 6.17.13: as 6.16.12", "debian-6.16.12",
 	  NONE },

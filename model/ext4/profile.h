@@ -53,6 +53,8 @@ struct ext4_semantics {
 	bool ordered_data_shutdown_check;       /* commit unidentified; in 6.16.12, not 6.12.117 */
 	bool logflush_commit_first;     /* commit unidentified; 6.18.44 has it, 6.17.13 not */
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
+	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
+	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -80,6 +82,8 @@ enum ext4_toggle_id {
 	T_ORDERED_DATA_SHUTDOWN_CHECK,
 	T_LOGFLUSH_COMMIT_FIRST,
 	T_IOMAP_DIRTY_WRITE_ONLY,
+	T_GET_BLOCK_UNWRITTEN_NEW,
+	T_WB_SUBMIT_PARTIAL_FOLIO,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

@@ -12,6 +12,16 @@
  * i_disksize to the end of the last submitted folio (capped at i_size) in
  * the same handle.  Called from jbd2 commit with can_map == false, it only
  * submits what is already mapped.
+ *
+ * An allocation that fails after the mapping loop made progress (an extent
+ * was mapped, its last folio only partly) bails out to the i_disksize
+ * update; since ded2d726a304 (6.17, wb_submit_partial_folio) the partly
+ * mapped folio is submitted first, before it the folio was left unwritten
+ * while its blocks' extent went into the handle.  ext4_do_writepages()
+ * then forces a commit and retries an ENOSPC.  The model's ENOSPCs other
+ * than an injected one (the fixed extent area; no free block at all) end
+ * writeback with the error instead: the kernel has no such extent limit,
+ * and with no free cluster it gives the pages up ("Data will be lost").
  */
 #include "ext4.h"
 
@@ -20,6 +30,7 @@
 struct mpage_da_data {
 	struct ext4_fs *fs;
 	uint64_t first_page;            /* next folio to submit */
+	int64_t partial_pos;            /* a partly mapped folio submitted up to here, or -1 */
 	uint64_t next_page;             /* folio after the last one scanned */
 	uint64_t last_page;             /* end of the range */
 	struct ext4_map_blocks map;     /* extent being collected */
@@ -239,22 +250,55 @@ static int mpage_map_and_submit_buffers(struct mpage_da_data *mpd)
 }
 
 /*
+ * mpage_submit_partial_folio() (ded2d726a304): submit the mapped buffers of
+ * the folio the mapping loop stopped in (its delayed ones stay dirty), and
+ * count it submitted up to the first unmapped block, for i_disksize.
+ */
+static int mpage_submit_partial_folio(struct mpage_da_data *mpd)
+{
+	struct ext4_fs *fs = mpd->fs;
+	struct folio *f = filemap_get_folio(&fs->inode.i_mapping, mpd->first_page);
+	int64_t pos = (int64_t)mpd->map.m_lblk << ext4_blkbits(fs);
+	int64_t fpos = (int64_t)mpd->first_page << PAGE_SHIFT;
+	int err;
+
+	if (!f || pos <= fpos || pos >= fpos + PAGE_SIZE)
+		return -EINVAL;         /* the kernel's WARN_ON_ONCE */
+	if ((err = mpage_submit_folio(mpd, f)) < 0)
+		return err;
+	mpd->partial_pos = pos;
+	return 0;
+}
+
+/*
  * mpage_map_and_submit_extent(): map and submit until the extent is done,
- * then raise i_disksize to what was submitted, in the same handle.
+ * then raise i_disksize to what was submitted, in the same handle.  An
+ * allocation failure before any progress returns at once; after some, the
+ * loop bails out to the i_disksize update (submitting the partly mapped
+ * folio first since wb_submit_partial_folio).
  */
 static int mpage_map_and_submit_extent(struct mpage_da_data *mpd, handle_t *h)
 {
 	struct ext4_fs *fs = mpd->fs;
+	bool progress = false;
 	int64_t disksize;
 	int err;
 
 	do {
-		if ((err = mpage_map_one_extent(mpd, h)) < 0)
+		if ((err = mpage_map_one_extent(mpd, h)) < 0) {
+			if (!progress)
+				return err;
+			if (fs->sem.wb_submit_partial_folio && mpd->map.m_len &&
+			    mpage_submit_partial_folio(mpd) < 0)
+				return err;     /* invalidate_dirty_pages: not modelled */
 			break;
+		}
+		progress = true;
 		if ((err = mpage_map_and_submit_buffers(mpd)) < 0)
 			break;
 	} while (mpd->map.m_len);
-	disksize = (int64_t)mpd->first_page << PAGE_SHIFT;
+	disksize = mpd->partial_pos >= 0 ? mpd->partial_pos :
+		   (int64_t)mpd->first_page << PAGE_SHIFT;
 	if (disksize > fs->inode.i_disksize) {
 		if (disksize > fs->inode.i_size)
 			disksize = fs->inode.i_size;
@@ -272,6 +316,7 @@ static int writepages_map_pass(struct mpage_da_data *mpd)
 	int err;
 
 	mpd->io_end = ext4_init_io_end(fs);
+	mpd->partial_pos = -1;
 	h = __ext4_journal_start(fs, "ext4_do_writepages", HT_WRITE_PAGE, 16);
 	mpd->do_map = true;
 	err = mpage_prepare_extent_to_map(mpd);
@@ -321,7 +366,15 @@ int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 	mpd.io_end = ext4_init_io_end(fs);
 	err = mpage_prepare_extent_to_map(&mpd);
 	ext4_put_io_end(fs, mpd.io_end);
-	while (!err && !mpd.scanned_until_end && mpd.can_map)
+	while (!err && !mpd.scanned_until_end && mpd.can_map) {
 		err = writepages_map_pass(&mpd);
+		if (err == -ENOSPC && fs->s_fault_fired) {
+			/* free clusters remain: commit (it may free blocks) and retry */
+			fs->s_fault_fired = false;
+			jbd2_journal_force_commit(&fs->journal);
+			mpd.scanned_until_end = false;
+			err = 0;
+		}
+	}
 	return err;
 }

@@ -78,6 +78,7 @@ struct folio *filemap_grab_folio(struct address_space *m, uint64_t index)
 	f = sim_zalloc(sizeof(*f));
 	f->mapping = m;
 	f->index = index;
+	memset(f->data, FOLIO_FRESH_FILL, sizeof(f->data));   /* not zeroed */
 	EV_RECORD(m->a_events, EV_FOLIO_CREATE, (int64_t)index, 0, 0, 0);
 	memmove(&m->a_folios[i + 1], &m->a_folios[i], (m->a_nr - i) * sizeof(*m->a_folios));
 	m->a_folios[i] = f;

@@ -52,6 +52,14 @@ struct buffer_head {
 
 struct address_space;
 
+/*
+ * A folio the page cache allocates is not zeroed (no __GFP_ZERO): its bytes
+ * are the page's previous user's until a read, a copy or a zeroing fills
+ * them.  The model fills a new folio with the device's sentinel byte
+ * (BLKDEV_SENTINEL), so that bytes no path filled show as stale data.
+ */
+#define FOLIO_FRESH_FILL 0xee
+
 struct folio {
 	struct address_space *mapping;
 	uint64_t index;

@@ -1,6 +1,8 @@
 /*
  * fuzz.c - helpers of the libFuzzer harnesses (see fuzz.h): scratch files
- * named by the process id under $TMPDIR (or /tmp), and a strict JSON reader.
+ * named by the process id under $TMPDIR (or /tmp), of one length whatever the
+ * id (a path in a message must not change what a run covers), and a strict
+ * JSON reader.
  */
 #include "fuzz.h"
 
@@ -15,7 +17,7 @@ static const char *scratch(const char *suffix, unsigned slot)
 {
 	const char *dir = getenv("TMPDIR");
 
-	snprintf(path_buf[slot], sizeof(path_buf[slot]), "%s/ext4sim-fuzz-%ld-%s",
+	snprintf(path_buf[slot], sizeof(path_buf[slot]), "%s/ext4sim-fuzz-%010ld-%s",
 		 dir && *dir ? dir : "/tmp", (long)getpid(), suffix);
 	return path_buf[slot];
 }

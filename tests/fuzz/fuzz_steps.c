@@ -40,6 +40,7 @@ static void step_text(const uint8_t *p, char out[SCN_STEP_TEXT_MAX])
 		"fzero %.0s%lld %lld", "fzero -k %.0s%lld %lld", "fpunch %.0s%lld %lld",
 		"fcollapse %.0s%lld %lld", "finsert %.0s%lld %lld", "mwrite -S %s %lld %lld",
 		"dio_read %.0s%lld %lld", "pwrite --short 100 -S %s %lld %lld",
+		"inject enospc --after %.0s%lld", "inject nonda", "inject clear",
 	};
 	unsigned op = p[0] % (sizeof(fmt) / sizeof(fmt[0]));
 	long long a = num(p[1]), b = num(p[2]) + 1;
@@ -50,6 +51,8 @@ static void step_text(const uint8_t *p, char out[SCN_STEP_TEXT_MAX])
 		a = 1 + p[1] % 8;                       /* crash --keep 1-N */
 	if (op == 28 && b < 100)                        /* --short 100 needs LEN >= 100 */
 		b += 100;
+	if (op == 29)
+		a = p[1] % 24;                          /* inject enospc --after 0..23 blocks */
 	if (op == 24 || op == 25 || op == 27) {         /* block-aligned, mostly */
 		a &= ~1023LL;
 		b = (b + 1023) & ~1023LL;

@@ -35,6 +35,10 @@ expect_exit2 export-checkpoint "$sim" export scenarios/basic/checkpoint-then-cra
 check export-checkpoint-message 'golden refuse-checkpoint "$err"'
 expect_exit2 export-short "$sim" export --format fstests scenarios/basic/short-copy.yaml
 check export-short-message 'golden refuse-short "$err"'
+expect_exit2 export-inject "$sim" export scenarios/bugs/f7-writeback-bailout-stale.yaml
+check export-inject-message 'golden refuse-inject "$err"'
+expect_exit2 export-inject-fstests "$sim" export --format fstests scenarios/bugs/f8-unwritten-buffer-new.yaml
+expect_exit2 export-inline-inject "$sim" export -c "pwrite 0 10" -c "inject nonda"
 expect_exit2 export-crash-keep "$sim" export scenarios/crash/keep-none-no-residue.yaml
 expect_exit2 export-mwrite-past-eof "$sim" export scenarios/fallocate/mwrite-sigbus.yaml
 expect_exit2 export-inline-checkpoint "$sim" export -c "pwrite 0 10" -c checkpoint

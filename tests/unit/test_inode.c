@@ -1206,6 +1206,115 @@ static void test_inode__fsync_after_a_short_allocation_writes_every_folio(void *
 }
 
 /*
+ * F8 (2cd8bdb5efc1): with dioread_nolock, a delalloc write that falls back
+ * to nodelalloc (inject nonda) maps a preallocated block with
+ * ext4_get_block_unwritten.  Writing its second half: with the fix the
+ * first half reads zero; without it, the bytes of the fresh folio.
+ */
+static void test_inode__fallback_write_into_unwritten_block(void **state)
+{
+	static const struct cfg cfg = { "4k_ordered_delalloc_dioread_nolock", 4096,
+					DATA_ORDERED, true, true };
+
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		struct world *w = world_new(&cfg, DISK_BLOCKS, 0);
+		uint8_t got[2048], want = on ? 0 : FOLIO_FRESH_FILL;
+		int64_t n = 0, written = 0;
+
+		w->fs.sem.get_block_unwritten_new = on;
+		set_ctx(w, "get_block_unwritten_new %d: fallocate [0, 4096), fsync, inject nonda, "
+			"write [2048, 4096), read [0, 2048)", on);
+		CHECK(w, ext4_fallocate(&w->fs, 0, 0, 4096) == 0, "fallocate %s", "failed");
+		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
+		ext4_fault_inject(&w->fs, EXT4_FAULT_NONDA, 0);
+		CHECK(w, ext4_file_write(&w->fs, 2048, 2048, 0x22, 2048, &written) == 0 &&
+			 written == 2048, "write %s", "failed");
+		CHECK(w, es_count(&w->fs.inode.i_es, ES_DELAYED) == 0 &&
+			 es_count(&w->fs.inode.i_es, ES_UNWRITTEN) == 1,
+		      "the fallback write left %llu delayed and %llu unwritten block(s), want 0 and 1",
+		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_DELAYED),
+		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_UNWRITTEN));
+		CHECK(w, ext4_file_read(&w->fs, 0, 2048, got, &n) == 0 && n == 2048,
+		      "read returned %lld bytes", (long long)n);
+		for (unsigned i = 0; i < sizeof(got); i++)
+			CHECK(w, got[i] == want, "byte %u reads 0x%02x, want 0x%02x", i, got[i], want);
+		ext4_fault_inject(&w->fs, EXT4_FAULT_CLEAR, 0);
+		CHECK(w, !ext4_nonda_switch(&w->fs), "inject clear left the %s", "fallback on");
+		world_free(w);
+	}
+}
+
+/*
+ * F7 (ded2d726a304): writeback of 16 delayed 1 KiB blocks whose allocation
+ * gets 6 blocks and then an ENOSPC (inject enospc --after 6).  Either way
+ * the retry after the forced commit (one commit) writes everything.  A
+ * crash after the I/O recovers the forced commit's i_disksize: 4096 before
+ * the fix (the end of folio 0), 6144 with it (blocks 4-5 submitted first).
+ * The stale-data window is scenarios/bugs/f7-writeback-bailout-stale.yaml's.
+ */
+static void test_inode__writeback_enospc_after_first_extent(void **state)
+{
+	static const struct cfg cfg = { "1k_ordered_delalloc", 1024, DATA_ORDERED, true, false };
+
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		struct world *w = world_new(&cfg, DISK_BLOCKS, 0);
+		uint32_t tid;
+		int64_t written = 0;
+
+		w->fs.sem.wb_submit_partial_folio = on;
+		set_ctx(w, "wb_submit_partial_folio %d: write 16384 at 0, inject enospc --after 6, "
+			"writeback", on);
+		CHECK(w, ext4_file_write(&w->fs, 0, 16384, 0x11, 16384, &written) == 0 &&
+			 written == 16384, "write %s", "failed");
+		tid = w->fs.journal.j_commit_sequence;
+		ext4_fault_inject(&w->fs, EXT4_FAULT_ENOSPC, 6);
+		CHECK(w, ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_ALL, true) == 0,
+		      "writeback %s", "failed");
+		CHECK(w, !w->fs.s_fault_enospc && !w->fs.s_fault_fired,
+		      "the fault is still armed (%d) or not retried (%d)", w->fs.s_fault_enospc,
+		      w->fs.s_fault_fired);
+		CHECK(w, w->fs.journal.j_commit_sequence == tid + 1,
+		      "the ENOSPC retry committed %u transaction(s), want 1",
+		      w->fs.journal.j_commit_sequence - tid);
+		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode.i_es, ES_DELAYED) == 0 &&
+			 w->fs.inode.i_disksize == 16384, "left dirty folios or delayed blocks, "
+		      "i_disksize %lld", (long long)w->fs.inode.i_disksize);
+		ext4_wait_io_range(&w->fs, 0, INT64_MAX);
+		crash_and_mount(w);
+		/* the forced commit's i_disksize: before folio 1 (4096) or after block 5 */
+		CHECK(w, w->fs.inode.i_size == (on ? 6144 : 4096), "recovered size %lld, want %d",
+		      (long long)w->fs.inode.i_size, on ? 6144 : 4096);
+		check_window(w, 0, on ? 6144 : 4096, 0x11);
+		world_free(w);
+	}
+}
+
+/*
+ * An ENOSPC before any extent is mapped (inject enospc --after 0) returns
+ * from the mapping loop at once; ext4_do_writepages commits and retries.
+ */
+static void test_inode__writeback_enospc_first_allocation_retries(void **state)
+{
+	static const struct cfg cfg = { "4k_ordered_delalloc", 4096, DATA_ORDERED, true, false };
+	struct world *w = world_new(&cfg, DISK_BLOCKS, 0);
+	int64_t written = 0;
+
+	(void)state;
+	set_ctx(w, "write 8192 at 0, inject enospc --after 0, fsync");
+	CHECK(w, ext4_file_write(&w->fs, 0, 8192, 0x33, 8192, &written) == 0 && written == 8192,
+	      "write %s", "failed");
+	ext4_fault_inject(&w->fs, EXT4_FAULT_ENOSPC, 0);
+	CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
+	CHECK(w, es_count(&w->fs.inode.i_es, ES_DELAYED) == 0 && w->fs.inode.i_disksize == 8192,
+	      "fsync left delayed blocks or i_disksize %lld", (long long)w->fs.inode.i_disksize);
+	crash_and_mount(w);
+	check_window(w, 0, 8192, 0x33);
+	world_free(w);
+}
+
+/*
  * The two sequences of the io_end bug, run in a child process: no cmocka
  * assertion here (it would unwind into the child's copy of the runner).
  * Exit status 0: completed with the right bytes; 1: wrong bytes; 2: an
@@ -1334,6 +1443,9 @@ int main(void)
 		T(test_inode__enospc_fill_reads_back_and_fsyncs),
 		T(test_inode__fsync_delalloc_leaves_only_written_extents),
 		T(test_inode__fsync_after_a_short_allocation_writes_every_folio),
+		T(test_inode__fallback_write_into_unwritten_block),
+		T(test_inode__writeback_enospc_after_first_extent),
+		T(test_inode__writeback_enospc_first_allocation_retries),
 		T(test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end),
 #undef T
 	};

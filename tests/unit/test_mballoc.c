@@ -420,6 +420,43 @@ static void check_enospc(enum ext4_data_mode mode)
 	teardown_fs(f);
 }
 
+/*
+ * inject enospc --after N: N blocks allocate (a request crossing the limit
+ * is trimmed to it), the next request fails once with ENOSPC, the one after
+ * succeeds; the fault is gone at the next mount.
+ */
+static void test_mballoc__fault_enospc_after(void **state)
+{
+	struct fixture *f = setup_fs(DATA_ORDERED);
+	uint32_t ds = f->fs.lay.data_start, pblk = 0, got = 0;
+	uint64_t free0 = f->fs.s_freeclusters;
+
+	(void)state;
+	start_handle(f);
+	ext4_fault_inject(&f->fs, EXT4_FAULT_ENOSPC, 5);
+	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 3, true, &pblk, &got), 0);
+	assert_int_equal(got, 3);
+	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 8, true, &pblk, &got), 0);
+	assert_int_equal(got, 2);                      /* trimmed to the limit */
+	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 8, true, &pblk, &got), -ENOSPC);
+	assert_true(f->fs.s_fault_fired);
+	assert_false(f->fs.s_fault_enospc);
+	assert_int_equal(f->fs.s_freeclusters, free0 - 5);
+	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 8, true, &pblk, &got), 0);
+	assert_int_equal(got, 8);                      /* once only */
+	ext4_fault_inject(&f->fs, EXT4_FAULT_ENOSPC, 0);
+	ext4_fault_inject(&f->fs, EXT4_FAULT_NONDA, 0);
+	assert_true(ext4_nonda_switch(&f->fs));
+	commit(f);
+	ext4_free_fs(&f->fs);
+	mount_fs(f);
+	assert_false(f->fs.s_fault_enospc || f->fs.s_fault_nonda || f->fs.s_fault_fired);
+	assert_false(ext4_nonda_switch(&f->fs));
+	start_handle(f);
+	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 1, true, &pblk, &got), 0);
+	teardown_fs(f);
+}
+
 static void test_mballoc__enospc_ordered(void **state)
 {
 	(void)state;
@@ -543,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_mballoc__random_journal),
 		cmocka_unit_test(test_mballoc__goal),
 		cmocka_unit_test(test_mballoc__short_run),
+		cmocka_unit_test(test_mballoc__fault_enospc_after),
 		cmocka_unit_test(test_mballoc__enospc_ordered),
 		cmocka_unit_test(test_mballoc__enospc_writeback),
 		cmocka_unit_test(test_mballoc__reuse_ordered_after_commit),

@@ -542,6 +542,35 @@ static void check_step(const struct scn_step *st, const struct step_case *c)
 	assert_int_equal(st->s_line, 0);
 }
 
+/* inject: the fault and --after N (default: none given, -1). */
+static void test_scenario__inject_forms(void **state)
+{
+	static const struct { const char *text; unsigned fault; int64_t after; } cases[] = {
+		{ "inject enospc --after 6", SCN_FAULT_ENOSPC, 6 },
+		{ "inject --after 0x10 enospc", SCN_FAULT_ENOSPC, 16 },
+		{ "inject enospc --after 0", SCN_FAULT_ENOSPC, 0 },
+		{ "inject enospc", SCN_FAULT_ENOSPC, -1 },
+		{ "inject enospc --after 4294967295", SCN_FAULT_ENOSPC, 4294967295LL },
+		{ "inject nonda", SCN_FAULT_NONDA, -1 },
+		{ "inject clear", SCN_FAULT_CLEAR, -1 },
+	};
+	struct scn_step st;
+	char err[SCN_ERR_MAX];
+	unsigned col;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (scn_parse_step(cases[i].text, &st, err, sizeof(err), &col) != 0)
+			fail_msg("'%s': %s (col %u)", cases[i].text, err, col);
+		assert_int_equal(st.s_op, SCN_INJECT);
+		assert_int_equal(st.s_fault, cases[i].fault);
+		assert_int_equal(st.s_after, cases[i].after);
+		assert_string_equal(scn_op_name(st.s_op), "inject");
+	}
+	assert_string_equal(scn_fault_name(SCN_FAULT_NONDA), "nonda");
+	assert_string_equal(scn_fault_name(99), "?");
+}
+
 /* Every step form parses into the right fields. */
 static void test_scenario__step_forms(void **state)
 {
@@ -638,6 +667,15 @@ static const struct step_bad step_bads[] = {
 	{ "crash --keep 2,x", 15, "crash: --keep takes none or write numbers" },
 	{ "crash --keep 65536", 13, "crash: --keep takes none or write numbers" },
 	{ "pwrite 0\n1", 8, "a step must be one line" },
+	{ "inject", 6, "inject: missing the fault (enospc, nonda or clear)" },
+	{ "inject foo", 7, "inject: unknown fault 'foo'; the faults: enospc (--after N), nonda, clear" },
+	{ "inject nonda --after 3", 21, "inject: --after goes with enospc only" },
+	{ "inject enospc --after 4294967296", 22, "inject: --after 4294967296 is out of range" },
+	{ "inject enospc --after 1 --after 2", 24, "inject: option '--after' given twice" },
+	{ "inject enospc --after", 21, "inject: option '--after' needs a value" },
+	{ "inject enospc clear", 14, "inject: too many arguments" },
+	{ "inject -x enospc", 7, "inject: unknown option '-x'" },
+	{ "inject enospc --keep 1", 14, "inject: unknown option '--keep'" },
 	{ "pwrite\x01 0 1", 6, "control character 0x01" },
 };
 
@@ -972,6 +1010,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scenario__bad_fixtures,
 						scn_setup, scn_teardown),
 		cmocka_unit_test(test_scenario__step_forms),
+		cmocka_unit_test(test_scenario__inject_forms),
 		cmocka_unit_test(test_scenario__step_errors),
 		cmocka_unit_test(test_scenario__number_forms),
 		cmocka_unit_test(test_scenario__op_names),
