@@ -11,6 +11,7 @@
 
 #include "bitmap.h"
 #include "blkdev.h"
+#include "log.h"
 
 /* Bytes of a folio no path filled read as stale, like device garbage. */
 _Static_assert(FOLIO_FRESH_FILL == BLKDEV_SENTINEL, "a fresh folio holds the sentinel");
@@ -82,24 +83,27 @@ bool chk_is_invariant_name(const char *name)
 	return chk_inv_lookup(name) >= 0;
 }
 
-static void push_durable_point(struct chk_state *c, int64_t size, uint32_t mut_index)
-{
-	if (c->nr_dps == c->cap_dps) {
-		c->cap_dps = c->cap_dps ? 2 * c->cap_dps : 16;
-		c->dps = sim_realloc_array(c->dps, c->cap_dps, sizeof(*c->dps));
-	}
-	c->dps[c->nr_dps].size = size;
-	c->dps[c->nr_dps].mut_index = mut_index;
-	c->nr_dps++;
-}
-
 void chk_init(struct chk_state *c, uint32_t block_size)
 {
 	memset(c, 0, sizeof(*c));
 	c->block_size = block_size;
 	runs_init(&c->posix);
 	runs_init(&c->durable);
-	push_durable_point(c, 0, 0);    /* the empty file exists, durable */
+	c->log_mode = CHK_LOG_SUMMARY;
+	c->dps = sim_realloc_array(NULL, 16, sizeof(*c->dps));
+	c->cap_dps = 16;
+	c->dps[c->nr_dps++] = (struct chk_durable_point){ 0, 0 };       /* the empty file */
+}
+
+void chk_set_log_mode(struct chk_state *c, enum chk_log_mode mode)
+{
+	SIM_ASSERT(c->nr_muts == 0 && c->all_muts == 0);
+	c->log_mode = (uint8_t)mode;
+}
+
+uint32_t chk_log_entries(const struct chk_state *c)
+{
+	return c->nr_muts + c->all_muts + c->nr_dps;
 }
 
 static void *dup_array(const void *src, uint32_t nr, uint32_t cap, size_t size)
@@ -151,20 +155,9 @@ void chk_report(struct chk_state *c, enum chk_inv inv, uint32_t step, const char
 	va_end(ap);
 }
 
-static void push_mut(struct chk_mut **arr, uint32_t *nr, uint32_t *cap, struct chk_mut m)
-{
-	if (*nr == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		*arr = sim_realloc_array(*arr, *cap, sizeof(**arr));
-	}
-	(*arr)[(*nr)++] = m;
-}
-
 static void note_mut(struct chk_state *c, struct chk_mut m)
 {
-	m.size_after = c->posix.size;
-	push_mut(&c->muts, &c->nr_muts, &c->cap_muts, m);
-	push_mut(&c->crash_muts, &c->all_muts, &c->cap_crash_muts, m);
+	chk_log_push(c, m);
 }
 
 /* The step grew the file from @old_size: remember it for gap_zero_on_extend. */
@@ -242,8 +235,7 @@ void chk_note_durable(struct chk_state *c)
 {
 	runs_destroy(&c->durable);
 	runs_copy(&c->durable, &c->posix);
-	c->nr_muts = 0;
-	push_durable_point(c, c->posix.size, c->all_muts);
+	chk_log_durable(c);
 }
 
 /* --- byte ranges worth comparing: everything else is zero on both sides --- */
@@ -701,6 +693,65 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 	return h;
 }
 
+/* The block recovery must leave at metadata block @blk (chk_expected_meta_hash's choice). */
+static const uint8_t *expected_block(const struct ext4_fs *fs, uint32_t blk, bool with_committing,
+				     uint8_t **sentinel)
+{
+	const journal_t *j = &fs->journal;
+	const uint8_t *c = NULL;
+	bool revoked = false;
+	uint32_t lo = 0, hi = j->j_nr_cp;
+
+	if (with_committing)
+		c = committing_copy(j, blk, &revoked);
+	if (c)
+		return c;
+	while (lo < hi) {       /* the checkpoint list is sorted by block */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (j->j_cp[mid].cp_blocknr < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!revoked && lo < j->j_nr_cp && j->j_cp[lo].cp_blocknr == blk)
+		return j->j_cp[lo].cp_data;
+	return or_sentinel(blkdev_peek_durable(fs->bdev, blk), sentinel, fs->opts.block_size);
+}
+
+/* Does metadata block @blk of @rec read what recovery must leave there? */
+static bool meta_block_ok(const struct ext4_fs *fs, bool with_committing, const struct ext4_fs *rec,
+			  uint32_t blk, uint8_t **sentinel)
+{
+	if (blk >= fs->lay.journal_start)
+		return true;
+	return memcmp(expected_block(fs, blk, with_committing, sentinel),
+		      or_sentinel(blkdev_peek(rec->bdev, blk), sentinel, fs->opts.block_size),
+		      fs->opts.block_size) == 0;
+}
+
+bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,
+			  const struct ext4_fs *rec)
+{
+	const struct blkdev *bd = rec->bdev;
+	const journal_t *j = &fs->journal;
+	const transaction_t *t = j->j_committing_transaction;
+	uint8_t *sentinel = NULL;
+	bool ok = true;
+
+	SIM_ASSERT(bd->bd_parent == fs->bdev && rec->lay.journal_start == fs->lay.journal_start);
+	for (uint32_t i = 0; ok && i < bd->bd_nr_slots; i++)
+		ok = meta_block_ok(fs, with_committing, rec, bd->bd_slots[i], &sentinel);
+	for (uint32_t i = 0; ok && i < bd->bd_nr_bios; i++)
+		ok = meta_block_ok(fs, with_committing, rec, bd->bd_bios[i].b_blocknr, &sentinel);
+	for (uint32_t i = 0; ok && i < j->j_nr_cp; i++)
+		ok = meta_block_ok(fs, with_committing, rec, j->j_cp[i].cp_blocknr, &sentinel);
+	for (uint32_t i = 0; ok && with_committing && t && i < t->t_nr_buffers; i++)
+		ok = meta_block_ok(fs, with_committing, rec, t->t_buffers[i].jb_blocknr, &sentinel);
+	free(sentinel);
+	return ok;
+}
+
 #define SHIFT_DEPTH_MAX 8
 
 /* A fill or size set among m[lo, hi) that leaves @v at @off (shifts ignored). */
@@ -798,13 +849,7 @@ static bool durable_allows(const struct chk_state *c, int64_t off, uint8_t v, ui
  */
 static bool size_allowed(const struct chk_state *c, int64_t size)
 {
-	int64_t lo = c->durable.size, hi = c->durable.size;
-
-	for (uint32_t i = 0; i < c->nr_muts; i++) {
-		lo = SIM_MIN(lo, c->muts[i].size_after);
-		hi = SIM_MAX(hi, c->muts[i].size_after);
-	}
-	return size >= lo && size <= hi;
+	return size >= c->size_lo && size <= c->size_hi;
 }
 
 /*
@@ -821,25 +866,39 @@ static bool gap_allows(const struct chk_state *c, const struct chk_durable_point
 /*
  * gap_zero_durable: for every unaligned size the file had at a durable point
  * since the last crash, once the recovered size passes it, the rest of that
- * EOF block reads zero unless a later step wrote there.  Sentinel bytes are
- * no_stale_data's.
+ * EOF block reads zero unless a later step wrote there.  Each bad byte counts
+ * once, however many points it fails for, and the report names the lowest and
+ * highest (so a point that another one dominates changes nothing: checker/log.c).
+ * Sentinel bytes are no_stale_data's.
  */
 static void check_gaps_durable(const struct chk_state *c, const struct ext4_fs *fs, int64_t off,
 			       const uint8_t *buf, int64_t n, struct bad_range *bad)
 {
 	uint32_t bs = fs->opts.block_size;
+	int64_t lo = off + n, hi = off;
 
-	for (uint32_t i = 0; i < c->nr_dps; i++) {
-		const struct chk_durable_point *p = &c->dps[i];
-		int64_t gap_end = SIM_MIN((p->size + bs - 1) & ~(int64_t)(bs - 1), fs->inode.i_size);
+	for (uint32_t i = 0; i < c->nr_dps; i++) {     /* the part of the chunk in a gap */
+		int64_t s = c->dps[i].size, e = SIM_MIN((s + bs - 1) & ~(int64_t)(bs - 1),
+							 fs->inode.i_size);
 
-		if (!(p->size & (bs - 1)))
+		if (s & (bs - 1) && s < off + n && e > off) {
+			lo = SIM_MIN(lo, SIM_MAX(s, off));
+			hi = SIM_MAX(hi, SIM_MIN(e, off + n));
+		}
+	}
+	for (int64_t q = lo; q < hi; q++) {
+		uint8_t v = buf[q - off];
+
+		if (v == 0 || (v == BLKDEV_SENTINEL && !c->sentinel_written))
 			continue;
-		for (int64_t q = SIM_MAX(off, p->size); q < SIM_MIN(off + n, gap_end); q++) {
-			uint8_t v = buf[q - off];
+		for (uint32_t i = 0; i < c->nr_dps; i++) {
+			const struct chk_durable_point *p = &c->dps[i];
+			int64_t e = SIM_MIN((p->size + bs - 1) & ~(int64_t)(bs - 1), fs->inode.i_size);
 
-			if ((v != BLKDEV_SENTINEL || c->sentinel_written) && !gap_allows(c, p, q, v))
+			if (p->size & (bs - 1) && q >= p->size && q < e && !gap_allows(c, p, q, v)) {
 				bad_add(bad, q, v, 0);
+				break;
+			}
 		}
 	}
 }
@@ -1092,8 +1151,7 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 		}
 	}
 	runs_truncate(&c->posix, fs->inode.i_size);
-	c->nr_dps = 0;
-	c->all_muts = 0;
+	chk_log_crash(c);
 	chk_note_durable(c);
 	free(l.iv);
 	free(buf);

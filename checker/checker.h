@@ -73,7 +73,6 @@ struct chk_mut {
 	uint8_t byte;
 	int64_t off;            /* fill, shifts: offset; trunc: the new size */
 	int64_t len;
-	int64_t size_after;
 };
 
 /* A durable point since the last crash: the size then, and where the log was. */
@@ -82,19 +81,37 @@ struct chk_durable_point {
 	uint32_t mut_index;     /* mutations from here on came after it */
 };
 
+/*
+ * How the checker keeps its logs (docs/invariants.md, "The checker's log"):
+ * CHK_LOG_SUMMARY (the default) summarises each stretch of fills and size sets
+ * between two shifts or durable points once it has doubled (the judgments
+ * read only which byte values each offset may hold there), and keeps only the
+ * durable points no later one dominates (with their part of the log); CHK_LOG_FULL keeps every change, as the definition reads;
+ * CHK_LOG_EAGER summarises after every change (for the tests that compare the
+ * three).  Every judgment is the same whichever is used.
+ */
+enum chk_log_mode { CHK_LOG_SUMMARY, CHK_LOG_FULL, CHK_LOG_EAGER };
+
 struct chk_state {
 	uint32_t block_size;
 	struct runs posix;              /* what a read must return now */
 	struct runs durable;            /* the baseline */
+	uint8_t log_mode;               /* enum chk_log_mode */
 	struct chk_mut *muts;           /* since the baseline */
 	uint32_t nr_muts;
 	uint32_t cap_muts;
+	uint32_t muts_tail;             /* muts[muts_tail..]: fills and size sets only */
+	uint32_t muts_next;             /* summarise that tail when it is this long */
+	int64_t size_lo, size_hi;       /* the sizes the file had since the baseline */
 	struct chk_durable_point *dps;  /* durable points since the last crash */
 	uint32_t nr_dps;
 	uint32_t cap_dps;
 	uint32_t all_muts;              /* mutations since the last crash */
 	struct chk_mut *crash_muts;     /* every mutation since the last crash */
 	uint32_t cap_crash_muts;
+	uint32_t crash_tail;            /* as muts_tail, past the last durable point too */
+	uint32_t crash_next;
+	uint32_t crash_full_next;       /* summarise all of crash_muts when this long */
 	bool sentinel_written;
 	uint64_t locks_before[SITE_COUNT];
 	uint64_t disksize_over_before;  /* counters->disksize_over_size at step begin */
@@ -110,6 +127,10 @@ struct chk_state {
 };
 
 void chk_init(struct chk_state *c, uint32_t block_size);
+/* How the logs are kept, right after chk_init (CHK_LOG_SUMMARY by default). */
+void chk_set_log_mode(struct chk_state *c, enum chk_log_mode mode);
+/* The entries the logs hold (mutations and durable points), what memory grows with. */
+uint32_t chk_log_entries(const struct chk_state *c);
 /* A deep copy (a crash state is judged on a copy; the run goes on with @src). */
 void chk_copy(struct chk_state *dst, const struct chk_state *src);
 void chk_destroy(struct chk_state *c);
@@ -148,6 +169,16 @@ void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step);
  */
 uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing);
 uint64_t chk_device_meta_hash(const struct ext4_fs *fs);
+/*
+ * Is the metadata of @rec, mounted on an overlay of @fs's device (blocks the
+ * overlay does not hold read @fs's durable ones), what recovery must leave:
+ * what chk_expected_meta_hash(@fs, @with_committing) hashes?  Compares only
+ * the blocks that can differ (those the overlay holds or has writes for, and
+ * those the journal has copies of), byte for byte: the answer of comparing the
+ * two hashes, without their chance of a collision.
+ */
+bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,
+			  const struct ext4_fs *rec);
 /*
  * After a crash, recovery and mount: the post-crash invariants; then the
  * recovered file becomes the new reference and baseline.

@@ -161,6 +161,16 @@ static int value_flag(struct cli *c, const char *flag, const char *v)
 		c->o.crash_bound = (uint64_t)n;
 		return 0;
 	}
+	if (strcmp(flag, "--checker-log") == 0) {
+		static const char *const modes[] = { "summary", "full", "eager" };
+
+		for (uint8_t i = 0; i < 3; i++)
+			if (strcmp(v, modes[i]) == 0) {
+				c->o.checker_log = i;
+				return 0;
+			}
+		return bad_usage("--checker-log takes summary, full or eager, not '%s'", v);
+	}
 	if (strcmp(flag, "--max-bytes") == 0) {
 		if (scn_parse_num(v, &c->o.max_bytes) < 0 || c->o.max_bytes <= 0 ||
 		    c->o.max_bytes > SCN_RUN_BYTES_MAX)

@@ -37,6 +37,7 @@
 	{ "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }, \
 	{ "--crash-everywhere", NULL, "also judge a crash after every step and inside" }, \
 	{ "--crash-reference", NULL, "judge every crash state whole (slow)" }, \
+	{ "--checker-log", "MODE", "summary (default), full or eager: same judgments" }, \
 	{ "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }, \
 	{ "--events", NULL, "each step's events: I/O, jbd2, page cache, allocator, sizes" }, \
 	{ "--explain", NULL, "the kernel function and rule behind each size change" }, \

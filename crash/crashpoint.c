@@ -22,7 +22,30 @@
 #include <string.h>
 
 #include "blkdev.h"
+#include "cpmemo.h"
 #include "world.h"
+
+/*
+ * cs_enumerate, or its result for an equal crash point met before, when the
+ * options carry a memo (explore's tree walk; crash/cpmemo.c).
+ */
+static void enumerate_or_recall(struct world *w, const struct chk_state *chk, uint32_t idx,
+				struct cs_point *pt)
+{
+	const struct sim_options *o = w->o;
+	unsigned flags = (o->json || o->crash_digest ? CS_DIGEST : 0) |
+			 (o->crash_reference ? CS_REFERENCE : 0) | (o->name_writes ? CS_WRITES : 0);
+	uint64_t key[2];
+
+	if (o->crash_memo) {
+		world_crash_key(w, chk, idx, flags, o->crash_bound, key);
+		if (cp_memo_get(o->crash_memo, key, pt))
+			return;
+	}
+	cs_enumerate(&w->fs, w->bd, chk, idx, o->crash_bound, flags, pt);
+	if (o->crash_memo)
+		cp_memo_put(o->crash_memo, key, pt);
+}
 
 /* Every state the crash can leave, before the run goes on with one of them. */
 static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
@@ -46,10 +69,7 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
 	if (o->has_keep)
 		cs_evaluate_kept(&w->fs, w->bd, chk, idx, o->keep, o->nr_keep, pt);
 	else
-		cs_enumerate(&w->fs, w->bd, chk, idx, o->crash_bound,
-			     (o->json || o->crash_digest ? CS_DIGEST : 0) |
-			     (o->crash_reference ? CS_REFERENCE : 0) |
-			     (o->name_writes ? CS_WRITES : 0), pt);
+		enumerate_or_recall(w, chk, idx, pt);
 	pt->point_no = w->points_seen;
 	return pt;
 }

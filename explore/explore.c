@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "cause.h"
+#include "cpmemo.h"
 #include "cli.h"
 #include "grammar.h"
 #include "minimize.h"
@@ -53,6 +54,7 @@
 
 #define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
+#define CRASH_MEMO_BYTES ((uint64_t)64 << 20)  /* results of crash points kept for reuse */
 
 /* Where a long run judges crash states (--crash-at). */
 enum crash_at { CA_EVERYWHERE, CA_EVERY_N, CA_PERSIST, CA_CRASH, CA_NONE };
@@ -646,8 +648,14 @@ static void explore_all(struct explore *e)
 	tree_space_of(e, &sp, st, persist, cfg, &o);
 	e->mine = tree_owned_total(&sp);
 	announce(e);
+	if (e->share && e->share_states)        /* equal crash points too (crash/cpmemo.h) */
+		o.crash_memo = cp_memo_create(CRASH_MEMO_BYTES);
 	if (e->share)
 		explore_tree(e, &sp);
+	if (o.crash_memo && e->share_stats)
+		fprintf(stderr, "explore: %llu crash point(s) met again, judged once\n",
+			(unsigned long long)cp_memo_hits(o.crash_memo));
+	cp_memo_destroy(o.crash_memo);
 	for (uint64_t n = 0; !e->share && n < total && !(e->interrupted = outfile_signal); n++) {
 		unsigned len = decode(e, n, idx);
 
@@ -718,9 +726,9 @@ static void run_long_side(struct explore *e, uint64_t r, bool on,
 	sim_stream_close(ss, res);
 	SIM_ASSERT(res->steps == d.len || outfile_signal || res->cut);
 	if (res->cut) {
-		fprintf(stderr, "ext4sim: explore: run %llu stopped after step %u of %u: the checker "
-			"holds %u changes since the last crash and durable point, the most a long "
-			"run keeps (docs/performance.md, \"Limits\")\n", (unsigned long long)r,
+		fprintf(stderr, "ext4sim: explore: run %llu stopped after step %u of %u: the checker's "
+			"logs hold %u entries (changes since the last crash and durable point, and "
+			"durable points), the most a long run keeps (docs/performance.md, \"Limits\")\n", (unsigned long long)r,
 			res->steps, d.len, SIM_STREAM_MUTS_MAX);
 		e->write_failed = true;         /* exit 2 once the report is out */
 	}

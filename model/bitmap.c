@@ -108,10 +108,24 @@ bool bitmap_next_set(const struct sim_bitmap *b, uint32_t from, uint32_t *out)
 
 uint32_t bitmap_run_length(const struct sim_bitmap *b, uint32_t start, uint32_t max)
 {
-	uint32_t n = 0;
+	roaring_uint32_iterator_t it;
+	uint32_t buf[256], n = 0;
 
-	while (n < max && (uint64_t)start + n < BITMAP_LIMIT &&
-	       roaring_bitmap_contains(b->r, start + n))
-		n++;
-	return n;
+	if (max == 0)
+		return 0;
+	roaring_init_iterator(b->r, &it);
+	if (!roaring_move_uint32_iterator_equalorlarger(&it, start) || it.current_value != start)
+		return 0;
+	for (;;) {     /* members in order, 256 at a time, while they follow one another */
+		uint32_t got = roaring_read_uint32_iterator(&it, buf, 256);
+
+		for (uint32_t i = 0; i < got; i++) {
+			if (buf[i] != start + n)
+				return n;
+			if (++n == max || (uint64_t)start + n == BITMAP_LIMIT)
+				return n;
+		}
+		if (got < 256)
+			return n;
+	}
 }

@@ -84,6 +84,7 @@ struct sim_counters {
 	uint64_t flushes;               /* device cache flushes */
 	uint64_t disksize_over_size;    /* handle stops that saw i_disksize > i_size */
 	uint64_t datasync_dirty_checks; /* ext4_inode_datasync_dirty (iomap lookups) */
+	uint64_t nonda_switches;        /* ext4_nonda_switch said: too little free space for delalloc */
 };
 
 const char *sim_lock_site_name(enum sim_lock_site site);

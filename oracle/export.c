@@ -158,39 +158,66 @@ static int expected_count(const struct scenario *s, const char *name)
 	return -1;
 }
 
-/*
- * The variant to export: --variant; else the fixed side, a variant whose
- * expect: is empty when another one expects violations (a bug scenario's
- * golden output then records the fix; x->bug_cfg is the failing variant it
- * is nearest to); else the first variant without patches.
- */
-/* The toggles on in @fixed and off in @bug: what the fix is made of. */
-static unsigned fix_size(const struct sim_variant_cfg *fixed, const struct sim_variant_cfg *bug)
+/* The toggles set differently in @a and @b, either way. */
+static unsigned toggle_distance(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b)
 {
 	unsigned n = 0;
 
 	for (unsigned t = 0; t < ext4_toggle_count(); t++)
-		n += ext4_toggle_get(&fixed->sem, ext4_toggle_at(t)) &&
-		     !ext4_toggle_get(&bug->sem, ext4_toggle_at(t));
+		n += ext4_toggle_get(&a->sem, ext4_toggle_at(t)) !=
+		     ext4_toggle_get(&b->sem, ext4_toggle_at(t));
 	return n;
 }
 
-/* The fixed side: of the variants whose expect: is empty, the one nearest (fewest
- * toggles apart) to a variant expected to fail, which goes in *bug; -1 if none. */
+/* 1 when configuration @v is a variant with patches: of its own, else 0. */
+static unsigned own_patches(const struct loaded *ld, unsigned v)
+{
+	return v < ld->s.nr_variants && ld->s.variants[v].v_nr_patches > 0;
+}
+
+/* The fewest violations a variant of @ld expects, and whether one expects more. */
+static int fewest_expected(const struct loaded *ld, bool *more)
+{
+	int least = -1, most = -1;
+
+	for (unsigned v = 0; v < ld->nr_cfg; v++) {
+		int n = expected_count(&ld->s, ld->cfg[v].name);
+
+		if (n < 0)
+			continue;
+		if (least < 0 || n < least)
+			least = n;
+		most = SIM_MAX(most, n);
+	}
+	*more = most > least;
+	return least;
+}
+
+/*
+ * The fixed side: of the variants expecting the fewest violations (none, in a
+ * bug scenario), the one nearest (fewest toggles set differently) to a
+ * variant expecting more, which goes in *bug; at equal distance a variant
+ * without patches of its own, then the earlier.  -1 when no variant expects
+ * more than another.
+ */
 static int fixed_side(const struct loaded *ld, unsigned *bug)
 {
 	unsigned best = ~0u;
 	int pick = -1;
+	bool more;
+	int least = fewest_expected(ld, &more);
 
+	if (!more)
+		return -1;
 	for (unsigned f = 0; f < ld->nr_cfg; f++) {
-		if (expected_count(&ld->s, ld->cfg[f].name) != 0)
+		if (expected_count(&ld->s, ld->cfg[f].name) != least)
 			continue;
 		for (unsigned b = 0; b < ld->nr_cfg; b++) {
 			unsigned n;
 
-			if (expected_count(&ld->s, ld->cfg[b].name) <= 0)
+			if (expected_count(&ld->s, ld->cfg[b].name) <= least)
 				continue;
-			n = fix_size(&ld->cfg[f], &ld->cfg[b]);
+			n = 2 * toggle_distance(&ld->cfg[f], &ld->cfg[b]) + own_patches(ld, f);
 			if (n < best) {
 				best = n;
 				pick = (int)f;
@@ -201,6 +228,38 @@ static int fixed_side(const struct loaded *ld, unsigned *bug)
 	return pick;
 }
 
+/*
+ * Without a fixed side: the variant nearest (fewest toggles set differently)
+ * to the default profile, today's kernel, of those whose kernel is not newer
+ * than it when there are any; at equal distance one without patches of its
+ * own, then the earlier.
+ */
+static unsigned current_side(const struct loaded *ld)
+{
+	const struct ext4_profile *dflt = ext4_profile_default();
+	unsigned best = ~0u, pick = 0;
+
+	for (unsigned v = 0; v < ld->nr_cfg; v++) {
+		unsigned n = 0;
+
+		for (unsigned t = 0; t < ext4_toggle_count(); t++)
+			n += ext4_toggle_get(&ld->cfg[v].sem, ext4_toggle_at(t)) !=
+			     ext4_profile_has(dflt, t);
+		n = 2 * n + own_patches(ld, v) +
+		    (ext4_profile_version(ld->cfg[v].profile) > ext4_profile_version(dflt)) * 4096;
+		if (n < best) {
+			best = n;
+			pick = v;
+		}
+	}
+	return pick;
+}
+
+/*
+ * The variant to export: --variant; else the fixed side of a bug scenario
+ * (its golden output then records the fix; x->bug_cfg is the failing
+ * variant it is nearest to); else the one of today's kernel.
+ */
 static int choose_variant(struct xctx *x, const struct scn_variant **vout)
 {
 	const struct scenario *s = &x->ld->s;
@@ -215,10 +274,7 @@ static int choose_variant(struct xctx *x, const struct scn_variant **vout)
 	} else if (s->nr_variants > 1 && fixed >= 0) {
 		pick = (unsigned)fixed;
 	} else if (s->nr_variants > 1) {
-		while (pick < s->nr_variants && s->variants[pick].v_nr_patches)
-			pick++;
-		if (pick == s->nr_variants)
-			pick = 0;
+		pick = current_side(x->ld);
 	}
 	SIM_ASSERT(pick < x->ld->nr_cfg);
 	x->cfg = &x->ld->cfg[pick];

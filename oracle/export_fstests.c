@@ -230,7 +230,7 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 		{ "fixed_by", NULL, print_fixed_by },
 	};
 
-	orc_mount_options(&x->oc, opts, sizeof(opts));
+	orc_mount_options_all(&x->oc, opts, sizeof(opts));
 	snprintf(bs, sizeof(bs), "%u", x->oc.block_size);
 	xp_fill(test, xp_fstests_preamble, vars, sizeof(vars) / sizeof(vars[0]), x);
 	fprintf(golden, "QA output created by %s\n", x->test_number);

@@ -83,7 +83,8 @@ static const struct cs_point *crash_point(const struct sim_variant_result *r, ui
  * Refuse the outcomes a real ext4 cannot show: an mmap store that faults
  * (SIGBUS ends xfs_io), a copy_range or mapping step that fails with more
  * steps after it in its process (xfs_io stops there: checked on 6.18.44)
- * and a step that runs out of space (a real layout differs).  Returns 0, or 2 after the message; *crashes counts the crashes.
+ * and a step that runs out of space or leaves the delalloc path for want
+ * of it (a real layout differs).  Returns 0, or 2 after the message; *crashes counts the crashes.
  */
 static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 {
@@ -105,6 +106,11 @@ static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 					 "command that fails, skipping the rest of its -c commands; "
 					 "end the process after it (close)", scn_op_name(st->s_op),
 					 i + 1, strerror(-e));
+		if (x->r.steps[i].nonda)
+			return xp_refuse(x, st, "step %u leaves the delalloc path because the "
+					 "model's %u-block disk is nearly full (ext4_nonda_switch); "
+					 "a real ext4 lays blocks out differently, so whether it "
+					 "switches cannot be compared", i + 1, x->cfg->opts.disk_blocks);
 		if (e == -ENOSPC)
 			return xp_refuse(x, st, "step %u runs out of space on the model's %u-block "
 					 "disk; a real ext4 lays blocks out differently, so its "

@@ -395,20 +395,46 @@ static int fsx_check_size(struct imp *m, unsigned line, const struct tok *t,
 }
 
 /*
- * fsx -e 1 (--pollute-eof): before an operation moves EOF up, fsx stores
- * bytes past the old EOF inside the EOF page through a mapping (they are
- * not file content, only the page cache's); an mwrite past EOF does that.
+ * Where fsx -e 1 (--pollute-eof) pollutes before operation @r, as ltp/fsx.c
+ * does: update_file_size() before an operation that starts past EOF and
+ * ends beyond it (a write, mapwrite, copy, extending fallocate or zero
+ * range, truncate up), from EOF up to the operation's end; and before a
+ * truncate down, a collapse and an insert, from EOF to the page's end.
+ * Returns the end of the range to pollute (0: none); fsx_pollute() cuts
+ * it to the page holding EOF.
+ */
+static int64_t fsx_pollute_end(const struct fsx_rec *r, int64_t size)
+{
+	int64_t off = r->a[0], len = r->a[1];
+
+	switch (r->op->kind) {
+	case FK_WRITE: case FK_WRITE_DONTCACHE: case FK_MAPWRITE:
+		return len && off > size ? off + len : 0;
+	case FK_FALLOCATE: case FK_ZERO:
+		return !r->keep && off > size ? off + len : 0;
+	case FK_COPY:
+		return len && r->a[2] > size ? r->a[2] + len : 0;
+	case FK_TRUNCATE:
+		return len > size ? len : len < size ? INT64_MAX : 0;
+	case FK_COLLAPSE: case FK_INSERT:
+		return INT64_MAX;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * fsx -e 1: bytes stored through a mapping past EOF inside the page holding
+ * EOF (not file content, only the page cache's), which the operation must
+ * not expose; an mwrite past EOF does that.
  */
 static int fsx_pollute(struct imp *m, unsigned line, unsigned col, const struct fsx_rec *r)
 {
-	int64_t old = m->size, new = fsx_size_after(r, old), room;
-	bool write = r->op->kind == FK_WRITE || r->op->kind == FK_WRITE_DONTCACHE ||
-		     r->op->kind == FK_MAPWRITE || r->op->kind == FK_COPY;
-	int64_t start = r->op->kind == FK_COPY ? r->a[2] : r->a[0];
+	int64_t old = m->size, end = fsx_pollute_end(r, old), room;
 
-	if (!m->pollute_eof || new <= old || (old & 4095) == 0 || (write && start <= old))
+	if (!m->pollute_eof || end <= old || (old & 4095) == 0)
 		return 0;
-	room = SIM_MIN(4096 - (old & 4095), new - old);
+	room = SIM_MIN(4096 - (old & 4095), end - old);
 	m->nr_polluted++;
 	return add_step(m, line, col, "mwrite -S 0x%02x %lld %lld", next_fill(m), (long long)old,
 			(long long)room);

@@ -226,6 +226,15 @@ void orc_mount_options(const struct orc_config *c, char *buf, size_t cap)
 		 dioread && !c->dioread_nolock ? ",dioread_lock" : "");
 }
 
+void orc_mount_options_all(const struct orc_config *c, char *buf, size_t cap)
+{
+	bool journal = c->data == SCN_DATA_JOURNAL, dioread = c->delalloc && !journal;
+
+	snprintf(buf, cap, "data=%s,%s%s,auto_da_alloc,commit=600,noatime", orc_data_name(c->data),
+		 c->delalloc && !journal ? "delalloc" : "nodelalloc",
+		 !dioread ? "" : c->dioread_nolock ? ",dioread_nolock" : ",dioread_lock");
+}
+
 void orc_config_key(const struct orc_config *c, char *buf, size_t cap)
 {
 	bool dioread = c->delalloc && c->data != SCN_DATA_JOURNAL;

@@ -62,6 +62,12 @@ void orc_write_yaml(FILE *out, const struct orc_yaml *y);
 void orc_name_from_path(const char *path, char *out, size_t cap);
 /* The real mount options of a configuration, with commit=600,noatime. */
 void orc_mount_options(const struct orc_config *c, char *buf, size_t cap);
+/*
+ * The same with every option the model tells apart written out, defaults
+ * included (delalloc, dioread_nolock, auto_da_alloc): mounted after options
+ * of someone else's (fstests' MOUNT_OPTIONS), it overrides any of them.
+ */
+void orc_mount_options_all(const struct orc_config *c, char *buf, size_t cap);
 /* "4096 ordered delalloc" (plus " dioread_lock" when that is off): a table key. */
 void orc_config_key(const struct orc_config *c, char *buf, size_t cap);
 const char *orc_data_name(enum scn_data_mode d);

@@ -153,6 +153,7 @@ unsigned report_counters_flat(const struct sim_counters *c, struct named_count *
 	out[n++] = (struct named_count){ "flushes", c->flushes };
 	out[n++] = (struct named_count){ "disksize_over_size", c->disksize_over_size };
 	out[n++] = (struct named_count){ "datasync_dirty_checks", c->datasync_dirty_checks };
+	out[n++] = (struct named_count){ "nonda_switches", c->nonda_switches };
 	SIM_ASSERT(n <= REPORT_COUNTERS_MAX);
 	return n;
 }
@@ -168,13 +169,15 @@ void json_counters(FILE *out, const struct sim_counters *c)
 	fprintf(out, "}, \"mark_dirty_calls\": %llu, \"ordered_ranges_added\": %llu, "
 		"\"j_state_lock_reads\": %llu, \"sync_waits\": %llu, \"commits\": %llu, "
 		"\"checkpoints\": %llu, \"bios_submitted\": %llu, \"flushes\": %llu, "
-		"\"disksize_over_size\": %llu, \"datasync_dirty_checks\": %llu}",
+		"\"disksize_over_size\": %llu, \"datasync_dirty_checks\": %llu, "
+		"\"nonda_switches\": %llu}",
 		(unsigned long long)c->mark_dirty_calls, (unsigned long long)c->ordered_ranges_added,
 		(unsigned long long)c->j_state_lock_reads, (unsigned long long)c->sync_waits,
 		(unsigned long long)c->commits, (unsigned long long)c->checkpoints,
 		(unsigned long long)c->bios_submitted, (unsigned long long)c->flushes,
 		(unsigned long long)c->disksize_over_size,
-		(unsigned long long)c->datasync_dirty_checks);
+		(unsigned long long)c->datasync_dirty_checks,
+		(unsigned long long)c->nonda_switches);
 }
 
 static void json_names(FILE *out, const bool *set)

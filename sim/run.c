@@ -33,7 +33,7 @@ int world_mount(struct world *w)
 }
 
 static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
-		       struct sim_variant_result *r)
+		       struct sim_variant_result *r, const struct sim_options *o)
 {
 	memset(w, 0, sizeof(*w));
 	w->cfg = cfg;
@@ -46,6 +46,8 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 	SIM_ASSERT(world_mount(w) == 0);
 	memset(w->c, 0, sizeof(*w->c));
 	chk_init(w->chk, cfg->opts.block_size);
+	if (o)
+		chk_set_log_mode(w->chk, (enum chk_log_mode)o->checker_log);
 }
 
 void world_attach_events(struct world *w)
@@ -414,8 +416,8 @@ static void step_inject(struct world *w, const struct scn_step *st, struct sim_s
 		note(sr, "no fault armed");
 }
 
-static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
-		     struct sim_step_result *sr, FILE *trace)
+static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx,
+			struct sim_step_result *sr, FILE *trace)
 {
 	if (step_sync_like(w, st, sr))
 		return;
@@ -452,6 +454,16 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	default:
 		SIM_ASSERT(!"unknown step");
 	}
+}
+
+/* Run step @st (number @idx) into @sr, noting whether it left the delalloc path. */
+static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
+		     struct sim_step_result *sr, FILE *trace)
+{
+	uint64_t nonda = w->c->nonda_switches;
+
+	run_step_op(w, st, idx, sr, trace);
+	sr->nonda = w->c->nonda_switches != nonda;
 }
 
 /* --- variants --- */
@@ -751,7 +763,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->cfg = *cfg;
 	r->show_notes = o && o->notes;
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
-	world_init(&w, cfg, r);
+	world_init(&w, cfg, r, o);
 	w.o = o;
 	r->lay = w.fs.lay;
 	if (o && o->record_events)
@@ -826,7 +838,7 @@ struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const stru
 	SIM_ASSERT(o != NULL && !o->has_keep && !o->only_point);
 	ss->r.cfg = *cfg;
 	ss->o = o;
-	world_init(&ss->w, &ss->r.cfg, &ss->r);
+	world_init(&ss->w, &ss->r.cfg, &ss->r, o);
 	ss->w.o = o;
 	ss->ic.w = &ss->w;
 	return ss;
@@ -871,7 +883,7 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 	SIM_ASSERT(idx != 0);           /* no wrap: explore bounds the steps */
 	if (ss->res.cut)
 		return 0;
-	if (w->chk->nr_muts >= SIM_STREAM_MUTS_MAX) {
+	if (chk_log_entries(w->chk) >= SIM_STREAM_MUTS_MAX) {
 		ss->res.cut = true;     /* the memory bound of a long run: stop here */
 		return 0;
 	}

@@ -33,6 +33,8 @@ struct sim_overrides {
 	char argv_text[1024];           /* these flags as typed, for reproduce lines */
 };
 
+struct cp_memo;
+
 struct sim_options {
 	bool json;
 	bool json_state;                /* each step's state_json (run --json) */
@@ -57,6 +59,8 @@ struct sim_options {
 	bool final_digest;              /* the final content's SHA-256 (final_content.sha256) */
 	bool final_bytes;               /* and its pages, to show differing bytes (content.h) */
 	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
+	uint8_t checker_log;            /* enum chk_log_mode (--checker-log) */
+	struct cp_memo *crash_memo;     /* crash points' results to share (explore), or NULL */
 };
 
 /* The effective settings of one variant. */
@@ -79,7 +83,8 @@ struct sim_step_result {
 	uint32_t ev_end;
 	char *state_json;
 	char *writes_note;              /* crash --keep: the writes kept and lost, named */
-	uint32_t pending;               /* a crash step: the writes not yet durable */               /* with json_state: the state after the step (snapshot.h) */
+	uint32_t pending;               /* a crash step: the writes not yet durable */
+	bool nonda;                     /* ext4_nonda_switch sent the step off the delalloc path */               /* with json_state: the state after the step (snapshot.h) */
 };
 
 struct sim_variant_result {
@@ -136,8 +141,9 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps);
 struct sim_stream;
 
 /*
- * A streamed run stops (cut) before a step when the checker holds this many
- * changes since the last crash and durable point (32 bytes each: 64 MiB),
+ * A streamed run stops (cut) before a step when the checker's logs hold this
+ * many entries (chk_log_entries: changes since the last crash and durable
+ * point, as summarised, and durable points; 32 bytes each at most: 64 MiB),
  * which bounds its memory whatever the number of steps (docs/performance.md).
  */
 #define SIM_STREAM_MUTS_MAX (2u << 20)

@@ -4,8 +4,9 @@
  * explore can let two prefixes that leave equal worlds share their future.
  *
  * Covered, field by field (never a pointer, a capacity or padding):
- *   device: size, block size, every durable block (number and bytes, in
- *     block order), every write in flight or in the volatile cache (all of
+ *   device: size, block size, every durable block (number and bytes,
+ *     through the sum of their hashes the device keeps, blkdev.h), every
+ *     write in flight or in the volatile cache (all of
  *     struct bio_rec but its data pointer: sequence and completion numbers,
  *     block, state, kind, FUA, bytes, bio_info), the next sequence and
  *     completion numbers;
@@ -19,14 +20,23 @@
  *     it: buffers, revokes, forgets, frees, the inode's dirty range), the
  *     logged transactions and the checkpoint list with its copies;
  *   checker: the POSIX reference, the durable baseline, the mutations since
- *     it, the durable points and the mutations since the last crash, whether
- *     the sentinel was written.
+ *     it (as summarised, checker/log.c) and the sizes the file had since, the
+ *     durable points and the mutations since the last
+ *     crash, whether the sentinel was written.
  * Not covered, as nothing later reads them but counts and messages: the run
  * counters (the checker reads only their change within a step), the
  * device's flush count, the crash points seen and the last recovery's
  * report; the semantics (a run's sides each keep their own, fixed).
  * tests/unit/test_statekey.c changes each covered part in turn and
  * checks that the key changes.
+ *
+ * world_crash_key covers what crash-state enumeration reads (crash/cpmemo.c):
+ * the device as above, the mount options, the semantics, the layout, the
+ * journal's checkpoint list with its copies, the committing transaction with
+ * its logged copies, the checker as above, the step (it seeds the sampling
+ * past the bound), and the enumeration's flags and bound.  Not
+ * the page cache, the in-memory inode or the running transaction: a crash
+ * loses them.
  */
 #include "run.h"
 
@@ -79,13 +89,6 @@ static void bytes(struct keyh *h, const void *p, size_t n)
 	}
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void key_bio(struct keyh *h, const struct bio_rec *b, uint32_t bs)
 {
 	const struct bio_info *i = &b->b_info;
@@ -103,18 +106,11 @@ static void key_bio(struct keyh *h, const struct bio_rec *b, uint32_t bs)
 
 static void key_blkdev(struct keyh *h, const struct blkdev *bd)
 {
-	uint32_t *blks = sim_dup_array(bd->bd_slots, bd->bd_nr_slots, bd->bd_nr_slots + 1,
-				       sizeof(*blks));
-
+	SIM_ASSERT(bd->bd_parent == NULL);
 	put(h, bd->bd_nr_blocks | (uint64_t)bd->bd_block_size << 32);
-	qsort(blks, bd->bd_nr_slots, sizeof(*blks), cmp_u32);
-	put(h, bd->bd_nr_slots);
-	for (uint32_t i = 0; i < bd->bd_nr_slots; i++) {
-		put(h, blks[i]);
-		bytes(h, bd->bd_chunks[blks[i] >> BLKDEV_CHUNK_SHIFT][blks[i] & (CHUNK_BLOCKS - 1)],
-		      bd->bd_block_size);
-	}
-	free(blks);
+	put(h, bd->bd_nr_slots);        /* the durable copies: their sum of hashes (blkdev.h) */
+	put(h, bd->bd_durable_sum[0]);
+	put(h, bd->bd_durable_sum[1]);
 	put(h, bd->bd_nr_bios);
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
 		key_bio(h, &bd->bd_bios[i], bd->bd_block_size);
@@ -254,7 +250,6 @@ static void key_muts(struct keyh *h, const struct chk_mut *m, uint32_t n)
 		put(h, m[i].kind | (uint64_t)m[i].byte << 8);
 		put(h, (uint64_t)m[i].off);
 		put(h, (uint64_t)m[i].len);
-		put(h, (uint64_t)m[i].size_after);
 	}
 }
 
@@ -264,12 +259,57 @@ static void key_checker(struct keyh *h, const struct chk_state *c)
 	key_runs(h, &c->posix);
 	key_runs(h, &c->durable);
 	key_muts(h, c->muts, c->nr_muts);
+	put(h, (uint64_t)c->size_lo);
+	put(h, (uint64_t)c->size_hi);
 	put(h, c->nr_dps);
 	for (uint32_t i = 0; i < c->nr_dps; i++) {
 		put(h, (uint64_t)c->dps[i].size);
 		put(h, c->dps[i].mut_index);
 	}
 	key_muts(h, c->crash_muts, c->all_muts);
+}
+
+/* The journal's part of a crash point: checkpoint list, committing transaction, its copies. */
+static void key_journal_crash(struct keyh *h, const journal_t *j, uint32_t bs)
+{
+	const transaction_t *t = j->j_committing_transaction;
+
+	put(h, j->j_nr_cp);
+	for (uint32_t i = 0; i < j->j_nr_cp; i++) {
+		put(h, j->j_cp[i].cp_blocknr | (uint64_t)j->j_cp[i].cp_tid << 32);
+		bytes(h, j->j_cp[i].cp_data, bs);
+	}
+	put(h, t != NULL);
+	if (!t)
+		return;
+	key_transaction(h, t);
+	put(h, j->j_commit_copies != NULL);
+	for (uint32_t i = 0; j->j_commit_copies && i < t->t_nr_buffers; i++) {
+		put(h, j->j_commit_copies[i] != NULL);
+		if (j->j_commit_copies[i])
+			bytes(h, j->j_commit_copies[i], bs);
+	}
+}
+
+void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_t step,
+		     uint32_t flags, uint64_t bound, uint64_t key[2])
+{
+	const struct ext4_mount_opts *o = &w->fs.opts;
+	struct keyh h = { 0x452821e638d01377ull, 0xbe5466cf34e90c6cull };
+
+	put(&h, step | (uint64_t)flags << 32);
+	put(&h, bound);
+	key_blkdev(&h, w->bd);
+	put(&h, o->block_size | (uint64_t)o->data << 32);
+	put(&h, o->delalloc | o->dioread_nolock << 1 | o->auto_da_alloc << 2 |
+		(uint64_t)o->disk_blocks << 32);
+	bytes(&h, &w->fs.sem, sizeof(w->fs.sem));
+	bytes(&h, &w->fs.lay, sizeof(w->fs.lay));
+	key_journal_crash(&h, &w->fs.journal, o->block_size);
+	key_checker(&h, chk);
+	mix(&h, 0x4352534b);
+	key[0] = h.a ^ rotl(h.b, 17);
+	key[1] = h.b ^ (h.a >> 7) * 0x9e3779b97f4a7c15ull;
 }
 
 void world_key(const struct world *w, uint64_t key[2])

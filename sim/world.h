@@ -33,6 +33,12 @@ void world_attach_events(struct world *w);
 
 /* The world's state key between two steps (statekey.c): 128 bits. */
 void world_key(const struct world *w, uint64_t key[2]);
+/*
+ * The key of a crash point of @w judged against checker @chk (statekey.c): what
+ * crash-state enumeration reads, and the step, the enumeration's flags and its bound.
+ */
+void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_t step,
+		     uint32_t flags, uint64_t bound, uint64_t key[2]);
 
 /* Set the step's trace sentence (printf format). */
 void note(struct sim_step_result *sr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -82,7 +82,10 @@ struct blkdev *blkdev_clone(const struct blkdev *src)
 	return bd;
 }
 
-/* The durable copy of @blk, allocated (and listed in bd_slots) on first write. */
+/*
+ * The durable copy of @blk, allocated (and listed in bd_slots) on first write;
+ * a new copy's bytes are undefined until the caller writes the whole block.
+ */
 static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 {
 	uint32_t c = blk >> BLKDEV_CHUNK_SHIFT;
@@ -92,8 +95,8 @@ static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 	if (!bd->bd_chunks[c])
 		bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
 	chunk = bd->bd_chunks[c];
-	if (!chunk[blk & (CHUNK_BLOCKS - 1)]) {
-		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_zalloc(bd->bd_block_size);
+	if (!chunk[blk & (CHUNK_BLOCKS - 1)]) {     /* not zeroed: the caller fills it */
+		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_realloc_array(NULL, 1, bd->bd_block_size);
 		if (bd->bd_nr_slots == bd->bd_cap_slots) {
 			bd->bd_cap_slots = bd->bd_cap_slots ? 2 * bd->bd_cap_slots : 16;
 			bd->bd_slots = sim_realloc_array(bd->bd_slots, bd->bd_cap_slots,
@@ -104,8 +107,38 @@ static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 	return chunk[blk & (CHUNK_BLOCKS - 1)];
 }
 
+/* A 128-bit hash of block @blk holding @data, into @h (added or taken from a sum). */
+static void block_hash(uint32_t blk, const uint8_t *data, uint32_t bs, uint64_t h[2])
+{
+	uint64_t a = 0x9ae16a3b2f90404full ^ blk, b = 0xc3a5c85c97cb3127ull + blk, w;
+
+	for (uint32_t i = 0; i < bs; i += 8) {
+		memcpy(&w, data + i, 8);
+		a = (a ^ w) * 0x9e3779b97f4a7c15ull;
+		a ^= a >> 29;
+		b = (b + w) * 0xff51afd7ed558ccdull;
+		b ^= b >> 32;
+	}
+	h[0] = a ^ (b >> 17);
+	h[1] = b ^ (a << 11) ^ (a >> 7);
+}
+
 void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data)
 {
+	uint8_t **chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
+	const uint8_t *old = chunk ? chunk[blk & (CHUNK_BLOCKS - 1)] : NULL;
+	uint64_t h[2];
+
+	if (!bd->bd_parent) {
+		if (old) {
+			block_hash(blk, old, bd->bd_block_size, h);
+			bd->bd_durable_sum[0] -= h[0];
+			bd->bd_durable_sum[1] -= h[1];
+		}
+		block_hash(blk, data, bd->bd_block_size, h);
+		bd->bd_durable_sum[0] += h[0];
+		bd->bd_durable_sum[1] += h[1];
+	}
 	memcpy(durable_slot(bd, blk), data, bd->bd_block_size);
 }
 

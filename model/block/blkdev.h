@@ -31,7 +31,7 @@
 #include "events.h"
 
 #define BLKDEV_SENTINEL 0xee
-#define BLKDEV_CHUNK_SHIFT 10
+#define BLKDEV_CHUNK_SHIFT 8
 
 enum bio_state { BIO_SUBMITTED, BIO_COMPLETED };
 
@@ -86,6 +86,12 @@ struct blkdev {
 	uint32_t *bd_slots;     /* the blocks with a durable copy, in order of first write */
 	uint32_t bd_nr_slots;
 	uint32_t bd_cap_slots;
+	/*
+	 * The sum (mod 2^64, each half) of a 128-bit hash of every durable copy's
+	 * block number and bytes, kept as copies change: a state key reads it
+	 * instead of every block (sim/statekey.c).  Not kept for an overlay.
+	 */
+	uint64_t bd_durable_sum[2];
 	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
 	uint32_t bd_nr_bios;
 	uint32_t bd_cap_bios;

@@ -149,17 +149,21 @@ void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
 
 /*
  * ext4_nonda_switch(): too little free space left for delalloc (or the
- * model-only fault `inject nonda` says so).
+ * model-only fault `inject nonda` says so), so the caller (a delalloc write
+ * or page fault) takes the non-delalloc path; each such answer is counted
+ * (nonda_switches).
  */
 bool ext4_nonda_switch(struct ext4_fs *fs)
 {
 	uint64_t free = fs->s_freeclusters, dirty = fs->s_dirtyclusters;
+	bool sw = 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
 
 	if (fs->s_fault_nonda) {
 		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_NONDA, 0, 0, 0);
-		return true;
+		sw = true;
 	}
-	return 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
+	fs->counters->nonda_switches += sw;
+	return sw;
 }
 
 /* The inject step: arm a fault, or clear every armed one. */

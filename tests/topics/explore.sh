@@ -173,3 +173,22 @@ done
 run "$sim" explore --steps 4 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 \
 	--diff short_copy_zero --no-minimize --json --share-stats
 check share-states-counted '[ "$rc" = 0 ] && grep -q "prefix sharing: [1-9][0-9]* world(s) forked; [1-9][0-9]* state(s) met again" "$err"'
+
+# the multi-host recipe (docs/cluster/parallel-explore.sh): 2 shards by GNU parallel
+# --sshlogin to two loopback hosts, then merge; the merged report equals the single
+# process's byte for byte but the "shards" count.  No ssh server runs here, so parallel's
+# --ssh is tests/cluster/ssh-here.sh, which runs the command on this machine as sshd would.
+if command -v parallel > /dev/null; then
+	pex=(--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite)
+	run "$sim" explore "${pex[@]}" --json
+	cp "$out" "$tmp/pex-single.json"
+	run env EXT4SIM="$PWD/$sim" PARALLEL_SSH="$PWD/tests/cluster/ssh-here.sh" HOME="$tmp" \
+		docs/cluster/parallel-explore.sh 1/127.0.0.1,1/localhost 2 "$tmp/pex" "${pex[@]}"
+	check parallel-sshlogin-recipe '[ "$rc" = 0 ] && [ -s "$tmp/pex/r0.json" ] &&
+		[ -s "$tmp/pex/r1.json" ] && grep -q "\"shards\": 2," "$tmp/pex/merged.json" &&
+		sed "1s/\"shards\": 2,/\"shards\": 1,/" "$tmp/pex/merged.json" | cmp -s - "$tmp/pex-single.json" ||
+		{ echo "  the merged report of the 2 shards differs from the single run"; false; }'
+else
+	echo "explore: GNU parallel is not installed: the multi-host recipe check is skipped" \
+		"(scripts/install-deps installs it)"
+fi

@@ -29,6 +29,34 @@ check export-fstests '[ "$rc" = 0 ] && bash -n "$tmp/ft/042" && golden fstests-0
 # several states at a crash point: the test checks membership, the golden line says so
 run "$sim" export --format fstests scenarios/crash/shutdown-completes-inflight.yaml
 check export-fstests-stdout 'golden fstests-several-states "$out"'
+# the variant exported: a bug scenario's fixed side is the variant expecting the fewest
+# violations nearest (in toggles, either way) to one expecting more, one without patches
+# of its own at equal distance; else the one nearest to today's kernel (the default
+# profile) and not newer: each of these exported an older kernel's behaviour before, and
+# its test failed on 6.18
+picked=""
+for f in bugs/2026-ondisk-residue-extend patches/jdata-writeback-commit tutorial/10-page-cache-half \
+	bugs/2023-foo-zero-tail patches/zero-outside-handle-journal bugs/2024-eof-pollution-extend; do
+	run "$sim" export --format fstests "scenarios/$f.yaml"
+	picked="$picked$(sed -n 's/^# Model: kernel profile \([^,]*\), variant \([^;]*\);$/\1 \2/p' "$out");"
+done
+check export-variant-choice '[ "$picked" = "6.13 after-6.13;6.6 after-6.6;6.13 both;6.1 k6.1;6.12 before-6.12;6.13 after-6.13;" ] ||
+	{ echo "  $picked"; false; }'
+# a step the model sends off the delalloc path for want of space (ext4_nonda_switch on its
+# small disk) is refused: a real ext4 of another layout need not switch
+expect_exit2 export-nonda "$sim" export --format fstests scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml
+check export-nonda-message 'golden refuse-nonda "$err"'
+# the mount options name every mode the model tells apart, defaults too, so fstests'
+# MOUNT_OPTIONS (mounted first) cannot change them: nodelalloc or noauto_da_alloc there
+# made an exported test fail on 6.18
+mo=""
+for cfg in "" "--nodelalloc" "--data journal" "--data writeback --block-size 1024"; do
+	read -ra args <<< "$cfg"
+	run "$sim" export --format fstests "${args[@]}" -c "pwrite 0 10"
+	mo="$mo$(sed -n 's/^mount_opts=//p' "$out");"
+done
+check export-fstests-mount-options '[ "$mo" = "\"data=ordered,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";\"data=ordered,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=journal,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=writeback,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";" ] ||
+	{ echo "  $mo"; false; }'
 
 # refusals: a model-only step exits 2 with FILE:LINE:COL, nothing on stdout
 expect_exit2 export-checkpoint "$sim" export scenarios/basic/checkpoint-then-crash.yaml
@@ -65,6 +93,39 @@ for f in small.fsxops small.xfs_io fsx-default.fsxops cmdline.xfs_io; do
 	cmdline=$imp_cmd
 	check "import $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" ||
 		{ diff "tests/data/import/$f.yaml" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
+done
+# real fsx logs (tests/data/fsx-real/, NAME.expect says how each was taken on a real ext4):
+# imported, replayed, then fsync and evict as the real run's fsync and drop_caches; the
+# final size, which bytes read as zeros, and the data and holes SEEK_DATA/SEEK_HOLE sees
+# (the written extents once the page cache is gone) must be what the real file held
+fsx_real_state() {  # JSON of a run on stdin, the dumped file $1: "size S", "zero-mask M", "seek ..."
+	local size bs
+	size=$(stat -c %s "$1")
+	bs=$(grep -o '"block_size": [0-9]*' "$2" | head -1 | awk '{ print $2 }')
+	echo "size $size"
+	echo "zero-mask $(tr '\001-\377' '\001' < "$1" | sha256sum | cut -c1-64)"
+	grep -o '"extents": \[[^]]*\]' "$2" | tail -1 | grep -o '{[^}]*}' | sed 's/[^0-9a-z ]//g' |
+		awk -v bs="$bs" -v size="$size" '
+		$6 == "written" { s = $2 * bs; e = ($2 + $4) * bs; if (s >= size) next
+			if (e > size) e = size
+			if (n && s == last) { last = e; next }
+			out = out (n ? sprintf(",HOLE %d,", last) : (s > 0 ? "HOLE 0," : "")) "DATA " s
+			last = e; n++ }
+		END { print "seek " (n ? out ",HOLE " last : (size ? "HOLE 0" : "")) }'
+}
+for e in tests/data/fsx-real/*.expect; do
+	n=$(basename "$e" .expect)
+	read -ra args <<< "$(sed -n 's/^import-flags *//p' "$e")"
+	run "$sim" import "${args[@]}" "tests/data/fsx-real/$n.fsxops"
+	imp_rc=$rc imp_cmd=$cmdline
+	{ cat "$out"; printf '  - fsync\n  - evict\n'; } > "$tmp/fsx.yaml"
+	rm -f "$tmp/fsx.bin"
+	run "$sim" run --json --dump-file "$tmp/fsx.bin" "$tmp/fsx.yaml"
+	cmdline="$imp_cmd > FILE.yaml; append fsync and evict; ${cmdline/$tmp\/fsx.yaml/FILE.yaml}"
+	check "fsx-real $n" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && [ -f "$tmp/fsx.bin" ] &&
+		fsx_real_state "$tmp/fsx.bin" "$out" > "$tmp/fsx.got" &&
+		diff <(grep -E "^(size|zero-mask|seek) " "$e") "$tmp/fsx.got" > "$tmp/fsx.diff" ||
+		{ sed "s/^/  /" "$tmp/fsx.diff"; false; }'
 done
 expect_exit2 import-bad-size "$sim" import tests/data/import/bad-size.fsxops
 check import-bad-size-message 'golden import-bad-size "$err"'

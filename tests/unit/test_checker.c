@@ -17,6 +17,17 @@
  * counted invariant, a run of delalloc writes and reads reports nothing
  * at all, and the invariant names round-trip through chk_inv_lookup() and
  * chk_is_invariant_name().
+ *
+ * The log summary (checker/log.c) is sound: the same random sequences, run
+ * with the log kept in full, summarised when due (the default) and
+ * summarised after every change, report the same violations with the same
+ * messages.  The sequences write, truncate, zero, punch, collapse, insert,
+ * fsync, write back and crash; before each recovery bytes are written over
+ * part of a file block on the device, so that the post-crash checks
+ * (fsync_durable, gap_zero_durable, no_stale_data) have bad bytes to find and
+ * count, which a correct model alone seldom gives them; four block sizes and
+ * data modes.  And the summary bounds the log: a long run without a crash
+ * keeps a few hundred entries where the full log keeps one per change.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +44,7 @@
 #include "checker.h"
 #include "ext4.h"
 #include "fixture.h"
+#include "prng.h"
 
 #define ALL_INVS ((1u << INV_COUNT) - 1)
 #define BIT(inv) (1u << (inv))
@@ -803,6 +815,326 @@ static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
 	fx_world_free(w);
 }
 
+/*
+ * chk_meta_as_expected() answers as comparing the two metadata hashes does, on
+ * an overlay of a device with a journal to replay: mounted as it is, with a
+ * logged metadata block changed (the replay repairs it: both say yes), with any
+ * other metadata block changed (both say no), with a block past the metadata
+ * changed (both say yes).
+ */
+static bool meta_hashes_agree(struct fx_world *w, uint32_t change_blk, bool *ok, bool *mounted)
+{
+	struct blkdev *child = blkdev_overlay(w->bd);
+	struct sim_counters c = { 0 };
+	struct jbd2_recovery_info ri;
+	struct ext4_fs rec;
+	uint8_t *b = malloc(w->o.block_size);
+	bool same;
+
+	assert_non_null(b);
+	if (change_blk) {
+		blkdev_read(w->bd, change_blk, b);
+		b[7] ^= 0x5a;
+		blkdev_write_durable(child, change_blk, b);
+	}
+	*mounted = ext4_fill_super(&rec, child, &w->o, &w->sem, &c, &ri) == 0;
+	*ok = *mounted && chk_meta_as_expected(&w->fs, false, &rec);
+	same = !*mounted ||
+	       *ok == (chk_expected_meta_hash(&w->fs, false) == chk_device_meta_hash(&rec));
+	ext4_free_fs(&rec);             /* a failed mount leaves what it had loaded */
+	blkdev_destroy(child);
+	free(b);
+	return same;
+}
+
+static void test_checker__meta_comparison_equals_the_hashes(void **state)
+{
+	struct fx_world *w = world_new(1024, DATA_ORDERED, true);
+	unsigned refused = 0;
+	bool ok, mounted;
+
+	(void)state;
+	step_write(w, 0, 5000, 0x11);
+	step_fsync(w);
+	step_truncate(w, 2000);                 /* committed: recovery replays it */
+	begin(w);
+	jbd2_journal_commit_transaction(&w->fs.journal);
+	end(w);
+	blkdev_complete_all(w->bd);             /* the log on the media, not checkpointed */
+	blkdev_flush(w->bd);
+	assert_true(w->fs.journal.j_nr_cp > 0);
+	assert_true(meta_hashes_agree(w, 0, &ok, &mounted));
+	assert_true(mounted && ok);
+	for (uint32_t i = 0; i < w->fs.journal.j_nr_cp; i++) {  /* repaired by the replay */
+		if (!w->fs.journal.j_cp[i].cp_blocknr)
+			continue;
+		assert_true(meta_hashes_agree(w, w->fs.journal.j_cp[i].cp_blocknr, &ok, &mounted));
+		assert_true(!mounted || ok);
+	}
+	for (uint32_t blk = 1; blk < w->fs.lay.journal_start; blk++) {
+		bool logged = false;
+
+		for (uint32_t i = 0; i < w->fs.journal.j_nr_cp; i++)
+			logged = logged || w->fs.journal.j_cp[i].cp_blocknr == blk;
+		if (logged)
+			continue;
+		assert_true(meta_hashes_agree(w, blk, &ok, &mounted));
+		assert_false(ok);
+		refused += mounted;     /* mounted, and the difference seen */
+	}
+	assert_true(refused > 0);
+	assert_true(meta_hashes_agree(w, w->fs.lay.data_start + 3, &ok, &mounted));
+	assert_true(mounted && ok);
+	fx_world_free(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* the log summary                                                     */
+
+#define MODES 3
+
+static const enum chk_log_mode modes[MODES] = { CHK_LOG_FULL, CHK_LOG_SUMMARY, CHK_LOG_EAGER };
+
+static const uint8_t fills[] = { 0x11, 0x22, 0x33, 0, BLKDEV_SENTINEL };
+
+/* What a run reported: every violation, in order. */
+struct verdicts {
+	struct chk_violation *v;
+	uint32_t nr;
+	uint32_t most_entries;          /* the largest chk_log_entries() seen */
+	uint32_t last_entries;
+};
+
+static void verdicts_compare(const struct verdicts *a, const struct verdicts *b, int m,
+			     const char *what)
+{
+	if (a->nr != b->nr)
+		fail_msg("%s: %u violations with the full log, %u in mode %d", what, a->nr, b->nr, m);
+	for (uint32_t i = 0; i < a->nr; i++)
+		if (a->v[i].inv != b->v[i].inv || a->v[i].step != b->v[i].step ||
+		    strcmp(a->v[i].msg, b->v[i].msg) != 0)
+			fail_msg("%s: mode %d reports '%s' at step %u, the full log '%s' at step %u",
+				 what, m, b->v[i].msg, b->v[i].step, a->v[i].msg, a->v[i].step);
+}
+
+/* A fallocate(2) the model may refuse; the checker hears of it only if done. */
+static void do_falloc(struct fx_world *w, int mode, int64_t off, int64_t len)
+{
+	if (ext4_fallocate(&w->fs, mode, off, len) != 0)
+		return;
+	if (mode & FALLOC_FL_COLLAPSE_RANGE)
+		chk_note_collapse(&w->chk, off, len);
+	else if (mode & FALLOC_FL_INSERT_RANGE)
+		chk_note_insert(&w->chk, off, len);
+	else
+		chk_note_zero(&w->chk, off, len, !(mode & FALLOC_FL_KEEP_SIZE));
+}
+
+/* Crash; then bytes @v over [a, b) of file block @lblk on the device, if it is mapped. */
+static void tamper(struct fx_world *w, uint32_t lblk, uint32_t a, uint32_t b, uint8_t v)
+{
+	uint32_t pblk, len;
+	uint8_t *buf;
+	bool mapped = es_lookup(&w->fs.inode.i_es, lblk, &pblk, &len) == ES_WRITTEN;
+
+	fx_world_crash(w);
+	if (!mapped)
+		return;
+	buf = malloc(w->o.block_size);
+	assert_non_null(buf);
+	blkdev_read(w->bd, pblk, buf);
+	memset(buf + a, v, b - a);
+	blkdev_write_durable(w->bd, pblk, buf);
+	free(buf);
+}
+
+/* A crash, random bytes over part of the device's file data, recovery and the judgment. */
+static void crash(struct fx_world *w, struct prng *g)
+{
+	uint32_t bs = w->o.block_size, a = (uint32_t)prng_below(g, bs);
+	uint32_t b = a + 1 + (uint32_t)prng_below(g, bs - a);
+	uint32_t lblk = (uint32_t)prng_below(g, 3);
+	uint8_t v = fills[prng_below(g, sizeof(fills))] ^ (uint8_t)prng_below(g, 2);
+	uint64_t expected = chk_expected_meta_hash(&w->fs, false);
+
+	tamper(w, lblk, a, b, prng_below(g, 3) ? v : 0);
+	fx_world_mount(w);
+	chk_after_recovery(&w->chk, &w->fs, w->step, expected, chk_device_meta_hash(&w->fs));
+}
+
+/* One random step, drawn from @g, in world @w; without @all, no crash and no shift. */
+static void random_step(struct fx_world *w, struct prng *g, bool all)
+{
+	int64_t bs = w->o.block_size, off = (int64_t)prng_below(g, 2 * (uint64_t)bs);
+	int64_t len = 1 + (int64_t)prng_below(g, prng_below(g, 2) ? 64 : (uint64_t)bs), got;
+	uint64_t op = prng_below(g, all ? 10 : 7);
+	uint8_t v = fills[prng_below(g, 4)];
+
+	w->step++;
+	chk_step_begin(&w->chk, &w->fs);
+	if (op <= 2) {
+		assert_int_equal(ext4_file_write(&w->fs, off, len, v, len, &got), 0);
+		chk_note_write(&w->chk, off, got, v);
+	} else if (op == 3) {
+		assert_int_equal(ext4_setattr_size(&w->fs, off + len), 0);
+		chk_note_truncate(&w->chk, off + len);
+	} else if (op == 4) {
+		assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, prng_below(g, 2)), 0);
+		chk_note_durable(&w->chk);
+	} else if (op == 5) {
+		assert_int_equal(ext4_writepages(&w->fs, 0, INT64_MAX, WB_SYNC_NONE, true), 0);
+	} else if (op == 6) {
+		do_falloc(w, prng_below(g, 2) ? FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE :
+			  FALLOC_FL_ZERO_RANGE, off, len);
+	} else if (op == 7 || op == 8) {
+		do_falloc(w, op == 7 ? FALLOC_FL_COLLAPSE_RANGE : FALLOC_FL_INSERT_RANGE,
+			  (off / bs) * bs, (1 + (int64_t)prng_below(g, 2)) * bs);
+	} else {
+		crash(w, g);
+	}
+	ext4_check_state(&w->fs);
+	chk_step_end(&w->chk, &w->fs, w->step);
+}
+
+/* A run of @steps random steps (seed @seed) with the log kept as @mode: what it reported. */
+static void run_one(const struct ext4_mount_opts *o, enum chk_log_mode mode, uint64_t seed,
+		    unsigned steps, bool all, struct verdicts *out)
+{
+	struct fx_world *w = fx_world_new(o);
+
+	chk_set_log_mode(&w->chk, mode);
+	memset(out, 0, sizeof(*out));
+	for (unsigned s = 0; s < steps; s++) {
+		struct prng g;
+
+		prng_seed(&g, seed * 1000003 + s);
+		random_step(w, &g, all);
+		out->most_entries = SIM_MAX(out->most_entries, chk_log_entries(&w->chk));
+	}
+	out->last_entries = chk_log_entries(&w->chk);
+	out->nr = w->chk.nr_v;
+	out->v = malloc((w->chk.nr_v + 1) * sizeof(*out->v));
+	assert_non_null(out->v);
+	memcpy(out->v, w->chk.v, w->chk.nr_v * sizeof(*out->v));
+	fx_world_free(w);
+}
+
+/* @runs sequences of @steps random steps under one configuration, in the three modes. */
+static void compare_runs(uint32_t bs, enum ext4_data_mode data, bool delalloc, uint64_t seed,
+			 unsigned runs, unsigned steps)
+{
+	struct ext4_mount_opts o = fx_opts(bs, data, delalloc, FX_DISK_BLOCKS);
+
+	for (unsigned r = 0; r < runs; r++) {
+		struct verdicts v[MODES];
+		char what[96];
+
+		snprintf(what, sizeof(what), "bs %u data %d delalloc %d seed %llu run %u", bs,
+			 (int)data, delalloc, (unsigned long long)seed, r);
+		for (int m = 0; m < MODES; m++)
+			run_one(&o, modes[m], seed * 7919 + r, steps, true, &v[m]);
+		for (int m = 1; m < MODES; m++)
+			verdicts_compare(&v[0], &v[m], m, what);
+		for (int m = 0; m < MODES; m++)
+			free(v[m].v);
+	}
+}
+
+static void test_checker_log__summary_judges_as_the_full_log(void **state)
+{
+	(void)state;
+	compare_runs(1024, DATA_ORDERED, true, 1, 150, 40);
+	compare_runs(4096, DATA_ORDERED, false, 2, 150, 40);
+	compare_runs(2048, DATA_WRITEBACK, true, 3, 150, 40);
+	compare_runs(1024, DATA_JOURNAL, false, 4, 150, 40);
+}
+
+/*
+ * The comparison can fail: a checker whose log lost the write after a durable
+ * point reports that write's bytes in the gap, one that kept it does not.
+ */
+static uint32_t lost_entry_run(bool lose)
+{
+	struct ext4_mount_opts o = fx_opts(4096, DATA_ORDERED, true, FX_DISK_BLOCKS);
+	struct fx_world *w = fx_world_new(&o);
+	uint64_t expected;
+	uint32_t nr;
+	int64_t got;
+
+	assert_int_equal(ext4_file_write(&w->fs, 0, 1000, 0x11, 1000, &got), 0);
+	chk_note_write(&w->chk, 0, 1000, 0x11);
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
+	chk_note_durable(&w->chk);
+	assert_int_equal(ext4_file_write(&w->fs, 1000, 500, 0x22, 500, &got), 0);
+	chk_note_write(&w->chk, 1000, 500, 0x22);
+	if (lose)
+		w->chk.all_muts = 0;
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
+	expected = chk_expected_meta_hash(&w->fs, false);
+	tamper(w, 0, 1000, 1500, 0x22);
+	fx_world_mount(w);
+	chk_after_recovery(&w->chk, &w->fs, 1, expected, chk_device_meta_hash(&w->fs));
+	nr = w->chk.nr_v;
+	fx_world_free(w);
+	return nr;
+}
+
+static void test_checker_log__a_lost_entry_is_seen(void **state)
+{
+	(void)state;
+	assert_int_equal(lost_entry_run(false), 0);
+	assert_int_equal(lost_entry_run(true), 1);
+}
+
+/*
+ * A long run without a crash or a shift: the summary keeps the log small, the
+ * full log does not.  (A collapse or insert stays in the log as long as a
+ * durable point before it does: docs/invariants.md, "The checker's log".)
+ */
+static void test_checker_log__summary_bounds_the_log(void **state)
+{
+	struct ext4_mount_opts o = fx_opts(1024, DATA_ORDERED, true, FX_DISK_BLOCKS);
+	struct verdicts full, sum;
+
+	(void)state;
+	run_one(&o, CHK_LOG_FULL, 99, 20000, false, &full);
+	run_one(&o, CHK_LOG_SUMMARY, 99, 20000, false, &sum);
+	print_message("  log entries after 20000 steps: full %u, summary %u (at most %u)\n",
+		      full.last_entries, sum.last_entries, sum.most_entries);
+	assert_true(full.last_entries > 5000);
+	assert_true(sum.most_entries < 1000);
+	free(full.v);
+	free(sum.v);
+}
+
+/*
+ * What the summary keeps: the fills of one byte value merged where they touch
+ * or overlap, apart where they do not, one size set at the smallest size.
+ */
+static void test_checker_log__summary_merges_only_touching_fills(void **state)
+{
+	struct chk_state c;
+
+	(void)state;
+	chk_init(&c, 1024);
+	chk_set_log_mode(&c, CHK_LOG_EAGER);
+	chk_note_write(&c, 0, 10, 0x11);
+	chk_note_write(&c, 10, 5, 0x11);        /* touches: merged */
+	chk_note_write(&c, 16, 4, 0x11);        /* a byte apart: kept apart */
+	chk_note_write(&c, 2, 3, 0x22);         /* another value: kept apart */
+	chk_note_truncate(&c, 18);
+	chk_note_truncate(&c, 40);
+	assert_int_equal(c.nr_muts, 4);
+	assert_true(c.muts[0].kind == MUT_FILL && c.muts[0].byte == 0x11 && c.muts[0].off == 0 &&
+		    c.muts[0].len == 15);
+	assert_true(c.muts[1].kind == MUT_FILL && c.muts[1].off == 16 && c.muts[1].len == 4);
+	assert_true(c.muts[2].kind == MUT_FILL && c.muts[2].byte == 0x22);
+	assert_true(c.muts[3].kind == MUT_TRUNC && c.muts[3].off == 18);
+	assert_true(c.size_lo == 0 && c.size_hi == 40);
+	assert_int_equal(c.all_muts, 3);        /* the gaps' log keeps no size set */
+	chk_destroy(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,6 +1156,11 @@ int main(void)
 		T(test_checker__shifted_bytes_after_a_crash_are_allowed),
 		T(test_checker__eof_store_exposed_only_without_the_6_13_fixes),
 		T(test_checker__zeroing_and_eof_stores_report_nothing),
+		T(test_checker__meta_comparison_equals_the_hashes),
+		T(test_checker_log__summary_judges_as_the_full_log),
+		T(test_checker_log__a_lost_entry_is_seen),
+		T(test_checker_log__summary_bounds_the_log),
+		T(test_checker_log__summary_merges_only_touching_fills),
 #undef T
 	};
 

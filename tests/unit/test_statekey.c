@@ -159,12 +159,53 @@ static void test_statekey__fork_runs_as_source(void **state)
 	sim_stream_free(ss);
 }
 
+static bool crash_key_equal(struct sim_stream *a, struct sim_stream *b, uint32_t step_b)
+{
+	uint64_t ka[2], kb[2];
+	const struct world *wa = sim_stream_world(a), *wb = sim_stream_world(b);
+
+	world_crash_key(wa, wa->chk, 3, 0, 4096, ka);
+	world_crash_key(wb, wb->chk, step_b, 0, 4096, kb);
+	return ka[0] == kb[0] && ka[1] == kb[1];
+}
+
+/*
+ * The crash point's key (crash/cpmemo.c) changes with every part of the device
+ * and of the checker, and with the step; not with the page cache, which a
+ * crash loses.
+ */
+static void test_statekey__crash_key_covers_device_and_checker(void **state)
+{
+	static const change_fn changes[] = {
+		ch_durable, ch_bio, ch_bio_state, ch_next_seq, ch_posix, ch_durable_ref, ch_muts,
+		ch_crash_muts, ch_dps, ch_sentinel,
+	};
+	struct sim_stream *ss = busy_world(), *f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		f = sim_stream_fork(ss);
+		assert_true(crash_key_equal(ss, f, 3));
+		changes[i](sim_stream_world(f));
+		if (crash_key_equal(ss, f, 3))
+			fail_msg("change %zu leaves the crash key as it was", i);
+		sim_stream_free(f);
+	}
+	f = sim_stream_fork(ss);
+	assert_false(crash_key_equal(ss, f, 4));
+	ch_folio_data(sim_stream_world(f));
+	assert_true(crash_key_equal(ss, f, 3));
+	sim_stream_free(f);
+	sim_stream_free(ss);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_statekey__each_part_changes_the_key),
 		cmocka_unit_test(test_statekey__counters_left_out),
 		cmocka_unit_test(test_statekey__fork_runs_as_source),
+		cmocka_unit_test(test_statekey__crash_key_covers_device_and_checker),
 	};
 
 	return cmocka_run_group_tests_name("statekey", tests, NULL, NULL);

@@ -1,0 +1,142 @@
+/*
+ * cpmemo.c - crash points' results by key (cpmemo.h).
+ *
+ * The key (world_crash_key, sim/statekey.c) covers everything cs_enumerate
+ * reads: the device (durable blocks and pending writes), the mount options,
+ * semantics and layout, the journal's checkpoint list and committing
+ * transaction with its logged copies, the checker, the step and the
+ * enumeration's flags and bound; so an equal key gives the same cs_point,
+ * which is stored and handed out as a deep copy.  Open addressing over a
+ * power-of-two table; when the stored results pass the byte budget, every
+ * entry is dropped and the memo starts again (results do not depend on
+ * what the memo holds, only the time does).
+ */
+#include "cpmemo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cp_entry {
+	uint64_t key[2];
+	struct cs_point *p;             /* NULL: empty slot */
+};
+
+struct cp_memo {
+	struct cp_entry *slot;
+	uint32_t nr_slots;              /* a power of two */
+	uint32_t nr;
+	uint64_t bytes, max_bytes;
+	uint64_t hits;
+};
+
+struct cp_memo *cp_memo_create(uint64_t max_bytes)
+{
+	struct cp_memo *m = sim_zalloc(sizeof(*m));
+
+	m->nr_slots = 1024;
+	m->slot = sim_zalloc(m->nr_slots * sizeof(*m->slot));
+	m->max_bytes = max_bytes;
+	return m;
+}
+
+/* A deep copy of @src into @dst; the bytes it holds. */
+static uint64_t point_copy(struct cs_point *dst, const struct cs_point *src)
+{
+	uint64_t bytes = sizeof(*dst);
+
+	*dst = *src;
+	dst->states = sim_dup_array(src->states, src->nr_states, src->nr_states + 1,
+				    sizeof(*src->states));
+	dst->cap_states = src->nr_states + 1;
+	for (uint32_t i = 0; i < src->nr_states; i++) {
+		if (src->states[i].detail) {
+			dst->states[i].detail = strdup(src->states[i].detail);
+			SIM_ASSERT(dst->states[i].detail != NULL);
+			bytes += strlen(src->states[i].detail) + 1;
+		}
+	}
+	dst->writes = src->writes ? sim_dup_array(src->writes, src->nr_writes, src->nr_writes + 1,
+						  sizeof(*src->writes)) : NULL;
+	return bytes + (uint64_t)dst->cap_states * sizeof(*dst->states) +
+	       (uint64_t)src->nr_writes * sizeof(*src->writes);
+}
+
+static void drop_all(struct cp_memo *m)
+{
+	for (uint32_t i = 0; i < m->nr_slots; i++) {
+		if (m->slot[i].p) {
+			cs_point_free(m->slot[i].p);
+			free(m->slot[i].p);
+		}
+	}
+	memset(m->slot, 0, m->nr_slots * sizeof(*m->slot));
+	m->nr = 0;
+	m->bytes = 0;
+}
+
+void cp_memo_destroy(struct cp_memo *m)
+{
+	if (!m)
+		return;
+	drop_all(m);
+	free(m->slot);
+	free(m);
+}
+
+/* The slot holding @key, or the empty slot where it would go. */
+static struct cp_entry *find(const struct cp_memo *m, const uint64_t key[2])
+{
+	uint32_t i = (uint32_t)key[0] & (m->nr_slots - 1);
+
+	while (m->slot[i].p && (m->slot[i].key[0] != key[0] || m->slot[i].key[1] != key[1]))
+		i = (i + 1) & (m->nr_slots - 1);
+	return &m->slot[i];
+}
+
+bool cp_memo_get(struct cp_memo *m, const uint64_t key[2], struct cs_point *out)
+{
+	struct cp_entry *e = find(m, key);
+
+	if (!e->p)
+		return false;
+	point_copy(out, e->p);
+	m->hits++;
+	return true;
+}
+
+/* Double the table (the load stays under a half). */
+static void grow(struct cp_memo *m)
+{
+	struct cp_entry *old = m->slot;
+	uint32_t n = m->nr_slots;
+
+	m->nr_slots *= 2;
+	m->slot = sim_zalloc(m->nr_slots * sizeof(*m->slot));
+	for (uint32_t i = 0; i < n; i++)
+		if (old[i].p)
+			*find(m, old[i].key) = old[i];
+	free(old);
+}
+
+void cp_memo_put(struct cp_memo *m, const uint64_t key[2], const struct cs_point *p)
+{
+	struct cp_entry *e;
+
+	if (m->bytes > m->max_bytes)
+		drop_all(m);
+	if (2 * (m->nr + 1) > m->nr_slots)
+		grow(m);
+	e = find(m, key);
+	if (e->p)
+		return;
+	e->key[0] = key[0];
+	e->key[1] = key[1];
+	e->p = sim_zalloc(sizeof(*e->p));
+	m->bytes += point_copy(e->p, p);
+	m->nr++;
+}
+
+uint64_t cp_memo_hits(const struct cp_memo *m)
+{
+	return m->hits;
+}
