@@ -1,12 +1,15 @@
 /*
- * commands.c - the one table of ext4sim's commands and their flags, from
- * which `ext4sim --help`, `ext4sim CMD --help`, the man page ext4sim(1)
- * (`ext4sim help --man`) and the bash completion (`ext4sim help
- * --completion`) are printed, and through which every command's arguments
- * pass first (cmd_normalize): getopt_long over the table, so `--flag=value`
- * and unambiguous prefixes work as in GNU tools, and an unknown flag is
- * refused with the closest one.  Each command still reads its own flags
- * from the normalized arguments (`--flag value`).
+ * commands.c - the one table of ext4sim's commands and their flags, and the
+ * parser of every command's arguments.  Each row names a flag id (enum
+ * cmd_flag_id), its name, its value's name and its help; from the rows come
+ * `ext4sim --help`, `ext4sim CMD --help`, the man page ext4sim(1) (`ext4sim
+ * help --man`) and the bash completion (`ext4sim help --completion`), and
+ * cmd_parse runs getopt_long over a command's rows (so `--flag=value` and
+ * unambiguous prefixes work as in GNU tools, and an unknown flag is refused
+ * with the closest one).  The command gets {id, name, value} in argv order,
+ * positionals as F_NONE, and switches on the ids: no command compares flag
+ * names, and a flag the table gives a command but its code has no case for
+ * is refused by cmd_no_code (tests/topics/cli.sh tries every row).
  */
 #include "commands.h"
 
