@@ -260,6 +260,15 @@ int cmd_parse(const struct cmd_desc *d, int argc, char **argv, struct cmd_args *
 	return 0;
 }
 
+bool cmd_is_short_valued(const char *arg)
+{
+	for (const struct cmd_desc *d = commands; d->name; d++)
+		for (const struct cmd_flag *f = d->flags; f->name; f++)
+			if (f->name[1] != '-' && f->arg && strcmp(f->name, arg) == 0)
+				return true;
+	return false;
+}
+
 int cmd_no_code(const char *cmd, const struct cmd_opt *o)
 {
 	fprintf(stderr, "ext4sim: %s: flag %s is in the table but has no code\n", cmd,

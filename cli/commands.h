@@ -5,6 +5,7 @@
 #ifndef EXT4SIM_COMMANDS_H
 #define EXT4SIM_COMMANDS_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Every flag of every command; a table row names one (commands.c). */
@@ -104,6 +105,8 @@ void cmd_usage(FILE *out, const struct cmd_desc *d);
  * 2 after one message on stderr.
  */
 int cmd_parse(const struct cmd_desc *d, int argc, char **argv, struct cmd_args *out);
+/* True when @arg is a short flag with a value in any command's rows (-c, -o). */
+bool cmd_is_short_valued(const char *arg);
 /* A flag the table gives a command but its code does not read: a message, 2. */
 int cmd_no_code(const char *cmd, const struct cmd_opt *o);
 /* Drop @o's entry @i of @n (the command took it); returns the new count. */

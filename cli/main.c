@@ -390,7 +390,7 @@ static bool wants_help(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			return false;
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return i == 0 || (strcmp(argv[i - 1], "-c") && strcmp(argv[i - 1], "-o"));
+			return i == 0 || !cmd_is_short_valued(argv[i - 1]);
 	}
 	return false;
 }
