@@ -17,8 +17,13 @@
 #                   time and peak memory of a 1,000,000-step explore run
 #   make kernel-check  compare the model with the running kernel's ext4 on loop devices
 #                   (root; skipped where that is missing; docs/real-kernel.md)
-#   make kernel-check-vm  the same campaign inside Debian 12's 6.1 and 6.12 kernels under
-#                   qemu (root for the set-up: apt-get; docs/real-kernel.md)
+#   make kernel-check-vm  the same campaign inside Debian's 6.1, 6.12, 6.17 and 7.2 kernels
+#                   under qemu (6.17 and 7.2: a sample; root for the set-up: apt-get;
+#                   docs/real-kernel.md)
+#   make kernel-check-powercut  the model's crash states against the states a power cut
+#                   leaves: writes logged under qemu (Debian's 6.12), every subset after
+#                   the last flush recovered by this machine's ext4 (root; POWERCUT_FLAGS
+#                   adds flags to scripts/kernel-powercut; docs/real-kernel.md)
 #   make clean
 #
 # CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS are the user's: they add to the flags the build
@@ -28,7 +33,7 @@ BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O2 -g
 SRC_DIRS := lib model model/block model/mm model/jbd2 model/ext4 checker scenario crash sim \
-	explore oracle cli
+	explore oracle cli logwrites
 
 # evaluated when used, so that a sub-make started after `deps` sees the packages
 YAML_CFLAGS = $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
@@ -41,11 +46,15 @@ REQ_CFLAGS := -std=c11 -Wall -Wextra -Werror
 ALL_CFLAGS = $(REQ_CPPFLAGS) $(YAML_CFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS) $(SAN) -MMD -MP
 # the model, the checker and the harness: everything but cli/main.c
 LIB_SRC := $(sort $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
-LIB_SRC := $(filter-out cli/main.c,$(LIB_SRC))
+LIB_SRC := $(filter-out cli/main.c logwrites/main.c,$(LIB_SRC))
+# logreplay, the write-log replay of the power-cut campaign (logwrites/, docs/real-kernel.md)
+LOGREPLAY := $(BUILD)/logreplay
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 BIN_LIBS = $(YAML_LIBS) -lroaring
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# logreplay's unit test lives with the real-kernel tools (tests/unit/ is full)
+TEST_BIN += $(BUILD)/tests/test_logwrites
 # linked into every unit test: the world fixture, and CMOCKA_TEST_FILTER (tests/README.md)
 TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
 # the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
@@ -59,9 +68,10 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_TIME ?= 60
 FUZZ_SEED ?=
 
-.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm fuzz fuzz-bins
+.PHONY: all run check asan clean deps bench tidy kernel-check kernel-check-vm kernel-check-powercut \
+	fuzz fuzz-bins
 .SECONDARY:
-all: $(BUILD)/ext4sim
+all: $(BUILD)/ext4sim $(LOGREPLAY)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -74,7 +84,15 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 $(BUILD)/ext4sim: $(LIB_OBJ) $(BUILD)/obj/cli/main.o
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
+$(LOGREPLAY): $(LIB_OBJ) $(BUILD)/obj/logwrites/main.o
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/test_logwrites: $(BUILD)/obj/tests/kernel/test_logwrites.o \
+		$(BUILD)/obj/tests/cmocka-filter.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
@@ -100,7 +118,8 @@ run: deps
 	$(BUILD)/ext4sim run --summary scenarios
 
 check: deps
-	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK)
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK) \
+		$(LOGREPLAY)
 	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
 
 tidy:
@@ -117,6 +136,10 @@ kernel-check: deps
 kernel-check-vm: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
 	scripts/kernel-check-vm -b $(BUILD)
+
+kernel-check-powercut: deps
+	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(LOGREPLAY)
+	scripts/kernel-powercut -b $(BUILD) $(POWERCUT_FLAGS)
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fno-omit-frame-pointer" \
@@ -139,7 +162,7 @@ clean:
 # example scenarios
 PREFIX ?= /usr/local
 .PHONY: install
-install: $(BUILD)/ext4sim
+install: $(BUILD)/ext4sim $(LOGREPLAY)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/doc/ext4sim

@@ -82,13 +82,6 @@ struct zero_result {
 	bool written;           /* the block is written on disk (not delayed/unwritten) */
 };
 
-/* A zeroing done before its handle started, for that handle to order. */
-struct ext4_pending_zero {
-	int64_t pz_from;
-	int64_t pz_len;                 /* 0: none */
-	struct zero_result pz_result;
-};
-
 struct ext4_inode_info {
 	int64_t i_size;                 /* VFS size (i_size_read) */
 	int64_t i_disksize;             /* what the raw inode gets */
@@ -294,9 +287,9 @@ void __ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *w
 void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
 void ext4_note_size_point(struct ext4_fs *fs);
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
-			       int64_t length, bool eof);
+			       int64_t length, bool eof, bool *did_zero);
 int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t start,
-			     int64_t len, bool eof);
+			     int64_t len, bool eof, bool *did_zero);
 int ext4_zero_eof_block(struct ext4_fs *fs, int64_t from, int64_t end, struct zero_result *zr);
 int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end);
 void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,

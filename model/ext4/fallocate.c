@@ -6,11 +6,14 @@
  * ext4_update_disksize_before_punch and
  * ext4_truncate_page_cache_block_range of fs/ext4/inode.c, with the checks
  * of vfs_fallocate() (fs/open.c), as of 6.18; the 2026 zero-out series
- * (7.1) is in by its toggles: partial blocks zeroed before the handles
- * (zero_outside_handle), punch and zero-range edges not ordered
- * (zero_order_eof_only) but written back in SYNC mode (sync_persist_zero),
- * one SYNC test for every mode (unified_sync_check), the EOF folio
- * write-protected after the chunk's handle (isize_ext_outside_handle).
+ * (7.1) is in by its toggles, as merged (read in 7.2.13's source): partial
+ * blocks zeroed before the handles, the old EOF block once before the first
+ * allocation chunk (zero_outside_handle), punch and zero-range edges not
+ * ordered (zero_order_eof_only) but written back before the handle in SYNC
+ * mode (sync_persist_zero), one SYNC test for every mode
+ * (unified_sync_check), the size raised once after the last chunk and the
+ * EOF folio write-protected after that (isize_ext_outside_handle); and
+ * 7.2's punch ending at the block holding i_size (punch_end_eof_block).
  *
  * Journalled metadata: every allocation chunk, conversion and size change
  * is one handle (the extent blocks, the bitmap, the raw inode); punch,
@@ -78,11 +81,12 @@ static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
 
 /*
  * The size part of one ext4_alloc_file_blocks() chunk that ends at byte
- * @epos, under @h: raise i_size and i_disksize to min(epos, new_size); where
- * that passes the size the call started from, write-protect the EOF folio
- * and zero the old EOF block's tail (c7fc0366c656) -- or, in the 2026
- * series, both after the handle (ext4_alloc_after_handle).  Returns the
- * size reached.
+ * @epos, under @h, as before the 2026 series: raise i_size and i_disksize
+ * to min(epos, new_size); where that passes the size the call started
+ * from, write-protect the EOF folio and zero [old size, min(epos, its
+ * block end)) (c7fc0366c656).  With patch 08 the zeroing moved before the
+ * loop, with patch 12 the size update after it (ext4_alloc_size_after).
+ * Returns the size reached.
  */
 static int64_t ext4_alloc_update_size(struct ext4_fs *fs, handle_t *h, int64_t old_size,
 				      int64_t epos, int64_t new_size)
@@ -91,64 +95,90 @@ static int64_t ext4_alloc_update_size(struct ext4_fs *fs, handle_t *h, int64_t o
 	__ext4_update_inode_size(fs, epos, "ext4_alloc_file_blocks");
 	if (epos <= old_size)
 		return epos;
-	if (!fs->sem.isize_ext_outside_handle)
-		pagecache_isize_extended(fs, old_size, epos);
+	pagecache_isize_extended(fs, old_size, epos);
 	if (fs->sem.eof_zero_fs && !fs->sem.zero_outside_handle)
-		ext4_zero_partial_blocks(fs, h, old_size, epos - old_size, true);
+		ext4_zero_partial_blocks(fs, h, old_size, epos - old_size, true, NULL);
 	return epos;
 }
 
-/* The chunk's size work the 2026 series moved after its handle (patches 08, 12). */
-static int ext4_alloc_after_handle(struct ext4_fs *fs, int64_t old_size, int64_t epos)
+/*
+ * The size update as 7.2's ext4_alloc_file_blocks() makes it
+ * (isize_ext_outside_handle): once, after the last chunk, in a 1-credit
+ * handle of its own, to min(@epos, @new_size); the EOF folio is
+ * write-protected after that handle.
+ */
+static int ext4_alloc_size_after(struct ext4_fs *fs, int64_t old_size, int64_t epos,
+				 int64_t new_size)
 {
-	if (epos <= old_size)
-		return 0;
-	if (fs->sem.isize_ext_outside_handle)
+	handle_t *h;
+	int err;
+
+	epos = SIM_MIN(epos, new_size);
+	h = ext4_journal_start(fs, HT_MISC, 1);
+	__ext4_update_inode_size(fs, epos, "ext4_alloc_file_blocks");
+	ext4_mark_inode_dirty(fs, h);
+	ext4_update_inode_fsync_trans(fs, h, true);
+	err = ext4_journal_stop(fs, h);
+	if (epos > old_size)
 		pagecache_isize_extended(fs, old_size, epos);
-	if (fs->sem.eof_zero_fs && fs->sem.zero_outside_handle)
-		return ext4_block_zero_eof(fs, old_size, epos);
-	return 0;
+	return err;
+}
+
+/* One chunk of ext4_alloc_file_blocks(): returns the blocks mapped, or <= 0. */
+static int ext4_alloc_chunk(struct ext4_fs *fs, uint32_t lblk, uint64_t len, int64_t old_size,
+			    int64_t new_size, uint32_t flags)
+{
+	struct ext4_map_blocks map = {
+		.m_lblk = lblk, .m_len = (uint32_t)SIM_MIN(len, (uint64_t)EXT_MAX_LBLK),
+	};
+	handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
+	int mapped = ext4_map_blocks(fs, h, &map, flags);
+
+	if (mapped > 0 && new_size && !fs->sem.isize_ext_outside_handle)
+		ext4_alloc_update_size(fs, h, old_size,
+				       ((int64_t)lblk + mapped) << ext4_blkbits(fs), new_size);
+	ext4_mark_inode_dirty(fs, h);
+	if (mapped > 0)
+		ext4_update_inode_fsync_trans(fs, h, true);
+	ext4_journal_stop(fs, h);
+	return mapped;
 }
 
 /*
  * ext4_alloc_file_blocks(): map @len blocks from @lblk with @flags (create
  * unwritten; with GET_BLOCKS_CONVERT_UNWRITTEN also turn written blocks
  * unwritten), one EXT4_HT_MAP_BLOCKS handle per extent mapped.  With
- * @new_size each chunk raises the size to its end (capped at @new_size)
- * in its own handle, so an error part-way leaves the chunks before it,
- * size included.  Returns 0 or the first error (ENOSPC).
+ * @new_size beyond the size: before the 2026 series each chunk raises the
+ * size to its end (capped at @new_size) in its handle and zeroes the old
+ * EOF block up to it; in 7.2 the rest of the old EOF block is zeroed first
+ * (ext4_block_zero_eof, before any handle: a hole there stays one) and the
+ * size is raised once after the last chunk.  An error part-way keeps the
+ * chunks before it, size included.  Returns 0 or the first error (ENOSPC).
  */
 static int ext4_alloc_file_blocks(struct ext4_fs *fs, uint32_t lblk, uint64_t len,
 				  int64_t new_size, uint32_t flags)
 {
-	int64_t old_size = fs->inode.i_size;
-	uint32_t bits = ext4_blkbits(fs);
+	int64_t old_size = fs->inode.i_size, epos = 0;
 	int ret = 0;
 
+	if (new_size > old_size && fs->sem.eof_zero_fs && fs->sem.zero_outside_handle &&
+	    (ret = ext4_block_zero_eof(fs, old_size, INT64_MAX)) < 0)
+		return ret;
 	while (len > 0) {
-		struct ext4_map_blocks map = {
-			.m_lblk = lblk, .m_len = (uint32_t)SIM_MIN(len, (uint64_t)EXT_MAX_LBLK),
-		};
-		handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
-		int64_t epos = 0;
-		int mapped = ext4_map_blocks(fs, h, &map, flags);
+		int mapped = ext4_alloc_chunk(fs, lblk, len, old_size, new_size, flags);
 
 		if (mapped <= 0) {
-			ext4_mark_inode_dirty(fs, h);
-			ext4_journal_stop(fs, h);
 			ret = mapped;
 			break;
 		}
-		if (new_size)
-			epos = ext4_alloc_update_size(fs, h, old_size,
-						      ((int64_t)lblk + mapped) << bits, new_size);
-		ext4_mark_inode_dirty(fs, h);
-		ext4_update_inode_fsync_trans(fs, h, true);
-		ext4_journal_stop(fs, h);
-		if (new_size && (ret = ext4_alloc_after_handle(fs, old_size, epos)) < 0)
-			break;
 		lblk += (uint32_t)mapped;
 		len -= (uint64_t)mapped;
+		epos = (int64_t)lblk << ext4_blkbits(fs);
+	}
+	if (epos && new_size && fs->sem.isize_ext_outside_handle) {
+		int err = ext4_alloc_size_after(fs, old_size, epos, new_size);
+
+		ret = ret < 0 ? ret : err;
 	}
 	return ret < 0 ? ret : 0;
 }
@@ -184,17 +214,38 @@ static int ext4_do_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64
 
 /*
  * The 2026 series' patch 09: in SYNC mode the zeroed partial blocks of a
- * punch or zero range are written back, waited for and flushed (they are
- * not ordered since patch 05, so the synchronous commit alone would not
- * make them durable).  How the merged patch does it is unverified; the
- * model keeps its promise: zero after any crash once the call returns.
+ * punch or zero range are made durable (they are not ordered since patch
+ * 05, so the synchronous commit alone would not).  7.2 does it as the
+ * zeroing is done, before the operation's handle: when anything was zeroed,
+ * filemap_write_and_wait_range() of [offset, end); the synchronous commit
+ * that follows flushes the device before its commit block.
+ * (sync_persist_zero_late() is the order when patch 08 is off.)
  */
-static int persist_zeroed_edges(struct ext4_fs *fs, int64_t offset, int64_t len, bool sync)
+static int zero_edges_early(struct ext4_fs *fs, int64_t offset, int64_t len, bool sync)
+{
+	bool zeroed = false;
+	int err;
+
+	if (!fs->sem.zero_outside_handle)
+		return 0;
+	if ((err = ext4_zero_partial_blocks(fs, NULL, offset, len, false, &zeroed)) < 0)
+		return err;
+	if (zeroed && sync && fs->sem.sync_persist_zero)
+		return filemap_write_and_wait_range(fs, offset, offset + len - 1);
+	return 0;
+}
+
+/*
+ * Patch 09 with the zeroing still inside the handle (only by --patch, patch
+ * 08 off): write back, wait for and flush the two edge blocks after the
+ * handle, so the promise holds: zero after any crash once the call returns.
+ */
+static int sync_persist_zero_late(struct ext4_fs *fs, int64_t offset, int64_t len, bool sync)
 {
 	int64_t bs = fs->opts.block_size, end = offset + len;
 	int err;
 
-	if (!sync || !fs->sem.sync_persist_zero)
+	if (!sync || !fs->sem.sync_persist_zero || fs->sem.zero_outside_handle)
 		return 0;
 	if ((err = filemap_write_and_wait_range(fs, offset & ~(bs - 1), offset | (bs - 1))) < 0 ||
 	    (err = filemap_write_and_wait_range(fs, (end - 1) & ~(bs - 1),
@@ -315,13 +366,12 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 		return err;
 	if (aligned)
 		return 0;
-	if (fs->sem.zero_outside_handle &&
-	    (err = ext4_zero_partial_blocks(fs, NULL, offset, len, false)) < 0)
+	if ((err = zero_edges_early(fs, offset, len, falloc_sync(fs, false))) < 0)
 		return err;
 	h = ext4_journal_start(fs, HT_MISC, fs->sem.zero_outside_handle ? 1 :
 				ext4_should_journal_data(fs) ? 5 : 3);
 	if (!fs->sem.zero_outside_handle)
-		err = ext4_zero_partial_blocks(fs, h, offset, len, false);
+		err = ext4_zero_partial_blocks(fs, h, offset, len, false, NULL);
 	if (err == 0) {
 		if (new_size)
 			ext4_update_inode_size(fs, new_size);
@@ -332,7 +382,7 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 	}
 	ext4_journal_stop(fs, h);
 	if (err == 0)
-		err = persist_zeroed_edges(fs, offset, len, falloc_sync(fs, false));
+		err = sync_persist_zero_late(fs, offset, len, falloc_sync(fs, false));
 	return err;
 }
 
@@ -363,7 +413,8 @@ static int ext4_punch_drop_page_cache(struct ext4_fs *fs, int64_t offset, int64_
 
 /*
  * ext4_punch_hole(): FALLOC_FL_PUNCH_HOLE (with KEEP_SIZE).  Nothing past
- * i_size; a range past it ends at the end of the page holding i_size.
+ * i_size; a range past it ends at the end of the page holding i_size (7.2,
+ * punch_end_eof_block: a range reaching it, at the end of its block).
  * i_disksize first, then the page cache of the range, then one
  * EXT4_HT_TRUNCATE handle zeroes the partial blocks and frees the whole
  * ones (delayed ones lose their reservation).
@@ -380,17 +431,18 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 		return err;
 	if (offset >= fs->inode.i_size)
 		return 0;
-	if (end > fs->inode.i_size)
+	if (fs->sem.punch_end_eof_block && end >= fs->inode.i_size)
+		end = (fs->inode.i_size + bs - 1) & ~(bs - 1);
+	else if (!fs->sem.punch_end_eof_block && end > fs->inode.i_size)
 		end = (fs->inode.i_size + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
 	length = end - offset;
 	if ((err = ext4_punch_drop_page_cache(fs, offset, end)) < 0)
 		return err;
-	if (fs->sem.zero_outside_handle &&
-	    (err = ext4_zero_partial_blocks(fs, NULL, offset, length, false)) < 0)
+	if ((err = zero_edges_early(fs, offset, length, falloc_sync(fs, true))) < 0)
 		return err;
 	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
 	if (!fs->sem.zero_outside_handle &&
-	    (err = ext4_zero_partial_blocks(fs, h, offset, length, false)) < 0)
+	    (err = ext4_zero_partial_blocks(fs, h, offset, length, false, NULL)) < 0)
 		goto out;
 	start_lblk = (offset + bs - 1) >> bits;
 	end_lblk = end >> bits;
@@ -403,7 +455,7 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 out:
 	ext4_journal_stop(fs, h);
 	if (err == 0)
-		err = persist_zeroed_edges(fs, offset, length, falloc_sync(fs, true));
+		err = sync_persist_zero_late(fs, offset, length, falloc_sync(fs, true));
 	return err;
 }
 

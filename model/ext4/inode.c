@@ -645,24 +645,30 @@ void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t le
 	ext4_jbd2_inode_add_write(fs, h, from, length);
 }
 
-/* __ext4_block_zero_page_range(): zero inside one block, then order it. */
+/*
+ * __ext4_block_zero_page_range(): zero inside one block, then order it;
+ * *@did_zero (when not NULL) is set if bytes were zeroed.
+ */
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t length,
-			       bool eof)
+			       bool eof, bool *did_zero)
 {
 	struct zero_result zr;
 	int err = block_zero_range(fs, h, from, length, &zr);
 
 	if (!err)
 		ext4_order_zeroed(fs, h, from, length, &zr, eof);
+	if (!err && zr.zeroed && did_zero)
+		*did_zero = true;
 	return err;
 }
 
 /*
  * ext4_zero_partial_blocks(): zero the partial blocks at both ends of
  * [lstart, lstart+length); @eof when it is EOF zeroing (an extension).
+ * *@did_zero (when not NULL) is set if any byte was zeroed.
  */
 int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, int64_t length,
-			     bool eof)
+			     bool eof, bool *did_zero)
 {
 	uint32_t bs = fs->opts.block_size;
 	int64_t byte_end = lstart + length - 1;
@@ -673,12 +679,13 @@ int ext4_zero_partial_blocks(struct ext4_fs *fs, handle_t *h, int64_t lstart, in
 
 	SIM_ASSERT(length > 0);
 	if (start == end && (partial_start || partial_end != bs - 1))
-		return ext4_block_zero_page_range(fs, h, lstart, length, eof);
-	if (partial_start && (err = ext4_block_zero_page_range(fs, h, lstart, bs, eof)) < 0)
+		return ext4_block_zero_page_range(fs, h, lstart, length, eof, did_zero);
+	if (partial_start &&
+	    (err = ext4_block_zero_page_range(fs, h, lstart, bs, eof, did_zero)) < 0)
 		return err;
 	if (partial_end != bs - 1)
 		err = ext4_block_zero_page_range(fs, h, byte_end - partial_end, partial_end + 1,
-						 eof);
+						 eof, did_zero);
 	return err;
 }
 
@@ -806,7 +813,7 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 	if (old_size < pos) {
 		pagecache_isize_extended(fs, old_size, pos);
 		if (fs->sem.eof_zero_fs && !fs->sem.zero_eof_in_write_checks)
-			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size, true);
+			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size, true, NULL);
 	}
 	if (size_changed)
 		ext4_mark_inode_dirty(fs, h);
@@ -914,7 +921,7 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 		return (int)copied;
 	h = ext4_journal_start(fs, HT_INODE, fs->sem.zero_eof_in_write_checks ? 1 : 2);
 	if (zero_len)
-		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true);
+		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true, NULL);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_journal_stop(fs, h);
 	return (int)copied;

@@ -190,7 +190,9 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"partial-block zeroing locks the folio under the operation's handle (truncate, "
 		"grow, punch, zero range, fallocate)",
 		"zeroing runs before the handle starts (data=journal: in a 1-credit handle of "
-		"its own)",
+		"its own); EOF zeroing (ext4_block_zero_eof) orders a zeroed written block in "
+		"a 1-credit handle of its own; fallocate zeroes the rest of the old EOF block "
+		"once, before its first chunk (7.2.13)",
 		"ext4_truncate, ext4_setattr, ext4_punch_hole, ext4_zero_range, "
 		"ext4_alloc_file_blocks", NULL, SEM(zero_outside_handle),
 		.why = "Zeroing locks folios; doing it under a handle inverts the folio-then-handle "
@@ -202,9 +204,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"(2026 series, 09/13)", "7.1",
 		"a SYNC punch or zero range only makes its handle synchronous",
 		"it also writes back and waits for the zeroed edge blocks",
-		"ext4_punch_hole, ext4_zero_range", "how the merged patch writes the edges back "
-		"(helper, order against the commit) is unverified; the model writes and waits "
-		"for the edge blocks after zeroing them", SEM(sync_persist_zero),
+		"ext4_punch_hole, ext4_zero_range", "as in 7.2.13's source: when an edge was "
+		"zeroed, filemap_write_and_wait_range() of the whole range before the "
+		"operation's handle, whose synchronous commit flushes the device",
+		SEM(sync_persist_zero),
 		.why = "Since patch 05 the zeroed edges are not ordered, so in SYNC mode they must be "
 		"written back explicitly to read zero after a crash.",
 		.shown_by = "scenarios/patches/sync-persist-zero-crash.yaml after-7.1" },
@@ -214,8 +217,9 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"10/13)", "7.1",
 		"punch, collapse and insert test IS_SYNC(inode); zero range and allocation test "
 		"the file's O_SYNC",
-		"every fallocate mode tests the same predicate (modelled as IS_SYNC or O_SYNC; "
-		"the merged predicate's exact form is unverified)",
+		"every fallocate mode tests (file->f_flags & O_SYNC) || IS_SYNC(inode) (7.2.13: "
+		"ext4_punch_hole, ext4_zero_range, ext4_do_fallocate, ext4_collapse_range, "
+		"ext4_insert_range)",
 		"ext4_fallocate and its modes", "the model has no O_SYNC file descriptor: only "
 		"IS_SYNC (chattr +S) tells the rules apart", SEM(unified_sync_check),
 		.why = "Zero range tested the file's O_SYNC while punch tested the inode's sync flag: "
@@ -225,9 +229,13 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"isize_ext_outside_handle",
 		"1ad0f4282329 ext4: move pagecache_isize_extended() out of active handle "
 		"(2026 series, 12/13)", "7.1",
-		"fallocate calls pagecache_isize_extended (folio lock) inside its chunk handle",
-		"after the handle is stopped",
-		"ext4_alloc_file_blocks", "other call sites the patch may move are unverified",
+		"fallocate raises the size and calls pagecache_isize_extended (folio lock) "
+		"inside each chunk's handle",
+		"the size is raised once, after the last chunk, in a 1-credit handle of its "
+		"own; pagecache_isize_extended after that handle (7.2.13's "
+		"ext4_alloc_file_blocks)",
+		"ext4_alloc_file_blocks", "that the single size update came with this patch "
+		"and not another of the series is not known (the merged code has both)",
 		SEM(isize_ext_outside_handle),
 		.why = "pagecache_isize_extended locks the EOF folio; inside the allocation handle "
 		"that is a folio lock under a handle per extending fallocate (fio falloc "
@@ -241,9 +249,9 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"and the i_size update, under a handle (delalloc: a 2-credit handle of its own)",
 		"ext4_write_checks zeroes it before the copy, with no handle; delalloc write_end "
 		"starts a 1-credit handle only if i_disksize changed",
-		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", "how 7.1 orders the "
-		"zeroed block with no handle open is unverified; the model orders it in a "
-		"1-credit handle of its own (ext4_block_zero_eof)", SEM(zero_eof_in_write_checks),
+		"ext4_write_checks, ext4_write_end, ext4_da_do_write_end", "none: 7.2.13's "
+		"ext4_block_zero_eof orders a zeroed written block in a 1-credit handle of its "
+		"own, as the model does", SEM(zero_eof_in_write_checks),
 		.why = "Zeroing the gap before the copy, with no handle, closes the window where an "
 		"mmap store into the newly valid range could be wiped, and covers DAX; the "
 		"delalloc write_end handle shrinks to 1 credit.",
@@ -260,6 +268,61 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"committed, under the journal's state lock: contention for direct-I/O and DAX "
 		"readers (stress-ng fiemap +565% in the kernel test robot's report).",
 		.shown_by = "scenarios/patches/iomap-dirty-read-lookups.yaml before-6.6" },
+	[T_PUNCH_END_EOF_BLOCK] = {
+		"punch_end_eof_block",
+		"unidentified: the rule of Debian's 7.2.13 source (fs/ext4/inode.c, "
+		"ext4_punch_hole: \"set the hole to end after the block that contains "
+		"i_size\"); 6.18.44 runs the older rule", "7.2",
+		"a punch whose end passes i_size (end > i_size) ends at the end of the page "
+		"holding i_size",
+		"a punch whose end reaches i_size (end >= i_size) ends at the end of the block "
+		"holding i_size: a punch ending exactly at an unaligned i_size frees the EOF "
+		"block instead of zeroing it",
+		"ext4_punch_hole", "the commit and its release are not known: the Debian "
+		"source carries no mainline ids; the toggle is in the 7.2 profile because "
+		"7.2.13 is the first kernel seen with it (6.17.13 and 6.18.44 behave as before)",
+		SEM(punch_end_eof_block),
+		.why = "Ending the hole at the block holding i_size, not the page, saves zeroing "
+		"blocks past EOF; taking \">=\" frees the EOF block of a punch that ends "
+		"at i_size instead of zeroing it, which since the 2026 series (edges not "
+		"ordered) decides whether it reads zero after a commit and a crash.",
+		.shown_by = "scenarios/zeroing/punch-to-eof-commit-crash.yaml k7.2" },
+	[T_ORDERED_DATA_SHUTDOWN_CHECK] = {
+		"ordered_data_shutdown_check",
+		"unidentified: the shutdown test of ext4_do_writepages() (fs/ext4/inode.c, "
+		"through ext4_emergency_state() in 7.2.13's source); 6.16.12 runs it, "
+		"6.12.117 does not", "6.16",
+		"only ext4_writepages() (the address-space operation) refuses to write after a "
+		"shutdown; the commit's ordered-data writeback, which calls ext4_do_writepages() "
+		"directly, still writes",
+		"ext4_do_writepages() refuses too (EIO): after a shutdown a commit with ordered "
+		"data to write fails and jbd2 aborts the journal",
+		"ext4_do_writepages (ext4_normal_submit_inode_data_buffers)", "the commit and "
+		"its release are not known; 6.16 is the first release seen with it (6.16.12). "
+		"Seen only through shutdown -f (with logflush_commit_first off)",
+		SEM(ordered_data_shutdown_check),
+		.why = "Writeback after a shutdown must not reach the disk; testing the state "
+		"where every writeback path passes covers the commit's data writeback too, "
+		"and with it the log flush of a shutdown that set the flag first.",
+		.shown_by = "scenarios/xfs_io/shutdown-logflush.yaml k6.17" },
+	[T_LOGFLUSH_COMMIT_FIRST] = {
+		"logflush_commit_first",
+		"unidentified: the order of Debian's 7.2.13 source (fs/ext4/ioctl.c, "
+		"ext4_force_shutdown: ext4_force_commit() before setting EXT4_FLAGS_SHUTDOWN); "
+		"6.18.44 runs it, 6.17.13 the older order", "6.18",
+		"shutdown with EXT4_GOING_FLAGS_LOGFLUSH sets the shutdown flag, then commits: "
+		"with ordered_data_shutdown_check a commit with ordered data to write fails, "
+		"the journal is aborted before the commit block, and the transaction is lost",
+		"it commits first, ordered data written as at any commit, then sets the flag "
+		"and aborts the journal",
+		"ext4_force_shutdown", "the commit and its release are not known; 6.18 is the "
+		"first release seen with it (on 6.18.44, which may carry it as a stable "
+		"backport): the profiles before 6.18 are without it",
+		SEM(logflush_commit_first),
+		.why = "With the flag set first (and ordered_data_shutdown_check), the log flush "
+		"that `shutdown -f` promises loses exactly the transactions that have ordered "
+		"data: the commit's data writeback is refused and the journal aborted.",
+		.shown_by = "scenarios/xfs_io/shutdown-logflush.yaml k6.17" },
 	[T_IOMAP_DIRTY_WRITE_ONLY] = {
 		"iomap_dirty_write_only",
 		"unmerged: Zhongwei Cai, ext4: remove unnecessary ext4_inode_datasync_dirty in "
@@ -322,9 +385,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 
 /* The first entry is the default.  A profile has its base's toggles and its own. */
 static const struct ext4_profile profiles[] = {
-	{ "6.18", "mainline 6.18: the 2025 punch-size fix and the writeback bail-out fix "
-	  "(6.17)", "6.13",
-	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO) },
+	{ "6.18", "mainline 6.18: the 2025 punch-size fix, the writeback bail-out fix (6.17) "
+	  "and the log flush committing first", "6.13",
+	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
+	     T_ORDERED_DATA_SHUTDOWN_CHECK, T_LOGFLUSH_COMMIT_FIRST) },
 	{ "5.14", "mainline 5.14, before the 2021 delalloc series", NULL, NONE },
 	{ "5.15", "mainline 5.15: the 2021 delalloc series", NULL,
 	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE) },
@@ -343,12 +407,23 @@ static const struct ext4_profile profiles[] = {
 	  "09, 10, 12, 13)", "7.0",
 	  ON(T_ZERO_ORDER_EOF_ONLY, T_ZERO_OUTSIDE_HANDLE, T_SYNC_PERSIST_ZERO,
 	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS) },
+	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
+	  "7.1", ON(T_PUNCH_END_EOF_BLOCK) },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer "
 	  "and punch-size backports", "6.4",
 	  ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW) },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
 	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	{ "debian-6.16.12", "Debian trixie-backports' 6.16.12: the 6.14 fallocate cleanup, "
+	  "the punch-size fix (stable backport), the writeback bail-out fix (Debian's "
+	  "6.16.3), the shutdown test in the commit's data writeback without the log flush "
+	  "committing first", "6.13",
+	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
+	     T_ORDERED_DATA_SHUTDOWN_CHECK) },
+	{ "debian-6.17.13", "Debian trixie-backports' 6.17.13: as 6.16.12", "debian-6.16.12",
+	  NONE },
+	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))

@@ -49,6 +49,9 @@ struct ext4_semantics {
 	bool isize_ext_outside_handle;  /* 2026 series patch 12 (7.1) */
 	bool zero_eof_in_write_checks;  /* 2026 series patch 13 (7.1) */
 	bool jbd2_lockless_committed;   /* 7c73ddb7589f (6.12) */
+	bool punch_end_eof_block;       /* in 7.2.13's source, commit unidentified (7.2) */
+	bool ordered_data_shutdown_check;       /* commit unidentified; in 6.16.12, not 6.12.117 */
+	bool logflush_commit_first;     /* commit unidentified; 6.18.44 has it, 6.17.13 not */
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
 	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
 	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
@@ -75,6 +78,9 @@ enum ext4_toggle_id {
 	T_ISIZE_EXT_OUTSIDE_HANDLE,
 	T_ZERO_EOF_IN_WRITE_CHECKS,
 	T_JBD2_LOCKLESS_COMMITTED,
+	T_PUNCH_END_EOF_BLOCK,
+	T_ORDERED_DATA_SHUTDOWN_CHECK,
+	T_LOGFLUSH_COMMIT_FIRST,
 	T_IOMAP_DIRTY_WRITE_ONLY,
 	T_GET_BLOCK_UNWRITTEN_NEW,
 	T_WB_SUBMIT_PARTIAL_FOLIO,

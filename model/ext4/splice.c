@@ -2,7 +2,8 @@
  * splice.c - copy_file_range(2) from the file to itself, as it reaches ext4
  * (fs/read_write.c, fs/splice.c; ext4 has no ->copy_file_range and no
  * ->remap_file_range), and the log flush of a shutdown with -f
- * (ext4_force_shutdown() in fs/ext4/ioctl.c).
+ * (ext4_force_shutdown() in fs/ext4/ioctl.c; ordered_data_shutdown_check,
+ * logflush_commit_first).
  *
  * vfs_copy_file_range() checks the ranges (generic_copy_file_checks(): the
  * count shortened to the source's EOF, the write limits, EINVAL for ranges
@@ -107,11 +108,21 @@ int vfs_copy_file_range(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out, int
  * ext4_force_shutdown(EXT4_GOING_FLAGS_LOGFLUSH): ext4_force_commit() of
  * the running transaction before the journal is aborted (xfs_io's
  * `shutdown -f`); what the commit waits for (ordered data) is written as
- * at any commit.  The crash itself is the caller's.
+ * at any commit.  Before logflush_commit_first the shutdown flag is set
+ * before the commit; where the commit's ordered-data writeback tests that
+ * flag (ordered_data_shutdown_check: ext4_do_writepages() returns EIO) and
+ * the file has dirty folios, jbd2 aborts the journal before the commit
+ * block, so the transaction is lost as in a shutdown without -f.  The
+ * crash itself is the caller's.
  */
 void ext4_shutdown_logflush(struct ext4_fs *fs)
 {
-	if (fs->s_shutdown || !fs->journal.j_running_transaction)
+	const transaction_t *t = fs->journal.j_running_transaction;
+
+	if (fs->s_shutdown || !t)
+		return;
+	if (fs->sem.ordered_data_shutdown_check && !fs->sem.logflush_commit_first &&
+	    (t->t_ji_flags & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode.i_mapping))
 		return;
 	jbd2_journal_force_commit(&fs->journal);
 }

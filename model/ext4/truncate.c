@@ -10,7 +10,10 @@
  * zeroes the tail of the EOF block (ordered), frees the blocks past it and
  * leaves the orphan list, in a second handle.
  * Grow (6.13+): the old EOF block's tail is zeroed (ordered) in the same
- * handle that sets the sizes; pagecache_isize_extended after it.  The
+ * handle that sets the sizes; pagecache_isize_extended after it.  Since the
+ * 2026 series (zero_outside_handle) both EOF zeroings run before the
+ * operation's handle, through ext4_block_zero_eof(), which orders a zeroed
+ * written block in a 1-credit handle of its own (7.2's inode.c).  The
  * experimental toggle exp_grow_zero_written_only skips that zeroing unless
  * the old EOF block is written (docs/writing-a-toggle.md).
  */
@@ -24,22 +27,7 @@ static int ext4_block_truncate_page(struct ext4_fs *fs, handle_t *h, int64_t fro
 	uint32_t bs = fs->opts.block_size;
 	uint32_t length = bs - (uint32_t)(from & (bs - 1));
 
-	return ext4_block_zero_page_range(fs, h, from, length, true);
-}
-
-/*
- * EOF zeroing before the handle (2026 series, patches 06+08): zero
- * [from, end of its block) now; ext4_order_zeroed() under the handle later.
- */
-static void zero_eof_before_handle(struct ext4_fs *fs, int64_t from, struct ext4_pending_zero *z)
-{
-	uint32_t bs = fs->opts.block_size;
-
-	z->pz_len = 0;
-	if (ext4_zero_eof_block(fs, from, INT64_MAX, &z->pz_result) == 0 && z->pz_result.zeroed) {
-		z->pz_from = from;
-		z->pz_len = (int64_t)bs - (from & (bs - 1));
-	}
+	return ext4_block_zero_page_range(fs, h, from, length, true, NULL);
 }
 
 /*
@@ -87,18 +75,16 @@ int ext4_truncate(struct ext4_fs *fs)
 	handle_t *h;
 	int err;
 
-	struct ext4_pending_zero z = { 0 };
 	bool unaligned = fs->inode.i_size & (bs - 1);
 
 	if (fs->inode.i_size == 0 && fs->opts.auto_da_alloc)
 		fs->inode.i_da_alloc_close = true;
-	if (unaligned && fs->sem.zero_outside_handle)
-		zero_eof_before_handle(fs, fs->inode.i_size, &z);
+	if (unaligned && fs->sem.zero_outside_handle &&
+	    (err = ext4_block_zero_eof(fs, fs->inode.i_size, INT64_MAX)) < 0)
+		return err;
 	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
 	if (unaligned && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, fs->inode.i_size);
-	if (z.pz_len)
-		ext4_order_zeroed(fs, h, z.pz_from, z.pz_len, &z.pz_result, true);
 	ext4_orphan_add(fs, h);
 	err = ext4_ext_truncate(fs, h);
 	if (!err && (fs->inode.i_flags & EXT4_SYNC_FL))
@@ -246,18 +232,15 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 {
 	int64_t oldsize = fs->inode.i_size;
 	bool zero = !shrink && grow_zeroes_eof_block(fs, oldsize);
-	struct ext4_pending_zero z = { 0 };
 	handle_t *h;
 
 	if (zero && fs->sem.zero_outside_handle)
-		zero_eof_before_handle(fs, oldsize, &z);
+		ext4_block_zero_eof(fs, oldsize, INT64_MAX);
 	h = __ext4_journal_start(fs, "ext4_setattr", HT_INODE, 3);
 	if (shrink)
 		ext4_orphan_add(fs, h);
 	if (zero && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, oldsize);
-	if (z.pz_len)
-		ext4_order_zeroed(fs, h, z.pz_from, z.pz_len, &z.pz_result, true);
 	__ext4_set_i_disksize(fs, newsize, "ext4_setattr");
 	ext4_mark_inode_dirty(fs, h);
 	__ext4_set_i_size(fs, newsize, "ext4_setattr");

@@ -89,6 +89,38 @@ tog_check punch-writeback after-6.18 8192 0 75
 tog_check dioread-nolock-subpage before-6.8 8192 2048 22
 tog_check dioread-nolock-subpage after-6.12 8192 2048 00
 
+# the partial-block zeroing series on the real kernels (scenarios/zeroing/): the file
+# after the last crash, as 6.18.44 (loop devices; variant k6.18) and Debian's 7.2.13
+# (qemu; k7.2) left it: SCENARIO VARIANT SIZE OFFSET HEXBYTE
+while read -r zs zv zsize zoff zbyte; do
+	rm -f "$tmp/zero"
+	run "$sim" run --quiet --variant "$zv" --dump-file "$tmp/zero" "scenarios/zeroing/$zs.yaml"
+	zero_sz=$(stat -c %s "$tmp/zero" 2> /dev/null)
+	zero_b=$(od -An -tx1 -j"$zoff" -N1 "$tmp/zero" 2> /dev/null | tr -d ' ')
+	check "zeroing $zs $zv @$zoff" '[ "$zero_sz" = '"$zsize"' ] && [ "$zero_b" = '"$zbyte"' ] ||
+		{ echo "  after the crash size ${zero_sz:-?} byte '"$zoff"' ${zero_b:-?}," \
+			"the kernel showed '"$zsize $zbyte"'"; false; }'
+done <<'ZEROING'
+punch-edges-commit-crash-1k k6.18 8192 1500 00
+punch-edges-commit-crash-1k k7.2 8192 1500 aa
+punch-edges-commit-crash-1k k7.2 8192 4400 aa
+zero-range-edges-commit-crash k6.18 16384 1000 00
+zero-range-edges-commit-crash k7.2 16384 1000 aa
+zero-range-edges-commit-crash k7.2 16384 4096 00
+zero-range-edges-commit-crash k7.2 16384 10999 aa
+punch-to-eof-commit-crash k6.18 6000 4096 00
+punch-to-eof-commit-crash k7.2 6000 4096 00
+punch-to-eof-commit-crash-1k k6.18 1500 100 00
+punch-to-eof-commit-crash-1k k7.2 1500 100 aa
+punch-to-eof-commit-crash-1k k7.2 1500 1024 00
+sync-flag-punch-zero-1k k6.18 8192 5000 aa
+sync-flag-punch-zero-1k k7.2 8192 5000 00
+sync-flag-punch-zero-1k k7.2 8192 1500 00
+append-unaligned-eof-nodelalloc-1k k6.18 3100 1600 00
+append-unaligned-eof-nodelalloc-1k k7.2 3100 2500 00
+append-unaligned-eof-fsync-4k k7.2 6100 1500 00
+ZEROING
+
 # the model fixes kernel-check found, against what 6.18 showed: data=journal writeback
 # commits only with a dirty folio; a write into an unwritten extent inside i_disksize
 # zeroes out and converts the whole extent (up to 32 KiB)
@@ -97,19 +129,73 @@ run "$sim" run --quiet --dump-file "$tmp/jz" scenarios/modes/journal-data-clean-
 check journal-clean-writeback '[ "$(stat -c %s "$tmp/jp")" = 8192 ] && [ "$(stat -c %s "$tmp/jz")" = 0 ] ||
 	{ echo "  sizes $(stat -c %s "$tmp/jp") and $(stat -c %s "$tmp/jz"), the kernel shows 8192 and 0"; false; }'
 # the steps the model gained for xfs_io's syntax, against what 6.18.44 left after the
-# same xfs_io commands on a loop-mounted ext4 (size and the first 16 hex digits of SHA-256)
-while read -r name size sha; do
-	run "$sim" run --quiet --dump-file "$tmp/x-$name" "scenarios/xfs_io/$name.yaml"
-	check "kernel-6.18-$name" '[ "$rc" = 0 ] && [ "$(stat -c %s "$tmp/x-$name")" = '"$size"' ] &&
-		[ "$(sha256sum < "$tmp/x-$name" | cut -c1-16)" = '"$sha"' ] ||
+# same xfs_io commands on a loop-mounted ext4 (size and the first 16 hex digits of SHA-256);
+# a fourth column names the variant, and the kernel when it is not 6.18.44
+while read -r name size sha variant kname; do
+	run "$sim" run --quiet ${variant:+--variant "$variant"} --dump-file "$tmp/x-$name$variant" \
+		"scenarios/xfs_io/$name.yaml"
+	check "kernel-${kname:-6.18}-$name" '[ "$rc" = 0 ] && [ "$(stat -c %s "$tmp/x-$name$variant")" = '"$size"' ] &&
+		[ "$(sha256sum < "$tmp/x-$name$variant" | cut -c1-16)" = '"$sha"' ] ||
 		{ echo "  the kernel left '"$size $sha"'"; false; }'
 done <<'KERNEL'
 copy-range-source-eof 18192 8af6c3ff8b611ddf
 copy-range-overlap 8192 62e8ebf079693d28
 msync-sync-range 4096 4f7b50dfa9882c0f
 msync-no-flag 0 e3b0c44298fc1c14
-shutdown-logflush 65536 dd8a8dd81fef2236
+shutdown-logflush 65536 dd8a8dd81fef2236 k6.18
+shutdown-logflush 65536 de2f256064a0af79 k6.17 6.17.13
 KERNEL
 run "$sim" run --quiet --dump-file "$tmp/uz" scenarios/crash/unwritten-zeroout-converts-extent.yaml
 check unwritten-zeroout-converts-extent '[ "$(od -An -tx1 -j1024 -N2 "$tmp/uz" | tr -d " ")" = 6d6d ] &&
 	[ "$(sha256sum < "$tmp/uz" | cut -c1-16)" = 0708b515a0f6a01a ]'
+
+# the power-cut campaigns (scripts/kernel-powercut --record): every real state of every
+# crash point is one of the states the model lists; a record with one real state changed
+# must fail once
+for truth in tests/kernel/powercut-*.txt; do
+	[ -r "$truth" ] || continue
+	run tests/kernel/powercut-replay.sh -b "$build" -t "$truth"
+	grep '^FAIL' "$out" | head -20
+	tally "power-cut ${truth##*/}" "$out" "power-cut replay"
+	awk '!done && !/^#/ && $3 == "real" && $5 == "size" {
+		$8 = ($8 ~ /^0/ ? "1" : "0") substr($8, 2); done = 1 } 1' "$truth" > "$tmp/wrong-powercut.txt"
+	run tests/kernel/powercut-replay.sh -b "$build" -t "$tmp/wrong-powercut.txt"
+	check "power-cut-fails-on-a-wrong-state ${truth##*/}" '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ]'
+done
+
+# logreplay (the write-log replay of the power-cut campaign) on a log made here: A
+# (sectors 0-1, 0x11), flush, B (sector 2, 0x22), C (sector 0, 0x33, FUA), the mark of
+# crash point 1 past the 8-sector device, D (sector 3, 0x44)
+lr=$build/logreplay
+le64() { local i; for i in 0 1 2 3 4 5 6 7; do printf "\\x$(printf %02x $(($1 >> 8 * i & 255)))"; done; }
+pad() { head -c "$1" /dev/zero; }
+entry() {   # entry SECTOR COUNT FLAGS BYTE: a header and COUNT sectors of BYTE
+	le64 "$1"; le64 "$2"; le64 "$3"; le64 0; pad 480
+	[ "$2" = 0 ] || head -c $(($2 * 512)) /dev/zero | tr '\0' "\\$(printf %03o "$4")"
+}
+{
+	le64 0x6a736677736872; le64 1; le64 6; printf '\x00\x02\x00\x00'; pad 484
+	entry 0 2 0 0x11; entry 0 0 1 0; entry 2 1 0 0x22; entry 0 1 2 0x33
+	le64 8; le64 1; le64 0; le64 0; pad 480
+	printf 'ext4sim-crashpoint 1\n'; pad 491
+	entry 3 1 0 0x44
+} > "$tmp/small.log"
+pad 4096 | tr '\0' '\356' > "$tmp/base.img"
+run "$lr" info "$tmp/small.log"
+check logreplay-info '[ "$rc" = 0 ] && golden info "$out"'
+run "$lr" states "$tmp/small.log" "$tmp/base.img" --point 1
+check logreplay-states '[ "$rc" = 0 ] && golden states "$out"'
+run "$lr" image "$tmp/small.log" "$tmp/base.img" "$tmp/s.img" --point 1 --keep 1
+check logreplay-image '[ "$rc" = 0 ] && [ "$(od -An -tx1 -v "$tmp/s.img" | tr -s " \n" " " |
+	awk "{ print \$1, \$513, \$1025, \$1537, \$2049 }")" = "33 11 22 ee ee" ]'
+expect_exit2 logreplay-no-mark "$lr" states "$tmp/small.log" "$tmp/base.img" --point 2
+check logreplay-no-mark-message 'grep -qx "$tmp/small.log: no mark of crash point 2" "$err"'
+head -c 3200 "$tmp/small.log" > "$tmp/cut.log"
+expect_exit2 logreplay-truncated "$lr" info "$tmp/cut.log"
+check logreplay-truncated-message 'grep -q "entry 2 (byte 2560): its data runs past the end of the log" "$err"'
+expect_exit2 logreplay-bad-keep "$lr" image "$tmp/small.log" "$tmp/base.img" "$tmp/k.img" --point 1 --keep 4
+check logreplay-bad-keep-no-file '[ ! -e "$tmp/k.img" ] && grep -q "not a range of the 2 pending" "$err"'
+expect_exit2 logreplay-small-device "$lr" states "$tmp/small.log" "$tmp/cut.log" --end 6
+expect_exit2 logreplay-not-a-log "$lr" info "$tmp/base.img"
+expect_exit2 logreplay-usage "$lr" states "$tmp/small.log"
+expect_exit2 logreplay-bound "$lr" states "$tmp/small.log" "$tmp/base.img" --end 2 --bound 1

@@ -1,7 +1,8 @@
 # oracle.sh - the real-kernel oracle's commands (docs/real-kernel.md): export (xfs_io
 # scripts, fstests tests, yaml, refusals), import (fsx logs, xfs_io lists, bad input),
 # gen (determinism; every scenario loads, runs, exports and comes back through import),
-# and kernel-check skipping without root.  Goldens under tests/golden/oracle/.
+# and kernel-check and kernel-powercut skipping without root.  Goldens under
+# tests/golden/oracle/.
 
 for f in scenarios/crash/two-crashes.yaml scenarios/crash/auto-da-alloc-close.yaml \
 	scenarios/fallocate/mwrite-eof-pollution.yaml scenarios/modes/journal-data-fsync.yaml \
@@ -179,6 +180,19 @@ fi
 cat "$err" >> "$out"
 check kernel-check-skips-without-root '[ "$rc" = 0 ] && grep -q "^kernel-check: skipped: " "$out" &&
 	[ "$(tail -1 "$out")" = "0 passed, 0 failed" ]'
+# and so does the power-cut campaign
+if [ "$(id -u)" != 0 ]; then
+	run scripts/kernel-powercut -b "$build"
+elif command -v setpriv > /dev/null && setpriv --reuid 65534 --regid 65534 \
+	--clear-groups test -x "$sim" 2> /dev/null; then
+	run setpriv --reuid 65534 --regid 65534 --clear-groups scripts/kernel-powercut -b "$build"
+else
+	rc=0
+	printf 'kernel-powercut: skipped: (not tried)\n0 passed, 0 failed\n' > "$out"
+fi
+cat "$err" >> "$out"
+check kernel-powercut-skips-without-root '[ "$rc" = 0 ] &&
+	grep -q "^kernel-powercut: skipped: needs root" "$out" && [ "$(tail -1 "$out")" = "0 passed, 0 failed" ]'
 
 # a bug scenario exports its fixed side by default, with the fix's commits, and the
 # requirements that skip it (not fail it) where they are not met
