@@ -179,20 +179,16 @@ static void print_json(const struct bisect *b)
 }
 
 /* Split --good and --bad out of the arguments. */
-static int take_bisect_args(int *argc, char **argv, struct bisect *b)
+static int take_bisect_args(int *argc, struct cmd_opt *opts, struct bisect *b)
 {
 	int n = 0;
 
 	for (int i = 0; i < *argc; i++) {
-		bool good = strcmp(argv[i], "--good") == 0, bad = strcmp(argv[i], "--bad") == 0;
-
-		if (!good && !bad) {
-			argv[n++] = argv[i];
+		if (opts[i].id != F_GOOD && opts[i].id != F_BAD) {
+			opts[n++] = opts[i];
 			continue;
 		}
-		if (i + 1 == *argc)
-			return bad_usage("%s needs a kernel profile or a variant", argv[i]);
-		b->name[good ? 0 : 1] = argv[++i];
+		b->name[opts[i].id == F_GOOD ? 0 : 1] = opts[i].val;
 	}
 	*argc = n;
 	if (!b->name[0] || !b->name[1])
@@ -235,7 +231,7 @@ static int prepare(struct bisect *b)
 	return 0;
 }
 
-int cmd_bisect(int argc, char **argv)
+int cmd_bisect(int argc, struct cmd_opt *opts)
 {
 	struct bisect *b = sim_zalloc(sizeof(*b));
 	int rc;
@@ -243,7 +239,7 @@ int cmd_bisect(int argc, char **argv)
 	b->c = sim_zalloc(sizeof(*b->c));
 	b->ld = sim_zalloc(sizeof(*b->ld));
 	b->c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = take_bisect_args(&argc, argv, b)) || (rc = parse_run_args(b->c, argc, argv)) ||
+	if ((rc = take_bisect_args(&argc, opts, b)) || (rc = parse_run_args(b->c, argc, opts)) ||
 	    (rc = load_single(b->c, b->ld, "bisect")) || (rc = resolve_side(b, 0)) ||
 	    (rc = resolve_side(b, 1)) || (rc = prepare(b)))
 		goto out;

@@ -122,48 +122,41 @@ static int parse_keep(struct cli *c, const char *v)
 	return 0;
 }
 
-static int value_flag(struct cli *c, const char *flag, const char *v)
+/* --kernel, --disk-blocks and --point. */
+static int flag_number_or_name(struct cli *c, enum cmd_flag_id id, const char *v)
 {
-	if (strcmp(flag, "--block-size") == 0)
-		return flag_block_size(c, v);
-	if (strcmp(flag, "--data") == 0)
-		return flag_data(c, v);
-	if (strcmp(flag, "--patch") == 0)
-		return flag_patch(c, v);
-	if (strcmp(flag, "--fail-on") == 0)
-		return flag_fail_on(c, v);
-	if (strcmp(flag, "--kernel") == 0) {
+	if (id == F_KERNEL) {
 		if (strlen(v) >= SCN_NAME_MAX)
 			return bad_usage("--kernel name too long: '%s'", v);
 		c->ov.has_kernel = true;
 		strcpy(c->ov.kernel, v);
 		return 0;
 	}
-	if (strcmp(flag, "--disk-blocks") == 0) {
+	if (id == F_DISK_BLOCKS) {
 		if (parse_u32(v, &c->ov.disk_blocks) < 0 || c->ov.disk_blocks < SCN_DISK_BLOCKS_MIN ||
 		    c->ov.disk_blocks > SCN_DISK_BLOCKS_MAX)
 			return bad_usage("--disk-blocks out of range: '%s'", v);
 		c->ov.has_disk_blocks = true;
 		return 0;
 	}
-	if (strcmp(flag, "--point") == 0) {
-		if (parse_u32(v, &c->o.only_point) < 0 || c->o.only_point == 0)
-			return bad_usage("--point takes a crash point number from 1, not '%s'", v);
-		return 0;
-	}
-	if (strcmp(flag, "--keep") == 0)
-		return parse_keep(c, v);
-	if (strcmp(flag, "--crash-bound") == 0) {
-		int64_t n;
+	if (parse_u32(v, &c->o.only_point) < 0 || c->o.only_point == 0)
+		return bad_usage("--point takes a crash point number from 1, not '%s'", v);
+	return 0;
+}
 
+/* --crash-bound, --checker-log and --max-bytes. */
+static int flag_limits(struct cli *c, enum cmd_flag_id id, const char *v)
+{
+	static const char *const modes[] = { "summary", "full", "eager" };
+	int64_t n;
+
+	if (id == F_CRASH_BOUND) {
 		if (scn_parse_num(v, &n) < 0 || n > (1 << 24))
 			return bad_usage("--crash-bound takes 0 to 16777216, not '%s'", v);
 		c->o.crash_bound = (uint64_t)n;
 		return 0;
 	}
-	if (strcmp(flag, "--checker-log") == 0) {
-		static const char *const modes[] = { "summary", "full", "eager" };
-
+	if (id == F_CHECKER_LOG) {
 		for (uint8_t i = 0; i < 3; i++)
 			if (strcmp(v, modes[i]) == 0) {
 				c->o.checker_log = i;
@@ -171,85 +164,116 @@ static int value_flag(struct cli *c, const char *flag, const char *v)
 			}
 		return bad_usage("--checker-log takes summary, full or eager, not '%s'", v);
 	}
-	if (strcmp(flag, "--max-bytes") == 0) {
-		if (scn_parse_num(v, &c->o.max_bytes) < 0 || c->o.max_bytes <= 0 ||
-		    c->o.max_bytes > SCN_RUN_BYTES_MAX)
-			return bad_usage("--max-bytes takes 1 to 16g, not '%s'", v);
+	if (scn_parse_num(v, &c->o.max_bytes) < 0 || c->o.max_bytes <= 0 ||
+	    c->o.max_bytes > SCN_RUN_BYTES_MAX)
+		return bad_usage("--max-bytes takes 1 to 16g, not '%s'", v);
+	return 0;
+}
+
+/* A run flag with a value: 0, 2 after a message, or 1 when @o is none of them. */
+static int value_flag(struct cli *c, const struct cmd_opt *o)
+{
+	switch (o->id) {
+	case F_BLOCK_SIZE:
+		return flag_block_size(c, o->val);
+	case F_DATA:
+		return flag_data(c, o->val);
+	case F_PATCH:
+		return flag_patch(c, o->val);
+	case F_FAIL_ON:
+		return flag_fail_on(c, o->val);
+	case F_KERNEL: case F_DISK_BLOCKS: case F_POINT:
+		return flag_number_or_name(c, o->id, o->val);
+	case F_KEEP:
+		return parse_keep(c, o->val);
+	case F_CRASH_BOUND: case F_CHECKER_LOG: case F_MAX_BYTES:
+		return flag_limits(c, o->id, o->val);
+	case F_DUMP_FILE:
+		c->o.dump_file = o->val;
+		return 0;
+	case F_VARIANT:
+		c->o.variant = o->val;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* A run flag without a value: 0, or 1 when @o is none of them. */
+static int bool_flag(struct cli *c, const struct cmd_opt *o)
+{
+	switch (o->id) {
+	case F_JSON: c->o.json = true; break;
+	case F_CRASH_EVERYWHERE: c->o.crash_everywhere = true; break;
+	case F_CRASH_REFERENCE: c->o.crash_reference = true; break;
+	case F_SUMMARY: c->o.summary = true; break;
+	case F_QUIET: c->o.quiet = true; break;
+	case F_EVENTS: c->o.events = true; break;
+	case F_EXPLAIN: c->o.explain = true; break;
+	case F_NOTES: c->o.notes = true; break;
+	case F_DELALLOC: case F_NODELALLOC:
+		c->ov.has_delalloc = true;
+		c->ov.delalloc = o->id == F_DELALLOC;
+		note_flag(&c->ov, o->name, NULL);
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+/* An input, or a -c step. */
+static int run_input(struct cli *c, const struct cmd_opt *o)
+{
+	if (o->id == F_C) {
+		if (c->nr_cmds == SCN_STEPS_MAX)
+			return bad_usage("too many -c steps%s", "");
+		c->cmds[c->nr_cmds++] = o->val;
 		return 0;
 	}
-	if (strcmp(flag, "--dump-file") == 0)
-		c->o.dump_file = v;
-	else if (strcmp(flag, "--variant") == 0)
-		c->o.variant = v;
-	else
-		return 1;
+	if (c->nr_inputs == MAX_INPUTS)
+		return bad_usage("too many inputs%s", "");
+	c->inputs[c->nr_inputs++] = o->val;
 	return 0;
 }
 
-static int bool_flag(struct cli *c, const char *a)
-{
-	if (strcmp(a, "--json") == 0)
-		c->o.json = true;
-	else if (strcmp(a, "--crash-everywhere") == 0)
-		c->o.crash_everywhere = true;
-	else if (strcmp(a, "--crash-reference") == 0)
-		c->o.crash_reference = true;
-	else if (strcmp(a, "--summary") == 0)
-		c->o.summary = true;
-	else if (strcmp(a, "--quiet") == 0)
-		c->o.quiet = true;
-	else if (strcmp(a, "--events") == 0)
-		c->o.events = true;
-	else if (strcmp(a, "--explain") == 0)
-		c->o.explain = true;
-	else if (strcmp(a, "--notes") == 0)
-		c->o.notes = true;
-	else if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
-		c->ov.has_delalloc = true;
-		c->ov.delalloc = strcmp(a, "--delalloc") == 0;
-		note_flag(&c->ov, a, NULL);
-	} else
-		return 1;
-	return 0;
-}
-
-int parse_run_args(struct cli *c, int argc, char **argv)
+int parse_run_args(struct cli *c, int argc, const struct cmd_opt *opts)
 {
 	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
+		const struct cmd_opt *o = &opts[i];
 		int rc;
 
-		if (strcmp(a, "-c") == 0) {
-			if (++i == argc)
-				return bad_usage("-c needs a step%s", "");
-			if (c->nr_cmds == SCN_STEPS_MAX)
-				return bad_usage("too many -c steps%s", "");
-			c->cmds[c->nr_cmds++] = argv[i];
+		if (o->id == F_C || o->id == F_NONE) {
+			if ((rc = run_input(c, o)))
+				return rc;
 			continue;
 		}
-		if (a[0] != '-' || strcmp(a, "-") == 0) {
-			if (c->nr_inputs == MAX_INPUTS)
-				return bad_usage("too many inputs%s", "");
-			c->inputs[c->nr_inputs++] = argv[i];
+		if (bool_flag(c, o) == 0)
 			continue;
-		}
-		if ((rc = bool_flag(c, a)) <= 0)
-			continue;
-		if (i + 1 == argc)
-			return bad_usage("%s needs a value", a);
-		if ((rc = value_flag(c, a, argv[i + 1])) < 0 || rc == 2)
+		if ((rc = value_flag(c, o)) == 1)
+			return cmd_no_code("run", o);
+		if (rc)
 			return 2;
-		if (rc == 1)
-			return bad_usage("unknown flag '%s'", a);
-		if (strcmp(a, "--dump-file") && strcmp(a, "--variant") && strcmp(a, "--fail-on"))
-			note_flag(&c->ov, a, argv[i + 1]);
-		i++;
+		if (o->id != F_DUMP_FILE && o->id != F_VARIANT && o->id != F_FAIL_ON)
+			note_flag(&c->ov, o->name, o->val);
 	}
 	if (c->nr_cmds && c->nr_inputs)
 		return bad_usage("give scenario files or -c steps, not both%s", "");
 	if (!c->nr_cmds && !c->nr_inputs)
 		return bad_usage("run needs a scenario file, a directory or -c steps%s", "");
 	return 0;
+}
+
+int parse_run_argv(struct cli *c, int argc, char **argv)
+{
+	struct cmd_args a;
+	int rc;
+
+	if ((rc = cmd_parse(cmd_find("run"), argc, argv, &a)))
+		return rc;
+	rc = parse_run_args(c, a.argc, a.opts);
+	free(a.opts);
+	return rc;
 }
 
 /* --- inputs --- */

@@ -7,6 +7,7 @@
 #ifndef EXT4SIM_CLI_H
 #define EXT4SIM_CLI_H
 
+#include "commands.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -44,7 +45,9 @@ struct loaded {
 int bad_usage(const char *fmt, const char *arg);
 int parse_u32(const char *s, uint32_t *out);
 /* The flags and inputs of run, crashstates and diff. */
-int parse_run_args(struct cli *c, int argc, char **argv);
+int parse_run_args(struct cli *c, int argc, const struct cmd_opt *opts);
+/* parse_run_args over @argv parsed with run's flags (for tools that build argv). */
+int parse_run_argv(struct cli *c, int argc, char **argv);
 /* Inputs as scenario paths: directories expanded to their *.yaml, in name order. */
 int expand_inputs(struct cli *c, struct input_list *l);
 /* The -c steps as a scenario named "inline". */
@@ -77,15 +80,15 @@ int load_single(struct cli *c, struct loaded *ld, const char *cmd);
 
 /* ext4sim diff (diff.c), matrix (matrix.c), bisect (bisect.c), minimize (minimize.c),
  * explore (explore.c) */
-int cmd_diff(int argc, char **argv);
-int cmd_matrix(int argc, char **argv);
-int cmd_bisect(int argc, char **argv);
-int cmd_minimize(int argc, char **argv);
-int cmd_explore(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
+int cmd_diff(int argc, struct cmd_opt *opts);
+int cmd_matrix(int argc, struct cmd_opt *opts);
+int cmd_bisect(int argc, struct cmd_opt *opts);
+int cmd_minimize(int argc, struct cmd_opt *opts);
+int cmd_explore(int argc, struct cmd_opt *opts);
+int cmd_merge(int argc, struct cmd_opt *opts);
 /* ext4sim export, import, gen (export.c, import.c, gen.c; docs/real-kernel.md) */
-int cmd_export(int argc, char **argv);
-int cmd_import(int argc, char **argv);
-int cmd_gen(int argc, char **argv);
+int cmd_export(int argc, struct cmd_opt *opts);
+int cmd_import(int argc, struct cmd_opt *opts);
+int cmd_gen(int argc, struct cmd_opt *opts);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * commands.c - the one table of ext4sim's commands and their flags, from
- * which `ext4sim --help`, `ext4sim CMD --help`, the man page ext4sim(1)
- * (`ext4sim help --man`) and the bash completion (`ext4sim help
- * --completion`) are printed, and through which every command's arguments
- * pass first (cmd_normalize): getopt_long over the table, so `--flag=value`
- * and unambiguous prefixes work as in GNU tools, and an unknown flag is
- * refused with the closest one.  Each command still reads its own flags
- * from the normalized arguments (`--flag value`).
+ * commands.c - the one table of ext4sim's commands and their flags, and the
+ * parser of every command's arguments.  Each row names a flag id (enum
+ * cmd_flag_id), its name, its value's name and its help; from the rows come
+ * `ext4sim --help`, `ext4sim CMD --help`, the man page ext4sim(1) (`ext4sim
+ * help --man`) and the bash completion (`ext4sim help --completion`), and
+ * cmd_parse runs getopt_long over a command's rows (so `--flag=value` and
+ * unambiguous prefixes work as in GNU tools, and an unknown flag is refused
+ * with the closest one).  The command gets {id, name, value} in argv order,
+ * positionals as F_NONE, and switches on the ids: no command compares flag
+ * names, and a flag the table gives a command but its code has no case for
+ * is refused by cmd_no_code (tests/topics/cli.sh tries every row).
  */
 #include "commands.h"
 
@@ -20,81 +23,81 @@
 
 /* The flags of the commands that run scenarios (cli.c, parse_run_args). */
 #define CONFIG_FLAGS \
-	{ "--block-size", "N", "block size: 1024, 2048 or 4096" }, \
-	{ "--data", "MODE", "data=ordered|writeback|journal" }, \
-	{ "--delalloc", NULL, "delayed allocation on" }, \
-	{ "--nodelalloc", NULL, "delayed allocation off" }, \
-	{ "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
+	{ F_BLOCK_SIZE, "--block-size", "N", "block size: 1024, 2048 or 4096" }, \
+	{ F_DATA, "--data", "MODE", "data=ordered|writeback|journal" }, \
+	{ F_DELALLOC, "--delalloc", NULL, "delayed allocation on" }, \
+	{ F_NODELALLOC, "--nodelalloc", NULL, "delayed allocation off" }, \
+	{ F_KERNEL, "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
 #define RUN_FLAGS CONFIG_FLAGS, \
-	{ "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
-	{ "--patch", "NAME=on|off", "a toggle over the profile (several allowed)" }, \
-	{ "--variant", "NAME", "only that variant" }, \
-	{ "--json", NULL, "one JSON document on stdout (docs/json.md)" }, \
-	{ "--summary", NULL, "one line per variant" }, \
-	{ "--quiet", NULL, "no step trace" }, \
-	{ "--dump-file", "PATH", "the final file content (PATH.VARIANT with several)" }, \
-	{ "--fail-on", "INVARIANT", "count an informational invariant" }, \
-	{ "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }, \
-	{ "--crash-everywhere", NULL, "also judge a crash after every step and inside" }, \
-	{ "--crash-reference", NULL, "judge every crash state whole (slow)" }, \
-	{ "--checker-log", "MODE", "summary (default), full or eager: same judgments" }, \
-	{ "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }, \
-	{ "--events", NULL, "each step's events: I/O, jbd2, page cache, allocator, sizes" }, \
-	{ "--explain", NULL, "the kernel function and rule behind each size change" }, \
-	{ "--notes", NULL, "also the informational notes no expectation counts" }, \
-	{ "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
+	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
+	{ F_PATCH, "--patch", "NAME=on|off", "a toggle over the profile (several allowed)" }, \
+	{ F_VARIANT, "--variant", "NAME", "only that variant" }, \
+	{ F_JSON, "--json", NULL, "one JSON document on stdout (docs/json.md)" }, \
+	{ F_SUMMARY, "--summary", NULL, "one line per variant" }, \
+	{ F_QUIET, "--quiet", NULL, "no step trace" }, \
+	{ F_DUMP_FILE, "--dump-file", "PATH", "the final file content (PATH.VARIANT with several)" }, \
+	{ F_FAIL_ON, "--fail-on", "INVARIANT", "count an informational invariant" }, \
+	{ F_CRASH_BOUND, "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }, \
+	{ F_CRASH_EVERYWHERE, "--crash-everywhere", NULL, "also judge a crash after every step and inside" }, \
+	{ F_CRASH_REFERENCE, "--crash-reference", NULL, "judge every crash state whole (slow)" }, \
+	{ F_CHECKER_LOG, "--checker-log", "MODE", "summary (default), full or eager: same judgments" }, \
+	{ F_MAX_BYTES, "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }, \
+	{ F_EVENTS, "--events", NULL, "each step's events: I/O, jbd2, page cache, allocator, sizes" }, \
+	{ F_EXPLAIN, "--explain", NULL, "the kernel function and rule behind each size change" }, \
+	{ F_NOTES, "--notes", NULL, "also the informational notes no expectation counts" }, \
+	{ F_C, "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
 
 static const struct cmd_flag run_flags[] = { RUN_FLAGS,
-	{ "--quiz", NULL, "sizes, crash-state counts and verdicts as blanks" },
-	{ "--reveal", NULL, "with --quiz: the answer key too" }, { NULL, NULL, NULL } };
+	{ F_QUIZ, "--quiz", NULL, "sizes, crash-state counts and verdicts as blanks" },
+	{ F_REVEAL, "--reveal", NULL, "with --quiz: the answer key too" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag crashstates_flags[] = { RUN_FLAGS,
-	{ "--point", "N", "only crash point N" },
-	{ "--keep", "LIST", "with --point: the pending writes that reach the media" },
-	{ NULL, NULL, NULL } };
-static const struct cmd_flag diff_flags[] = { RUN_FLAGS, { NULL, NULL, NULL } };
+	{ F_POINT, "--point", "N", "only crash point N" },
+	{ F_KEEP, "--keep", "LIST", "with --point: the pending writes that reach the media" },
+	{ F_NONE, NULL, NULL, NULL } };
+static const struct cmd_flag diff_flags[] = { RUN_FLAGS, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag matrix_flags[] = { RUN_FLAGS,
-	{ "--toggles", NULL, "one profile with each toggle flipped" }, { NULL, NULL, NULL } };
+	{ F_TOGGLES, "--toggles", NULL, "one profile with each toggle flipped" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag bisect_flags[] = { RUN_FLAGS,
-	{ "--good", "A", "a profile or variant" }, { "--bad", "B", "a profile or variant" },
-	{ NULL, NULL, NULL } };
-static const struct cmd_flag none_flags[] = { { NULL, NULL, NULL } };
-static const struct cmd_flag merge_flags[] = { { "--json", NULL, "the merged report as JSON" },
-	{ NULL, NULL, NULL } };
+	{ F_GOOD, "--good", "A", "a profile or variant" }, { F_BAD, "--bad", "B", "a profile or variant" },
+	{ F_NONE, NULL, NULL, NULL } };
+static const struct cmd_flag none_flags[] = { { F_NONE, NULL, NULL, NULL } };
+static const struct cmd_flag merge_flags[] = { { F_JSON, "--json", NULL, "the merged report as JSON" },
+	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag export_flags[] = { RUN_FLAGS,
-	{ "--format", "F", "xfs_io, fstests or yaml" }, { "-o", "DIR", "write the files under DIR" },
-	{ "--model-dir", "DIR", "also the model's bytes at every read-back point" },
-	{ "--test-number", "NNN", "the fstests test's number (default 999)" },
-	{ NULL, NULL, NULL } };
+	{ F_FORMAT, "--format", "F", "xfs_io, fstests or yaml" }, { F_O, "-o", "DIR", "write the files under DIR" },
+	{ F_MODEL_DIR, "--model-dir", "DIR", "also the model's bytes at every read-back point" },
+	{ F_TEST_NUMBER, "--test-number", "NNN", "the fstests test's number (default 999)" },
+	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag import_flags[] = { CONFIG_FLAGS,
-	{ "--from", "fsx|xfs_io", "the input's kind (default: from the name and first line)" },
-	{ "--name", "NAME", "the scenario's name" },
-	{ "--pollute-eof", NULL, "re-create fsx -e 1: bytes past EOF in the EOF page" },
-	{ NULL, NULL, NULL } };
+	{ F_FROM, "--from", "fsx|xfs_io", "the input's kind (default: from the name and first line)" },
+	{ F_NAME, "--name", "NAME", "the scenario's name" },
+	{ F_POLLUTE_EOF, "--pollute-eof", NULL, "re-create fsx -e 1: bytes past EOF in the EOF page" },
+	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag gen_flags[] = { CONFIG_FLAGS,
-	{ "--seed", "S", "the campaign's seed" }, { "--count", "N", "how many scenarios" },
-	{ "--out", "DIR", "one file per scenario under DIR" }, { NULL, NULL, NULL } };
+	{ F_SEED, "--seed", "S", "the campaign's seed" }, { F_COUNT, "--count", "N", "how many scenarios" },
+	{ F_OUT, "--out", "DIR", "one file per scenario under DIR" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
-	{ "--steps", "K", "steps per sequence" }, { "--kinds", "LIST", "the step kinds on" },
-	{ "--seed", "S", "random mode's seed" }, { "--count", "N", "random runs" },
-	{ "--run", "R", "only random run R" }, { "--shard", "I/N", "one shard of the search" },
-	{ "--out", "DIR", "one scenario per finding under DIR" },
-	{ "--grammar", "FILE", "step templates from a grammar file" },
-	{ "--diff", "PATCH", "findings that differ with the toggle off and on" },
-	{ "--crash-at", "WHERE", "long runs: everywhere, persist, crash, none or N" },
-	{ "--fixed-length", NULL, "random runs of exactly K steps" },
-	{ "--no-minimize", NULL, "keep findings as found" },
-	{ "--no-share", NULL, "run one sequence at a time (no prefix sharing)" },
-	{ "--no-share-states", NULL, "prefix sharing without sharing equal states" },
-	{ "--share-stats", NULL, "count what sharing saved" }, { NULL, NULL, NULL } };
+	{ F_STEPS, "--steps", "K", "steps per sequence" }, { F_KINDS, "--kinds", "LIST", "the step kinds on" },
+	{ F_SEED, "--seed", "S", "random mode's seed" }, { F_COUNT, "--count", "N", "random runs" },
+	{ F_RUN, "--run", "R", "only random run R" }, { F_SHARD, "--shard", "I/N", "one shard of the search" },
+	{ F_OUT, "--out", "DIR", "one scenario per finding under DIR" },
+	{ F_GRAMMAR, "--grammar", "FILE", "step templates from a grammar file" },
+	{ F_DIFF, "--diff", "PATCH", "findings that differ with the toggle off and on" },
+	{ F_CRASH_AT, "--crash-at", "WHERE", "long runs: everywhere, persist, crash, none or N" },
+	{ F_FIXED_LENGTH, "--fixed-length", NULL, "random runs of exactly K steps" },
+	{ F_NO_MINIMIZE, "--no-minimize", NULL, "keep findings as found" },
+	{ F_NO_SHARE, "--no-share", NULL, "run one sequence at a time (no prefix sharing)" },
+	{ F_NO_SHARE_STATES, "--no-share-states", NULL, "prefix sharing without sharing equal states" },
+	{ F_SHARE_STATS, "--share-stats", NULL, "count what sharing saved" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag minimize_flags[] = { RUN_FLAGS,
-	{ "--invariant", "NAME", "the finding to keep" }, { "-o", "PATH", "where to write" },
-	{ NULL, NULL, NULL } };
+	{ F_INVARIANT, "--invariant", "NAME", "the finding to keep" }, { F_O, "-o", "PATH", "where to write" },
+	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag html_flags[] = { RUN_FLAGS,
-	{ "-o", "OUT.html", "where to write (default NAME.html)" },
-	{ "--diff", "PATCH", "each variant with the toggle off and on" }, { NULL, NULL, NULL } };
+	{ F_O, "-o", "OUT.html", "where to write (default NAME.html)" },
+	{ F_DIFF, "--diff", "PATCH", "each variant with the toggle off and on" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag quiz_flags[] = { CONFIG_FLAGS,
-	{ "--seed", "S", "the problem's seed" }, { "--answers", NULL, "the key" },
-	{ "--yaml", NULL, "the scenario" }, { NULL, NULL, NULL } };
+	{ F_SEED, "--seed", "S", "the problem's seed" }, { F_ANSWERS, "--answers", NULL, "the key" },
+	{ F_YAML, "--yaml", NULL, "the scenario" }, { F_NONE, NULL, NULL, NULL } };
 
 static const struct cmd_desc commands[] = {
 	{ "run", "[FLAGS] FILE.yaml|DIR ... | -c STEP ...", "replay scenarios: a step trace and a "
@@ -205,22 +208,31 @@ static void long_options(const struct cmd_desc *d, struct option *lo, char *sopt
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
-/* Append @a to the normalized arguments. */
-static void push(struct cmd_args *out, char *a)
+/* Append one parsed argument. */
+static void push(struct cmd_args *out, enum cmd_flag_id id, const char *name, char *val)
 {
-	out->argv[out->argc++] = a;
-	out->argv[out->argc] = NULL;
+	out->opts[out->argc++] = (struct cmd_opt){ id, name, val };
 }
 
-int cmd_normalize(const struct cmd_desc *d, int argc, char **argv, struct cmd_args *out)
+/* @d's row of the short option @c ('c' or 'o'). */
+static const struct cmd_flag *short_flag(const struct cmd_desc *d, int c)
+{
+	const struct cmd_flag *f = d->flags;
+
+	while (f->name && !(f->name[1] == c && f->name[2] == '\0'))
+		f++;
+	return f;
+}
+
+int cmd_parse(const struct cmd_desc *d, int argc, char **argv, struct cmd_args *out)
 {
 	struct option lo[96];
 	char sopts[16], **av = calloc((size_t)argc + 2, sizeof(*av));
 	int c;
 
 	SIM_ASSERT(av != NULL);
-	out->argv = calloc(2 * (size_t)argc + 1, sizeof(*out->argv));
-	SIM_ASSERT(out->argv != NULL);
+	out->opts = calloc((size_t)argc + 1, sizeof(*out->opts));
+	SIM_ASSERT(out->opts != NULL);
 	out->argc = 0;
 	av[0] = (char *)d->name;
 	memcpy(av + 1, argv, (size_t)argc * sizeof(*av));
@@ -228,24 +240,44 @@ int cmd_normalize(const struct cmd_desc *d, int argc, char **argv, struct cmd_ar
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc + 1, av, sopts, lo, NULL)) != -1) {
-		const struct cmd_flag *f = c >= 256 ? &d->flags[c - 256] : NULL;
+		const struct cmd_flag *f = c >= 256 ? &d->flags[c - 256] : short_flag(d, c);
 
 		if (c == 1) {
-			push(out, optarg);
+			push(out, F_NONE, NULL, optarg);
 		} else if (c == '?' || c == ':') {
 			char *bad = av[optind - 1];
 
 			free(av);
-			free(out->argv);
+			free(out->opts);
 			return c == '?' ? unknown_flag(d, bad) : bad_usage("%s needs a value", bad);
 		} else {
-			push(out, f ? (char *)f->name : (c == 'c' ? "-c" : "-o"));
-			if (optarg)
-				push(out, optarg);
+			push(out, f->id, f->name, optarg);
 		}
 	}
 	while (optind < argc + 1)
-		push(out, av[optind++]);
+		push(out, F_NONE, NULL, av[optind++]);
 	free(av);
 	return 0;
+}
+
+bool cmd_is_short_valued(const char *arg)
+{
+	for (const struct cmd_desc *d = commands; d->name; d++)
+		for (const struct cmd_flag *f = d->flags; f->name; f++)
+			if (f->name[1] != '-' && f->arg && strcmp(f->name, arg) == 0)
+				return true;
+	return false;
+}
+
+int cmd_no_code(const char *cmd, const struct cmd_opt *o)
+{
+	fprintf(stderr, "ext4sim: %s: flag %s is in the table but has no code\n", cmd,
+		o->name ? o->name : o->val);
+	return 2;
+}
+
+int cmd_take(struct cmd_opt *o, int n, int i)
+{
+	memmove(o + i, o + i + 1, (size_t)(n - i - 1) * sizeof(*o));
+	return n - 1;
 }

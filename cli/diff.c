@@ -279,19 +279,19 @@ static void diff_text(const struct scenario *s, const struct sim_variant_result 
 }
 
 /* Split "--patch NAME" (no '=') out of the arguments; the rest go to parse_run_args. */
-static int take_patch(int *argc, char **argv, const char **patch)
+static int take_patch(int *argc, struct cmd_opt *opts, const char **patch)
 {
 	int n = 0;
 
 	*patch = NULL;
 	for (int i = 0; i < *argc; i++) {
-		if (strcmp(argv[i], "--patch") == 0 && i + 1 < *argc && !strchr(argv[i + 1], '=')) {
+		if (opts[i].id == F_PATCH && !strchr(opts[i].val, '=')) {
 			if (*patch)
 				return bad_usage("diff takes one --patch NAME%s", "");
-			*patch = argv[++i];
+			*patch = opts[i].val;
 			continue;
 		}
-		argv[n++] = argv[i];
+		opts[n++] = opts[i];
 	}
 	*argc = n;
 	if (!*patch)
@@ -419,7 +419,7 @@ static int diff_all(struct cli *c, const struct loaded *ld, const char *patch)
 	return differ ? 1 : 0;
 }
 
-int cmd_diff(int argc, char **argv)
+int cmd_diff(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct loaded *ld = calloc(1, sizeof(*ld));
@@ -433,7 +433,7 @@ int cmd_diff(int argc, char **argv)
 	c->o.quiet = true;
 	c->o.record_events = true;      /* the size rules each side applied */
 	c->o.final_bytes = true;
-	if ((rc = take_patch(&argc, argv, &patch)) || (rc = parse_run_args(c, argc, argv)) ||
+	if ((rc = take_patch(&argc, opts, &patch)) || (rc = parse_run_args(c, argc, opts)) ||
 	    (rc = diff_load(c, ld)))
 		goto out_free;
 	if (c->o.json) {

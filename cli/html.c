@@ -27,22 +27,20 @@ struct html_args {
 };
 
 /* Take -o PATH and --diff PATCH out of the arguments; the rest go to parse_run_args. */
-static int take_html_flags(int *argc, char **argv, struct html_args *h)
+static int take_html_flags(int *argc, struct cmd_opt *opts, struct html_args *h)
 {
 	int n = 0;
 
 	for (int i = 0; i < *argc; i++) {
-		bool o = strcmp(argv[i], "-o") == 0, d = strcmp(argv[i], "--diff") == 0;
+		bool o = opts[i].id == F_O, d = opts[i].id == F_DIFF;
 
 		if (!o && !d) {
-			argv[n++] = argv[i];
+			opts[n++] = opts[i];
 			continue;
 		}
-		if (i + 1 == *argc)
-			return bad_usage("%s needs a value", argv[i]);
 		if ((o && h->out) || (d && h->patch))
-			return bad_usage("html takes one %s", argv[i]);
-		*(o ? &h->out : &h->patch) = argv[++i];
+			return bad_usage("html takes one %s", opts[i].name);
+		*(o ? &h->out : &h->patch) = opts[i].val;
 	}
 	*argc = n;
 	if (h->out && !h->out[0])
@@ -199,7 +197,7 @@ static int write_page(struct cli *c, struct loaded *ld, const struct html_args *
 	return 0;
 }
 
-int cmd_html(int argc, char **argv)
+int cmd_html(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct loaded *ld = calloc(1, sizeof(*ld));
@@ -215,9 +213,9 @@ int cmd_html(int argc, char **argv)
 	c->o.name_writes = true;        /* crash states name their pending writes */
 	c->o.crash_digest = true;
 	c->o.quiet = true;
-	if ((rc = take_html_flags(&argc, argv, &h)))
+	if ((rc = take_html_flags(&argc, opts, &h)))
 		goto out_free;
-	if (argc == 0 || (rc = parse_run_args(c, argc, argv)) || c->nr_inputs != 1 || c->nr_cmds) {
+	if (argc == 0 || (rc = parse_run_args(c, argc, opts)) || c->nr_inputs != 1 || c->nr_cmds) {
 		rc = rc ? rc : bad_usage("html takes one scenario file%s", "");
 		goto out_free;
 	}

@@ -5,11 +5,13 @@
 #ifndef EXT4SIM_HTML_H
 #define EXT4SIM_HTML_H
 
+#include "commands.h"
+
 /* The page up to the embedded JSON, and from after it to the end. */
 extern const char html_page_head[];
 extern const char html_page_tail[];
 
 /* ext4sim html FILE.yaml [-o OUT.html] [--variant V] [--diff PATCH] [FLAGS] */
-int cmd_html(int argc, char **argv);
+int cmd_html(int argc, struct cmd_opt *opts);
 
 #endif

@@ -154,7 +154,7 @@ static int run_input(struct cli *c, const struct input_list *l, unsigned i, unsi
 	return f;
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct input_list l = { 0 };
@@ -166,8 +166,8 @@ static int cmd_run(int argc, char **argv)
 	SIM_ASSERT(c != NULL);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
 	c->o.name_writes = true;        /* crash states name their pending writes */
-	argc = quiz_take_flags(argc, argv, &quiz, &reveal);
-	if ((rc = parse_run_args(c, argc, argv)) || (rc = expand_inputs(c, &l)) ||
+	argc = quiz_take_flags(argc, opts, &quiz, &reveal);
+	if ((rc = parse_run_args(c, argc, opts)) || (rc = expand_inputs(c, &l)) ||
 	    (quiz && (rc = quiz_check_flags(c))))
 		goto out_free;
 	if (c->o.only_point || c->o.has_keep) {
@@ -256,7 +256,7 @@ static void print_crash_points_text(const struct sim_variant_result *r)
  * ext4sim crashstates FILE.yaml [FLAGS]: every distinct post-recovery state
  * at every crash step of every variant (JSON with --json).
  */
-static int cmd_crashstates(int argc, char **argv)
+static int cmd_crashstates(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct loaded *ld = calloc(1, sizeof(*ld));
@@ -266,7 +266,7 @@ static int cmd_crashstates(int argc, char **argv)
 	c->o.crash_bound = CS_BOUND_DEFAULT;
 	c->o.name_writes = true;
 	c->o.crash_digest = true;
-	if ((rc = parse_run_args(c, argc, argv)))
+	if ((rc = parse_run_args(c, argc, opts)))
 		goto out_free;
 	if (c->nr_inputs + (c->nr_cmds > 0) != 1) {
 		rc = bad_usage("crashstates takes one scenario file or -c steps%s", "");
@@ -390,7 +390,7 @@ static bool wants_help(int argc, char **argv)
 		if (strcmp(argv[i], "--") == 0)
 			return false;
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return i == 0 || (strcmp(argv[i - 1], "-c") && strcmp(argv[i - 1], "-o"));
+			return i == 0 || !cmd_is_short_valued(argv[i - 1]);
 	}
 	return false;
 }
@@ -398,7 +398,7 @@ static bool wants_help(int argc, char **argv)
 /* The command @d with its arguments normalized (commands.c). */
 static int dispatch(const struct cmd_desc *d, int argc, char **argv)
 {
-	static int (*const fns[])(int, char **) = {
+	static int (*const fns[])(int, struct cmd_opt *) = {
 		cmd_run, cmd_crashstates, cmd_diff, cmd_matrix, cmd_bisect, NULL, cmd_explore,
 		cmd_minimize, cmd_merge, cmd_export, cmd_import, cmd_gen, cmd_html, cmd_quiz,
 	};
@@ -409,13 +409,13 @@ static int dispatch(const struct cmd_desc *d, int argc, char **argv)
 		cmd_usage(stdout, d);
 		return 0;
 	}
-	if ((rc = cmd_normalize(d, argc, argv, &a)))
+	if ((rc = cmd_parse(d, argc, argv, &a)))
 		return rc;
 	if (strcmp(d->name, "patches") == 0)
 		rc = a.argc ? bad_usage("patches takes no arguments%s", "") : cmd_patches();
 	else
-		rc = fns[d - cmd_table()](a.argc, a.argv);
-	free(a.argv);
+		rc = fns[d - cmd_table()](a.argc, a.opts);
+	free(a.opts);
 	return rc;
 }
 

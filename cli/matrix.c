@@ -204,16 +204,16 @@ static unsigned matrix_rows(const struct cli *c, const struct loaded *ld, const 
 }
 
 /* Split matrix's own flags (--toggles) out; the rest go to parse_run_args. */
-static void take_matrix_args(int *argc, char **argv, bool *toggles)
+static void take_matrix_args(int *argc, struct cmd_opt *opts, bool *toggles)
 {
 	int n = 0;
 
 	*toggles = false;
 	for (int i = 0; i < *argc; i++) {
-		if (strcmp(argv[i], "--toggles") == 0)
+		if (opts[i].id == F_TOGGLES)
 			*toggles = true;
 		else
-			argv[n++] = argv[i];
+			opts[n++] = opts[i];
 	}
 	*argc = n;
 }
@@ -254,7 +254,7 @@ static void print_matrix(const struct cli *c, const struct loaded *ld, const cha
 		print_row_text(&rows[i]);
 }
 
-int cmd_matrix(int argc, char **argv)
+int cmd_matrix(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = sim_zalloc(sizeof(*c));
 	struct loaded *ld = sim_zalloc(sizeof(*ld));
@@ -264,8 +264,8 @@ int cmd_matrix(int argc, char **argv)
 	int rc;
 
 	c->o.crash_bound = CS_BOUND_DEFAULT;
-	take_matrix_args(&argc, argv, &toggles);
-	if ((rc = parse_run_args(c, argc, argv)) || (rc = load_single(c, ld, "matrix")))
+	take_matrix_args(&argc, opts, &toggles);
+	if ((rc = parse_run_args(c, argc, opts)) || (rc = load_single(c, ld, "matrix")))
 		goto out;
 	if (toggles) {
 		unsigned pick = 0;

@@ -422,20 +422,21 @@ static void print_yaml(const struct problem *p, uint64_t seed)
 
 /* --- the command --- */
 
-static int quiz_value(struct quiz_args *a, const char *f, const char *v)
+static int quiz_value(struct quiz_args *a, const struct cmd_opt *o)
 {
+	const char *v = o->val;
 	char *end;
 
-	if (strcmp(f, "--seed") == 0) {
+	if (o->id == F_SEED) {
 		errno = 0;
 		a->seed = strtoull(v, &end, 10);
 		if (errno || *end || !(v[0] >= '0' && v[0] <= '9'))
 			return bad_usage("--seed takes a decimal number, not '%s'", v);
-	} else if (strcmp(f, "--block-size") == 0) {
+	} else if (o->id == F_BLOCK_SIZE) {
 		if (parse_u32(v, &a->bs) < 0 || (a->bs != 1024 && a->bs != 2048 && a->bs != 4096))
 			return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
 		a->has_bs = true;
-	} else if (strcmp(f, "--data") == 0) {
+	} else if (o->id == F_DATA) {
 		a->has_data = true;
 		if (strcmp(v, "ordered") == 0)
 			a->data = SCN_DATA_ORDERED;
@@ -445,40 +446,38 @@ static int quiz_value(struct quiz_args *a, const char *f, const char *v)
 			a->data = SCN_DATA_JOURNAL;
 		else
 			return bad_usage("--data must be ordered, writeback or journal, not '%s'", v);
-	} else if (strcmp(f, "--kernel") == 0) {
+	} else if (o->id == F_KERNEL) {
 		if (!ext4_profile_find(v))
 			return bad_usage("unknown kernel profile '%s' (ext4sim patches lists them)", v);
 		snprintf(a->kernel, sizeof(a->kernel), "%s", v);
 	} else {
-		return bad_usage("unknown flag '%s'", f);
+		return cmd_no_code("quiz", o);
 	}
 	return 0;
 }
 
-static int quiz_args(struct quiz_args *a, int argc, char **argv)
+static int quiz_args(struct quiz_args *a, int argc, const struct cmd_opt *opts)
 {
 	bool has_seed = false;
 	int rc;
 
 	for (int i = 0; i < argc; i++) {
-		const char *f = argv[i];
+		const struct cmd_opt *o = &opts[i];
 
-		if (strcmp(f, "--answers") == 0 || strcmp(f, "--yaml") == 0) {
-			*(f[2] == 'a' ? &a->answers : &a->yaml) = true;
+		if (o->id == F_ANSWERS || o->id == F_YAML) {
+			*(o->id == F_ANSWERS ? &a->answers : &a->yaml) = true;
 			continue;
 		}
-		if (strcmp(f, "--delalloc") == 0 || strcmp(f, "--nodelalloc") == 0) {
+		if (o->id == F_DELALLOC || o->id == F_NODELALLOC) {
 			a->has_delalloc = true;
-			a->delalloc = f[2] == 'd';
+			a->delalloc = o->id == F_DELALLOC;
 			continue;
 		}
-		if (f[0] != '-')
-			return bad_usage("quiz takes no file: '%s'", f);
-		if (i + 1 == argc)
-			return bad_usage("%s needs a value", f);
-		if ((rc = quiz_value(a, f, argv[++i])))
+		if (o->id == F_NONE)
+			return bad_usage("quiz takes no file: '%s'", o->val);
+		if ((rc = quiz_value(a, o)))
 			return rc;
-		has_seed |= strcmp(f, "--seed") == 0;
+		has_seed |= o->id == F_SEED;
 	}
 	if (!has_seed)
 		return bad_usage("quiz needs --seed S%s", "");
@@ -487,14 +486,14 @@ static int quiz_args(struct quiz_args *a, int argc, char **argv)
 	return 0;
 }
 
-int cmd_quiz(int argc, char **argv)
+int cmd_quiz(int argc, struct cmd_opt *opts)
 {
 	struct quiz_args a;
 	struct problem *p;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	if ((rc = quiz_args(&a, argc, argv)))
+	if ((rc = quiz_args(&a, argc, opts)))
 		return rc;
 	p = sim_zalloc(sizeof(*p));
 	make_problem(&a, p);

@@ -17,7 +17,7 @@
  * Take --quiz and --reveal out of @argv (--reveal implies --quiz); the other
  * arguments keep their order.  Returns the new argument count.
  */
-int quiz_take_flags(int argc, char **argv, bool *quiz, bool *reveal);
+int quiz_take_flags(int argc, struct cmd_opt *opts, bool *quiz, bool *reveal);
 
 /* --quiz with a flag that prints answers (--json, --events, ...): usage, 2. */
 int quiz_check_flags(const struct cli *c);
@@ -44,6 +44,6 @@ int quiz_close(struct quiz_out *q, bool reveal, int rc);
 void quiz_mask_print(FILE *out, const char *text, size_t len, bool reveal);
 
 /* ext4sim quiz --seed S [--answers | --yaml] (quiz.c) */
-int cmd_quiz(int argc, char **argv);
+int cmd_quiz(int argc, struct cmd_opt *opts);
 
 #endif

@@ -196,18 +196,18 @@ void quiz_mask_print(FILE *out, const char *text, size_t len, bool reveal)
 	free(line);
 }
 
-int quiz_take_flags(int argc, char **argv, bool *quiz, bool *reveal)
+int quiz_take_flags(int argc, struct cmd_opt *opts, bool *quiz, bool *reveal)
 {
 	int kept = 0;
 
 	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--quiz") == 0) {
+		if (opts[i].id == F_QUIZ) {
 			*quiz = true;
-		} else if (strcmp(argv[i], "--reveal") == 0) {
+		} else if (opts[i].id == F_REVEAL) {
 			*quiz = true;
 			*reveal = true;
 		} else {
-			argv[kept++] = argv[i];
+			opts[kept++] = opts[i];
 		}
 	}
 	return kept;

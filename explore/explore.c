@@ -982,81 +982,88 @@ static int parse_shard(const char *v, uint32_t *i, uint32_t *n)
 	return *n > 0 && *i < *n ? 0 : -1;
 }
 
-static int explore_value_flag(struct explore *e, const char *a, const char *v)
+/* --seed, --count and --run: a number each. */
+static int explore_number_flag(struct explore *e, enum cmd_flag_id id, const char *v)
 {
-	uint32_t u;
 	int64_t n;
 
-	if (strcmp(a, "--steps") == 0) {
+	if (scn_parse_num(v, &n) < 0 || n < 0)
+		return bad_usage("--seed, --count and --run take a number, not '%s'", v);
+	*(id == F_SEED ? &e->seed : id == F_COUNT ? &e->count : &e->only_run) = (uint64_t)n;
+	e->has_run = e->has_run || id == F_RUN;
+	e->random = e->random || id != F_RUN;
+	return 0;
+}
+
+/* One explore-only flag with a value: 0, 2 after a message, 1: not one of them. */
+static int explore_value_flag(struct explore *e, enum cmd_flag_id id, const char *v)
+{
+	uint32_t u;
+
+	switch (id) {
+	case F_STEPS:
 		if (parse_u32(v, &u) < 0 || u > GRAMMAR_STEPS_MAX)
 			return bad_usage("--steps takes 1 to 10000000 (above 8: random mode only), "
 					 "not '%s'", v);
 		e->steps = u;
 		e->has_steps = true;
-	} else if (!strcmp(a, "--seed") || !strcmp(a, "--count") || !strcmp(a, "--run")) {
-		if (scn_parse_num(v, &n) < 0 || n < 0)
-			return bad_usage("--seed, --count and --run take a number, not '%s'", v);
-		*(a[2] == 's' ? &e->seed : a[2] == 'c' ? &e->count : &e->only_run) = (uint64_t)n;
-		e->has_run = e->has_run || a[2] == 'r';
-		e->random = e->random || a[2] != 'r';
-	} else if (strcmp(a, "--shard") == 0) {
+		return 0;
+	case F_SEED: case F_COUNT: case F_RUN:
+		return explore_number_flag(e, id, v);
+	case F_SHARD:
 		if (parse_shard(v, &e->shard, &e->nr_shards) < 0)
 			return bad_usage("--shard takes I/N, decimal, with 0 <= I < N <= 4294967295, "
 					 "not '%s'", v);
-	} else if (strcmp(a, "--out") == 0) {
+		return 0;
+	case F_OUT:
 		e->out_dir = v;
-	} else if (strcmp(a, "--grammar") == 0) {
+		return 0;
+	case F_GRAMMAR:
 		e->grammar_path = v;
-	} else if (strcmp(a, "--kinds") == 0) {
+		return 0;
+	case F_KINDS:
 		return parse_kinds(e, v);
-	} else if (strcmp(a, "--crash-at") == 0) {
+	case F_CRASH_AT:
 		return parse_crash_at(e, v);
-	} else if (!(e->diff = ext4_toggle_find(v))) {
-		return bad_usage("unknown patch '%s' (`ext4sim patches` lists them)", v);
+	case F_DIFF:
+		if (!(e->diff = ext4_toggle_find(v)))
+			return bad_usage("unknown patch '%s' (`ext4sim patches` lists them)", v);
+		return 0;
+	default:
+		return 1;
 	}
-	return 0;
 }
 
-/* One explore-only flag at argv[i] (consumes its value); 1: not one of them. */
-static int explore_flag(struct explore *e, int argc, char **argv, int *i)
+/* One explore-only flag; 1: not one of them. */
+static int explore_flag(struct explore *e, const struct cmd_opt *o)
 {
-	static const char *const valued[] = { "--steps", "--seed", "--count", "--run", "--shard",
-					      "--out", "--kinds", "--diff", "--grammar",
-					      "--crash-at", NULL };
-	const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-	unsigned k = 0;
-
-	if (strcmp(a, "--share-stats") == 0) {
+	switch (o->id) {
+	case F_SHARE_STATS:
 		e->share_stats = true;
 		return 0;
-	}
-	if (strcmp(a, "--no-share") == 0 || strcmp(a, "--no-share-states") == 0) {
-		e->share = e->share && a[10] != '\0';
+	case F_NO_SHARE: case F_NO_SHARE_STATES:
+		e->share = e->share && o->id == F_NO_SHARE_STATES;
 		e->share_states = false;
 		return 0;
-	}
-	if (strcmp(a, "--no-minimize") == 0 || strcmp(a, "--fixed-length") == 0) {
-		*(a[2] == 'n' ? &e->minimize : &e->fixed_length) = a[2] != 'n';
+	case F_NO_MINIMIZE:
+		e->minimize = false;
 		return 0;
+	case F_FIXED_LENGTH:
+		e->fixed_length = true;
+		return 0;
+	default:
+		return explore_value_flag(e, o->id, o->val);
 	}
-	while (valued[k] && strcmp(a, valued[k]))
-		k++;
-	if (!valued[k])
-		return 1;
-	if (!v)
-		return bad_usage("%s needs a value", a);
-	(*i)++;
-	return explore_value_flag(e, a, v);
 }
 
 /* Split explore's own flags out; the rest go to parse_run_args. */
-static int take_explore_args(struct explore *e, int *argc, char **argv)
+static int take_explore_args(struct explore *e, int *argc, struct cmd_opt *opts)
 {
 	int n = 0, rc;
 
 	for (int i = 0; i < *argc; i++) {
-		if ((rc = explore_flag(e, *argc, argv, &i)) == 1)
-			argv[n++] = argv[i];
+		if ((rc = explore_flag(e, &opts[i])) == 1)
+			opts[n++] = opts[i];
 		else if (rc)
 			return rc;
 	}
@@ -1148,24 +1155,26 @@ static int explore_check(struct explore *e)
 }
 
 /* Flags, grammar, variant, checks; 0 or the exit code. */
-static int explore_setup(struct explore *e, int argc, char **argv, char **args)
+static int explore_setup(struct explore *e, int argc, struct cmd_opt *opts,
+			 struct cmd_opt *args)
 {
 	int rc;
 
-	if ((rc = take_explore_args(e, &argc, argv)))
+	if ((rc = take_explore_args(e, &argc, opts)))
 		return rc;
-	memcpy(args, argv, (size_t)argc * sizeof(*args));
-	args[argc] = "explore";         /* parse_run_args wants an input: a placeholder */
+	memcpy(args, opts, (size_t)argc * sizeof(*args));
+	/* parse_run_args wants an input: a placeholder */
+	args[argc] = (struct cmd_opt){ F_NONE, NULL, "explore" };
 	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)) ||
 	    (rc = explore_variant(e)))
 		return rc;
 	return explore_check(e);
 }
 
-int cmd_explore(int argc, char **argv)
+int cmd_explore(int argc, struct cmd_opt *opts)
 {
 	struct explore *e = calloc(1, sizeof(*e));
-	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	struct cmd_opt *args = calloc((size_t)argc + 2, sizeof(*args));
 	int rc;
 
 	SIM_ASSERT(e != NULL && args != NULL);
@@ -1176,7 +1185,7 @@ int cmd_explore(int argc, char **argv)
 			       .share = true, .share_states = true,
 			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH };
 	e->c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = explore_setup(e, argc, argv, args)))
+	if ((rc = explore_setup(e, argc, opts, args)))
 		goto out;
 	build_grammar(e);
 	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
@@ -1344,7 +1353,7 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 }
 
 /* ext4sim merge [--json] REPORT.json ...: the shards of one exploration, combined. */
-int cmd_merge(int argc, char **argv)
+int cmd_merge(int argc, struct cmd_opt *opts)
 {
 	struct explore *e = calloc(1, sizeof(*e));
 	unsigned char *seen = calloc(MERGE_SHARDS_MAX, 1);
@@ -1353,10 +1362,12 @@ int cmd_merge(int argc, char **argv)
 
 	SIM_ASSERT(e && seen);
 	for (int i = 0; i < argc && rc == 0; i++) {
-		if (strcmp(argv[i], "--json") == 0)
+		if (opts[i].id == F_JSON)
 			json = true;
+		else if (opts[i].id == F_NONE)
+			rc = merge_file(e, opts[i].val, seen, files++ == 0);
 		else
-			rc = merge_file(e, argv[i], seen, files++ == 0);
+			rc = cmd_no_code("merge", &opts[i]);
 	}
 	if (rc == 0 && files == 0)
 		rc = bad_usage("merge needs explore --json reports%s", "");

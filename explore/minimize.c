@@ -330,21 +330,17 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 }
 
 /* Split "--invariant NAME" and "-o PATH" out of the arguments. */
-static int take_min_args(int *argc, char **argv, const char **inv, const char **out)
+static int take_min_args(int *argc, struct cmd_opt *opts, const char **inv, const char **out)
 {
 	int n = 0;
 
 	*inv = *out = NULL;
 	for (int i = 0; i < *argc; i++) {
-		bool is_inv = strcmp(argv[i], "--invariant") == 0, is_out = strcmp(argv[i], "-o") == 0;
-
-		if (!is_inv && !is_out) {
-			argv[n++] = argv[i];
+		if (opts[i].id != F_INVARIANT && opts[i].id != F_O) {
+			opts[n++] = opts[i];
 			continue;
 		}
-		if (i + 1 == *argc)
-			return bad_usage("%s needs a value", argv[i]);
-		*(is_inv ? inv : out) = argv[++i];
+		*(opts[i].id == F_INVARIANT ? inv : out) = opts[i].val;
 	}
 	*argc = n;
 	if (*inv && !chk_is_invariant_name(*inv))
@@ -363,7 +359,7 @@ static void default_out(const char *in, char *out, size_t cap)
 		snprintf(out, cap, "%s.min.yaml", in);
 }
 
-int cmd_minimize(int argc, char **argv)
+int cmd_minimize(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct loaded *ld = calloc(1, sizeof(*ld));
@@ -375,7 +371,7 @@ int cmd_minimize(int argc, char **argv)
 
 	SIM_ASSERT(c && ld && t);
 	c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = take_min_args(&argc, argv, &inv, &outp)) || (rc = parse_run_args(c, argc, argv)))
+	if ((rc = take_min_args(&argc, opts, &inv, &outp)) || (rc = parse_run_args(c, argc, opts)))
 		goto out_free;
 	if (c->nr_inputs != 1 || c->nr_cmds) {
 		rc = bad_usage("minimize takes one scenario file%s", "");

@@ -4,6 +4,7 @@
 #ifndef EXT4SIM_MINIMIZE_H
 #define EXT4SIM_MINIMIZE_H
 
+#include "commands.h"
 #include "run.h"
 
 /*
@@ -37,6 +38,6 @@ void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT
 	       unsigned nr);
 
 /* ext4sim minimize */
-int cmd_minimize(int argc, char **argv);
+int cmd_minimize(int argc, struct cmd_opt *opts);
 
 #endif

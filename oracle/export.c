@@ -430,43 +430,50 @@ static bool valid_test_number(const char *t)
 	return true;
 }
 
-/* export's own flags out of argv; the rest left for parse_run_args. */
-static int export_flags(struct xctx *x, int argc, char **argv, char **rest, int *nrest)
+/* --format's value into @x: 0, or 2 after the message. */
+static int export_format(struct xctx *x, const char *v)
 {
-	*nrest = 0;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+	if (strcmp(v, "xfs_io") == 0)
+		x->fmt = XF_XFS_IO;
+	else if (strcmp(v, "fstests") == 0)
+		x->fmt = XF_FSTESTS;
+	else if (strcmp(v, "yaml") == 0)
+		x->fmt = XF_YAML;
+	else
+		return bad_usage("--format takes xfs_io, fstests or yaml, not '%s'", v);
+	return 0;
+}
 
-		if (strcmp(a, "--format") && strcmp(a, "-o") && strcmp(a, "--model-dir") &&
-		    strcmp(a, "--test-number")) {
-			rest[(*nrest)++] = argv[i];
-			continue;
-		}
-		if (!v)
-			return bad_usage("%s needs a value", a);
-		i++;
-		if (strcmp(a, "--format") == 0) {
-			if (strcmp(v, "xfs_io") == 0)
-				x->fmt = XF_XFS_IO;
-			else if (strcmp(v, "fstests") == 0)
-				x->fmt = XF_FSTESTS;
-			else if (strcmp(v, "yaml") == 0)
-				x->fmt = XF_YAML;
-			else
-				return bad_usage("--format takes xfs_io, fstests or yaml, not '%s'", v);
-		} else if (strcmp(a, "-o") == 0) {
+/* export's own flags out of @opts (compacted to *@nrest); the rest left for parse_run_args. */
+static int export_flags(struct xctx *x, int argc, struct cmd_opt *opts, int *nrest)
+{
+	int rc = 0;
+
+	*nrest = 0;
+	for (int i = 0; i < argc && rc == 0; i++) {
+		const char *v = opts[i].val;
+
+		switch (opts[i].id) {
+		case F_FORMAT:
+			rc = export_format(x, v);
+			break;
+		case F_O:
 			x->out_dir = v;
-		} else if (strcmp(a, "--model-dir") == 0) {
+			break;
+		case F_MODEL_DIR:
 			x->model_dir = v;
-		} else if (!valid_test_number(v)) {
-			return bad_usage("--test-number takes an fstests test name (NNN or "
-					 "NNN-name), not '%s'", v);
-		} else {
+			break;
+		case F_TEST_NUMBER:
+			if (!valid_test_number(v))
+				return bad_usage("--test-number takes an fstests test name (NNN or "
+						 "NNN-name), not '%s'", v);
 			x->test_number = v;
+			break;
+		default:
+			opts[(*nrest)++] = opts[i];
 		}
 	}
-	return 0;
+	return rc;
 }
 
 /* A directory given to @flag must exist: 0, or the usage error. */
@@ -509,12 +516,12 @@ static int make_tmp_dir(struct xctx *x)
 }
 
 /* The flags and arguments, and the scenario loaded: 0, or the exit code. */
-static int export_setup(struct xctx *x, int argc, char **argv, char **rest)
+static int export_setup(struct xctx *x, int argc, struct cmd_opt *opts)
 {
 	int nrest, rc;
 
-	if ((rc = export_flags(x, argc, argv, rest, &nrest)) ||
-	    (rc = parse_run_args(x->c, nrest, rest)))
+	if ((rc = export_flags(x, argc, opts, &nrest)) ||
+	    (rc = parse_run_args(x->c, nrest, opts)))
 		return rc;
 	if ((rc = check_dir("-o", x->out_dir)) || (rc = check_dir("--model-dir", x->model_dir)))
 		return rc;
@@ -546,17 +553,16 @@ static int export_run(struct xctx *x)
 	return rc;
 }
 
-int cmd_export(int argc, char **argv)
+int cmd_export(int argc, struct cmd_opt *opts)
 {
 	struct xctx *x = sim_zalloc(sizeof(*x));
-	char **rest = sim_zalloc(((size_t)argc + 1) * sizeof(*rest));
 	int rc;
 
 	x->c = sim_zalloc(sizeof(*x->c));
 	x->ld = sim_zalloc(sizeof(*x->ld));
 	x->c->o.crash_bound = CS_BOUND_DEFAULT;
 	x->test_number = "999";
-	rc = export_setup(x, argc, argv, rest);
+	rc = export_setup(x, argc, opts);
 	if (!rc)
 		rc = export_run(x);
 	if (x->have_r)
@@ -566,7 +572,6 @@ int cmd_export(int argc, char **argv)
 	scn_free(&x->ld->s);
 	free(x->ld);
 	free(x->c);
-	free(rest);
 	free(x);
 	return rc;
 }

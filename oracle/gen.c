@@ -252,77 +252,97 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	free(g);
 }
 
-static int gen_args(struct gen *o, int argc, char **argv)
+/* --seed, --count or --out: 0, or 2 after the message. */
+static int gen_campaign_flag(struct gen *o, enum cmd_flag_id id, const char *v)
 {
-	bool has_seed = false, has_count = false;
+	struct stat st;
+	char *end;
+	int64_t n;
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int64_t n;
-
-		if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
-			o->has_delalloc = true;
-			o->delalloc = a[2] == 'd';
-			continue;
-		}
-		if (!v)
-			return bad_usage(a[0] == '-' ? "%s needs a value" : "unexpected '%s'", a);
-		i++;
-		if (strcmp(a, "--seed") == 0) {
-			char *end;
-
-			errno = 0;
-			o->seed = strtoull(v, &end, 10);
-			if (errno || *end || !(v[0] >= '0' && v[0] <= '9'))
-				return bad_usage("--seed takes a decimal number, not '%s'", v);
-			has_seed = true;
-		} else if (strcmp(a, "--count") == 0) {
-			if (scn_parse_num(v, &n) < 0 || n < 1 || n > GEN_COUNT_MAX)
-				return bad_usage("--count takes 1 to 100000, not '%s'", v);
-			o->count = (uint32_t)n;
-			has_count = true;
-		} else if (strcmp(a, "--out") == 0) {
-			struct stat st;
-
-			if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))
-				return bad_usage("--out: no such directory '%s'", v);
-			o->out_dir = v;
-		} else if (strcmp(a, "--block-size") == 0) {
-			if (parse_u32(v, &o->bs) < 0 || (o->bs != 1024 && o->bs != 2048 && o->bs != 4096))
-				return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
-			o->has_bs = true;
-		} else if (strcmp(a, "--data") == 0) {
-			if (strcmp(v, "ordered") == 0)
-				o->data = SCN_DATA_ORDERED;
-			else if (strcmp(v, "writeback") == 0)
-				o->data = SCN_DATA_WRITEBACK;
-			else if (strcmp(v, "journal") == 0)
-				o->data = SCN_DATA_JOURNAL;
-			else
-				return bad_usage("--data must be ordered, writeback or journal, "
-						 "not '%s'", v);
-			o->has_data = true;
-		} else if (strcmp(a, "--kernel") == 0) {
-			if (!ext4_profile_find(v))
-				return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
-						 "them)", v);
-			snprintf(o->kernel, sizeof(o->kernel), "%s", v);
-		} else {
-			return bad_usage("unknown flag '%s'", a);
-		}
+	if (id == F_SEED) {
+		errno = 0;
+		o->seed = strtoull(v, &end, 10);
+		if (errno || *end || !(v[0] >= '0' && v[0] <= '9'))
+			return bad_usage("--seed takes a decimal number, not '%s'", v);
+	} else if (id == F_COUNT) {
+		if (scn_parse_num(v, &n) < 0 || n < 1 || n > GEN_COUNT_MAX)
+			return bad_usage("--count takes 1 to 100000, not '%s'", v);
+		o->count = (uint32_t)n;
+	} else {
+		if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode))
+			return bad_usage("--out: no such directory '%s'", v);
+		o->out_dir = v;
 	}
-	if (!has_seed || !has_count)
-		return bad_usage("gen needs --seed S and --count N%s", "");
 	return 0;
 }
 
-int cmd_gen(int argc, char **argv)
+/* --block-size, --data or --kernel: 0, or 2 after the message. */
+static int gen_config_flag(struct gen *o, enum cmd_flag_id id, const char *v)
+{
+	if (id == F_BLOCK_SIZE) {
+		if (parse_u32(v, &o->bs) < 0 || (o->bs != 1024 && o->bs != 2048 && o->bs != 4096))
+			return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+		o->has_bs = true;
+	} else if (id == F_DATA) {
+		if (strcmp(v, "ordered") == 0)
+			o->data = SCN_DATA_ORDERED;
+		else if (strcmp(v, "writeback") == 0)
+			o->data = SCN_DATA_WRITEBACK;
+		else if (strcmp(v, "journal") == 0)
+			o->data = SCN_DATA_JOURNAL;
+		else
+			return bad_usage("--data must be ordered, writeback or journal, "
+					 "not '%s'", v);
+		o->has_data = true;
+	} else {
+		if (!ext4_profile_find(v))
+			return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
+					 "them)", v);
+		snprintf(o->kernel, sizeof(o->kernel), "%s", v);
+	}
+	return 0;
+}
+
+static int gen_args(struct gen *o, int argc, const struct cmd_opt *opts)
+{
+	bool has_seed = false, has_count = false;
+	int rc = 0;
+
+	for (int i = 0; i < argc && rc == 0; i++) {
+		const struct cmd_opt *p = &opts[i];
+
+		switch (p->id) {
+		case F_DELALLOC: case F_NODELALLOC:
+			o->has_delalloc = true;
+			o->delalloc = p->id == F_DELALLOC;
+			break;
+		case F_SEED: case F_COUNT: case F_OUT:
+			has_seed = has_seed || p->id == F_SEED;
+			has_count = has_count || p->id == F_COUNT;
+			rc = gen_campaign_flag(o, p->id, p->val);
+			break;
+		case F_BLOCK_SIZE: case F_DATA: case F_KERNEL:
+			rc = gen_config_flag(o, p->id, p->val);
+			break;
+		case F_NONE:    /* as before the table parsed: a word, then a value or not */
+			return bad_usage(i + 1 == argc ? "unexpected '%s'" : "unknown flag '%s'",
+					 p->val);
+		default:
+			return cmd_no_code("gen", p);
+		}
+	}
+	if (rc == 0 && (!has_seed || !has_count))
+		return bad_usage("gen needs --seed S and --count N%s", "");
+	return rc;
+}
+
+int cmd_gen(int argc, struct cmd_opt *opts)
 {
 	struct gen o;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	if ((rc = gen_args(&o, argc, argv)))
+	if ((rc = gen_args(&o, argc, opts)))
 		return rc;
 	for (uint32_t i = 0; i < o.count; i++) {
 		char path[OUTFILE_PATH_MAX], err[OUTFILE_PATH_MAX + 128];

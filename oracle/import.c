@@ -759,71 +759,80 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-static int import_args(struct imp *m, int argc, char **argv)
+/* --block-size, --data or --kernel: 0, or 2 after the message. */
+static int import_config_flag(struct imp *m, enum cmd_flag_id id, const char *v)
 {
-	struct cli c;
+	m->has_config = true;
+	if (id == F_BLOCK_SIZE) {
+		if (parse_u32(v, &m->cfg.block_size) < 0 || (m->cfg.block_size != 1024 &&
+		    m->cfg.block_size != 2048 && m->cfg.block_size != 4096))
+			return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+	} else if (id == F_DATA) {
+		if (strcmp(v, "ordered") == 0)
+			m->cfg.data = SCN_DATA_ORDERED;
+		else if (strcmp(v, "writeback") == 0)
+			m->cfg.data = SCN_DATA_WRITEBACK;
+		else if (strcmp(v, "journal") == 0)
+			m->cfg.data = SCN_DATA_JOURNAL;
+		else
+			return bad_usage("--data must be ordered, writeback or journal, "
+					 "not '%s'", v);
+	} else {
+		if (!ext4_profile_find(v))
+			return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
+					 "them)", v);
+		snprintf(m->cfg.kernel, sizeof(m->cfg.kernel), "%s", v);
+	}
+	return 0;
+}
 
-	memset(&c, 0, sizeof(c));
+/* One parsed argument of import: 0, or 2 after the message. */
+static int import_arg(struct imp *m, const struct cmd_opt *o)
+{
+	const char *v = o->val;
+
+	switch (o->id) {
+	case F_POLLUTE_EOF:
+		m->pollute_eof = true;
+		return 0;
+	case F_DELALLOC: case F_NODELALLOC:
+		m->cfg.delalloc = o->id == F_DELALLOC;
+		m->has_config = true;
+		return 0;
+	case F_NONE:
+		if (m->path)
+			return bad_usage("import takes one file%s", "");
+		m->path = v;
+		return 0;
+	case F_FROM:
+		if (strcmp(v, "fsx") && strcmp(v, "xfs_io"))
+			return bad_usage("--from takes fsx or xfs_io, not '%s'", v);
+		m->from = v[0] == 'f' ? IF_FSX : IF_XFS_IO;
+		return 0;
+	case F_NAME:
+		if (!valid_name(v))
+			return bad_usage("--name takes [a-z0-9._-]+ (at most 63 bytes), "
+					 "not '%s'", v);
+		snprintf(m->name, sizeof(m->name), "%s", v);
+		return 0;
+	case F_BLOCK_SIZE: case F_DATA: case F_KERNEL:
+		return import_config_flag(m, o->id, v);
+	default:
+		return cmd_no_code("import", o);
+	}
+}
+
+static int import_args(struct imp *m, int argc, const struct cmd_opt *opts)
+{
+	int rc;
+
 	m->cfg.block_size = 4096;
 	m->cfg.data = SCN_DATA_ORDERED;
 	m->cfg.delalloc = true;
 	m->cfg.dioread_nolock = true;
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (strcmp(a, "--pollute-eof") == 0) {
-			m->pollute_eof = true;
-			continue;
-		}
-		if (strcmp(a, "--delalloc") == 0 || strcmp(a, "--nodelalloc") == 0) {
-			m->cfg.delalloc = a[2] == 'd';
-			m->has_config = true;
-			continue;
-		}
-		if (a[0] != '-' || strcmp(a, "-") == 0) {
-			if (m->path)
-				return bad_usage("import takes one file%s", "");
-			m->path = a;
-			continue;
-		}
-		if (!v)
-			return bad_usage("%s needs a value", a);
-		i++;
-		if (strcmp(a, "--from") == 0) {
-			if (strcmp(v, "fsx") && strcmp(v, "xfs_io"))
-				return bad_usage("--from takes fsx or xfs_io, not '%s'", v);
-			m->from = v[0] == 'f' ? IF_FSX : IF_XFS_IO;
-		} else if (strcmp(a, "--name") == 0) {
-			if (!valid_name(v))
-				return bad_usage("--name takes [a-z0-9._-]+ (at most 63 bytes), "
-						 "not '%s'", v);
-			snprintf(m->name, sizeof(m->name), "%s", v);
-		} else if (strcmp(a, "--block-size") == 0) {
-			if (parse_u32(v, &m->cfg.block_size) < 0 || (m->cfg.block_size != 1024 &&
-			    m->cfg.block_size != 2048 && m->cfg.block_size != 4096))
-				return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
-			m->has_config = true;
-		} else if (strcmp(a, "--data") == 0) {
-			if (strcmp(v, "ordered") == 0)
-				m->cfg.data = SCN_DATA_ORDERED;
-			else if (strcmp(v, "writeback") == 0)
-				m->cfg.data = SCN_DATA_WRITEBACK;
-			else if (strcmp(v, "journal") == 0)
-				m->cfg.data = SCN_DATA_JOURNAL;
-			else
-				return bad_usage("--data must be ordered, writeback or journal, "
-						 "not '%s'", v);
-			m->has_config = true;
-		} else if (strcmp(a, "--kernel") == 0) {
-			if (!ext4_profile_find(v))
-				return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
-						 "them)", v);
-			snprintf(m->cfg.kernel, sizeof(m->cfg.kernel), "%s", v);
-			m->has_config = true;
-		} else {
-			return bad_usage("unknown flag '%s'", a);
-		}
-	}
+	for (int i = 0; i < argc; i++)
+		if ((rc = import_arg(m, &opts[i])))
+			return rc;
 	if (!m->path)
 		return bad_usage("import needs a file: an fsx log or a list of xfs_io "
 				 "commands%s", "");
@@ -832,7 +841,7 @@ static int import_args(struct imp *m, int argc, char **argv)
 	return 0;
 }
 
-int cmd_import(int argc, char **argv)
+int cmd_import(int argc, struct cmd_opt *opts)
 {
 	struct imp *m = sim_zalloc(sizeof(*m));
 	char desc[1024], pol[128] = "", *buf = NULL;
@@ -840,7 +849,7 @@ int cmd_import(int argc, char **argv)
 	FILE *mem;
 	int rc;
 
-	if ((rc = import_args(m, argc, argv)))
+	if ((rc = import_args(m, argc, opts)))
 		goto out;
 	if (read_input(m) < 0) {
 		fprintf(stderr, "%s\n", m->err);

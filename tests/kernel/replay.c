@@ -17,7 +17,7 @@
  * Each run of steps between crashes ends with `close`, as the xfs_io process that
  * ran them exited there; so does the run before a chattr or an evict, which the
  * recording ran outside xfs_io.  The model runs through the command line's own
- * entry points (cli.h: parse_run_args, inline_scenario, load_one; run.h:
+ * entry points (cli.h: parse_run_argv, inline_scenario, load_one; run.h:
  * sim_run_variant), with the options `run` and `crashstates` set.  A mismatch
  * prints a FAIL line and the command that reproduces it (SIM: the ext4sim path
  * to print there).  Exit 0 when every record passes, 1 on a mismatch, 2 on bad
@@ -387,7 +387,7 @@ static int run_model(const char *bs, int mode, const struct text_list *steps, co
 	}
 	c->o.crash_bound = CS_BOUND_DEFAULT;
 	c->o.crash_digest = dump == NULL;
-	rc = parse_run_args(c, argc, argv);
+	rc = parse_run_argv(c, argc, argv);
 	if (!rc)
 		rc = inline_scenario(c, &ld->s);
 	if (!rc)

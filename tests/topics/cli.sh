@@ -145,6 +145,17 @@ expect_exit2 command-typo "$sim" rn x.yaml
 check command-typo-hint 'grep -q "did you mean .run.?" "$err"'
 expect_exit2 step-typo "$sim" run -c "pwirte 0 1"
 check step-typo-hint 'grep -q "did you mean .pwrite.?" "$err"'
+# every flag of every command reaches code (the table is the parser, cli/commands.c): each
+# one, with a value when it takes one, then a bad --block-size so nothing runs; refused
+# for its value or the rest, never with "has no code" (merge has no --block-size)
+for cmd in $cmds; do
+	"$sim" "$cmd" --help | awk 'substr($0, 1, 3) ~ /^  -/ { print substr($0, 3, 28) }' |
+	while read -r flag arg; do
+		run "$sim" "$cmd" "$flag" ${arg:+x} --block-size 3 < /dev/null
+		grep -q "has no code" "$err" && echo "$cmd $flag"
+	done
+done > "$tmp/nocode"
+check every-flag-has-code '[ ! -s "$tmp/nocode" ] || { cat "$tmp/nocode" >&2; false; }'
 run "$sim" help --man
 check man-page '[ "$rc" = 0 ] && head -1 "$out" | grep -q "^\.TH EXT4SIM 1" &&
 	{ ! command -v groff > /dev/null || groff -man -Tutf8 -ww "$out" > /dev/null 2>&1; }'

@@ -8,6 +8,11 @@
  * "# expect: LINE:COL: message-substring" that test_scenario__bad_fixtures
  * checks against the loader's "PATH:LINE:COL: message".  Run from the
  * repository root.
+ *
+ * The command table (cli/commands.c), which parses the flags scenarios run
+ * under: every flag id has a row and one name, no command lists a flag
+ * twice, and cmd_parse keeps argv's order (tests/topics/cli.sh checks the
+ * other way: every row of every command reaches code).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "commands.h"
 #include "scenario.h"
 #include "scnwrite.h"
 
@@ -981,6 +987,49 @@ static void test_scenario__small_error_buffer(void **state)
 	assert_null(s->steps);
 }
 
+/* Every flag id has at least one row, the same name in every row, and a command lists it once. */
+static void test_scenario__command_table_ids(void **state)
+{
+	const char *name[F_NR] = { 0 };
+
+	(void)state;
+	for (const struct cmd_desc *d = cmd_table(); d->name; d++) {
+		bool seen[F_NR] = { false };
+
+		for (const struct cmd_flag *f = d->flags; f->name; f++) {
+			assert_true(f->id > F_NONE && f->id < F_NR);
+			assert_false(seen[f->id]);
+			seen[f->id] = true;
+			if (name[f->id])
+				assert_string_equal(name[f->id], f->name);
+			name[f->id] = f->name;
+		}
+	}
+	for (int id = F_NONE + 1; id < F_NR; id++)
+		assert_non_null(name[id]);
+}
+
+/* cmd_parse: --flag=value, prefixes and short flags, in argv's order, positionals as F_NONE. */
+static void test_scenario__command_parse_order(void **state)
+{
+	char *argv[] = { "-c", "pwrite 0 1", "--patch=a=on", "f.yaml", "--blo", "1024",
+			 "--patch", "b=off", "-c", "fsync", "--", "--json" };
+	static const enum cmd_flag_id want[] = { F_C, F_PATCH, F_NONE, F_BLOCK_SIZE, F_PATCH, F_C,
+						 F_NONE };
+	static const char *const vals[] = { "pwrite 0 1", "a=on", "f.yaml", "1024", "b=off",
+					    "fsync", "--json" };
+	struct cmd_args a;
+
+	(void)state;
+	assert_int_equal(cmd_parse(cmd_find("run"), 12, argv, &a), 0);
+	assert_int_equal(a.argc, 7);
+	for (int i = 0; i < 7; i++) {
+		assert_int_equal(a.opts[i].id, want[i]);
+		assert_string_equal(a.opts[i].val, vals[i]);
+	}
+	free(a.opts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1070,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scenario__yaml_folded_prose,
 						scn_setup, scn_teardown),
 		cmocka_unit_test(test_scenario__yaml_plain_when_safe),
+		cmocka_unit_test(test_scenario__command_table_ids),
+		cmocka_unit_test(test_scenario__command_parse_order),
 		cmocka_unit_test_setup_teardown(test_scenario__write_round_trip,
 						scn_setup, scn_teardown),
 	};
