@@ -64,6 +64,9 @@ JSON_CHECK := $(BUILD)/tests/json-check
 # the libFuzzer harnesses (tests/fuzz/), built with clang by `make fuzz`
 FUZZ_NAMES := scenario grammar import steps stepline
 FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+# the harnesses compiled (not linked: libFuzzer is clang's) by make check, so that an
+# interface they call cannot change without them
+FUZZ_OBJ := $(FUZZ_NAMES:%=$(BUILD)/obj/tests/fuzz/fuzz_%.o)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_TIME ?= 60
 FUZZ_SEED ?=
@@ -119,7 +122,7 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(TEST_BIN) $(REPLAY_BIN) $(JSON_CHECK) \
-		$(LOGREPLAY)
+		$(LOGREPLAY) $(FUZZ_OBJ)
 	BUILD=$(BUILD) T="$(T)" UPDATE="$(UPDATE)" tests/run-tests.sh
 
 tidy:

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "fuzz.h"
 #include "grammar.h"
 
@@ -45,10 +46,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (grammar_load(path, g, err, sizeof(err)) == 0) {
 		char *argv[] = { "--grammar", (char *)path, "--seed", "1", "--count", "2",
 				 "--steps", "3", "--no-minimize", NULL };
+		struct cmd_args a;
 		int rc;
 
 		expand_all(g);
-		rc = cmd_explore(9, argv);
+		if ((rc = cmd_parse(cmd_find("explore"), 9, argv, &a)) == 0) {
+			rc = cmd_explore(a.argc, a.opts);
+			free(a.opts);
+		}
 		if (rc != 0 && rc != 1)
 			fuzz_fail("explore of a grammar that loads did not exit 0 or 1", path);
 		fflush(stdout);

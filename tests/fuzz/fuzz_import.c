@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -21,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file(size && data[0] % 3 == 0 ? "in.fsxops" : "in.txt",
 				     data + (size > 0), size - (size > 0));
 	char *argv[4], err[SCN_ERR_MAX];
+	struct cmd_args a;
 	int argc = 0, rc;
 
 	if (!out_path)
@@ -35,7 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fileno(stdout), 0) != 0)
 		fuzz_fail("cannot empty the output", out_path);
 	rewind(stdout);
-	rc = cmd_import(argc, argv);
+	if ((rc = cmd_parse(cmd_find("import"), argc, argv, &a)) == 0) {
+		rc = cmd_import(a.argc, a.opts);
+		free(a.opts);
+	}
 	fflush(stdout);
 	if (rc == 0) {
 		struct scenario s;
