@@ -230,14 +230,19 @@ static int fixed_side(const struct loaded *ld, unsigned *bug)
 
 /*
  * Without a fixed side: the variant nearest (fewest toggles set differently)
- * to the default profile, today's kernel, of those whose kernel is not newer
- * than it when there are any; at equal distance one without patches of its
- * own, then the earlier.
+ * to the kernel the export is for (--kernel, else the default profile,
+ * today's kernel), of those whose kernel is not newer than it when there are
+ * any; at equal distance one without patches of its own, then the earlier.
+ * (With --kernel every variant runs that profile, and a variant that turns
+ * its toggles off would predict another kernel than the one under test.)
  */
-static unsigned current_side(const struct loaded *ld)
+static unsigned current_side(const struct loaded *ld, const struct sim_overrides *ov)
 {
-	const struct ext4_profile *dflt = ext4_profile_default();
+	const struct ext4_profile *dflt = ov->has_kernel ? ext4_profile_find(ov->kernel) : NULL;
 	unsigned best = ~0u, pick = 0;
+
+	if (!dflt)
+		dflt = ext4_profile_default();
 
 	for (unsigned v = 0; v < ld->nr_cfg; v++) {
 		unsigned n = 0;
@@ -274,7 +279,7 @@ static int choose_variant(struct xctx *x, const struct scn_variant **vout)
 	} else if (s->nr_variants > 1 && fixed >= 0) {
 		pick = (unsigned)fixed;
 	} else if (s->nr_variants > 1) {
-		pick = current_side(x->ld);
+		pick = current_side(x->ld, &x->c->ov);
 	}
 	SIM_ASSERT(pick < x->ld->nr_cfg);
 	x->cfg = &x->ld->cfg[pick];
