@@ -45,27 +45,47 @@ int parse_u32(const char *s, uint32_t *out)
 	return 0;
 }
 
+int parse_block_size(const char *v, uint32_t *out)
+{
+	if (parse_u32(v, out) < 0 || (*out != 1024 && *out != 2048 && *out != 4096))
+		return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+	return 0;
+}
+
+int parse_data_mode(const char *v, enum scn_data_mode *out)
+{
+	static const char *const modes[] = { "ordered", "writeback", "journal" };
+
+	for (int i = 0; i < 3; i++) {
+		if (strcmp(v, modes[i]) == 0) {
+			*out = (enum scn_data_mode)i;
+			return 0;
+		}
+	}
+	return bad_usage("--data must be ordered, writeback or journal, not '%s'", v);
+}
+
+int parse_kernel_name(const char *v)
+{
+	if (!ext4_profile_find(v))
+		return bad_usage("unknown kernel profile '%s' (ext4sim patches lists them)", v);
+	return 0;
+}
+
 static int flag_block_size(struct cli *c, const char *v)
 {
-	if (parse_u32(v, &c->ov.block_size) < 0 ||
-	    (c->ov.block_size != 1024 && c->ov.block_size != 2048 && c->ov.block_size != 4096))
-		return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+	if (parse_block_size(v, &c->ov.block_size))
+		return 2;
 	c->ov.has_block_size = true;
 	return 0;
 }
 
 static int flag_data(struct cli *c, const char *v)
 {
-	static const char *const modes[] = { "ordered", "writeback", "journal" };
-
-	for (int i = 0; i < 3; i++) {
-		if (strcmp(v, modes[i]) == 0) {
-			c->ov.has_data = true;
-			c->ov.data = (enum scn_data_mode)i;
-			return 0;
-		}
-	}
-	return bad_usage("--data must be ordered, writeback or journal, not '%s'", v);
+	if (parse_data_mode(v, &c->ov.data))
+		return 2;
+	c->ov.has_data = true;
+	return 0;
 }
 
 static int flag_patch(struct cli *c, const char *v)

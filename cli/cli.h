@@ -44,6 +44,14 @@ struct loaded {
 /* "ext4sim: MESSAGE" (printf-like, one %s for @arg) and the usage hint; returns 2. */
 int bad_usage(const char *fmt, const char *arg);
 int parse_u32(const char *s, uint32_t *out);
+/*
+ * The values of the configuration flags every command spells the same way:
+ * --block-size (1024, 2048 or 4096), --data (ordered, writeback, journal) and
+ * --kernel (a profile's name).  0, or 2 after the one message for each.
+ */
+int parse_block_size(const char *v, uint32_t *out);
+int parse_data_mode(const char *v, enum scn_data_mode *out);
+int parse_kernel_name(const char *v);
 /* The flags and inputs of run, crashstates and diff. */
 int parse_run_args(struct cli *c, int argc, const struct cmd_opt *opts);
 /* parse_run_args over @argv parsed with run's flags (for tools that build argv). */

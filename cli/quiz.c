@@ -433,22 +433,16 @@ static int quiz_value(struct quiz_args *a, const struct cmd_opt *o)
 		if (errno || *end || !(v[0] >= '0' && v[0] <= '9'))
 			return bad_usage("--seed takes a decimal number, not '%s'", v);
 	} else if (o->id == F_BLOCK_SIZE) {
-		if (parse_u32(v, &a->bs) < 0 || (a->bs != 1024 && a->bs != 2048 && a->bs != 4096))
-			return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+		if (parse_block_size(v, &a->bs))
+			return 2;
 		a->has_bs = true;
 	} else if (o->id == F_DATA) {
 		a->has_data = true;
-		if (strcmp(v, "ordered") == 0)
-			a->data = SCN_DATA_ORDERED;
-		else if (strcmp(v, "writeback") == 0)
-			a->data = SCN_DATA_WRITEBACK;
-		else if (strcmp(v, "journal") == 0)
-			a->data = SCN_DATA_JOURNAL;
-		else
-			return bad_usage("--data must be ordered, writeback or journal, not '%s'", v);
+		if (parse_data_mode(v, &a->data))
+			return 2;
 	} else if (o->id == F_KERNEL) {
-		if (!ext4_profile_find(v))
-			return bad_usage("unknown kernel profile '%s' (ext4sim patches lists them)", v);
+		if (parse_kernel_name(v))
+			return 2;
 		snprintf(a->kernel, sizeof(a->kernel), "%s", v);
 	} else {
 		return cmd_no_code("quiz", o);

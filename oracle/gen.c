@@ -280,24 +280,16 @@ static int gen_campaign_flag(struct gen *o, enum cmd_flag_id id, const char *v)
 static int gen_config_flag(struct gen *o, enum cmd_flag_id id, const char *v)
 {
 	if (id == F_BLOCK_SIZE) {
-		if (parse_u32(v, &o->bs) < 0 || (o->bs != 1024 && o->bs != 2048 && o->bs != 4096))
-			return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
+		if (parse_block_size(v, &o->bs))
+			return 2;
 		o->has_bs = true;
 	} else if (id == F_DATA) {
-		if (strcmp(v, "ordered") == 0)
-			o->data = SCN_DATA_ORDERED;
-		else if (strcmp(v, "writeback") == 0)
-			o->data = SCN_DATA_WRITEBACK;
-		else if (strcmp(v, "journal") == 0)
-			o->data = SCN_DATA_JOURNAL;
-		else
-			return bad_usage("--data must be ordered, writeback or journal, "
-					 "not '%s'", v);
+		if (parse_data_mode(v, &o->data))
+			return 2;
 		o->has_data = true;
 	} else {
-		if (!ext4_profile_find(v))
-			return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
-					 "them)", v);
+		if (parse_kernel_name(v))
+			return 2;
 		snprintf(o->kernel, sizeof(o->kernel), "%s", v);
 	}
 	return 0;

@@ -763,26 +763,13 @@ static bool valid_name(const char *s)
 static int import_config_flag(struct imp *m, enum cmd_flag_id id, const char *v)
 {
 	m->has_config = true;
-	if (id == F_BLOCK_SIZE) {
-		if (parse_u32(v, &m->cfg.block_size) < 0 || (m->cfg.block_size != 1024 &&
-		    m->cfg.block_size != 2048 && m->cfg.block_size != 4096))
-			return bad_usage("--block-size must be 1024, 2048 or 4096, not '%s'", v);
-	} else if (id == F_DATA) {
-		if (strcmp(v, "ordered") == 0)
-			m->cfg.data = SCN_DATA_ORDERED;
-		else if (strcmp(v, "writeback") == 0)
-			m->cfg.data = SCN_DATA_WRITEBACK;
-		else if (strcmp(v, "journal") == 0)
-			m->cfg.data = SCN_DATA_JOURNAL;
-		else
-			return bad_usage("--data must be ordered, writeback or journal, "
-					 "not '%s'", v);
-	} else {
-		if (!ext4_profile_find(v))
-			return bad_usage("unknown kernel profile '%s' (ext4sim patches lists "
-					 "them)", v);
-		snprintf(m->cfg.kernel, sizeof(m->cfg.kernel), "%s", v);
-	}
+	if (id == F_BLOCK_SIZE)
+		return parse_block_size(v, &m->cfg.block_size);
+	if (id == F_DATA)
+		return parse_data_mode(v, &m->cfg.data);
+	if (parse_kernel_name(v))
+		return 2;
+	snprintf(m->cfg.kernel, sizeof(m->cfg.kernel), "%s", v);
 	return 0;
 }
 
