@@ -182,12 +182,20 @@ if command -v parallel > /dev/null; then
 	pex=(--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite)
 	run "$sim" explore "${pex[@]}" --json
 	cp "$out" "$tmp/pex-single.json"
-	run env EXT4SIM="$PWD/$sim" PARALLEL_SSH="$PWD/tests/cluster/ssh-here.sh" HOME="$tmp" \
-		docs/cluster/parallel-explore.sh 1/127.0.0.1,1/localhost 2 "$tmp/pex" "${pex[@]}"
+	# env -i: CI's environment has no SHELL, which parallel's remote side needs (sshd sets it;
+	# ssh-here.sh must too), so the check runs without the caller's environment.
+	run env -i PATH="$PATH" EXT4SIM="$PWD/$sim" PARALLEL_SSH="$PWD/tests/cluster/ssh-here.sh" \
+		HOME="$tmp" docs/cluster/parallel-explore.sh 1/127.0.0.1,1/localhost 2 "$tmp/pex" "${pex[@]}"
 	check parallel-sshlogin-recipe '[ "$rc" = 0 ] && [ -s "$tmp/pex/r0.json" ] &&
 		[ -s "$tmp/pex/r1.json" ] && grep -q "\"shards\": 2," "$tmp/pex/merged.json" &&
 		sed "1s/\"shards\": 2,/\"shards\": 1,/" "$tmp/pex/merged.json" | cmp -s - "$tmp/pex-single.json" ||
 		{ echo "  the merged report of the 2 shards differs from the single run"; false; }'
+	# A host that runs nothing (an ssh that exits 0 at once): parallel still exits 0, the
+	# recipe must not merge what is missing.
+	run env EXT4SIM="$PWD/$sim" PARALLEL_SSH=true HOME="$tmp" \
+		docs/cluster/parallel-explore.sh 1/127.0.0.1 2 "$tmp/pex-none" --steps 2
+	check parallel-recipe-missing-shard '[ "$rc" = 1 ] && grep -q "shard 0/2 wrote no report" "$err" &&
+		[ ! -s "$tmp/pex-none/merged.json" ]'
 else
 	echo "explore: GNU parallel is not installed: the multi-host recipe check is skipped" \
 		"(scripts/install-deps installs it)"
