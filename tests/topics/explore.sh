@@ -178,6 +178,16 @@ check share-states-counted '[ "$rc" = 0 ] && grep -q "prefix sharing: [1-9][0-9]
 # --sshlogin to two loopback hosts, then merge; the merged report equals the single
 # process's byte for byte but the "shards" count.  No ssh server runs here, so parallel's
 # --ssh is tests/cluster/ssh-here.sh, which runs the command on this machine as sshd would.
+# scripts/explore-space, the whole-space runs of docs/performance.md: 2 shards side by side,
+# shared and unshared, merged reports byte for byte equal.
+if [ -x /usr/bin/time ]; then
+	run env BUILD="${BUILD:-build}" scripts/explore-space 2 "$tmp/space" 2
+	check explore-space-shared '[ "$rc" = 0 ] && grep -q "^space 210: " "$out" &&
+		[ -s "$tmp/space/merged.json" ]'
+	run env BUILD="${BUILD:-build}" scripts/explore-space 2 "$tmp/space-ns" 2 --no-share
+	check explore-space-unshared-equal '[ "$rc" = 0 ] &&
+		cmp "$tmp/space/merged.json" "$tmp/space-ns/merged.json"'
+fi
 if command -v parallel > /dev/null; then
 	pex=(--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite)
 	run "$sim" explore "${pex[@]}" --json
