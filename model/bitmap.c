@@ -106,26 +106,38 @@ bool bitmap_next_set(const struct sim_bitmap *b, uint32_t from, uint32_t *out)
 	return true;
 }
 
+/*
+ * Gallop then bisect on whole ranges: [start, good) are members, [good, bad)
+ * holds a non-member.  Each probe is a range count, so a run costs a few
+ * dozen probes, not a visit of each member (the state key walks every run
+ * of the free map at each node of an exploration).
+ */
 uint32_t bitmap_run_length(const struct sim_bitmap *b, uint32_t start, uint32_t max)
 {
-	roaring_uint32_iterator_t it;
-	uint32_t buf[256], n = 0;
+	uint64_t lim = SIM_MIN((uint64_t)start + max, BITMAP_LIMIT), good = (uint64_t)start + 1;
+	uint64_t bad = lim + 1;         /* none known yet */
 
-	if (max == 0)
+	if (max == 0 || !bitmap_contains(b, start))
 		return 0;
-	roaring_init_iterator(b->r, &it);
-	if (!roaring_move_uint32_iterator_equalorlarger(&it, start) || it.current_value != start)
-		return 0;
-	for (;;) {     /* members in order, 256 at a time, while they follow one another */
-		uint32_t got = roaring_read_uint32_iterator(&it, buf, 256);
+	for (uint64_t step = 1; good < lim; step *= 2) {
+		uint64_t e = SIM_MIN(good + step, lim);
 
-		for (uint32_t i = 0; i < got; i++) {
-			if (buf[i] != start + n)
-				return n;
-			if (++n == max || (uint64_t)start + n == BITMAP_LIMIT)
-				return n;
+		if (!bitmap_contains_range(b, good, e)) {
+			bad = e;
+			break;
 		}
-		if (got < 256)
-			return n;
+		good = e;
 	}
+	if (good == lim)
+		return (uint32_t)(lim - start);
+	while (bad - good > 1) {
+		uint64_t mid = good + (bad - good) / 2;
+
+		if (bitmap_contains_range(b, good, mid))
+			good = mid;
+		else
+			bad = mid;
+	}
+	SIM_ASSERT(!bitmap_contains(b, (uint32_t)good) && good - start <= max);
+	return (uint32_t)(good - start);
 }

@@ -113,7 +113,7 @@ static void serialize_extents(const struct ext4_fs *fs, uint8_t *out)
 void ext4_ext_dirty(struct ext4_fs *fs, handle_t *h)
 {
 	uint32_t bs = fs->opts.block_size;
-	uint8_t *img = sim_zalloc((size_t)fs->lay.ext_blocks * bs);
+	uint8_t *img = sim_realloc_array(NULL, fs->lay.ext_blocks, bs);  /* zeroed by the serializer */
 
 	SIM_ASSERT(h != NULL);
 	serialize_extents(fs, img);

@@ -164,22 +164,24 @@ static int load_extents(struct ext4_fs *fs)
 }
 
 /*
- * How many bits from block @b on (a whole aligned word or byte of the
- * bitmap at @p, else 0) all equal @fill: a run that these bits only
- * continue can skip them.
+ * How many bits from block @b on all equal @fill, counted in whole aligned
+ * words (else one whole aligned byte, else 0) up to block @end: a run that
+ * these bits only continue can skip them.
  */
-static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t nr_blocks, uint8_t fill)
+static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t end, uint8_t fill)
 {
-	uint64_t w;
+	uint64_t w, want = fill ? UINT64_MAX : 0;
+	uint32_t n = 0;
 
-	if (b % 64 == 0 && b + 64 <= nr_blocks) {
-		memcpy(&w, p, sizeof(w));
-		if (w == (fill ? UINT64_MAX : 0))
-			return 64;
-	}
-	if (b % 8 == 0 && b + 8 <= nr_blocks && *p == fill)
+	if (b % 64 == 0)
+		for (; b + n + 64 <= end; n += 64) {
+			memcpy(&w, p + n / 8, sizeof(w));
+			if (w != want)
+				break;
+		}
+	if (n == 0 && b % 8 == 0 && b + 8 <= end && *p == fill)
 		return 8;
-	return 0;
+	return n;
 }
 
 /*
@@ -196,8 +198,9 @@ static void load_bitmap(struct ext4_fs *fs)
 	fs->free_map = bitmap_create();
 	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks;) {
 		const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
-		uint32_t skip = bitmap_skip(byte, b, fs->lay.nr_blocks,
-					    run == UINT64_MAX ? 0xff : 0x00);
+		uint32_t end = (uint32_t)SIM_MIN((uint64_t)fs->lay.nr_blocks,
+						 ((uint64_t)b / bpb + 1) * bpb);     /* this bitmap block */
+		uint32_t skip = bitmap_skip(byte, b, end, run == UINT64_MAX ? 0xff : 0x00);
 		bool used = *byte & (1u << (b % 8));
 
 		if (skip) {
