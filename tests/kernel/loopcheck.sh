@@ -32,7 +32,7 @@
 #   (runs = run-length encoding of the file's bytes, empty for an empty file), after
 #   '#' header lines with kernel/tool versions and the command line.
 #   tests/kernel/ground-truth-<major.minor>.details.txt (informational, not part of the
-#   brief's format): for every pre/post-crash point the extent map of f (filefrag -v,
+#   format above): for every pre/post-crash point the extent map of f (filefrag -v,
 #   which does not set FIEMAP_FLAG_SYNC and so has no side effects), in fs blocks
 #   LOGICAL+LEN@PHYSICAL[:flags] with PHYSICAL '-' for delalloc (pre points show what is
 #   still delalloc); for every post point the ext4/jbd2 kernel messages of the shutdown and

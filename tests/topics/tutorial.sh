@@ -57,6 +57,27 @@ for c in "$tmp"/tut/*.cmd; do
 done
 check lessons-have-commands '[ "$(ls "$tmp"/tut/*.cmd | wc -l)" -ge 20 ]'
 
+# The commands the lessons' questions give inline (not console blocks), checked against
+# the facts their answers in docs/tutorial/answers.md rest on.
+run "$sim" run -c "pwrite -S 0xbb 0 5000" -c "sync_range -w 0 0" -c crash -c "pread -v 0 16"
+check question-1-2-transaction-lost '[ "$rc" = 0 ] && grep -q "running transaction 1 lost" "$out" &&
+	grep -q "read 0 bytes at 0" "$out"'
+run "$sim" run --data journal --events scenarios/tutorial/05-ordered-mode.yaml
+check question-5-2-journal-copy '[ "$rc" = 0 ] &&
+	grep -q "submit journal copy of data block 0 of the file" "$out" &&
+	grep -q "00000000: aa aa" "$out"'
+for m in ordered writeback; do
+	run "$sim" run --delalloc --data "$m" scenarios/tutorial/05-ordered-mode.yaml
+	check "question-5-3-empty-$m" '[ "$rc" = 0 ] && tail -3 "$out" | grep -q "read 0 bytes at 0"'
+done
+run "$sim" run -c "pwrite -S 0xaa 0 8192" -c "sync_range -w 0 0" -c commit -c crash \
+	-c "pread -v 0 16" --block-size 1024 --kernel 6.1
+check question-7-2-dioread-lock '[ "$rc" = 0 ] && grep -q "extents: 0-7 written@1044" "$out" &&
+	grep -q "ordered data" "$out" && grep -q "00000000: aa aa" "$out"'
+run "$sim" html scenarios/tutorial/10-page-cache-half.yaml --diff eof_zero_dirty_folio_mm \
+	-o "$tmp/question-10.html"
+check question-10-html-diff '[ "$rc" = 0 ] && [ -s "$tmp/question-10.html" ]'
+
 # every tutorial scenario is used by a lesson
 for f in scenarios/tutorial/*.yaml; do
 	check "used-$(basename "$f" .yaml)" 'grep -q "$(basename "$f")" docs/tutorial/*.md'

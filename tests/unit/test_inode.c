@@ -1206,7 +1206,8 @@ static void test_inode__fsync_after_a_short_allocation_writes_every_folio(void *
 }
 
 /*
- * F8 (2cd8bdb5efc1): with dioread_nolock, a delalloc write that falls back
+ * Unwritten buffer not marked new (2cd8bdb5efc1, scenarios/bugs/f8-*):
+ * with dioread_nolock, a delalloc write that falls back
  * to nodelalloc (inject nonda) maps a preallocated block with
  * ext4_get_block_unwritten.  Writing its second half: with the fix the
  * first half reads zero; without it, the bytes of the fresh folio.
@@ -1246,7 +1247,8 @@ static void test_inode__fallback_write_into_unwritten_block(void **state)
 }
 
 /*
- * F7 (ded2d726a304): writeback of 16 delayed 1 KiB blocks whose allocation
+ * Stale data when the mapping loop bails out (ded2d726a304, scenarios/bugs/f7-*):
+ * writeback of 16 delayed 1 KiB blocks whose allocation
  * gets 6 blocks and then an ENOSPC (inject enospc --after 6).  Either way
  * the retry after the forced commit (one commit) writes everything.  A
  * crash after the I/O recovers the forced commit's i_disksize: 4096 before
