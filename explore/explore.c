@@ -118,6 +118,8 @@ struct explore {
 	const char *crash_at_arg;
 	uint32_t shard, nr_shards;
 	const char *out_dir;
+	struct cp_memo *crash_memo;     /* the walk's crash points, shared with the replays of
+					   its findings (minimize, cause): NULL when not shared */
 	/* results */
 	uint64_t space, run, pruned, with_finding;
 	uint64_t mine;                  /* exhaustive: the sequences this shard owns */
@@ -466,6 +468,7 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	t.o.quiet = true;
 	t.o.json = false;
 	t.o.crash_everywhere = true;
+	t.o.crash_memo = e->crash_memo;  /* keyed by semantics too: sound under every variant */
 	if (e->minimize)
 		min_minimize(&t, texts, &nr);
 	finding_hash(&t, texts, nr, hash);
@@ -650,8 +653,10 @@ static void explore_all(struct explore *e)
 	announce(e);
 	if (e->share && e->share_states)        /* equal crash points too (crash/cpmemo.h) */
 		o.crash_memo = cp_memo_create(CRASH_MEMO_BYTES);
+	e->crash_memo = o.crash_memo;
 	if (e->share)
 		explore_tree(e, &sp);
+	e->crash_memo = NULL;
 	if (o.crash_memo && e->share_stats)
 		fprintf(stderr, "explore: %llu crash point(s) met again, judged once\n",
 			(unsigned long long)cp_memo_hits(o.crash_memo));
