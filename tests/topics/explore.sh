@@ -187,6 +187,9 @@ if [ -x /usr/bin/time ]; then
 	run env BUILD="${BUILD:-build}" scripts/explore-space 2 "$tmp/space-ns" 2 --no-share
 	check explore-space-unshared-equal '[ "$rc" = 0 ] &&
 		cmp "$tmp/space/merged.json" "$tmp/space-ns/merged.json"'
+else
+	echo "explore: GNU time (/usr/bin/time) is not installed: the explore-space checks are" \
+		"skipped (scripts/install-deps installs it)"
 fi
 if command -v parallel > /dev/null; then
 	pex=(--steps 3 --kernel 6.12 --block-size 1024 --kinds write,truncate,mwrite)
