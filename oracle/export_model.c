@@ -95,10 +95,11 @@ static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 		const struct scn_step *st = &s->steps[i];
 		int e = x->r.steps[i].err;
 
-		if (st->s_op == SCN_MWRITE && e == -EFAULT)
-			return xp_refuse(x, st, "mwrite (step %u) stores to a page past the one "
-					 "holding EOF: the kernel sends SIGBUS, which ends xfs_io; "
-					 "keep mmap stores inside the EOF page", i + 1);
+		if ((st->s_op == SCN_MWRITE || st->s_op == SCN_MREAD) && e == -EFAULT)
+			return xp_refuse(x, st, "%s (step %u) %s a page past the one holding "
+					 "EOF: the kernel sends SIGBUS, which ends xfs_io; keep "
+					 "mapped accesses inside the EOF page", scn_op_name(st->s_op),
+					 i + 1, st->s_op == SCN_MWRITE ? "stores to" : "loads from");
 		if (e && (st->s_op == SCN_COPY_RANGE || st->s_op == SCN_MSYNC ||
 			  st->s_op == SCN_MUNMAP || (st->s_op == SCN_MWRITE && x->r.steps[i].bytes == 0)) &&
 		    i + 1 < s->nr_steps && orc_in_process(s->steps[i + 1].s_op))

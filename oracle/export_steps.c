@@ -3,7 +3,7 @@
  * script formats): each run of steps up to a close, evict, chattr, commit,
  * remount or crash is one xfs_io process on the file, its -c commands the
  * model's steps mapped to xfs_io's (writeback = sync_range -w then -a, sync
- * = syncfs, an mwrite under one mmap of the process); what runs outside a
+ * = syncfs, an mwrite, mread or madvise under one mmap of the process); what runs outside a
  * process is the format's own (xp_emit_steps' callback).
  */
 #include <stdarg.h>
@@ -23,12 +23,6 @@ static unsigned io_commands(const struct emitter *e, const struct scn_step *st,
 		/* the file by name: `-f 0` would close xfs_io's own descriptor of it */
 		orc_step_text(st, cmds[0], sizeof(cmds[0]));
 		strcat(cmds[0], e->fmt == XF_FSTESTS ? " $file" : " f");
-		return 1;
-	case SCN_PWRITE:
-		snprintf(cmds[0], sizeof(cmds[0]), "pwrite -S 0x%02x %lld %lld", st->s_fill, off, len);
-		return 1;
-	case SCN_MWRITE:
-		snprintf(cmds[0], sizeof(cmds[0]), "mwrite -S 0x%02x %lld %lld", st->s_fill, off, len);
 		return 1;
 	case SCN_PREAD:
 		snprintf(cmds[0], sizeof(cmds[0]), "pread %lld %lld", off, len);
@@ -57,7 +51,7 @@ static long long map_length(const struct scenario *s, uint32_t from)
 		const struct scn_step *st = &s->steps[i];
 		long long end = (long long)(st->s_off + st->s_len + 4095) / 4096 * 4096;
 
-		if (st->s_op == SCN_MWRITE && end > len)
+		if (orc_maps_implicitly(st) && end > len)
 			len = end;
 	}
 	return len;
@@ -150,7 +144,7 @@ static void emit_io_step(struct emitter *e, uint32_t i)
 	emit_step_comment(e, i);
 	if (st->s_op == SCN_MMAP || st->s_op == SCN_MUNMAP)
 		e->mapped = st->s_op == SCN_MMAP;
-	if (st->s_op == SCN_MWRITE && !e->mapped) {
+	if (orc_maps_implicitly(st) && !e->mapped) {
 		append(e->line, sizeof(e->line), " -c %smmap -rw 0 %lld%s", q,
 		       map_length(e->s, i), q);
 		e->mapped = true;

@@ -50,12 +50,48 @@ static void pwrite_options(const struct scn_step *st, char *opt, size_t cap)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -b %u", st->s_bsize);
 	if (st->s_vectors)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -V %u", st->s_vectors);
-	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s -S 0x%02x",
-		 st->s_dsync ? " -D" : "", st->s_fsync_after ? " -W" : "",
-		 st->s_fdatasync_after ? " -w" : "", st->s_fill);
+	if (st->s_random)
+		snprintf(opt + strlen(opt), cap - strlen(opt), " -R -Z %u", st->s_zeed);
+	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s%s -S 0x%02x",
+		 st->s_dsync ? " -D" : "", st->s_atomic ? " -A" : "",
+		 st->s_fsync_after ? " -W" : "", st->s_fdatasync_after ? " -w" : "", st->s_fill);
 }
 
-/* The steps an explicit mapping brings: copy_range, mmap, msync, munmap. */
+/* An optional range, as the steps whose operands are [OFF LEN] take it. */
+static void opt_range(char *buf, size_t cap, const char *op, const char *opt,
+		      const struct scn_step *st)
+{
+	if (st->s_has_range)
+		range(buf, cap, op, opt, st);
+	else
+		snprintf(buf, cap, "%s%s", op, opt);
+}
+
+/* The steps of a mapping added with mread: mread, mremap, madvise; and fadvise. */
+static bool advice_text(const struct scn_step *st, char *buf, size_t cap)
+{
+	char opt[16] = "";
+
+	if (st->s_advice)
+		snprintf(opt, sizeof(opt), " -%c", st->s_advice);
+	switch (st->s_op) {
+	case SCN_MREAD:
+		snprintf(opt, sizeof(opt), "%s%s", st->s_reverse ? " -r" : "",
+			 st->s_file_offsets ? " -f" : st->s_verbose ? " -v" : "");
+		opt_range(buf, cap, "mread", opt, st);
+		return true;
+	case SCN_MREMAP:
+		snprintf(buf, cap, "mremap -m %lld", (long long)st->s_len);
+		return true;
+	case SCN_MADVISE: case SCN_FADVISE:
+		opt_range(buf, cap, scn_op_name(st->s_op), opt, st);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* copy_range, and the steps an explicit mapping brings: mmap, msync. */
 static bool mapping_text(const struct scn_step *st, char *buf, size_t cap)
 {
 	char opt[64];
@@ -69,8 +105,9 @@ static bool mapping_text(const struct scn_step *st, char *buf, size_t cap)
 				 (long long)st->s_len);
 		return true;
 	case SCN_MMAP:
-		snprintf(opt, sizeof(opt), " -%s%s%s", st->s_prot & 1 ? "r" : "",
-			 st->s_prot & 2 ? "w" : "", st->s_prot & 4 ? "x" : "");
+		snprintf(opt, sizeof(opt), " -%s%s%s%s", st->s_prot & 1 ? "r" : "",
+			 st->s_prot & 2 ? "w" : "", st->s_prot & 4 ? "x" : "",
+			 st->s_map_sync ? "S" : "");
 		range(buf, cap, "mmap", opt, st);
 		return true;
 	case SCN_MSYNC:
@@ -90,7 +127,7 @@ void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
 {
 	char opt[96];
 
-	if (mapping_text(st, buf, cap))
+	if (mapping_text(st, buf, cap) || advice_text(st, buf, cap))
 		return;
 	switch (st->s_op) {
 	case SCN_PWRITE:
@@ -115,6 +152,7 @@ void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
 	case SCN_FPUNCH:
 	case SCN_FCOLLAPSE:
 	case SCN_FINSERT:
+	case SCN_FUNSHARE:
 		range(buf, cap, scn_op_name(st->s_op), "", st);
 		break;
 	case SCN_SYNC_RANGE:
@@ -242,6 +280,12 @@ void orc_config_key(const struct orc_config *c, char *buf, size_t cap)
 	snprintf(buf, cap, "%u %s %s%s", c->block_size, orc_data_name(c->data),
 		 c->delalloc && c->data != SCN_DATA_JOURNAL ? "delalloc" : "nodelalloc",
 		 dioread && !c->dioread_nolock ? " dioread_lock" : "");
+}
+
+bool orc_maps_implicitly(const struct scn_step *st)
+{
+	return st->s_op == SCN_MWRITE ||
+	       ((st->s_op == SCN_MREAD || st->s_op == SCN_MADVISE) && st->s_has_range);
 }
 
 bool orc_in_process(enum scn_op op)

@@ -34,6 +34,9 @@ struct orc_yaml {
 	unsigned nr_steps;
 };
 
+/* A step that maps the file when no mmap step did: mwrite, mread and madvise with a range. */
+bool orc_maps_implicitly(const struct scn_step *st);
+
 /* Does the step run inside an xfs_io process on the file (not close, evict,
  * chattr, remount, crash, shutdown, commit, nor dio_read, which is a process of
  * its own with the file opened O_DIRECT: xfs_io -d -c "pread OFF LEN")?  xfs_io applies every -c command

@@ -66,6 +66,11 @@ enum scn_op {
 	SCN_MSYNC,               /* msync [-ais] [OFF LEN] */
 	SCN_MUNMAP,              /* munmap */
 	SCN_INJECT,              /* inject enospc [--after N] | nonda | clear: model-only faults */
+	SCN_FUNSHARE,            /* funshare OFF LEN: fallocate(FALLOC_FL_UNSHARE_RANGE) */
+	SCN_MREAD,               /* mread [-r] [-v|-f] [OFF LEN]: loads through the mapping */
+	SCN_MREMAP,              /* mremap [-m] [-f ADDR] NEWSIZE: resize the mapping */
+	SCN_MADVISE,             /* madvise [-d|-r|-s|-w|-R|-W] [OFF LEN] */
+	SCN_FADVISE,             /* fadvise [-d|-n|-r|-s|-w] [OFF LEN] */
 	SCN_OP_COUNT
 };
 
@@ -105,7 +110,13 @@ struct scn_step {
 	uint16_t s_vectors;     /* pwrite -V N: pwritev with N buffers of -b bytes (0: none) */
 	bool s_fsync_after;     /* pwrite -W */
 	bool s_fdatasync_after; /* pwrite -w */
-	bool s_dsync;           /* pwrite -D: RWF_DSYNC on every call */
+	bool s_dsync;           /* pwrite -D: RWF_DSYNC on every call (with -V only) */
+	bool s_atomic;          /* pwrite -A: RWF_ATOMIC on every call (with -V only) */
+	bool s_random;          /* pwrite -R: -b sized writes at random(3) offsets */
+	uint32_t s_zeed;        /* pwrite -Z N: the srandom(3) seed of -R (0: none given) */
+	char s_advice;          /* madvise/fadvise: the advice letter (0: NORMAL) */
+	bool s_map_sync;        /* mmap -S: MAP_SHARED_VALIDATE | MAP_SYNC */
+	bool s_file_offsets;    /* mread -f: dump offsets from the start of the file */
 	bool s_reverse;         /* mwrite -r: stores from the end of the range; pwrite -B */
 	bool s_logflush;        /* shutdown -f: the log is flushed first */
 	uint8_t s_prot;         /* mmap: 1 read, 2 write, 4 exec (none given: all) */

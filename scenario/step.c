@@ -61,12 +61,12 @@ struct step_desc {
 };
 
 static const struct step_desc step_descs[SCN_OP_COUNT] = {
-	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [-b BSIZE] [-V N] [-qwWDF] [--short N] OFF LEN",
-			 "S:b:V:qwWDFRBNi:O", LONG_SHORT, ARGS_RANGE, 0xcd },
+	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-qwWF] "
+			 "[--short N] OFF LEN", "S:b:V:qwWDAFRZ:BNi:O", LONG_SHORT, ARGS_RANGE, 0xcd },
 	[SCN_PREAD] = { "pread", "pread [-v] [-b BSIZE] [-qF] OFF LEN", "vb:qFRBV:", 0,
 			ARGS_RANGE, 0 },
 	[SCN_TRUNCATE] = { "truncate", "truncate SIZE", "", 0, ARGS_SIZE, 0 },
-	[SCN_FALLOC] = { "falloc", "falloc [-k|-p|-c|-i] OFF LEN", "kpciu", 0, ARGS_RANGE, 0 },
+	[SCN_FALLOC] = { "falloc", "falloc [-k|-p|-c|-i|-u] OFF LEN", "kpciu", 0, ARGS_RANGE, 0 },
 	[SCN_FZERO] = { "fzero", "fzero [-k] OFF LEN", "k", 0, ARGS_RANGE, 0 },
 	[SCN_FPUNCH] = { "fpunch", "fpunch OFF LEN", "", 0, ARGS_RANGE, 0 },
 	[SCN_FCOLLAPSE] = { "fcollapse", "fcollapse OFF LEN", "", 0, ARGS_RANGE, 0 },
@@ -88,27 +88,36 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_REMOUNT] = { "remount", "remount", "", 0, ARGS_NONE, 0 },
 	[SCN_EVICT] = { "evict", "evict", "", 0, ARGS_NONE, 0 },
 	[SCN_DIO_READ] = { "dio_read", "dio_read [-v] OFF LEN", "v", 0, ARGS_RANGE, 0 },
-	[SCN_COPY_RANGE] = { "copy_range", "copy_range [-s SRC] [-d DST] [-l LEN]", "s:d:l:", 0,
+	[SCN_COPY_RANGE] = { "copy_range", "copy_range [-s SRC] [-d DST] [-l LEN] [FILE]",
+			     "s:d:l:f:", 0,
 			     ARGS_NONE, 0 },
-	[SCN_MMAP] = { "mmap", "mmap [-rwx] OFF LEN", "rwxS", 0, ARGS_RANGE, 0 },
+	[SCN_MMAP] = { "mmap", "mmap [-rwxS] OFF LEN", "rwxS", 0, ARGS_RANGE, 0 },
 	[SCN_MSYNC] = { "msync", "msync [-a|-i|-s] [OFF LEN]", "ais", 0, ARGS_RANGE_OPT, 0 },
 	[SCN_MUNMAP] = { "munmap", "munmap", "", 0, ARGS_NONE, 0 },
 	[SCN_INJECT] = { "inject", "inject enospc [--after N] | inject nonda | inject clear", "",
 			 LONG_AFTER, ARGS_FAULT, 0 },
+	[SCN_FUNSHARE] = { "funshare", "funshare OFF LEN", "", 0, ARGS_RANGE, 0 },
+	[SCN_MREAD] = { "mread", "mread [-r] [-v|-f] [OFF LEN]", "rvf", 0, ARGS_RANGE_OPT, 0 },
+	[SCN_MREMAP] = { "mremap", "mremap [-m] NEWSIZE", "mf:", 0, ARGS_SIZE, 0 },
+	[SCN_MADVISE] = { "madvise", "madvise [-d|-r|-s|-w|-R|-W] [OFF LEN]", "drswRWcDfhHmMopPX",
+			  0, ARGS_RANGE_OPT, 0 },
+	[SCN_FADVISE] = { "fadvise", "fadvise [-d|-n|-r|-s|-w] [OFF LEN]", "dnrsw", 0,
+			  ARGS_RANGE_OPT, 0 },
 };
 
 /* The faults an inject step names, in enum scn_fault order. */
 static const char *const fault_names[] = { "enospc", "nonda", "clear" };
 
-/* xfs_io's other names for steps. */
+/* xfs_io's other names for steps (its commands' altname, and syncfs). */
 static const struct { const char *alias; enum scn_op op; } step_aliases[] = {
 	{ "s", SCN_FSYNC }, { "ds", SCN_FDATASYNC }, { "syncfs", SCN_SYNC },
+	{ "w", SCN_PWRITE }, { "r", SCN_PREAD }, { "t", SCN_TRUNCATE }, { "mm", SCN_MMAP },
+	{ "mw", SCN_MWRITE }, { "mr", SCN_MREAD }, { "ms", SCN_MSYNC }, { "mu", SCN_MUNMAP },
+	{ "ma", SCN_MADVISE },
 };
 
 /* Options xfs_io has that the model refuses, and why. */
 static const struct { enum scn_op op; char opt; const char *why; } step_refused[] = {
-	{ SCN_PWRITE, 'R', "random offsets come from xfs_io's random(3) sequence, which the "
-	  "model does not reproduce; write the ranges as separate steps" },
 	{ SCN_PWRITE, 'B', "backward writes are not modelled; write the ranges as separate "
 	  "steps" },
 	{ SCN_PWRITE, 'N', "RWF_NOWAIT depends on the page cache's timing, not modelled" },
@@ -117,9 +126,25 @@ static const struct { enum scn_op op; char opt; const char *why; } step_refused[
 	{ SCN_PREAD, 'R', "random read offsets are not modelled" },
 	{ SCN_PREAD, 'B', "backward reads are not modelled" },
 	{ SCN_PREAD, 'V', "vectored reads are not modelled" },
-	{ SCN_FALLOC, 'u', "FALLOC_FL_UNSHARE_RANGE: ext4 shares no blocks and refuses it "
-	  "(EOPNOTSUPP)" },
-	{ SCN_MMAP, 'S', "MAP_SYNC needs a DAX file system" },
+	{ SCN_COPY_RANGE, 'f', "-f N copies from xfs_io's open file N and then closes it, so "
+	  "the process's later commands fail with EBADF; name the source file instead" },
+	{ SCN_MREMAP, 'f', "MREMAP_FIXED moves the mapping to a chosen address, and the model "
+	  "has no address space; -m (MREMAP_MAYMOVE) has the same effect on the file" },
+	{ SCN_MADVISE, 'w', "MADV_WILLNEED's read-ahead reads as much as the device's "
+	  "read-ahead settings say, which the model does not have; use mread or madvise -R" },
+	{ SCN_FADVISE, 'w', "POSIX_FADV_WILLNEED's read-ahead reads as much as the device's "
+	  "read-ahead settings say, which the model does not have; use pread" },
+	{ SCN_MADVISE, 'c', "MADV_COLLAPSE: transparent huge pages are not modelled" },
+	{ SCN_MADVISE, 'D', "MADV_COLD: page reclaim is not modelled" },
+	{ SCN_MADVISE, 'f', "MADV_FREE applies to anonymous memory, not to a file mapping" },
+	{ SCN_MADVISE, 'h', "MADV_NOHUGEPAGE: transparent huge pages are not modelled" },
+	{ SCN_MADVISE, 'H', "MADV_HUGEPAGE: transparent huge pages are not modelled" },
+	{ SCN_MADVISE, 'm', "MADV_MERGEABLE (KSM) applies to anonymous memory" },
+	{ SCN_MADVISE, 'M', "MADV_UNMERGEABLE (KSM) applies to anonymous memory" },
+	{ SCN_MADVISE, 'o', "MADV_SOFT_OFFLINE: memory failure is not modelled" },
+	{ SCN_MADVISE, 'p', "MADV_REMOVE is a hole punch: write fpunch OFF LEN" },
+	{ SCN_MADVISE, 'P', "MADV_HWPOISON: memory failure is not modelled" },
+	{ SCN_MADVISE, 'X', "MADV_PAGEOUT: page reclaim is not modelled" },
 };
 
 /* State of one scn_parse_step() call. */
@@ -245,11 +270,11 @@ static int step_unknown(struct step_parser *P)
 	if (hint[0])
 		return step_err(P, P->p_off[0], "unknown step '%s'%s",
 				scn_quote(q, P->p_tok[0]), hint);
-	return step_err(P, P->p_off[0], "unknown step '%s'; the steps: pwrite pread truncate "
-			"falloc fzero fpunch fcollapse finsert mwrite fsync (s) fdatasync (ds) "
-			"sync_range sync (syncfs) chattr close shutdown writeback commit "
-			"checkpoint crash remount evict dio_read copy_range mmap msync munmap "
-			"inject",
+	return step_err(P, P->p_off[0], "unknown step '%s'; the steps: pwrite (w) pread (r) "
+			"truncate (t) falloc fzero fpunch fcollapse finsert funshare mwrite (mw) "
+			"fsync (s) fdatasync (ds) sync_range sync (syncfs) chattr close shutdown "
+			"writeback commit checkpoint crash remount evict dio_read copy_range mmap "
+			"(mm) mread (mr) mremap msync (ms) munmap (mu) madvise (ma) fadvise inject",
 			scn_quote(q, P->p_tok[0]));
 }
 
@@ -395,6 +420,11 @@ static int step_apply_value(struct step_parser *P, char c, const char *t, unsign
 			return -1;
 		s->s_vectors = (uint16_t)v;
 		return 0;
+	case 'Z':               /* 0 would make xfs_io seed from the clock */
+		if (step_value(P, c, t, off, 1, UINT32_MAX, &v) < 0)
+			return -1;
+		s->s_zeed = (uint32_t)v;
+		return 0;
 	case 's':
 		return step_num_at(P, t, off, &s->s_src);
 	case 'd':
@@ -405,12 +435,46 @@ static int step_apply_value(struct step_parser *P, char c, const char *t, unsign
 	}
 }
 
-/* Option -@c of falloc: the fallocate mode, the last one given winning as in xfs_io. */
+/* Option -@c of falloc: the fallocate mode, the last one given winning as in xfs_io
+ * (-u, FALLOC_FL_UNSHARE_RANGE, is funshare's mode). */
 static void step_falloc_mode(struct scn_step *s, char c)
 {
 	s->s_keep_size = c == 'k';
 	s->s_op = c == 'p' ? SCN_FPUNCH : c == 'c' ? SCN_FCOLLAPSE : c == 'i' ? SCN_FINSERT :
-		  SCN_FALLOC;
+		  c == 'u' ? SCN_FUNSHARE : SCN_FALLOC;
+}
+
+/*
+ * A flag of the steps added for xfs_io's mapping and advice commands, and of
+ * pwrite's pwritev2 and direction flags.  The last advice given wins, as
+ * each of xfs_io's option cases overwrites its `advise`.  Returns false if
+ * @c is not one of these.
+ */
+static bool step_flag_more(struct scn_step *s, enum scn_op op, char c)
+{
+	switch (op) {
+	case SCN_MMAP:
+		if (c != 'S')
+			return false;
+		s->s_map_sync = true;
+		return true;
+	case SCN_MADVISE: case SCN_FADVISE:
+		s->s_advice = c;
+		return true;
+	case SCN_MREAD:
+		s->s_reverse |= c == 'r';
+		s->s_verbose |= c == 'v' || c == 'f';
+		s->s_file_offsets |= c == 'f';
+		return true;
+	case SCN_PWRITE:
+		if (c != 'A' && c != 'R' && c != 'F')
+			return false;
+		s->s_atomic |= c == 'A';
+		s->s_random = c == 'R' ? true : c == 'F' ? false : s->s_random;
+		return true;
+	default:
+		return false;     /* mremap -m: MREMAP_MAYMOVE, the model's only way */
+	}
 }
 
 /* Option -@c without a value. */
@@ -430,6 +494,8 @@ static int step_apply_flag(struct step_parser *P, char c, unsigned off)
 		s->s_sr_flag = c;
 		return 0;
 	}
+	if (step_flag_more(s, op, c) || op == SCN_MREMAP)
+		return 0;
 	if (op == SCN_MMAP) {
 		s->s_prot |= c == 'r' ? 1 : c == 'w' ? 2 : 4;
 		return 0;
@@ -611,10 +677,12 @@ static int step_count_args(struct step_parser *P)
 	if (have < want)
 		return step_err(P, P->p_end, "%s: missing %s; usage: %s",
 				d->d_name, step_arg_name(d, have), d->d_usage);
-	if (have > want && P->p_out->s_op == SCN_COPY_RANGE)
-		return step_err(P, P->p_off[P->p_arg[want]], "copy_range: the source is the "
-				"file itself: no file operand (xfs_io's `-f N` and file name are "
-				"written by export); usage: %s", d->d_usage);
+	if (have > want + 1 && P->p_out->s_op == SCN_COPY_RANGE)
+		return step_err(P, P->p_off[P->p_arg[want + 1]], "copy_range: one source file "
+				"at most (the scenario's file: the model has one); usage: %s",
+				d->d_usage);
+	if (have == want + 1 && P->p_out->s_op == SCN_COPY_RANGE)
+		return 0;       /* the source named: xfs_io's SRC_FILE, the file itself */
 	if (have > want)
 		return step_err(P, P->p_off[P->p_arg[want]], "%s: too many "
 				"arguments; usage: %s", d->d_name, d->d_usage);
@@ -681,6 +749,40 @@ static int step_args(struct step_parser *P)
 	}
 }
 
+/*
+ * pwrite's flags that need another: -D and -A are pwritev2(2) flags, which
+ * xfs_io passes only to a vectored write (-V N): without -V, xfs_io 6.1 makes
+ * a plain pwrite(2) and later versions refuse the command; -R needs -Z N, as
+ * xfs_io seeds random(3) from the clock without it.
+ */
+static int step_check_pwrite(struct step_parser *P)
+{
+	const struct scn_step *s = P->p_out;
+
+	if ((s->s_dsync || s->s_atomic) && !s->s_vectors)
+		return step_err(P, P->p_off[0], "pwrite: -%c is a pwritev2(2) flag, which xfs_io "
+				"passes only with -V N (without it xfs_io 6.1 makes a plain "
+				"pwrite(2) and later versions refuse the command); add -V 1",
+				s->s_dsync ? 'D' : 'A');
+	if (s->s_random && s->s_vectors)
+		return step_err(P, P->p_off[0], "pwrite: -R with -V is not modelled: xfs_io's "
+				"random writes trim their vectors; use -b");
+	if (s->s_random && !s->s_zeed)
+		return step_err(P, P->p_off[0], "pwrite: -R needs -Z N, a nonzero seed: without "
+				"it xfs_io seeds random(3) from the clock, and no run repeats");
+	return 0;
+}
+
+/* mremap's new size and mread's range: xfs_io's own checks come first. */
+static int step_check_mapping(struct step_parser *P)
+{
+	const struct scn_step *s = P->p_out;
+
+	if (s->s_op == SCN_MREMAP && s->s_len == 0)
+		return step_err(P, P->p_off[P->p_arg[0]], "mremap: NEWSIZE must be more than 0");
+	return 0;
+}
+
 /* Checks across arguments: sync_range's flag, OFF + LEN, --short <= LEN. */
 static int step_check(struct step_parser *P)
 {
@@ -698,10 +800,10 @@ static int step_check(struct step_parser *P)
 		return step_err(P, P->p_off[P->p_short_tok], "%s: --short %lld "
 				"is more than LEN %lld", d->d_name,
 				(long long)s->s_short_copy, (long long)s->s_len);
-	if (s->s_short_copy >= 0 && (s->s_bsize || s->s_vectors || s->s_dsync))
+	if (s->s_short_copy >= 0 && (s->s_bsize || s->s_vectors || s->s_dsync || s->s_random))
 		return step_err(P, P->p_off[P->p_short_tok], "%s: --short is one write(2); "
-				"it takes no -b, -V or -D", d->d_name);
-	return 0;
+				"it takes no -b, -V, -D or -R", d->d_name);
+	return s->s_op == SCN_PWRITE ? step_check_pwrite(P) : step_check_mapping(P);
 }
 
 /* Parse one step line; see scenario.h. */
@@ -732,8 +834,13 @@ int scn_parse_step(const char *text, struct scn_step *out, char *err,
 
 int64_t scn_step_bytes(const struct scn_step *st)
 {
+	int64_t bs = st->s_bsize ? st->s_bsize : 4096;
+
 	switch (st->s_op) {
-	case SCN_PWRITE: case SCN_MWRITE: case SCN_PREAD: case SCN_DIO_READ:
+	case SCN_PWRITE:        /* -R: xfs_io's rounding, at least one buffer */
+		return st->s_random ? (st->s_len + st->s_len % bs > bs ?
+				       st->s_len + st->s_len % bs : bs) : st->s_len;
+	case SCN_MWRITE: case SCN_PREAD: case SCN_DIO_READ: case SCN_MREAD:
 		return st->s_len;
 	default:
 		return 0;

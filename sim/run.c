@@ -23,6 +23,7 @@
 #include "trace.h"
 #include "world.h"
 #include "suggest.h"
+#include "xfs_io_random.h"
 
 #define XFS_IO_BUFSIZE 4096     /* xfs_io pwrite issues write(2)s of -b 4096 */
 
@@ -89,13 +90,51 @@ static void pwrite_sync_after(struct world *w, const struct scn_step *st,
 		sr->err = err;
 }
 
-/* pwrite: xfs_io writes in -b sized write(2) calls (pwritev2 with -V or -D);
- * --short is one call. */
+/*
+ * pwrite -R -Z N: xfs_io's write_random(): srandom(N), OFF rounded down to
+ * the buffer size B, LEN grown by LEN % B (xfs_io's rounding, as it is) to at
+ * least B; then B-byte writes at B-aligned offsets OFF + random() % (LEN - B)
+ * until LEN bytes are written, a short or failed write ending the loop.
+ * Returns the bytes written.
+ */
+static int64_t pwrite_random(struct world *w, const struct scn_step *st,
+			     struct sim_step_result *sr)
+{
+	int64_t bs = st->s_bsize ? st->s_bsize : XFS_IO_BUFSIZE, total = 0;
+	int64_t offset = st->s_off - st->s_off % bs, count = st->s_len + st->s_len % bs, range;
+	struct glibc_random g;
+
+	glibc_srandom(&g, st->s_zeed);
+	count = SIM_MAX(bs, count);
+	range = count - bs;
+	while (count > 0 && sr->err == 0) {
+		int64_t off = range ? (offset + glibc_random(&g) % range) / bs * bs : offset, got;
+
+		sr->err = ext4_file_write_iter(&w->fs, off, bs, st->s_fill, NULL, false, bs, &got);
+		chk_note_write(w->chk, off, got, st->s_fill);
+		total += got;
+		if (got < bs)
+			break;
+		count -= got;
+	}
+	return total;
+}
+
+/* pwrite: xfs_io writes in -b sized write(2) calls (pwritev2 with -V); --short
+ * is one call; -R writes at random offsets; -A (RWF_ATOMIC) fails at once on a
+ * device without atomic writes (FMODE_CAN_ATOMIC_WRITE is never set). */
 static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
 	int64_t done = 0, call = pwrite_call_size(st);
 
-	if (st->s_short_copy >= 0) {
+	if (st->s_atomic) {
+		sr->err = -EOPNOTSUPP;
+		note(sr, "RWF_ATOMIC: the device has no atomic write unit; nothing written");
+		return;
+	}
+	if (st->s_random) {
+		done = pwrite_random(w, st, sr);
+	} else if (st->s_short_copy >= 0) {
 		sr->err = ext4_file_write(&w->fs, st->s_off, st->s_len, st->s_fill,
 					  st->s_short_copy, &done);
 	} else {
@@ -178,6 +217,7 @@ static int falloc_mode(const struct scn_step *st)
 	case SCN_FPUNCH: return FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE;
 	case SCN_FCOLLAPSE: return FALLOC_FL_COLLAPSE_RANGE;
 	case SCN_FINSERT: return FALLOC_FL_INSERT_RANGE;
+	case SCN_FUNSHARE: return FALLOC_FL_UNSHARE_RANGE | keep;
 	default: return keep;
 	}
 }
@@ -206,36 +246,10 @@ static void step_fallocate(struct world *w, const struct scn_step *st, struct si
 	case SCN_FZERO: chk_note_zero(w->chk, off, len, !st->s_keep_size); break;
 	case SCN_FPUNCH: chk_note_zero(w->chk, off, len, false); break;
 	case SCN_FCOLLAPSE: chk_note_collapse(w->chk, off, len); break;
+	case SCN_FUNSHARE: break;       /* no block is shared: the data stays */
 	default: chk_note_insert(w->chk, off, len); break;
 	}
 }
-
-/*
- * mwrite: stores through a shared mapping (mapped implicitly).  Only the
- * stored bytes below EOF become file content; a page at or past the EOF
- * page is SIGBUS, the step's error.
- */
-static void step_mwrite(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
-{
-	int64_t size = w->fs.inode.i_size, stored = 0;
-
-	if (w->mapped && (st->s_off < w->map_off ||
-			  st->s_off + st->s_len > w->map_off + w->map_len || !(w->map_prot & 2))) {
-		sr->err = -EINVAL;
-		note(sr, "%s", !(w->map_prot & 2) ? "the mapping is not writable" :
-		     "the range is outside the mapping");
-		return;
-	}
-	sr->err = ext4_mmap_store_dir(&w->fs, st->s_off, st->s_len, st->s_fill, st->s_reverse,
-				      &stored);
-	if (st->s_off < size)
-		chk_note_write(w->chk, st->s_off, SIM_MIN(stored, size - st->s_off), st->s_fill);
-	sr->bytes = stored;
-	note(sr, "stored %lld bytes at %lld%s", (long long)stored, (long long)st->s_off,
-	     sr->err == -EFAULT ? " (SIGBUS: page past the EOF page)" : "");
-}
-
-static void trace_step_result(FILE *trace, const struct sim_step_result *sr);
 
 static void step_pread(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
 		       FILE *trace)
@@ -366,40 +380,6 @@ static bool step_sync_like(struct world *w, const struct scn_step *st,
 	}
 }
 
-/*
- * mmap, msync, munmap: an explicit mapping (mwrite maps implicitly without
- * one).  msync -s is MS_SYNC: vfs_fsync_range(.., datasync) over the range
- * (the whole mapping without one); -a (MS_ASYNC), -i and no flag do nothing
- * a crash could see.
- */
-static void step_mapping(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
-{
-	int64_t start = st->s_has_range ? st->s_off : w->map_off;
-	int64_t len = st->s_has_range ? st->s_len : w->map_len;
-
-	if (st->s_op == SCN_MMAP) {
-		w->mapped = true;
-		w->map_off = st->s_off;
-		w->map_len = st->s_len;
-		w->map_prot = st->s_prot;
-		note(sr, "mapped [%lld, %lld)", (long long)st->s_off,
-		     (long long)(st->s_off + st->s_len));
-		return;
-	}
-	if (st->s_op == SCN_MUNMAP || !w->mapped) {
-		if (!w->mapped)
-			sr->err = -EINVAL;
-		ext4_munmap(&w->fs);
-		w->mapped = false;
-		note(sr, "%s", sr->err ? "no mapping" : "unmapped");
-		return;
-	}
-	if (st->s_msync_flag == 's' && len > 0)   /* a range: not a durable point of the whole file */
-		sr->err = ext4_sync_file(&w->fs, start, start + len - 1, true);
-	note(sr, "msync%s [%lld, %lld)", st->s_msync_flag == 's' ? " MS_SYNC" : " (no write)",
-	     (long long)start, (long long)(start + len));
-}
-
 /* inject: arm a model-only fault (or clear them) until it fires or the next mount. */
 static void step_inject(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
@@ -432,8 +412,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 		sr->err = ext4_release_file(&w->fs);
 		break;
 	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
-	case SCN_FCOLLAPSE: case SCN_FINSERT: step_fallocate(w, st, sr); break;
-	case SCN_MWRITE: step_mwrite(w, st, sr); break;
+	case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_FUNSHARE: step_fallocate(w, st, sr); break;
 	case SCN_SHUTDOWN:
 		if (st->s_logflush)
 			ext4_shutdown_logflush(&w->fs);
@@ -443,7 +422,9 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 		crash_step(w, st, idx, sr);
 		break;
 	case SCN_COPY_RANGE: step_copy_range(w, st, sr); break;
-	case SCN_MMAP: case SCN_MSYNC: case SCN_MUNMAP: step_mapping(w, st, sr); break;
+	case SCN_MWRITE: case SCN_MMAP: case SCN_MSYNC: case SCN_MUNMAP: case SCN_MREAD:
+	case SCN_MREMAP: case SCN_MADVISE: sim_step_mapping(w, st, sr, trace); break;
+	case SCN_FADVISE: sim_step_fadvise(w, st, sr); break;
 	case SCN_WRITEBACK: step_writeback(w, st, sr); break;
 	case SCN_COMMIT: step_commit(w, sr); break;
 	case SCN_CHECKPOINT: jbd2_log_do_checkpoint(&w->fs.journal); break;
@@ -690,7 +671,7 @@ static void trace_step_header(FILE *trace, uint32_t idx, const struct scn_step *
 	fprintf(trace, "  [%u] %s\n", idx, st->s_text);
 }
 
-static void trace_step_result(FILE *trace, const struct sim_step_result *sr)
+void trace_step_result(FILE *trace, const struct sim_step_result *sr)
 {
 	if (sr->err)
 		fprintf(trace, "      error: %s\n", strerror(-sr->err));

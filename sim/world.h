@@ -40,6 +40,16 @@ void world_key(const struct world *w, uint64_t key[2]);
 void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_t step,
 		     uint32_t flags, uint64_t bound, uint64_t key[2]);
 
+/* Print a step's result: its error, its sentences, its writes (run.c). */
+void trace_step_result(FILE *trace, const struct sim_step_result *sr);
+
+/* mmap, mwrite, mread, mremap, msync, madvise, munmap (mapping.c). */
+void sim_step_mapping(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+		      FILE *trace);
+
+/* fadvise (mapping.c). */
+void sim_step_fadvise(struct world *w, const struct scn_step *st, struct sim_step_result *sr);
+
 /* Set the step's trace sentence (printf format). */
 void note(struct sim_step_result *sr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -164,6 +164,7 @@ enum ext4_fault { EXT4_FAULT_ENOSPC, EXT4_FAULT_NONDA, EXT4_FAULT_CLEAR };
 #define FALLOC_FL_COLLAPSE_RANGE 0x08
 #define FALLOC_FL_ZERO_RANGE 0x10
 #define FALLOC_FL_INSERT_RANGE 0x20
+#define FALLOC_FL_UNSHARE_RANGE 0x40
 
 /* EXT4_MAP_* */
 #define MAP_NEW 0x1u
@@ -341,6 +342,12 @@ int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t f
 			 const uint8_t *src, bool dsync, int64_t readable, int64_t *written);
 int ext4_set_sync_flag(struct ext4_fs *fs, bool on);
 void ext4_evict_clean(struct ext4_fs *fs);
+int ext4_mmap_load(struct ext4_fs *fs, int64_t pos, int64_t len, bool reverse, uint8_t *out,
+		   int64_t *loaded);
+int ext4_mmap_populate_write(struct ext4_fs *fs, int64_t pos, int64_t len, int64_t *done);
+void ext4_mmap_dontneed(struct ext4_fs *fs, int64_t pos, int64_t len);
+/* fadvise.c: posix_fadvise(2) as generic_fadvise() takes it */
+int generic_fadvise(struct ext4_fs *fs, int64_t offset, int64_t len, char advice);
 int ext4_mmap_store(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t *stored);
 int ext4_mmap_store_dir(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,

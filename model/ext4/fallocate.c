@@ -582,6 +582,9 @@ static int vfs_fallocate_checks(const struct ext4_fs *fs, int mode, int64_t offs
 	if ((mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)) &&
 	    (mode & ~(FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE)))
 		return -EINVAL;
+	if ((mode & FALLOC_FL_UNSHARE_RANGE) &&
+	    (mode & ~(FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_KEEP_SIZE)))
+		return -EINVAL;
 	if (offset + len > ext4_max_size(fs))
 		return -EFBIG;
 	return 0;

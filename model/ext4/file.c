@@ -5,7 +5,10 @@
  * flush), chattr +S/-S (ext4_ioctl_setflags) and evicting clean folios
  * (POSIX_FADV_DONTNEED), and stores through a shared mapping of the file
  * (the fault path of mm/memory.c and mm/filemap.c: filemap_fault,
- * do_shared_fault / wp_page_shared calling ext4_page_mkwrite).
+ * do_shared_fault / wp_page_shared calling ext4_page_mkwrite), loads
+ * through it (xfs_io's mread), and madvise(2)'s effects on a file mapping
+ * (mm/madvise.c: MADV_POPULATE_READ/WRITE fault pages in, MADV_DONTNEED
+ * zaps them).
  *
  * The model's clock does not advance, so no write changes c/mtime and
  * file_update_time() never dirties the inode (as for writes within one
@@ -200,4 +203,101 @@ void ext4_munmap(struct ext4_fs *fs)
 
 	for (uint32_t i = 0; i < m->a_nr; i++)
 		m->a_folios[i]->flags &= (uint8_t)~PG_mkwrite;
+}
+
+/*
+ * A load fault on page @index of the mapping: filemap_fault() (SIGBUS at or
+ * past the page holding EOF, else the folio read if it is not uptodate).
+ * Returns 0 with the folio in *fp, -EFAULT for SIGBUS, or the read's error.
+ */
+static int ext4_load_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
+{
+	uint64_t max_idx = ((uint64_t)fs->inode.i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	struct folio *f;
+	int err;
+
+	if (fs->s_shutdown)
+		return -EIO;
+	if (index >= max_idx)
+		return -EFAULT;
+	f = filemap_grab_folio(&fs->inode.i_mapping, index);
+	if (!(f->flags & PG_uptodate) && (err = ext4_read_folio(fs, f)) < 0)
+		return err;
+	*fp = f;
+	return 0;
+}
+
+/*
+ * Load [@pos, @pos + @len) through a shared mapping, page by page (from the
+ * last page down with @reverse, as xfs_io's mread -r), into @out (NULL: the
+ * loads only fault, as MADV_POPULATE_READ).  The mapping shows the whole
+ * folio: bytes past EOF in the EOF page are what the folio holds (zeros
+ * from the read, or an earlier store's).  A page at or past the EOF page
+ * stops the loads with SIGBUS (-EFAULT); *loaded gets the bytes loaded, of
+ * a prefix of the range (a suffix with @reverse).
+ */
+int ext4_mmap_load(struct ext4_fs *fs, int64_t pos, int64_t len, bool reverse, uint8_t *out,
+		   int64_t *loaded)
+{
+	int64_t end = pos + len;
+
+	*loaded = 0;
+	if (pos < 0 || len < 0)
+		return -EINVAL;
+	while (*loaded < len) {
+		int64_t at = reverse ? SIM_MAX(pos, (end - *loaded - 1) & ~(int64_t)(PAGE_SIZE - 1))
+				     : pos + *loaded;
+		int64_t n = reverse ? end - *loaded - at
+				    : SIM_MIN((int64_t)PAGE_SIZE - (at & (PAGE_SIZE - 1)), end - at);
+		struct folio *f;
+		int err = ext4_load_fault(fs, (uint64_t)at >> PAGE_SHIFT, &f);
+
+		if (err < 0)
+			return err;
+		if (out)
+			memcpy(out + (at - pos), f->data + (at & (PAGE_SIZE - 1)), (size_t)n);
+		*loaded += n;
+	}
+	return 0;
+}
+
+/*
+ * madvise(MADV_POPULATE_WRITE) over [@pos, @pos + @len): a write fault on
+ * each page (->page_mkwrite, the folio dirtied), storing nothing.  Stops at
+ * the first page at or past the EOF page with -EFAULT, as the kernel's
+ * faultin_page() reports SIGBUS; *done gets the bytes populated.
+ */
+int ext4_mmap_populate_write(struct ext4_fs *fs, int64_t pos, int64_t len, int64_t *done)
+{
+	int64_t end = pos + len;
+
+	*done = 0;
+	for (int64_t at = pos; at < end;) {
+		int64_t next = SIM_MIN(end, (at | (int64_t)(PAGE_SIZE - 1)) + 1);
+		struct folio *f;
+		int err = ext4_store_fault(fs, (uint64_t)at >> PAGE_SHIFT, &f);
+
+		if (err < 0)
+			return err;
+		*done += next - at;
+		at = next;
+	}
+	return 0;
+}
+
+/*
+ * madvise(MADV_DONTNEED) over [@pos, @pos + @len) of a shared file mapping:
+ * zap_page_range() drops the page-table entries (a dirty entry's folio stays
+ * dirty in the page cache), so the next store to each page faults and calls
+ * ->page_mkwrite again.  The page cache keeps every folio.
+ */
+void ext4_mmap_dontneed(struct ext4_fs *fs, int64_t pos, int64_t len)
+{
+	struct address_space *m = &fs->inode.i_mapping;
+	uint64_t first = (uint64_t)pos >> PAGE_SHIFT;
+	uint64_t last = (uint64_t)(pos + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	for (uint32_t i = 0; i < m->a_nr; i++)
+		if (m->a_folios[i]->index >= first && m->a_folios[i]->index < last)
+			m->a_folios[i]->flags &= (uint8_t)~PG_mkwrite;
 }

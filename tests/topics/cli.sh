@@ -172,3 +172,25 @@ expect_exit2 kernel-typo "$sim" run --kernel 6.188 -c fsync
 check kernel-typo-hint 'grep -q "did you mean .6.18.?" "$err"'
 expect_exit2 invariant-typo "$sim" run --fail-on post_eof_zero_strik -c fsync
 check invariant-typo-hint 'grep -q "did you mean .post_eof_zero_strict.?" "$err"'
+
+# xfs_io's forms on a mapping and its advice (scenarios/xfs_io/mapped-forms.yaml): the
+# whole trace, checked against what 6.18.44 showed for the mread dumps and the errors
+run "$sim" run scenarios/xfs_io/mapped-forms.yaml
+check xfs-io-mapped-forms '[ "$rc" = 0 ] && golden xfs-io-mapped-forms "$out"'
+# pwrite -R -Z N writes where xfs_io writes: the file's size and MD5 as xfs_io 6.1 left
+# them on 6.18.44 for `pwrite -q -R -Z N -S 0x11 -b 4096 8000 65536` on a new file
+for zm in 7:65536:08cdf1c647efac484b267db54b0fc56b 12345:65536:d97ae63feced8722a799841de4c02477 \
+	4294967295:57344:a96fb181a9e7ba4648ad64f332477db2; do
+	z=${zm%%:*} m=${zm##*:} n=${zm#*:} n=${n%%:*}
+	run "$sim" run --quiet --dump-file "$tmp/rand.bin" -c "pwrite -R -Z $z -S 0x11 -b 4096 8000 65536"
+	check "pwrite-random-Z$z" '[ "$rc" = 0 ] && [ "$(stat -c %s "$tmp/rand.bin")" = "$n" ] &&
+		[ "$(md5sum < "$tmp/rand.bin" | cut -d" " -f1)" = "$m" ]'
+done
+# xfs_io's abbreviations are its commands
+run "$sim" run -c "w -S 0x61 0 10" -c "mm -rw 0 4096" -c "mw -S 0x62 2 2" -c "ms -s" \
+	-c "mr -v 0 10" -c "ma -d 0 4096" -c "mu" -c "t 4" -c "r -v 0 4"
+check xfs-io-abbreviations '[ "$rc" = 0 ] && golden xfs-io-abbreviations "$out"'
+# the pwritev2 flags without -V, and -R without -Z, are refused with the reason
+expect_exit2 pwrite-D-without-V "$sim" run -c "pwrite -D 0 4096"
+check pwrite-D-without-V-reason 'grep -q "passes only with -V N" "$err"'
+expect_exit2 pwrite-R-without-Z "$sim" run -c "pwrite -R 0 4096"

@@ -182,5 +182,5 @@ check grammar-own-fill '[ "$rc" = 0 ] && grep -q "\"space\": 20, .*\"run\": 20" 
 # a data-synced write of many calls (each call commits; each commit's crash states scan
 # the file): the scan is linear in the file and its writes, not their product (took
 # 9.5 s for 1 MB in 4 KiB calls, 43.6 s for 2 MB; the fuzz harness timed out on it)
-run "$sim" run --crash-everywhere --summary -c "pwrite -S 0x41 0 6144" -c "pwrite -DS 0xbb 29 1000000"
+run "$sim" run --crash-everywhere --summary -c "pwrite -S 0x41 0 6144" -c "pwrite -DS 0xbb -V 1 29 1000000"
 check dsync-many-calls '[ "$rc" = 0 ] && grep -q "PASS" "$out"'

@@ -14,6 +14,7 @@
  * twice, and cmd_parse keeps argv's order (tests/topics/cli.sh checks the
  * other way: every row of every command reaches code).
  */
+#define _XOPEN_SOURCE 700       /* srandom(3) and random(3), to compare with */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "xfs_io_random.h"
 #include "scenario.h"
 #include "scnwrite.h"
 
@@ -525,7 +527,82 @@ static const struct step_case step_cases[] = {
 	{ "msync -s 0 4096", SCN_MSYNC, 0, 4096, 0, 'r', -1 },
 	{ "munmap", SCN_MUNMAP, 0, 0, 0, 0, -1 },
 	{ "shutdown -f", SCN_SHUTDOWN, 0, 0, 0, 0, -1 },
+	{ "w 0 4", SCN_PWRITE, 0, 4, 0xcd, 0, -1 },
+	{ "r -v 0 4", SCN_PREAD, 0, 4, 0, 'v', -1 },
+	{ "t 4k", SCN_TRUNCATE, 0, 4096, 0, 0, -1 },
+	{ "mm -rw 0 8k", SCN_MMAP, 0, 8192, 0, 0, -1 },
+	{ "mw -S 1 0 2", SCN_MWRITE, 0, 2, 1, 0, -1 },
+	{ "mr 0 4096", SCN_MREAD, 0, 4096, 0, 'r', -1 },
+	{ "mread", SCN_MREAD, 0, 0, 0, 0, -1 },
+	{ "ms -s", SCN_MSYNC, 0, 0, 0, 0, -1 },
+	{ "mu", SCN_MUNMAP, 0, 0, 0, 0, -1 },
+	{ "ma -R 0 4096", SCN_MADVISE, 0, 4096, 0, 'r', -1 },
+	{ "madvise", SCN_MADVISE, 0, 0, 0, 0, -1 },
+	{ "funshare 0 4096", SCN_FUNSHARE, 0, 4096, 0, 0, -1 },
+	{ "falloc -u 0 4096", SCN_FUNSHARE, 0, 4096, 0, 0, -1 },
+	{ "fadvise -d 4096 0", SCN_FADVISE, 4096, 0, 0, 'r', -1 },
+	{ "fadvise", SCN_FADVISE, 0, 0, 0, 0, -1 },
+	{ "mremap -m 8192", SCN_MREMAP, 0, 8192, 0, 0, -1 },
+	{ "copy_range -s 0 -d 9 -l 3 f", SCN_COPY_RANGE, 9, 3, 0, 0, -1 },
+	{ "pwrite -R -Z 5 -b 1k 0 8k", SCN_PWRITE, 0, 8192, 0xcd, 0, -1 },
+	{ "pwrite -DA -V1 0 4k", SCN_PWRITE, 0, 4096, 0xcd, 0, -1 },
 };
+
+/*
+ * pwrite -R's offsets are glibc's random(3) after srandom(N), as xfs_io draws
+ * them: the model's copy gives the C library's own sequence (this test runs
+ * on glibc), 20,000 values for each seed, the edge seeds among them.
+ */
+static void test_scenario__xfs_io_random_is_glibc(void **state)
+{
+	static const uint32_t seeds[] = { 1, 5, 0xcdcdcdcd, 0x7fffffff, 0x80000000u, 0xffffffffu };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(seeds) / sizeof(seeds[0]); k++) {
+		struct glibc_random g;
+
+		glibc_srandom(&g, seeds[k]);
+		srandom(seeds[k]);
+		for (int i = 0; i < 20000; i++) {
+			long want = random();
+			int32_t got = glibc_random(&g);
+
+			if (got != want)
+				fail_msg("seed %u, value %d: %d, glibc %ld", seeds[k], i, got, want);
+		}
+	}
+}
+
+/* The flags of the xfs_io forms added with mread: each lands in its own field. */
+static void test_scenario__xfs_io_form_flags(void **state)
+{
+	struct scn_step st;
+	char err[SCN_ERR_MAX];
+	unsigned col;
+
+	(void)state;
+	assert_int_equal(scn_parse_step("pwrite -R -Z 0xcdcdcdcd -b 1k 0 8k", &st, err,
+					sizeof(err), &col), 0);
+	assert_true(st.s_random);
+	assert_int_equal(st.s_zeed, 0xcdcdcdcdu);
+	assert_int_equal(st.s_bsize, 1024);
+	assert_int_equal(scn_step_bytes(&st), 8192);
+	assert_int_equal(scn_parse_step("pwrite -R -Z 1 0 100", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(scn_step_bytes(&st), 4096);    /* at least one buffer */
+	assert_int_equal(scn_parse_step("pwrite -R -F -Z 1 0 100", &st, err, sizeof(err), &col), 0);
+	assert_false(st.s_random);                      /* -F after -R: forward, as in xfs_io */
+	assert_int_equal(scn_parse_step("pwrite -DA -V 1 0 4k", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_dsync && st.s_atomic);
+	assert_int_equal(scn_parse_step("mmap -rS 0 4k", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_map_sync);
+	assert_int_equal(st.s_prot, 1);
+	assert_int_equal(scn_parse_step("madvise -d -W 0 4k", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(st.s_advice, 'W');             /* the last advice wins */
+	assert_int_equal(scn_parse_step("mread -r -f 0 4k", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_reverse && st.s_verbose && st.s_file_offsets);
+	assert_int_equal(scn_parse_step("falloc -k -u 0 4k", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(st.s_op, SCN_FUNSHARE);
+}
 
 /* Check the fields of @st against case @c. */
 static void check_step(const struct scn_step *st, const struct step_case *c)
@@ -628,7 +705,7 @@ static const struct step_bad step_bads[] = {
 	{ "foo", 0, "unknown step 'foo'" },
 	{ "  foo 1", 2, "unknown step 'foo'" },
 	{ "PWRITE 0 1", 0, "unknown step 'PWRITE'" },
-	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [-b BSIZE] [-V N] [-qwWDF] [--short N] OFF LEN" },
+	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-qwWF] [--short N] OFF LEN" },
 	{ "pwrite 0", 8, "pwrite: missing LEN" },
 	{ "pwrite 0 1 2", 11, "pwrite: too many arguments" },
 	{ "pwrite 1 2 3 4 5 6 7 8 9", 11, "pwrite: too many arguments" },
@@ -639,10 +716,23 @@ static const struct step_bad step_bads[] = {
 	{ "pwrite -x 0 1", 7, "unknown option '-x'" },
 	{ "pwrite --short 5 0 4", 15, "--short 5 is more than LEN 4" },
 	{ "pwrite 0 1 -x", 11, "pwrite: unknown option '-x'" },
-	{ "pwrite 0 1 -R", 11, "pwrite: -R is not modelled: random offsets" },
-	{ "falloc -u 0 1", 7, "FALLOC_FL_UNSHARE_RANGE" },
+	{ "pwrite 0 1 -R", 0, "pwrite: -R needs -Z N, a nonzero seed" },
+	{ "pwrite -R -Z 0 0 1", 13, "pwrite: -Z 0 is out of range" },
+	{ "pwrite -R -Z 1 -V 2 0 1", 0, "pwrite: -R with -V is not modelled" },
+	{ "pwrite -D 0 1", 0, "pwrite: -D is a pwritev2(2) flag, which xfs_io passes only with -V N" },
+	{ "pwrite -A 0 1", 0, "pwrite: -A is a pwritev2(2) flag" },
 	{ "pwrite -b 0 0 1", 10, "pwrite: -b 0 is out of range" },
-	{ "copy_range -s 0 -d 9 f", 21, "copy_range: the source is the file itself" },
+	{ "copy_range -s 0 -d 9 f g", 23, "copy_range: one source file at most" },
+	{ "copy_range -s 0 -d 9 -f 0", 21, "copy_range: -f is not modelled: -f N copies from "
+	  "xfs_io's open file N and then closes it" },
+	{ "mremap 0", 7, "mremap: NEWSIZE must be more than 0" },
+	{ "mremap", 6, "mremap: missing SIZE" },
+	{ "mremap -f 4096 8192", 7, "mremap: -f is not modelled: MREMAP_FIXED" },
+	{ "madvise -w 0 4096", 8, "madvise: -w is not modelled: MADV_WILLNEED's read-ahead" },
+	{ "madvise -p 0 4096", 8, "MADV_REMOVE is a hole punch: write fpunch OFF LEN" },
+	{ "fadvise -w", 8, "fadvise: -w is not modelled" },
+	{ "fadvise -x", 8, "fadvise: unknown option '-x'" },
+	{ "mread 0", 7, "mread: missing LEN" },
 	{ "msync -a -s", 9, "msync: give one of -a, -i, -s" },
 	{ "pwrite -qx 0 1", 9, "pwrite: unknown option '-x'" },
 	{ "pwirte 0 1", 0, "unknown step 'pwirte' (did you mean 'pwrite'?)" },
@@ -1060,6 +1150,8 @@ int main(void)
 						scn_setup, scn_teardown),
 		cmocka_unit_test(test_scenario__step_forms),
 		cmocka_unit_test(test_scenario__inject_forms),
+		cmocka_unit_test(test_scenario__xfs_io_form_flags),
+		cmocka_unit_test(test_scenario__xfs_io_random_is_glibc),
 		cmocka_unit_test(test_scenario__step_errors),
 		cmocka_unit_test(test_scenario__number_forms),
 		cmocka_unit_test(test_scenario__op_names),
