@@ -111,12 +111,11 @@ void ext4_evict_clean(struct ext4_fs *fs)
 }
 
 /*
- * A store fault on page @index of the mapping: filemap_fault() (SIGBUS at
- * or past the page holding EOF, else read the folio) and ->page_mkwrite,
- * unless an earlier store left the folio writable (PG_mkwrite).  Returns
- * 0 with the folio in *fp, -EFAULT for SIGBUS, or page_mkwrite's error.
+ * A load fault on page @index of the mapping: filemap_fault() (SIGBUS at or
+ * past the page holding EOF, else the folio read if it is not uptodate).
+ * Returns 0 with the folio in *fp, -EFAULT for SIGBUS, or the read's error.
  */
-static int ext4_store_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
+static int ext4_load_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
 {
 	uint64_t max_idx = ((uint64_t)fs->inode.i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	struct folio *f;
@@ -127,14 +126,29 @@ static int ext4_store_fault(struct ext4_fs *fs, uint64_t index, struct folio **f
 	if (index >= max_idx)
 		return -EFAULT;
 	f = filemap_grab_folio(&fs->inode.i_mapping, index);
-	if (!(f->flags & PG_mkwrite)) {
-		if (!(f->flags & PG_uptodate) && (err = ext4_read_folio(fs, f)) < 0)
-			return err;
-		if ((err = ext4_page_mkwrite(fs, f)) < 0)
-			return err;
-		f->flags |= PG_mkwrite;
-	}
+	if (!(f->flags & PG_uptodate) && (err = ext4_read_folio(fs, f)) < 0)
+		return err;
 	*fp = f;
+	return 0;
+}
+
+/*
+ * A store fault on page @index of the mapping: the load fault, then
+ * ->page_mkwrite unless an earlier store left the folio writable
+ * (PG_mkwrite).  Returns 0 with the folio in *fp, -EFAULT for SIGBUS, or the
+ * read's or page_mkwrite's error.
+ */
+static int ext4_store_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
+{
+	int err = ext4_load_fault(fs, index, fp);
+
+	if (err < 0)
+		return err;
+	if (!((*fp)->flags & PG_mkwrite)) {
+		if ((err = ext4_page_mkwrite(fs, *fp)) < 0)
+			return err;
+		(*fp)->flags |= PG_mkwrite;
+	}
 	return 0;
 }
 
@@ -203,28 +217,6 @@ void ext4_munmap(struct ext4_fs *fs)
 
 	for (uint32_t i = 0; i < m->a_nr; i++)
 		m->a_folios[i]->flags &= (uint8_t)~PG_mkwrite;
-}
-
-/*
- * A load fault on page @index of the mapping: filemap_fault() (SIGBUS at or
- * past the page holding EOF, else the folio read if it is not uptodate).
- * Returns 0 with the folio in *fp, -EFAULT for SIGBUS, or the read's error.
- */
-static int ext4_load_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
-{
-	uint64_t max_idx = ((uint64_t)fs->inode.i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	struct folio *f;
-	int err;
-
-	if (fs->s_shutdown)
-		return -EIO;
-	if (index >= max_idx)
-		return -EFAULT;
-	f = filemap_grab_folio(&fs->inode.i_mapping, index);
-	if (!(f->flags & PG_uptodate) && (err = ext4_read_folio(fs, f)) < 0)
-		return err;
-	*fp = f;
-	return 0;
 }
 
 /*
