@@ -38,7 +38,8 @@ static void usage(FILE *out)
 static void print_header(FILE *out, const struct loaded *ld, const struct sim_variant_cfg *cfg)
 {
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
-	const struct ext4_mount_opts *o = &cfg->opts;
+	/* dioread_nolock only where the mount uses it (ext4_should_dioread_nolock) */
+	const struct ext4_mount_opts m = ext4_set_def_opts(&cfg->opts, &cfg->sem), *o = &m;
 
 	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s, %u blocks\n", cfg->name,
 	       cfg->profile->name, o->block_size, modes[o->data],

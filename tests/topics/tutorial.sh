@@ -74,6 +74,17 @@ run "$sim" run -c "pwrite -S 0xaa 0 8192" -c "sync_range -w 0 0" -c commit -c cr
 	-c "pread -v 0 16" --block-size 1024 --kernel 6.1
 check question-7-2-dioread-lock '[ "$rc" = 0 ] && grep -q "extents: 0-7 written@1044" "$out" &&
 	grep -q "ordered data" "$out" && grep -q "00000000: aa aa" "$out"'
+# the header names dioread_nolock only where the mount uses it (ext4_should_dioread_nolock:
+# delalloc, not data=journal, and before 6.8 only with page-sized blocks)
+check question-7-2-header-no-dioread-nolock '! head -2 "$out" | grep -q dioread_nolock &&
+	head -2 "$out" | grep -q "kernel 6.1; block size 1024, data=ordered, delalloc, "'
+for a in "--data journal" "--nodelalloc" "--block-size 1024 --kernel 6.1"; do
+	run "$sim" run $a scenarios/tutorial/07-unwritten.yaml
+	check "header-dioread-nolock-applies$(echo "$a" | tr -c 'a-z0-9\n' '-')" \
+		'[ "$rc" -le 1 ] && ! grep -q "^-- variant .*dioread_nolock" "$out"'
+done
+run "$sim" run --block-size 1024 scenarios/tutorial/07-unwritten.yaml
+check header-dioread-nolock-1024-6.18 'grep -q "^-- variant .*delalloc, dioread_nolock, " "$out"'
 run "$sim" html scenarios/tutorial/10-page-cache-half.yaml --diff eof_zero_dirty_folio_mm \
 	-o "$tmp/question-10.html"
 check question-10-html-diff '[ "$rc" = 0 ] && [ -s "$tmp/question-10.html" ]'
