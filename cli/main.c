@@ -183,6 +183,7 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 	if (c->o.json)
 		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
+	c->o.quiz_lines = quiz;         /* no line's absence tells a blank's value */
 	q.out = quiz ? quiz_open(&q) : stdout;
 	for (unsigned i = 0; i < nr; i++) {
 		int f = run_input(c, &l, i, &nr_run, q.out);

@@ -55,6 +55,21 @@ for c in "$tmp"/tut/*.cmd; do
 	check "$name-golden" 'golden "$name" "$out"'
 	check "$name-page" 'excerpt_matches "${c%.cmd}.exp" "$out"'
 done
+# A lesson asks first (its "## Predict" section), then shows what answers it folded: every
+# console block but a --quiz run or a bare `quiz --seed S` comes after the Predict heading,
+# inside a <details> block.
+lesson_folds() {
+	awk '/^## Predict/ { asked = 1 }
+	     /^<details>/ { fold++ } /^<\/details>/ { fold-- }
+	     /^```console$/ { getline cmd
+		if (cmd ~ /--quiz/ || cmd ~ /quiz --seed [0-9]+$/) next
+		if (!asked) { print "  line " NR ": shown before the question: " cmd; bad = 1 }
+		else if (fold < 1) { print "  line " NR ": not folded: " cmd; bad = 1 } }
+	     END { exit bad || !asked }' "$1"
+}
+for page in docs/tutorial/[0-9][0-9]-*.md; do
+	check "lesson-asks-before-it-shows-$(basename "$page" .md)" 'lesson_folds "$page"'
+done
 check lessons-have-commands '[ "$(ls "$tmp"/tut/*.cmd | wc -l)" -ge 20 ]'
 
 # The commands the lessons' questions give inline (not console blocks), checked against
@@ -94,21 +109,36 @@ for f in scenarios/tutorial/*.yaml; do
 	check "used-$(basename "$f" .yaml)" 'grep -q "$(basename "$f")" docs/tutorial/*.md'
 done
 
-# run --quiz: the blanks' answers are the numbers the plain trace prints, in order
+# run --quiz: the blanks' answers are the values the plain trace (and --json) prints, in
+# order, and the quiz shows none of them: no size, crash-state count, unflushed-write count,
+# recovery line, read count or hex dump, no state line of a crash step, no verdict; every
+# step has its (blanked) size line, so that a missing line tells nothing.
+quiz_hides='i_size [0-9]|i_disksize [0-9]| [0-9]+ (raw|distinct|violating|unflushed)|replayed [0-9]|'
+quiz_hides=$quiz_hides'in-flight|read [0-9]|^      [0-9a-f]{8}: |PASS|FAIL|VIOLATION|violation:|kept:|lost:'
 for f in scenarios/tutorial/*.yaml; do
 	b=$(basename "$f" .yaml)
 	run "$sim" run "$f"
-	sed -n 's/^      size:    i_size \([0-9]*\), i_disksize \([0-9]*\).*/\1\n\2/p;
-		s/^      crash states: \([0-9]*\) raw .*, \([0-9]*\) distinct, \([0-9]*\) violating$/\1\n\2\n\3/p' \
-		"$out" > "$tmp/plain.nums"
+	sed -n 's/^      crash states: \([0-9]*\) raw (\([0-9]*\) unflushed write(s) to \([0-9]*\) block(s)), .*, \([0-9]*\) distinct, \([0-9]*\) violating$/raw crash states \1\nunflushed writes \2\nblocks written \3\ndistinct crash states \4\nviolating crash states \5/p
+		s/^      read \([0-9]*\) bytes at .*/bytes read \1/p' "$out" > "$tmp/plain.nums"
+	run "$sim" run --json "$f"
+	grep -o '"bytes": -*[0-9]*, "i_size": [0-9]*, "i_disksize": [0-9]*' "$out" | cut -d, -f2- |
+		sed 's/ *"i_size": \([0-9]*\), "i_disksize": \([0-9]*\)/i_size \1\ni_disksize \2/' \
+		> "$tmp/json.sizes"
 	run "$sim" run --reveal "$f"
-	sed -n 's/^  ?[0-9]* *\[[0-9]*\] [a-z_ ]*: \([0-9]*\)$/\1/p' "$out" > "$tmp/key.nums"
-	check "quiz-key-$b" 'cmp -s "$tmp/plain.nums" "$tmp/key.nums" && [ -s "$tmp/key.nums" ]'
+	sed -n 's/^  ?[0-9]* *\[[0-9]*\] \([a-z_ ]*\): \([0-9]*\)$/\1 \2/p' "$out" > "$tmp/key.all"
+	grep -v '^i_size \|^i_disksize ' "$tmp/key.all" > "$tmp/key.nums"
+	grep '^i_size \|^i_disksize ' "$tmp/key.all" > "$tmp/key.sizes"
+	check "quiz-key-$b" 'cmp -s "$tmp/plain.nums" "$tmp/key.nums"'
+	check "quiz-key-sizes-$b" 'cmp -s "$tmp/json.sizes" "$tmp/key.sizes" && [ -s "$tmp/key.sizes" ]'
 	keys=$(sed -n '/^answers/,$p' "$out" | grep -c '^  ?[0-9]')
 	run "$sim" run --quiz "$f"
-	check "quiz-hides-$b" '[ "$rc" = 0 ] &&
-		! grep -Eq "i_size [0-9]| [0-9]+ distinct|PASS|FAIL|VIOLATION|violation:" "$out" &&
+	check "quiz-hides-$b" '[ "$rc" = 0 ] && ! grep -Eq "$quiz_hides" "$out" &&
 		[ "$(grep -o "?[0-9][0-9]*" "$out" | sort -u | wc -l)" = "$keys" ]'
+	check "quiz-size-every-step-$b" '[ "$(grep -c "^  \[[0-9]*\] " "$out")" = \
+		"$(grep -c "^      size:    i_size ?[0-9]*, i_disksize ?[0-9]*$" "$out")" ]'
+	check "quiz-crash-state-blanked-$b" '! awk "/^  \[[0-9]+\] (crash|shutdown)/ { c = 1; next }
+		/^  [^ ]/ { c = 0 } c && /^      (extents|cache|journal|crash): / && !/: +\?[0-9]+$/ { bad = 1 }
+		END { exit !bad }" "$out"'
 done
 expect_exit2 quiz-json "$sim" run --quiz --json scenarios/tutorial/01-not-on-disk.yaml
 expect_exit2 quiz-events "$sim" run --reveal --events scenarios/tutorial/01-not-on-disk.yaml
