@@ -183,6 +183,20 @@ for s in $(seq 1 40); do
 	touch "$tmp/yes" "$tmp/no"
 	check "quiz-$s-possible-are-the-states" 'sort -u "$tmp/yes" | cmp -s - "$tmp/states"'
 	check "quiz-$s-others-are-not" '[ -z "$(sort -u "$tmp/no" | comm -12 - "$tmp/states")" ]'
+	# one reason per option, and a reason that agrees with the options: "after recovery f
+	# has S" only for a size no possible option has, a byte range only for one that has it
+	check "quiz-$s-reasons" 'awk "
+		/^  [A-Z]\\. [0-9]+ byte/ { size[substr(\$1, 1, 1)] = \$2; next }
+		/^  [A-Z]\\. possible: [0-9]+ of the [0-9]+ raw state\\(s\\), e\\.g\\. crash --keep [^ ]+ .*replay/ {
+			ok[substr(\$1, 1, 1)] = \"yes\"; psize[size[substr(\$1, 1, 1)]] = 1; next }
+		/^  [A-Z]\\. not possible: after recovery f has [0-9]+ / { ok[substr(\$1, 1, 1)] = \"size\"; next }
+		/^  [A-Z]\\. not possible: (\\[[0-9]+, [0-9]+\\) holds|its bytes come) / {
+			ok[substr(\$1, 1, 1)] = \"bytes\"; next }
+		/^  [A-Z]\\. / { bad = 1 }
+		END { for (o in size) { if (!(o in ok)) bad = 1
+			  if (ok[o] == \"size\" && (size[o] in psize)) bad = 1
+			  if (ok[o] == \"bytes\" && !(size[o] in psize)) bad = 1 }
+		      exit bad }" "$out"'
 	rm -f "$tmp/yes" "$tmp/no"
 done
 run "$sim" quiz --seed 4
