@@ -16,9 +16,12 @@
  * Each true option's bytes are read back by replaying the steps with the
  * state's `crash --keep` in place of the crash, and its SHA-256 must equal
  * the one the enumeration computed (an assertion).  --answers adds the key:
- * possible or not, how many raw states lead there, the step that replays
- * one, the violations, and each option's SHA-256, so a test can compare the
- * key with crashstates.  --yaml prints the problem as a scenario instead.
+ * possible or not, with a one-line reason (a possible option: how many raw
+ * states lead there, the step that replays one, the writes it keeps and
+ * loses, the transactions recovery replays, the violations; an impossible
+ * one: the sizes recovery gives, or the first byte range no state of its
+ * size holds, or the nearest possible option it departs from), and each
+ * option's SHA-256, so a test can compare the key with crashstates.  --yaml prints the problem as a scenario instead.
  * Among up to 64 draws of the seed the first with two to four distinct
  * states is kept (else the first with one).  Everything depends on the seed and the flags alone.
  */
