@@ -7,7 +7,8 @@
  * tells a value.  It is filtered line by line: i_size and i_disksize on a
  * size line; the raw, distinct and violating counts of a crash-states line
  * and its unflushed writes and blocks (the raw count follows from them);
- * the crash line (in-flight writes, the transaction lost, the blocks
+ * the same counts of a hypothetical crash (--crash-everywhere); the crash
+ * line (in-flight writes, the transaction lost, the blocks
  * recovery replayed) and the extents, cache and journal lines of a crash
  * step; a read's byte count, its hex dump (one blank for the whole dump)
  * and the state lines of a read step; the violated invariants of a verdict:
@@ -31,6 +32,7 @@
 
 #define SIZE_PREFIX "      size:    i_size "
 #define CRASH_PREFIX "      crash states: "
+#define HYPO_PREFIX "      crash states if it crashed here: "
 #define VERDICT_PREFIX "  verdict "
 #define STATE_INDENT "      "
 
@@ -118,6 +120,33 @@ static void mask_crash_states(struct qmask *q, const char *line)
 	blank_num(q, "distinct crash states", distinct);
 	fputs(" distinct, ", q->out);
 	blank_num(q, "violating crash states", violating);
+	fputs(" violating\n", q->out);
+}
+
+/* --crash-everywhere: "...if it crashed here: R raw (W unflushed write(s)), E evaluated (how), D distinct, V violating" */
+static void mask_hypothetical(struct qmask *q, const char *line)
+{
+	const char *p = line + strlen(HYPO_PREFIX);
+	unsigned long long raw, evaluated;
+	unsigned writes, distinct, violating;
+	char how[16];
+	int n = -1;
+
+	fputs(HYPO_PREFIX, q->out);
+	if (sscanf(p, "%llu raw (%u unflushed write(s)), %llu evaluated (%15[a-z]), %u distinct, "
+		   "%u violating%n", &raw, &writes, &evaluated, how, &distinct, &violating, &n) != 6 ||
+	    n < 0 || p[n] != '\0') {
+		blank(q, "crash states if it crashed here", p);
+		fputc('\n', q->out);
+		return;
+	}
+	blank_num(q, "raw crash states if it crashed here", raw);
+	fputs(" raw (", q->out);
+	blank_num(q, "unflushed writes if it crashed here", writes);
+	fprintf(q->out, " unflushed write(s)), ? evaluated (%s), ", how);
+	blank_num(q, "distinct crash states if it crashed here", distinct);
+	fputs(" distinct, ", q->out);
+	blank_num(q, "violating crash states if it crashed here", violating);
 	fputs(" violating\n", q->out);
 }
 
@@ -265,6 +294,8 @@ static void mask_line(struct qmask *q, const char *line)
 		mask_sizes(q, line);
 	else if (starts(line, CRASH_PREFIX))
 		mask_crash_states(q, line);
+	else if (starts(line, HYPO_PREFIX))
+		mask_hypothetical(q, line);
 	else if (starts(line, VERDICT_PREFIX))
 		mask_verdict(q, line);
 	else if (q->step == Q_READ && starts(line, STATE_INDENT "read "))

@@ -167,6 +167,9 @@ for f in scenarios/tutorial/*.yaml; do
 		/^  [^ ]/ { c = 0 } c && /^      (extents|cache|journal|crash): / && !/: +\?[0-9]+$/ { bad = 1 }
 		END { exit !bad }" "$out"'
 done
+run "$sim" run --quiz --crash-everywhere scenarios/tutorial/07-unwritten.yaml
+check quiz-hides-crash-everywhere '[ "$rc" = 0 ] && grep -q "if it crashed here: ?[0-9]" "$out" &&
+	! grep -Eq "$quiz_hides" "$out"'
 expect_exit2 quiz-json "$sim" run --quiz --json scenarios/tutorial/01-not-on-disk.yaml
 expect_exit2 quiz-events "$sim" run --reveal --events scenarios/tutorial/01-not-on-disk.yaml
 expect_exit2 crashstates-quiz "$sim" crashstates --quiz scenarios/tutorial/06-crash-states.yaml
