@@ -38,7 +38,8 @@ static void usage(FILE *out)
 static void print_header(FILE *out, const struct loaded *ld, const struct sim_variant_cfg *cfg)
 {
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
-	const struct ext4_mount_opts *o = &cfg->opts;
+	/* dioread_nolock only where the mount uses it (ext4_should_dioread_nolock) */
+	const struct ext4_mount_opts m = ext4_set_def_opts(&cfg->opts, &cfg->sem), *o = &m;
 
 	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s, %u blocks\n", cfg->name,
 	       cfg->profile->name, o->block_size, modes[o->data],
@@ -182,6 +183,7 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 	if (c->o.json)
 		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
+	c->o.quiz_lines = quiz;         /* no line's absence tells a blank's value */
 	q.out = quiz ? quiz_open(&q) : stdout;
 	for (unsigned i = 0; i < nr; i++) {
 		int f = run_input(c, &l, i, &nr_run, q.out);

@@ -16,9 +16,12 @@
  * Each true option's bytes are read back by replaying the steps with the
  * state's `crash --keep` in place of the crash, and its SHA-256 must equal
  * the one the enumeration computed (an assertion).  --answers adds the key:
- * possible or not, how many raw states lead there, the step that replays
- * one, the violations, and each option's SHA-256, so a test can compare the
- * key with crashstates.  --yaml prints the problem as a scenario instead.
+ * possible or not, with a one-line reason (a possible option: how many raw
+ * states lead there, the step that replays one, the writes it keeps and
+ * loses, the transactions recovery replays, the violations; an impossible
+ * one: the sizes recovery gives, or the first byte range no state of its
+ * size holds, or the nearest possible option it departs from), and each
+ * option's SHA-256, so a test can compare the key with crashstates.  --yaml prints the problem as a scenario instead.
  * Among up to 64 draws of the seed the first with two to four distinct
  * states is kept (else the first with one).  Everything depends on the seed and the flags alone.
  */
@@ -29,6 +32,7 @@
 #include <string.h>
 
 #include "oracle.h"
+#include "pending.h"
 #include "prng.h"
 #include "sha256.h"
 
@@ -381,6 +385,128 @@ static void print_question(const struct problem *p, uint64_t seed)
 	}
 }
 
+/* --- the reasons --- */
+
+/*
+ * Why a possible option is: the raw states that lead there, the writes one
+ * of them keeps and loses, what recovery replays, and any violation.
+ */
+static void why_possible(const struct problem *p, const struct option *o)
+{
+	const struct cs_point *pt = &p->r.points[0];
+	const struct cs_state *st = o->st;
+	char writes[1024];
+
+	cs_describe_writes(&p->r.lay, pt, st, writes, sizeof(writes));
+	printf(": %llu of the %.0f raw state(s), e.g. %s", (unsigned long long)st->raw_states,
+	       pt->raw_states, st->example);
+	if (writes[0])
+		printf(" (%s)", writes);
+	if (st->replay_end == st->replay_first)
+		printf("; recovery replays no transaction");
+	else if (st->replay_end == st->replay_first + 1)
+		printf("; recovery replays tid %u", st->replay_first);
+	else
+		printf("; recovery replays tids %u-%u", st->replay_first, st->replay_end - 1);
+	printf(", the file is %lld byte(s)", (long long)o->c.size);
+	for (int inv = 0; inv < INV_COUNT; inv++)
+		if (st->violated[inv])
+			printf("; %s %s", chk_inv_info(inv)->informational ?
+			       "shows (informational)" : "violates", chk_inv_info(inv)->name);
+}
+
+/* No possible option has @o's size: say the sizes recovery gives. */
+static bool why_not_size(const struct problem *p, const struct option *o)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < p->nr_opt; i++)
+		if (p->opt[i].possible && p->opt[i].c.size == o->c.size)
+			return false;
+	printf(": after recovery f has ");
+	for (unsigned i = 0, n = 0; i < p->nr_opt; i++) {
+		bool seen = false;
+
+		if (!p->opt[i].possible)
+			continue;
+		for (unsigned k = 0; k < i; k++)
+			seen |= p->opt[k].possible && p->opt[k].c.size == p->opt[i].c.size;
+		if (!seen)
+			printf("%s%lld", n++ ? " or " : "", (long long)p->opt[i].c.size);
+		any = true;
+	}
+	SIM_ASSERT(any);
+	printf(" byte(s) in every crash state (the size in the recovered inode), not %lld",
+	       (long long)o->c.size);
+	return true;
+}
+
+/* Does a possible option of @o's size hold byte @v at @off? */
+static bool byte_possible(const struct problem *p, const struct option *o, int64_t off)
+{
+	for (unsigned i = 0; i < p->nr_opt; i++)
+		if (p->opt[i].possible && p->opt[i].c.size == o->c.size &&
+		    p->opt[i].c.bytes[off] == o->c.bytes[off])
+			return true;
+	return false;
+}
+
+/* A range of @o whose byte no crash state of its size has there: name it. */
+static bool why_not_bytes(const struct problem *p, const struct option *o)
+{
+	const struct content *c = &o->c;
+	int64_t i = 0, j;
+
+	while (i < c->size && byte_possible(p, o, i))
+		i++;
+	if (i == c->size)
+		return false;
+	for (j = i + 1; j < c->size && c->bytes[j] == c->bytes[i] && !byte_possible(p, o, j); j++)
+		;
+	printf(": [%lld, %lld) holds %02x%s, which no crash state of %lld byte(s) has there (",
+	       (long long)i, (long long)j, c->bytes[i], c->bytes[i] == STALE ?
+	       " (the disk's old bytes)" : "", (long long)c->size);
+	for (unsigned k = 0, n = 0; k < p->nr_opt; k++)
+		if (p->opt[k].possible && p->opt[k].c.size == c->size)
+			printf("%s%c: %02x", n++ ? ", " : "", 'A' + k, p->opt[k].c.bytes[i]);
+	putchar(')');
+	return true;
+}
+
+/* Every byte occurs in some state of that size, not all in one: the nearest one. */
+static void why_not_mixed(const struct problem *p, const struct option *o)
+{
+	unsigned best = p->nr_opt;
+	int64_t best_len = -1, diff;
+
+	for (unsigned k = 0; k < p->nr_opt; k++) {
+		int64_t n = 0;
+
+		if (!p->opt[k].possible || p->opt[k].c.size != o->c.size)
+			continue;
+		while (n < o->c.size && p->opt[k].c.bytes[n] == o->c.bytes[n])
+			n++;
+		if (n > best_len) {
+			best_len = n;
+			best = k;
+		}
+	}
+	SIM_ASSERT(best < p->nr_opt && best_len < o->c.size);
+	diff = best_len;
+	printf(": its bytes come from different crash states, no one state has them all; the "
+	       "nearest, %c, has the same [0, %lld) but %02x at %lld where this has %02x",
+	       'A' + best, (long long)diff, p->opt[best].c.bytes[diff], (long long)diff,
+	       o->c.bytes[diff]);
+}
+
+static void print_reason(const struct problem *p, const struct option *o)
+{
+	if (o->possible)
+		why_possible(p, o);
+	else if (!why_not_size(p, o) && !why_not_bytes(p, o))
+		why_not_mixed(p, o);
+}
+
 static void print_answers(const struct problem *p, uint64_t seed)
 {
 	const struct cs_point *pt = &p->r.points[0];
@@ -391,16 +517,7 @@ static void print_answers(const struct problem *p, uint64_t seed)
 		const struct option *o = &p->opt[i];
 
 		printf("  %c. %s", 'A' + i, o->possible ? "possible" : "not possible");
-		if (o->possible) {
-			printf(": %llu of the %.0f raw state(s), e.g. %s",
-			       (unsigned long long)o->st->raw_states, pt->raw_states,
-			       o->st->example);
-			for (int inv = 0; inv < INV_COUNT; inv++)
-				if (o->st->violated[inv])
-					printf("; %s %s", chk_inv_info(inv)->informational ?
-					       "shows (informational)" : "violates",
-					       chk_inv_info(inv)->name);
-		}
+		print_reason(p, o);
 		printf("\n     sha256 %s\n", o->sha256);
 	}
 	printf("see them: ext4sim quiz --seed %llu --yaml > q.yaml; ext4sim crashstates "

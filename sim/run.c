@@ -686,6 +686,20 @@ void trace_step_result(FILE *trace, const struct sim_step_result *sr)
 static void trace_violations(FILE *trace, const struct world *w, uint32_t from);
 
 /*
+ * run --quiz: the lines a step prints even unchanged, those whose values the
+ * quiz blanks: the sizes of every step, the whole state after a crash or
+ * shutdown, the page cache after a read (what it read in tells the size).
+ */
+static unsigned quiz_lines(enum scn_op op)
+{
+	if (op == SCN_CRASH || op == SCN_SHUTDOWN)
+		return TRACE_SIZES | TRACE_EXTENTS | TRACE_CACHE | TRACE_JOURNAL;
+	if (op == SCN_PREAD || op == SCN_DIO_READ)
+		return TRACE_SIZES | TRACE_CACHE;
+	return TRACE_SIZES;
+}
+
+/*
  * The trace of one step: its result, what changed (@now: the state before,
  * updated to after), with --explain the rule behind each size change, with
  * --events the events, then the violations reported from index @nv on.
@@ -698,7 +712,7 @@ static void trace_step(FILE *trace, struct world *w, const struct scn_step *st,
 
 	trace_capture(&w->fs, now);
 	trace_step_result(trace, sr);
-	trace_print_changes(trace, &before, now);
+	trace_print_changes(trace, &before, now, o && o->quiz_lines ? quiz_lines(st->s_op) : 0);
 	if (o && o->explain && (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN ||
 				st->s_op == SCN_REMOUNT))
 		fprintf(trace, "      why: %s drops the page cache and the in-memory inode; the "

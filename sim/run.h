@@ -45,6 +45,8 @@ struct sim_options {
 	bool name_writes;               /* crash points keep what each pending write is */
 	bool notes;                     /* print informational notes (--notes) */
 	bool quiet;                     /* no step trace */
+	bool quiz_lines;                /* run --quiz: the lines whose values it blanks, changed
+					 * or not (trace.h) */
 	const char *dump_file;
 	const char *variant;            /* run only this variant */
 	bool fail_on[INV_COUNT];

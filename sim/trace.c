@@ -110,15 +110,15 @@ void trace_capture(const struct ext4_fs *fs, struct trace_state *ts)
 }
 
 void trace_print_changes(FILE *out, const struct trace_state *before,
-			 const struct trace_state *now)
+			 const struct trace_state *now, unsigned always)
 {
-	if (strcmp(before->sizes, now->sizes))
+	if ((always & TRACE_SIZES) || strcmp(before->sizes, now->sizes))
 		fprintf(out, "      size:    %s\n", now->sizes);
-	if (strcmp(before->extents, now->extents))
+	if ((always & TRACE_EXTENTS) || strcmp(before->extents, now->extents))
 		fprintf(out, "      extents: %s\n", now->extents);
-	if (strcmp(before->cache, now->cache))
+	if ((always & TRACE_CACHE) || strcmp(before->cache, now->cache))
 		fprintf(out, "      cache:   %s\n", now->cache);
-	if (strcmp(before->journal, now->journal))
+	if ((always & TRACE_JOURNAL) || strcmp(before->journal, now->journal))
 		fprintf(out, "      journal: %s\n", now->journal);
 }
 

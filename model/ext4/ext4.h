@@ -197,6 +197,21 @@ static inline bool ext4_should_dioread_nolock_opts(const struct ext4_mount_opts 
 	return o->dioread_nolock && o->delalloc && o->data != DATA_JOURNAL;
 }
 
+/*
+ * ext4_set_def_opts(): before e89fdcc425b6 (the dioread_nolock_subpage
+ * toggle off) dioread_nolock is the default only for page-sized blocks, so a
+ * smaller block size mounts with dioread_lock.  Returns @o as the mount sees it.
+ */
+static inline struct ext4_mount_opts ext4_set_def_opts(const struct ext4_mount_opts *o,
+							const struct ext4_semantics *sem)
+{
+	struct ext4_mount_opts m = *o;
+
+	if (!sem->dioread_nolock_subpage && m.block_size < PAGE_SIZE)
+		m.dioread_nolock = false;
+	return m;
+}
+
 static inline bool ext4_should_dioread_nolock(const struct ext4_fs *fs)
 {
 	return ext4_should_dioread_nolock_opts(&fs->opts);

@@ -265,11 +265,8 @@ int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
 	int err;
 
 	memset(fs, 0, sizeof(*fs));
-	fs->opts = *opts;
+	fs->opts = ext4_set_def_opts(opts, sem);
 	fs->sem = *sem;
-	/* ext4_set_def_opts(): before e89fdcc425b6 the default is dioread_lock below a page */
-	if (!sem->dioread_nolock_subpage && opts->block_size < PAGE_SIZE)
-		fs->opts.dioread_nolock = false;
 	fs->bdev = bd;
 	fs->counters = c;
 	ext4_layout_compute(&fs->lay, bd->bd_nr_blocks, opts->block_size);

@@ -55,6 +55,21 @@ for c in "$tmp"/tut/*.cmd; do
 	check "$name-golden" 'golden "$name" "$out"'
 	check "$name-page" 'excerpt_matches "${c%.cmd}.exp" "$out"'
 done
+# A lesson asks first (its "## Predict" section), then shows what answers it folded: every
+# console block but a --quiz run or a bare `quiz --seed S` comes after the Predict heading,
+# inside a <details> block.
+lesson_folds() {
+	awk '/^## Predict/ { asked = 1 }
+	     /^<details>/ { fold++ } /^<\/details>/ { fold-- }
+	     /^```console$/ { getline cmd
+		if (cmd ~ /--quiz/ || cmd ~ /quiz --seed [0-9]+$/) next
+		if (!asked) { print "  line " NR ": shown before the question: " cmd; bad = 1 }
+		else if (fold < 1) { print "  line " NR ": not folded: " cmd; bad = 1 } }
+	     END { exit bad || !asked }' "$1"
+}
+for page in docs/tutorial/[0-9][0-9]-*.md; do
+	check "lesson-asks-before-it-shows-$(basename "$page" .md)" 'lesson_folds "$page"'
+done
 check lessons-have-commands '[ "$(ls "$tmp"/tut/*.cmd | wc -l)" -ge 20 ]'
 
 # The commands the lessons' questions give inline (not console blocks), checked against
@@ -74,31 +89,87 @@ run "$sim" run -c "pwrite -S 0xaa 0 8192" -c "sync_range -w 0 0" -c commit -c cr
 	-c "pread -v 0 16" --block-size 1024 --kernel 6.1
 check question-7-2-dioread-lock '[ "$rc" = 0 ] && grep -q "extents: 0-7 written@1044" "$out" &&
 	grep -q "ordered data" "$out" && grep -q "00000000: aa aa" "$out"'
+# the header names dioread_nolock only where the mount uses it (ext4_should_dioread_nolock:
+# delalloc, not data=journal, and before 6.8 only with page-sized blocks)
+check question-7-2-header-no-dioread-nolock '! head -2 "$out" | grep -q dioread_nolock &&
+	head -2 "$out" | grep -q "kernel 6.1; block size 1024, data=ordered, delalloc, "'
+for a in "--data journal" "--nodelalloc" "--block-size 1024 --kernel 6.1"; do
+	run "$sim" run $a scenarios/tutorial/07-unwritten.yaml
+	check "header-dioread-nolock-applies$(echo "$a" | tr -c 'a-z0-9\n' '-')" \
+		'[ "$rc" -le 1 ] && ! grep -q "^-- variant .*dioread_nolock" "$out"'
+done
+run "$sim" run --block-size 1024 scenarios/tutorial/07-unwritten.yaml
+check header-dioread-nolock-1024-6.18 'grep -q "^-- variant .*delalloc, dioread_nolock, " "$out"'
 run "$sim" html scenarios/tutorial/10-page-cache-half.yaml --diff eof_zero_dirty_folio_mm \
 	-o "$tmp/question-10.html"
 check question-10-html-diff '[ "$rc" = 0 ] && [ -s "$tmp/question-10.html" ]'
+
+# The slips the lessons once had, checked against the model.  Lesson 9, question 3: with
+# 1 KiB blocks and an old size of 2048 the EOF is block-aligned: the ext4 half zeroes
+# nothing (the truncate dirties no folio, orders no data), the gap is blocks 2 and 3.
+run "$sim" run --events --variant fs-half scenarios/tutorial/10-page-cache-half.yaml
+sed -n '/^  \[3\] /,/^  \[4\] /p' "$out" > "$tmp/truncate.out"
+check question-9-3-ext4-half-zeroes-nothing '[ -s "$tmp/truncate.out" ] &&
+	! grep -q "folio_mark_dirty\|ordered data" "$tmp/truncate.out" &&
+	sed -n "/^## Lesson 9/,/^## Lesson 10/p" docs/tutorial/answers.md | grep -q "blocks 2 and 3" &&
+	! sed -n "/^## Lesson 9/,/^## Lesson 10/p" docs/tutorial/answers.md | grep -q 3072'
+# Lesson 7: the conversion joins the transaction running when the I/O completes: tid 1 in
+# lesson 2 (still running), tid 2 after a commit (the page's "Look" shows that run).
+check lesson-2-conversion-in-tid-1 'grep -q "ext4_convert_unwritten_io_end: start a handle in tid 1" \
+	tests/golden/tutorial/02-page-cache-1.out && grep -q "both are in tid 1" docs/tutorial/07-unwritten.md &&
+	! grep -q "to written, in$" docs/tutorial/07-unwritten.md'
+# Lesson 8 writes 0x66 ("fff") then 0x6f ("ooo"): its description and titles say so.
+check lesson-8-bytes 'grep -q "pwrite -S 0x66 0 3" scenarios/tutorial/08-size-before-data.yaml &&
+	! grep -q foo scenarios/tutorial/08-size-before-data.yaml docs/tutorial/README.md \
+		docs/tutorial/08-size-before-data.md'
+
+# A tutorial scenario's description sets up the steps and asks; it does not tell the
+# outcome (the run's numbers and bytes are the quiz's blanks).
+for f in scenarios/tutorial/*.yaml; do
+	awk '/^description: >/ { d = 1; next } /^[a-z_]*:/ { d = 0 } d' "$f" > "$tmp/desc"
+	check "description-asks-$(basename "$f" .yaml)" 'grep -q Predict "$tmp/desc" &&
+		! tr "\n" " " < "$tmp/desc" | grep -Eqi "survive|four states|[0-9] distinct|reads zeros|never the|appear in|are zeroed|misses them|legal|the file is"'
+done
 
 # every tutorial scenario is used by a lesson
 for f in scenarios/tutorial/*.yaml; do
 	check "used-$(basename "$f" .yaml)" 'grep -q "$(basename "$f")" docs/tutorial/*.md'
 done
 
-# run --quiz: the blanks' answers are the numbers the plain trace prints, in order
+# run --quiz: the blanks' answers are the values the plain trace (and --json) prints, in
+# order, and the quiz shows none of them: no size, crash-state count, unflushed-write count,
+# recovery line, read count or hex dump, no state line of a crash step, no verdict; every
+# step has its (blanked) size line, so that a missing line tells nothing.
+quiz_hides='i_size [0-9]|i_disksize [0-9]| [0-9]+ (raw|distinct|violating|unflushed)|replayed [0-9]|'
+quiz_hides=$quiz_hides'in-flight|read [0-9]|^      [0-9a-f]{8}: |PASS|FAIL|VIOLATION|violation:|kept:|lost:'
 for f in scenarios/tutorial/*.yaml; do
 	b=$(basename "$f" .yaml)
 	run "$sim" run "$f"
-	sed -n 's/^      size:    i_size \([0-9]*\), i_disksize \([0-9]*\).*/\1\n\2/p;
-		s/^      crash states: \([0-9]*\) raw .*, \([0-9]*\) distinct, \([0-9]*\) violating$/\1\n\2\n\3/p' \
-		"$out" > "$tmp/plain.nums"
+	sed -n 's/^      crash states: \([0-9]*\) raw (\([0-9]*\) unflushed write(s) to \([0-9]*\) block(s)), .*, \([0-9]*\) distinct, \([0-9]*\) violating$/raw crash states \1\nunflushed writes \2\nblocks written \3\ndistinct crash states \4\nviolating crash states \5/p
+		s/^      read \([0-9]*\) bytes at .*/bytes read \1/p' "$out" > "$tmp/plain.nums"
+	run "$sim" run --json "$f"
+	grep -o '"bytes": -*[0-9]*, "i_size": [0-9]*, "i_disksize": [0-9]*' "$out" | cut -d, -f2- |
+		sed 's/ *"i_size": \([0-9]*\), "i_disksize": \([0-9]*\)/i_size \1\ni_disksize \2/' \
+		> "$tmp/json.sizes"
 	run "$sim" run --reveal "$f"
-	sed -n 's/^  ?[0-9]* *\[[0-9]*\] [a-z_ ]*: \([0-9]*\)$/\1/p' "$out" > "$tmp/key.nums"
-	check "quiz-key-$b" 'cmp -s "$tmp/plain.nums" "$tmp/key.nums" && [ -s "$tmp/key.nums" ]'
+	sed -n 's/^  ?[0-9]* *\[[0-9]*\] \([a-z_ ]*\): \([0-9]*\)$/\1 \2/p' "$out" > "$tmp/key.all"
+	grep -v '^i_size \|^i_disksize ' "$tmp/key.all" > "$tmp/key.nums"
+	grep '^i_size \|^i_disksize ' "$tmp/key.all" > "$tmp/key.sizes"
+	check "quiz-key-$b" 'cmp -s "$tmp/plain.nums" "$tmp/key.nums"'
+	check "quiz-key-sizes-$b" 'cmp -s "$tmp/json.sizes" "$tmp/key.sizes" && [ -s "$tmp/key.sizes" ]'
 	keys=$(sed -n '/^answers/,$p' "$out" | grep -c '^  ?[0-9]')
 	run "$sim" run --quiz "$f"
-	check "quiz-hides-$b" '[ "$rc" = 0 ] &&
-		! grep -Eq "i_size [0-9]| [0-9]+ distinct|PASS|FAIL|VIOLATION|violation:" "$out" &&
+	check "quiz-hides-$b" '[ "$rc" = 0 ] && ! grep -Eq "$quiz_hides" "$out" &&
 		[ "$(grep -o "?[0-9][0-9]*" "$out" | sort -u | wc -l)" = "$keys" ]'
+	check "quiz-size-every-step-$b" '[ "$(grep -c "^  \[[0-9]*\] " "$out")" = \
+		"$(grep -c "^      size:    i_size ?[0-9]*, i_disksize ?[0-9]*$" "$out")" ]'
+	check "quiz-crash-state-blanked-$b" '! awk "/^  \[[0-9]+\] (crash|shutdown)/ { c = 1; next }
+		/^  [^ ]/ { c = 0 } c && /^      (extents|cache|journal|crash): / && !/: +\?[0-9]+$/ { bad = 1 }
+		END { exit !bad }" "$out"'
 done
+run "$sim" run --quiz --crash-everywhere scenarios/tutorial/07-unwritten.yaml
+check quiz-hides-crash-everywhere '[ "$rc" = 0 ] && grep -q "if it crashed here: ?[0-9]" "$out" &&
+	! grep -Eq "$quiz_hides" "$out"'
 expect_exit2 quiz-json "$sim" run --quiz --json scenarios/tutorial/01-not-on-disk.yaml
 expect_exit2 quiz-events "$sim" run --reveal --events scenarios/tutorial/01-not-on-disk.yaml
 expect_exit2 crashstates-quiz "$sim" crashstates --quiz scenarios/tutorial/06-crash-states.yaml
@@ -115,6 +186,20 @@ for s in $(seq 1 40); do
 	touch "$tmp/yes" "$tmp/no"
 	check "quiz-$s-possible-are-the-states" 'sort -u "$tmp/yes" | cmp -s - "$tmp/states"'
 	check "quiz-$s-others-are-not" '[ -z "$(sort -u "$tmp/no" | comm -12 - "$tmp/states")" ]'
+	# one reason per option, and a reason that agrees with the options: "after recovery f
+	# has S" only for a size no possible option has, a byte range only for one that has it
+	check "quiz-$s-reasons" 'awk "
+		/^  [A-Z]\\. [0-9]+ byte/ { size[substr(\$1, 1, 1)] = \$2; next }
+		/^  [A-Z]\\. possible: [0-9]+ of the [0-9]+ raw state\\(s\\), e\\.g\\. crash --keep [^ ]+ .*replay/ {
+			ok[substr(\$1, 1, 1)] = \"yes\"; psize[size[substr(\$1, 1, 1)]] = 1; next }
+		/^  [A-Z]\\. not possible: after recovery f has [0-9]+ / { ok[substr(\$1, 1, 1)] = \"size\"; next }
+		/^  [A-Z]\\. not possible: (\\[[0-9]+, [0-9]+\\) holds|its bytes come) / {
+			ok[substr(\$1, 1, 1)] = \"bytes\"; next }
+		/^  [A-Z]\\. / { bad = 1 }
+		END { for (o in size) { if (!(o in ok)) bad = 1
+			  if (ok[o] == \"size\" && (size[o] in psize)) bad = 1
+			  if (ok[o] == \"bytes\" && !(size[o] in psize)) bad = 1 }
+		      exit bad }" "$out"'
 	rm -f "$tmp/yes" "$tmp/no"
 done
 run "$sim" quiz --seed 4
