@@ -4,8 +4,9 @@
 # qemu.
 #
 # The generated scenarios are generated again from the header's gen line and must be
-# the ones recorded (the SHA-256 of the file); a scenario under scenarios/ that changed
-# since the record is skipped and counted (record again).  Each is exported under the
+# the ones recorded (the SHA-256 of the file; of a scenario under scenarios/, without
+# its comments and description: tests/kernel/scenario-sum); a scenario under
+# scenarios/ that changed since the record is skipped and counted (record again).  Each is exported under the
 # recorded profile; for each recorded crash point every real state (the file's size and
 # SHA-256 after this machine's recovery of one subset of the unflushed writes) must be
 # one the model lists for that point (the "# model: post N state" lines, the states of
@@ -48,8 +49,10 @@ declare -A done_scen=()
 while read -r name sum; do
 	[ -n "${done_scen[$name]:-}" ] && continue
 	done_scen[$name]=1
-	case $name in gen-*) yaml=$tmp/gen/$name.yaml ;; *) yaml=$here/$name ;; esac
-	have=$(sha256sum < "$yaml" 2> /dev/null | cut -c1-16)
+	case $name in
+	gen-*) yaml=$tmp/gen/$name.yaml have=$(sha256sum < "$yaml" 2> /dev/null | cut -c1-16) ;;
+	*) yaml=$here/$name have=$("$here/tests/kernel/scenario-sum" "$yaml" 2> /dev/null) ;;
+	esac
 	npts=$(awk -v n="$name" '$1 == n && $3 == "point"' "$truth" | wc -l)
 	if [ "$have" != "$sum" ]; then
 		if [[ $name == gen-* ]]; then

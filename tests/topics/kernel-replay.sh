@@ -199,3 +199,15 @@ expect_exit2 logreplay-small-device "$lr" states "$tmp/small.log" "$tmp/cut.log"
 expect_exit2 logreplay-not-a-log "$lr" info "$tmp/base.img"
 expect_exit2 logreplay-usage "$lr" states "$tmp/small.log"
 expect_exit2 logreplay-bound "$lr" states "$tmp/small.log" "$tmp/base.img" --end 2 --bound 1
+
+# a record keys a scenario file by what a run reads: a reworded description or comment
+# keeps the key (tests/kernel/scenario-sum), a changed step or expectation does not
+sc=scenarios/tutorial/05-ordered-mode.yaml
+sed 's/^description: >$/description: >\n  Reworded./; 1i # a new comment' "$sc" > "$tmp/reworded.yaml"
+sed 's/pwrite -S 0xaa 0 8192/pwrite -S 0xab 0 8192/' "$sc" > "$tmp/restepped.yaml"
+sed 's/^  default: .*/  default: [no_stale_data]/' "$sc" > "$tmp/reexpected.yaml"
+k=$(tests/kernel/scenario-sum "$sc")
+check scenario-sum-ignores-description '[ "$(tests/kernel/scenario-sum "$tmp/reworded.yaml")" = "$k" ] &&
+	! cmp -s "$sc" "$tmp/reworded.yaml"'
+check scenario-sum-sees-steps '[ "$(tests/kernel/scenario-sum "$tmp/restepped.yaml")" != "$k" ] &&
+	[ "$(tests/kernel/scenario-sum "$tmp/reexpected.yaml")" != "$k" ]'
