@@ -9,11 +9,21 @@
 #include "pending.h"
 #include "report.h"
 
-static const char *const tx_states[] = {
-	"T_RUNNING (handles may join it)", "T_LOCKED (no new handle joins it)",
-	"T_FLUSH (ordered data and log blocks go out)",
-	"T_COMMIT (wait for them, flush, then the commit block)",
-	"T_FINISHED (committed; its blocks wait for a checkpoint)",
+/* The states of enum t_state, as fs/jbd2/commit.c moves a transaction through them. */
+static const char *const tx_states[T_STATE_COUNT] = {
+	[T_RUNNING] = "T_RUNNING (handles may join it)",
+	[T_LOCKED] = "T_LOCKED (no new handle joins it; wait for the open ones)",
+	[T_SWITCH] = "T_SWITCH (no handle open; unused reserved buffers go back, the revoke table "
+		     "is switched)",
+	[T_FLUSH] = "T_FLUSH (committing; a new transaction may start; ordered data and revoke "
+		    "records go out)",
+	[T_COMMIT] = "T_COMMIT (descriptors and block copies go to the log; wait for the "
+		     "ordered data)",
+	[T_COMMIT_DFLUSH] = "T_COMMIT_DFLUSH (wait for the log writes)",
+	[T_COMMIT_JFLUSH] = "T_COMMIT_JFLUSH (flush the device, then the commit block with FUA)",
+	[T_COMMIT_CALLBACK] = "T_COMMIT_CALLBACK (committed; the file system's commit callback "
+			      "runs)",
+	[T_FINISHED] = "T_FINISHED (committed; its blocks wait for a checkpoint)",
 };
 
 /* Block I/O events. */
@@ -55,7 +65,7 @@ static void explain_jbd2_event(const struct sim_event *e, char *out, size_t cap)
 		return;
 	case EV_TX_STATE:
 		snprintf(out, cap, "tid %lld is now %s", (long long)e->ev_a,
-			 e->ev_b >= 0 && e->ev_b < 5 ? tx_states[e->ev_b] : "?");
+			 e->ev_b >= 0 && e->ev_b < T_STATE_COUNT ? tx_states[e->ev_b] : "?");
 		return;
 	case EV_ORDERED_WAIT:
 		snprintf(out, cap, "commit of tid %lld waits for the ordered data writes of bytes "

@@ -12,6 +12,17 @@ flush_line=$(grep -n "flush the device cache: 6 completed" "$out" | head -1 | cu
 check ordered-wait-flush-commit-order '[ -n "$wait_line" ] && [ -n "$flush_line" ] &&
 	[ -n "$commit_line" ] && [ "$wait_line" -lt "$flush_line" ] &&
 	[ "$flush_line" -lt "$commit_line" ]'
+# a commit walks a transaction through fs/jbd2/commit.c's states, in its order: T_COMMIT
+# before the first log block, T_COMMIT_JFLUSH before the commit block; the ordered data of
+# a nodelalloc write goes out at T_FLUSH
+run "$sim" run --events scenarios/tutorial/05-ordered-mode.yaml
+tx_order=$(sed -n '/^  \[2\] commit/,/^  \[3\]/p' "$out" | sed -n \
+	-e 's/.*tid 1 is now \(T_[A-Z_]*\).*/\1/p' \
+	-e 's/.*submit data block 0 of the file.*\[ordered\]$/DATA/p' \
+	-e 's/.*submit journal descriptor block of tid 1.*/DESC/p' \
+	-e 's/.*submit journal commit block of tid 1.*/COMMIT_BLOCK/p' | tr '\n' ' ')
+check commit-states-in-kernel-order '[ "$tx_order" = "T_LOCKED T_SWITCH T_FLUSH DATA T_COMMIT DESC T_COMMIT_DFLUSH T_COMMIT_JFLUSH COMMIT_BLOCK T_COMMIT_CALLBACK T_FINISHED " ]'
+run "$sim" run --events --explain scenarios/crash/ordered-waits-for-data.yaml
 check disksize-rule 'grep -q "why: e[0-9]* i_disksize 0 -> 8192: mpage_map_and_submit_extent (" "$out"'
 # the same run twice, and the events in the JSON are the events in the trace
 cp "$out" "$tmp/ev1"
