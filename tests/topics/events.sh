@@ -41,6 +41,11 @@ check crashstates-events 'golden crashstates-events "$out"'
 # a verdict says in words what happened; informational notes only with --notes
 run "$sim" run scenarios/bugs/2023-short-copy-disksize.yaml
 check verdict-in-words 'grep -q "^  what happened: the size recorded for the disk (i_disksize) ran ahead" "$out"'
+# alloc_consistent's words name the case it found, not blocks owned twice
+run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-past-eof.yaml
+check alloc-case-in-words '[ "$(grep -c "^  what happened: " "$out")" = 1 ] &&
+	grep -q "^  what happened: a written block lies past the EOF block of i_disksize while the inode is not on the orphan list: .* (alloc_consistent)$" "$out" &&
+	! grep -q "owned twice" "$out"'
 run "$sim" run scenarios/crash/ordered-waits-for-data.yaml
 check notes-hidden '! grep -q "no_folio_lock_under_handle" "$out"'
 run "$sim" run --notes scenarios/crash/ordered-waits-for-data.yaml
