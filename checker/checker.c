@@ -1072,7 +1072,7 @@ static void scan_recovered(const struct chk_state *c, const struct ext4_fs *fs,
 				chunk_allows_unshifted(c, p, n, buf, base, ok);
 			for (int64_t k = 0; k < n; k++) {
 				if (buf[k] == BLKDEV_SENTINEL && !c->sentinel_written)
-					bad_add(&bad[1], p + k, buf[k], 0);
+					bad_add(&bad[1], p + k, buf[k], base[k]);
 				else if (shifts ? !durable_allows(c, p + k, buf[k], base[k]) : !ok[k])
 					bad_add(&bad[0], p + k, buf[k], base[k]);
 			}
@@ -1082,6 +1082,50 @@ static void scan_recovered(const struct chk_state *c, const struct ext4_fs *fs,
 	free(buf);
 	free(base);
 	free(ok);
+}
+
+#define WRITTEN_SHOWN 4
+
+/*
+ * A bad range of the recovered file, reported with what the steps wrote at
+ * its first byte: its durable value, and each byte value a write since the
+ * durable point left there, all lost since the file reads neither ("reads
+ * 0xee, expected 0x00 (durable) or 0xaa (written since, lost)").  The values are those of the fills over the byte, in
+ * ascending order: the log's summary keeps them, not their order.  Past a
+ * collapse or insert the writes' places are not followed: the durable
+ * value alone.
+ */
+static void report_recovered_bad(struct chk_state *c, enum chk_inv inv, uint32_t step,
+				 const struct bad_range *b, const char *what)
+{
+	bool val[256] = { false };
+	char written[WRITTEN_SHOWN * 6 + 8] = "";
+	size_t used = 0;
+	unsigned n = 0;
+
+	if (b->count == 0)
+		return;
+	for (uint32_t i = 0; i < c->nr_muts && !muts_shift(c); i++)
+		if (c->muts[i].kind == MUT_FILL && b->first >= c->muts[i].off &&
+		    b->first < c->muts[i].off + c->muts[i].len)
+			val[c->muts[i].byte] = true;
+	val[b->want] = false;
+	for (unsigned v = 0; v < 256; v++) {
+		if (!val[v])
+			continue;
+		if (n++ < WRITTEN_SHOWN)
+			used += (size_t)snprintf(written + used, sizeof(written) - used, "%s0x%02x",
+						 n > 1 ? ", " : "", v);
+		else if (n == WRITTEN_SHOWN + 1)
+			used += (size_t)snprintf(written + used, sizeof(written) - used, ", ...");
+	}
+	if (!n) {
+		report_bad(c, inv, step, b, what);
+		return;
+	}
+	chk_report(c, inv, step, "%s: %llu byte(s) in [%lld, %lld], first at %lld reads 0x%02x, "
+		   "expected 0x%02x (durable) or %s (written since, lost)", what, (unsigned long long)b->count, (long long)b->first,
+		   (long long)b->last, (long long)b->first, b->got, b->want, written);
 }
 
 /* Compare the recovered file, minus the ranges @skip, with what the steps allow. */
@@ -1095,9 +1139,10 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 	if (nr_skip)
 		ivl_restrict(&l, 0, INT64_MAX, skip, nr_skip);
 	scan_recovered(c, fs, &l, bad);
-	report_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed since the "
-		   "last durable point");
-	report_bad(c, INV_NO_STALE_DATA, step, &bad[1], "recovered file exposes stale device bytes");
+	report_recovered_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed "
+			     "since the last durable point");
+	report_recovered_bad(c, INV_NO_STALE_DATA, step, &bad[1], "recovered file exposes stale "
+			     "device bytes");
 	report_bad(c, INV_GAP_ZERO_DURABLE, step, &bad[2], "durable extension gap not zero");
 	free(l.iv);
 }

@@ -58,7 +58,7 @@ const char *chk_what_happened(enum chk_inv inv, const char *msg);
 int chk_inv_lookup(const char *name);
 bool chk_is_invariant_name(const char *name);
 
-#define CHK_MSG_MAX 256
+#define CHK_MSG_MAX 384
 
 struct chk_violation {
 	enum chk_inv inv;

@@ -41,6 +41,10 @@ check crashstates-events 'golden crashstates-events "$out"'
 # a verdict says in words what happened; informational notes only with --notes
 run "$sim" run scenarios/bugs/2023-short-copy-disksize.yaml
 check verdict-in-words 'grep -q "^  what happened: the size recorded for the disk (i_disksize) ran ahead" "$out"'
+# a byte lost in the crash: the message says what was written there, not only the durable 0x00
+run "$sim" run --data writeback scenarios/tutorial/05-ordered-mode.yaml
+check lost-write-named 'grep -q "^  VIOLATION no_stale_data at step 3: .* first at 0 reads 0xee, expected 0x00 (durable) or 0xaa (written since, lost)$" "$out"'
+
 # alloc_consistent's words name the case it found, not blocks owned twice
 run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-past-eof.yaml
 check alloc-case-in-words '[ "$(grep -c "^  what happened: " "$out")" = 1 ] &&
