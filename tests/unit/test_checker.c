@@ -926,7 +926,7 @@ static void test_checker__meta_comparison_equals_the_hashes(void **state)
 	jbd2_journal_commit_transaction(&w->fs.journal);
 	end(w);
 	blkdev_complete_all(w->bd);             /* the log on the media, not checkpointed */
-	blkdev_flush(w->bd);
+	blkdev_flush(w->bd, "blkdev_issue_flush");
 	assert_true(w->fs.journal.j_nr_cp > 0);
 	assert_true(meta_hashes_agree(w, 0, &ok, &mounted));
 	assert_true(mounted && ok);
