@@ -573,8 +573,8 @@ static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 	check_ownership(c, fs, step, &owned);
 	used = used_data_blocks(fs);
 	if (used != owned)
-		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu " AC_COUNT " %llu", (unsigned long long)used,
-			   (unsigned long long)owned);
+		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu " AC_COUNT " %llu",
+			   (unsigned long long)used, (unsigned long long)owned);
 	for (uint32_t i = 0; i < t->es_nr && !fs->inode.i_orphan; i++) {
 		const struct extent_status *e = &t->es[i];
 
@@ -1090,8 +1090,9 @@ static void scan_recovered(const struct chk_state *c, const struct ext4_fs *fs,
  * A bad range of the recovered file, reported with what the steps wrote at
  * its first byte: its durable value, and each byte value a write since the
  * durable point left there, all lost since the file reads neither ("reads
- * 0xee, expected 0x00 (durable) or 0xaa (written since, lost)").  The values are those of the fills over the byte, in
- * ascending order: the log's summary keeps them, not their order.  Past a
+ * 0xee, expected 0x00 (durable) or 0xaa (written since, lost)").  The
+ * values are those of the fills over the byte, in ascending order: the
+ * log's summary keeps them, not their order.  Past a
  * collapse or insert the writes' places are not followed: the durable
  * value alone.
  */
@@ -1124,8 +1125,9 @@ static void report_recovered_bad(struct chk_state *c, enum chk_inv inv, uint32_t
 		return;
 	}
 	chk_report(c, inv, step, "%s: %llu byte(s) in [%lld, %lld], first at %lld reads 0x%02x, "
-		   "expected 0x%02x (durable) or %s (written since, lost)", what, (unsigned long long)b->count, (long long)b->first,
-		   (long long)b->last, (long long)b->first, b->got, b->want, written);
+		   "expected 0x%02x (durable) or %s (written since, lost)", what,
+		   (unsigned long long)b->count, (long long)b->first, (long long)b->last,
+		   (long long)b->first, b->got, b->want, written);
 }
 
 /* Compare the recovered file, minus the ranges @skip, with what the steps allow. */

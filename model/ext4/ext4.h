@@ -310,7 +310,8 @@ void ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const struct ext4_
 void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize,
 			    const struct ext4_size_rule *rule);
 bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
-			    const struct ext4_size_rule *isize, const struct ext4_size_rule *disksize);
+			    const struct ext4_size_rule *isize,
+			    const struct ext4_size_rule *disksize);
 void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
 void ext4_note_size_point(struct ext4_fs *fs);
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,

@@ -390,7 +390,8 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 		err = ext4_zero_partial_blocks(fs, h, offset, len, false, NULL);
 	if (err == 0) {
 		if (new_size)
-			ext4_update_inode_size(fs, new_size, &zero_range_isize, &zero_range_disksize);
+			ext4_update_inode_size(fs, new_size, &zero_range_isize,
+					       &zero_range_disksize);
 		ext4_mark_inode_dirty(fs, h);
 		ext4_update_inode_fsync_trans(fs, h, true);
 		if (falloc_sync(fs, false))

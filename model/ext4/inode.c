@@ -96,7 +96,8 @@ static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 				       struct ext4_map_blocks *map)
 {
 	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_WRITTEN);
-	EV_RECORD(fs->bdev->bd_events, EV_CONVERT, "ext4_convert_to_initialized", map->m_lblk, map->m_len, map->m_pblk, 0);
+	EV_RECORD(fs->bdev->bd_events, EV_CONVERT, "ext4_convert_to_initialized", map->m_lblk,
+		  map->m_len, map->m_pblk, 0);
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	return (int)map->m_len;
@@ -126,7 +127,8 @@ static void ext4_ext_zeroout(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
 	uint8_t *zero = sim_zalloc(fs->opts.block_size);
 
 	for (uint32_t i = 0; i < len; i++) {
-		struct bio_info bi = { .bi_func = "ext4_ext_zeroout", .bi_what = BW_ZEROOUT, .bi_lblk = -1 };
+		struct bio_info bi = { .bi_func = "ext4_ext_zeroout", .bi_what = BW_ZEROOUT,
+				       .bi_lblk = -1 };
 
 		blkdev_complete(fs->bdev, blkdev_submit_bio(fs->bdev, pblk + i, zero, BIO_DATA,
 							    false, &bi));
@@ -508,7 +510,8 @@ static uint32_t block_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 }
 
 bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
-			    const struct ext4_size_rule *isize, const struct ext4_size_rule *disksize)
+			    const struct ext4_size_rule *isize,
+			    const struct ext4_size_rule *disksize)
 {
 	bool changed = false;
 
@@ -622,7 +625,8 @@ static int block_zero_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64
 		mark_buffer_dirty(f, i);
 		return 0;
 	}
-	handle_t *own = h ? NULL : ext4_journal_start(fs, "__ext4_block_zero_page_range", HT_MISC, 1);
+	handle_t *own = h ? NULL :
+			ext4_journal_start(fs, "__ext4_block_zero_page_range", HT_MISC, 1);
 
 	bh->b_state |= BH_JBDDirty;
 	jbd2_journal_dirty_data(h ? h : own, bh->b_blocknr, bh_lblk(fs, f, i));
@@ -944,7 +948,8 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	}
 	if (!disksize_changed && !zero_len)
 		return (int)copied;
-	h = ext4_journal_start(fs, "ext4_da_do_write_end", HT_INODE, fs->sem.zero_eof_in_write_checks ? 1 : 2);
+	h = ext4_journal_start(fs, "ext4_da_do_write_end", HT_INODE,
+			       fs->sem.zero_eof_in_write_checks ? 1 : 2);
 	if (zero_len)
 		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true, NULL);
 	ext4_mark_inode_dirty(fs, h);

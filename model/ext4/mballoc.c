@@ -48,12 +48,13 @@ static int mb_fault(struct ext4_fs *fs, uint32_t *len)
 	if (fs->s_fault_enospc_after == 0) {
 		fs->s_fault_enospc = false;
 		fs->s_fault_fired = true;
-		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_mb_new_blocks", EXT4_FAULT_ENOSPC, *len, 0, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_mb_new_blocks", EXT4_FAULT_ENOSPC,
+			  *len, 0, 0);
 		return -ENOSPC;
 	}
 	if (*len > fs->s_fault_enospc_after) {
-		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_mb_new_blocks", EXT4_FAULT_ENOSPC, *len,
-			  fs->s_fault_enospc_after, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_mb_new_blocks", EXT4_FAULT_ENOSPC,
+			  *len, fs->s_fault_enospc_after, 0);
 		*len = fs->s_fault_enospc_after;
 	}
 	return 0;
@@ -106,7 +107,8 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 	SIM_ASSERT(pblk >= fs->lay.data_start);
 	SIM_ASSERT((uint64_t)pblk + len <= fs->lay.nr_blocks);
 	ext4_bitmap_dirty(fs, h, pblk, len, false);
-	EV_RECORD(fs->bdev->bd_events, EV_FREE, "ext4_free_blocks", pblk, len, 0, fs->opts.data != DATA_WRITEBACK);
+	EV_RECORD(fs->bdev->bd_events, EV_FREE, "ext4_free_blocks", pblk, len, 0,
+		  fs->opts.data != DATA_WRITEBACK);
 	fs->s_freeclusters += len;
 	if (ext4_should_journal_data(fs))
 		for (uint32_t b = pblk; b < pblk + len; b++)
@@ -159,7 +161,8 @@ bool ext4_nonda_switch(struct ext4_fs *fs)
 	bool sw = 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
 
 	if (fs->s_fault_nonda) {
-		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_nonda_switch", EXT4_FAULT_NONDA, 0, 0, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_nonda_switch", EXT4_FAULT_NONDA,
+			  0, 0, 0);
 		sw = true;
 	}
 	fs->counters->nonda_switches += sw;

@@ -256,7 +256,10 @@ static void commit_set_state(journal_t *j, transaction_t *t, enum t_state state)
 		  state, 0, 0);
 }
 
-/* T_FLUSH, data=ordered: journal_submit_data_buffers(): submit the inode's dirty data in the ordered range. */
+/*
+ * T_FLUSH, data=ordered: journal_submit_data_buffers(): submit the inode's
+ * dirty data in the ordered range.
+ */
 static void submit_ordered_data(journal_t *j, const transaction_t *t)
 {
 	uint8_t cause;
@@ -268,7 +271,10 @@ static void submit_ordered_data(journal_t *j, const transaction_t *t)
 	ev_cause_pop(j->j_dev->bd_events, cause);
 }
 
-/* T_COMMIT: journal_finish_inode_data_buffers(): wait for the ordered data before the commit block may be written. */
+/*
+ * T_COMMIT: journal_finish_inode_data_buffers(): wait for the ordered data
+ * before the commit block may be written.
+ */
 static void wait_ordered_data(journal_t *j, const transaction_t *t)
 {
 	uint8_t cause;

@@ -57,8 +57,8 @@ void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
 	put_le32(b + JSB_SEQUENCE, sequence);
 	put_le32(b + JSB_START, start);
 	seq = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, 0), b, BIO_JSB, true,
-				&(struct bio_info){ .bi_func = "jbd2_write_superblock", .bi_what = BW_JSB,
-				.bi_lblk = -1, .bi_tid = sequence });
+				&(struct bio_info){ .bi_func = "jbd2_write_superblock",
+				.bi_what = BW_JSB, .bi_lblk = -1, .bi_tid = sequence });
 	blkdev_complete(j->j_dev, seq);
 	free(b);
 }

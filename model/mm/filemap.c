@@ -130,14 +130,16 @@ bool mapping_tagged_dirty(const struct address_space *m)
 void folio_mark_dirty(struct folio *f)
 {
 	if (!(f->flags & PG_dirty))
-		EV_RECORD(f->mapping->a_events, EV_FOLIO_DIRTY, "folio_mark_dirty", (int64_t)f->index, 0, 0, 0);
+		EV_RECORD(f->mapping->a_events, EV_FOLIO_DIRTY, "folio_mark_dirty",
+			  (int64_t)f->index, 0, 0, 0);
 	f->flags |= PG_dirty;
 }
 
 void folio_clear_dirty_for_io(struct folio *f)
 {
 	if (f->flags & PG_dirty)
-		EV_RECORD(f->mapping->a_events, EV_FOLIO_CLEAN, "folio_clear_dirty_for_io", (int64_t)f->index, 0, 0, 0);
+		EV_RECORD(f->mapping->a_events, EV_FOLIO_CLEAN, "folio_clear_dirty_for_io",
+			  (int64_t)f->index, 0, 0, 0);
 	f->flags &= (uint8_t)~(PG_dirty | PG_mkwrite);
 }
 
