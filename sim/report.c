@@ -239,6 +239,12 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 		fprintf(out, ", \"messages\": ");
 		json_string(out, st->detail);
 	}
+	if (st->tx_kept) {      /* a violating state: its size and extents, kept and lost */
+		fprintf(out, ", \"recovered\": ");
+		json_string(out, st->tx_kept);
+		fprintf(out, ", \"lost\": ");
+		json_string(out, st->tx_lost ? st->tx_lost : "");
+	}
 	fputc('}', out);
 }
 

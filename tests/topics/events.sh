@@ -45,6 +45,16 @@ check verdict-in-words 'grep -q "^  what happened: the size recorded for the dis
 run "$sim" run --data writeback scenarios/tutorial/05-ordered-mode.yaml
 check lost-write-named 'grep -q "^  VIOLATION no_stale_data at step 3: .* first at 0 reads 0xee, expected 0x00 (durable) or 0xaa (written since, lost)$" "$out"'
 
+# a violating crash state says which size and extent changes recovery kept and which were
+# lost, with the transaction they were in
+run "$sim" crashstates --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
+check crash-state-lost-changes '[ "$(grep -c "^      size and extents: recovered i_disksize 16384, extents 0-5 written@1044; lost with tid 3 (running): extents 6-15 written@1050$" "$out")" = 3 ] &&
+	[ "$(grep -c "^      size and extents:" "$out")" = 3 ]'
+run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
+check crash-step-lost-changes 'grep -q "^  VIOLATION no_stale_data at step 6: in 3072 of 4096 crash states (replay one as step 6: crash --keep none; replayed tids 1-2): .*; metadata lost with tid 3 (running): extents 6-15 written@1050$" "$out"'
+run "$sim" crashstates --json --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
+check crash-state-lost-json '[ "$(grep -o "\"lost\": \"with tid 3 (running): extents 6-15 written@1050\"" "$out" | wc -l)" = 3 ]'
+
 # alloc_consistent's words name the case it found, not blocks owned twice
 run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-past-eof.yaml
 check alloc-case-in-words '[ "$(grep -c "^  what happened: " "$out")" = 1 ] &&
