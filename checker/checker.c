@@ -64,6 +64,41 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		" needs is the other way round" },
 };
 
+/*
+ * The cases an invariant tells apart, each with its words: a violation's
+ * message is printed with its case's marker (the same macro), so the words
+ * follow the message wherever it is copied (a crash state's example).
+ */
+#define AC_TWICE "owned twice"
+#define AC_FREE "is in the extent map but free in the bitmap"
+#define AC_COUNT "data blocks used, the extent map owns"
+#define AC_PAST_EOF "past the EOF block of i_disksize"
+
+static const struct chk_case {
+	enum chk_inv inv;
+	const char *marker;
+	const char *plain;
+} inv_cases[] = {
+	{ INV_ALLOC_CONSISTENT, AC_TWICE, "two extents of the file's block map own the same "
+	  "disk block: a write to one overwrites the other" },
+	{ INV_ALLOC_CONSISTENT, AC_FREE, "a block the file's extent map owns is free in the "
+	  "block bitmap (or allocatable): the allocator may give it out again" },
+	{ INV_ALLOC_CONSISTENT, AC_COUNT, "the block bitmap marks more or fewer data blocks "
+	  "used than the file's extent map owns: a block leaked or a bitmap bit is lost" },
+	{ INV_ALLOC_CONSISTENT, AC_PAST_EOF, "a written block lies past the EOF block of "
+	  "i_disksize while the inode is not on the orphan list: a crash now leaves an inode "
+	  "whose extents own a block its size does not cover, and nothing frees it" },
+};
+
+const char *chk_what_happened(enum chk_inv inv, const char *msg)
+{
+	SIM_ASSERT((unsigned)inv < INV_COUNT);
+	for (size_t i = 0; msg && i < sizeof(inv_cases) / sizeof(inv_cases[0]); i++)
+		if (inv_cases[i].inv == inv && strstr(msg, inv_cases[i].marker))
+			return inv_cases[i].plain;
+	return inv_table[inv].plain;
+}
+
 const struct chk_inv_info *chk_inv_info(enum chk_inv inv)
 {
 	SIM_ASSERT((unsigned)inv < INV_COUNT);
@@ -487,14 +522,14 @@ static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint3
 	for (uint32_t i = 0; i < n; i++) {
 		*owned += ex[i].es_len;
 		if (i > 0 && (uint64_t)ex[i - 1].es_pblk + ex[i - 1].es_len > ex[i].es_pblk)
-			chk_report(c, INV_ALLOC_CONSISTENT, step, "block %u owned twice",
+			chk_report(c, INV_ALLOC_CONSISTENT, step, "block %u " AC_TWICE,
 				   ex[i].es_pblk);
 		for (uint32_t b = ex[i].es_pblk; b < ex[i].es_pblk + ex[i].es_len; b++) {
 			const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
 
 			if (!(*byte & (1u << (b % 8))) || bitmap_contains(fs->free_map, b)) {
 				chk_report(c, INV_ALLOC_CONSISTENT, step,
-					   "block %u is in the extent map but free in the bitmap", b);
+					   "block %u " AC_FREE, b);
 				break;
 			}
 		}
@@ -538,15 +573,14 @@ static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
 	check_ownership(c, fs, step, &owned);
 	used = used_data_blocks(fs);
 	if (used != owned)
-		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu data blocks used, "
-			   "the extent map owns %llu", (unsigned long long)used,
-			   (unsigned long long)owned);
+		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu " AC_COUNT " %llu",
+			   (unsigned long long)used, (unsigned long long)owned);
 	for (uint32_t i = 0; i < t->es_nr && !fs->inode.i_orphan; i++) {
 		const struct extent_status *e = &t->es[i];
 
 		if (e->es_state == ES_WRITTEN && (uint64_t)e->es_lblk + e->es_len > eof_blocks) {
-			chk_report(c, INV_ALLOC_CONSISTENT, step, "written block %llu past the EOF "
-				   "block of i_disksize %lld and the inode is no orphan",
+			chk_report(c, INV_ALLOC_CONSISTENT, step, "written block %llu " AC_PAST_EOF
+				   " %lld and the inode is no orphan",
 				   (unsigned long long)SIM_MAX((uint64_t)e->es_lblk, eof_blocks),
 				   (long long)fs->inode.i_disksize);
 			break;
@@ -1038,7 +1072,7 @@ static void scan_recovered(const struct chk_state *c, const struct ext4_fs *fs,
 				chunk_allows_unshifted(c, p, n, buf, base, ok);
 			for (int64_t k = 0; k < n; k++) {
 				if (buf[k] == BLKDEV_SENTINEL && !c->sentinel_written)
-					bad_add(&bad[1], p + k, buf[k], 0);
+					bad_add(&bad[1], p + k, buf[k], base[k]);
 				else if (shifts ? !durable_allows(c, p + k, buf[k], base[k]) : !ok[k])
 					bad_add(&bad[0], p + k, buf[k], base[k]);
 			}
@@ -1048,6 +1082,52 @@ static void scan_recovered(const struct chk_state *c, const struct ext4_fs *fs,
 	free(buf);
 	free(base);
 	free(ok);
+}
+
+#define WRITTEN_SHOWN 4
+
+/*
+ * A bad range of the recovered file, reported with what the steps wrote at
+ * its first byte: its durable value, and each byte value a write since the
+ * durable point left there, all lost since the file reads neither ("reads
+ * 0xee, expected 0x00 (durable) or 0xaa (written since, lost)").  The
+ * values are those of the fills over the byte, in ascending order: the
+ * log's summary keeps them, not their order.  Past a
+ * collapse or insert the writes' places are not followed: the durable
+ * value alone.
+ */
+static void report_recovered_bad(struct chk_state *c, enum chk_inv inv, uint32_t step,
+				 const struct bad_range *b, const char *what)
+{
+	bool val[256] = { false };
+	char written[WRITTEN_SHOWN * 6 + 8] = "";
+	size_t used = 0;
+	unsigned n = 0;
+
+	if (b->count == 0)
+		return;
+	for (uint32_t i = 0; i < c->nr_muts && !muts_shift(c); i++)
+		if (c->muts[i].kind == MUT_FILL && b->first >= c->muts[i].off &&
+		    b->first < c->muts[i].off + c->muts[i].len)
+			val[c->muts[i].byte] = true;
+	val[b->want] = false;
+	for (unsigned v = 0; v < 256; v++) {
+		if (!val[v])
+			continue;
+		if (n++ < WRITTEN_SHOWN)
+			used += (size_t)snprintf(written + used, sizeof(written) - used, "%s0x%02x",
+						 n > 1 ? ", " : "", v);
+		else if (n == WRITTEN_SHOWN + 1)
+			used += (size_t)snprintf(written + used, sizeof(written) - used, ", ...");
+	}
+	if (!n) {
+		report_bad(c, inv, step, b, what);
+		return;
+	}
+	chk_report(c, inv, step, "%s: %llu byte(s) in [%lld, %lld], first at %lld reads 0x%02x, "
+		   "expected 0x%02x (durable) or %s (written since, lost)", what,
+		   (unsigned long long)b->count, (long long)b->first, (long long)b->last,
+		   (long long)b->first, b->got, b->want, written);
 }
 
 /* Compare the recovered file, minus the ranges @skip, with what the steps allow. */
@@ -1061,9 +1141,10 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
 	if (nr_skip)
 		ivl_restrict(&l, 0, INT64_MAX, skip, nr_skip);
 	scan_recovered(c, fs, &l, bad);
-	report_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed since the "
-		   "last durable point");
-	report_bad(c, INV_NO_STALE_DATA, step, &bad[1], "recovered file exposes stale device bytes");
+	report_recovered_bad(c, INV_FSYNC_DURABLE, step, &bad[0], "recovered data not allowed "
+			     "since the last durable point");
+	report_recovered_bad(c, INV_NO_STALE_DATA, step, &bad[1], "recovered file exposes stale "
+			     "device bytes");
 	report_bad(c, INV_GAP_ZERO_DURABLE, step, &bad[2], "durable extension gap not zero");
 	free(l.iv);
 }

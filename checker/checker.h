@@ -48,11 +48,17 @@ struct chk_inv_info {
 };
 
 const struct chk_inv_info *chk_inv_info(enum chk_inv inv);
+/*
+ * What a violation of @inv with message @msg means, in a student's words:
+ * the words of the case the message names (alloc_consistent tells four
+ * apart), else the invariant's own (chk_inv_info()->plain).
+ */
+const char *chk_what_happened(enum chk_inv inv, const char *msg);
 /* The invariant named @name, or -1. */
 int chk_inv_lookup(const char *name);
 bool chk_is_invariant_name(const char *name);
 
-#define CHK_MSG_MAX 256
+#define CHK_MSG_MAX 384
 
 struct chk_violation {
 	enum chk_inv inv;

@@ -201,13 +201,13 @@ static void diff_points(const struct sim_variant_result *a, const struct sim_var
 	}
 }
 
-/* Is the rule of size event @e (by field and function) among @r's size events? */
+/* Is the rule of size event @e among @r's size events? */
 static bool uses_rule(const struct sim_variant_result *r, const struct sim_event *e)
 {
 	for (uint32_t i = 0; i < r->events.l_nr; i++) {
 		const struct sim_event *o = &r->events.l_ev[i];
 
-		if (o->ev_type == e->ev_type && strcmp(o->ev_func, e->ev_func) == 0)
+		if (explain_same_rule(o, e))
 			return true;
 	}
 	return false;
@@ -226,8 +226,7 @@ static void print_rules_only(const char *side, const struct sim_variant_result *
 		if (e->ev_type != EV_I_SIZE && e->ev_type != EV_I_DISKSIZE)
 			continue;
 		for (uint32_t k = 0; k < i && !seen; k++)
-			seen = r->events.l_ev[k].ev_type == e->ev_type &&
-			       strcmp(r->events.l_ev[k].ev_func, e->ev_func) == 0;
+			seen = explain_same_rule(&r->events.l_ev[k], e);
 		if (seen || uses_rule(other, e))
 			continue;
 		explain_size_rule(e, &r->cfg.sem, text, sizeof(text));

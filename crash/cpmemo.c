@@ -39,6 +39,14 @@ struct cp_memo *cp_memo_create(uint64_t max_bytes)
 	return m;
 }
 
+/* *dst = a copy of @src (NULL stays NULL); the bytes it holds. */
+static uint64_t dup_text(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	SIM_ASSERT(!src || *dst);
+	return src ? strlen(src) + 1 : 0;
+}
+
 /* A deep copy of @src into @dst; the bytes it holds. */
 static uint64_t point_copy(struct cs_point *dst, const struct cs_point *src)
 {
@@ -54,6 +62,8 @@ static uint64_t point_copy(struct cs_point *dst, const struct cs_point *src)
 			SIM_ASSERT(dst->states[i].detail != NULL);
 			bytes += strlen(src->states[i].detail) + 1;
 		}
+		bytes += dup_text(&dst->states[i].tx_kept, src->states[i].tx_kept);
+		bytes += dup_text(&dst->states[i].tx_lost, src->states[i].tx_lost);
 	}
 	dst->writes = src->writes ? sim_dup_array(src->writes, src->nr_writes, src->nr_writes + 1,
 						  sizeof(*src->writes)) : NULL;

@@ -99,8 +99,10 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 
 			cs_describe_state(pt, ex, where, sizeof(where));
 			chk_report(c, (enum chk_inv)inv, pt->step, "in %llu of %.0f %scrash "
-				   "states (%s): %s", (unsigned long long)n, pt->raw_states,
-				   pt->hypothetical ? "hypothetical " : "", where, ex->first_msg);
+				   "states (%s): %s%s%s", (unsigned long long)n, pt->raw_states,
+				   pt->hypothetical ? "hypothetical " : "", where, ex->first_msg,
+				   ex->tx_lost ? "; metadata lost " : "",
+				   ex->tx_lost ? ex->tx_lost : "");
 		}
 	}
 	for (uint32_t i = 0; i < pt->nr_states; i++)

@@ -29,6 +29,7 @@
 #include "prng.h"
 #include "scenario.h"
 #include "sha256.h"
+#include "txlost.h"
 
 #define DIGEST_BYTES_MAX ((int64_t)256 << 20)   /* larger files: digest of the runs */
 #define CHUNK 65536
@@ -432,9 +433,30 @@ static void note_replay(struct cs_state *st, const struct jbd2_recovery_info *ri
 }
 
 /*
+ * A violating state: what its recovered inode @rec kept of the size and the
+ * extents and what was lost with the transactions that did not land
+ * (txlost.h), for the crash step's words and crashstates.
+ */
+static void note_tx_changes(const struct cs_ctx *x, struct cs_state *st,
+			    const struct ext4_fs *rec)
+{
+	char kept[CS_CHANGES_MAX], lost[CS_CHANGES_MAX];
+	bool landed = x->committing && st->replay_first <= x->committing &&
+		      st->replay_end > x->committing;
+
+	if (!st->mask)
+		return;
+	cs_tx_changes(x->fs, rec, x->committing, landed, kept, lost, sizeof(kept));
+	st->tx_kept = strdup(kept);
+	st->tx_lost = lost[0] ? strdup(lost) : NULL;
+	SIM_ASSERT(st->tx_kept && (!lost[0] || st->tx_lost));
+}
+
+/*
  * Materialise the state x->digit on an overlay, mount it (recovery, orphan
  * cleanup) and judge it with a copy of the checker: size, content hash,
- * violations and the first message; the SHA-256 too with @want_digest.
+ * violations and the first message; the SHA-256 too with @want_digest; with
+ * @want_detail every message and, violating, the kept and lost changes.
  */
 static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_digest,
 			bool want_detail)
@@ -467,6 +489,8 @@ static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_d
 	for (int inv = 0; inv < INV_COUNT; inv++)
 		st->violated[inv] = st->mask & (1u << inv);
 	note_replay(st, &ri);
+	if (want_detail)
+		note_tx_changes(x, st, &fs2);
 	st->size = fs2.inode.i_size;
 	file_hash(&fs2, NULL, st->h);
 	if (want_digest)
@@ -502,6 +526,14 @@ static void evaluate_whole(struct cs_ctx *x, uint64_t weight)
 		SIM_ASSERT(!reference || strcmp(o->sha256, st.sha256) == 0);
 		o->raw_states += weight;
 		return;
+	}
+	if (st.mask) {          /* a new violating state: its changes, from the mount again */
+		struct cs_state w = { 0 };
+
+		judge_whole(x, &w, false, true);
+		st.tx_kept = w.tx_kept;
+		st.tx_lost = w.tx_lost;
+		free(w.detail);
 	}
 	for (uint32_t i = 0; reference && i < x->out->nr_states; i++)
 		SIM_ASSERT(x->out->states[i].size != st.size || x->out->states[i].mask != st.mask ||
@@ -681,6 +713,7 @@ static void evaluate(struct cs_ctx *x)
 	for (int inv = 0; inv < INV_COUNT; inv++)
 		st.violated[inv] = mask & (1u << inv);
 	note_replay(&st, &x->o.ri);
+	note_tx_changes(x, &st, &x->o.fs);
 	if (mask || (x->flags & CS_DIGEST)) {
 		struct cs_state w = { 0 };
 
@@ -961,8 +994,11 @@ void cs_describe_state(const struct cs_point *p, const struct cs_state *st, char
 
 void cs_point_free(struct cs_point *p)
 {
-	for (uint32_t i = 0; i < p->nr_states; i++)
+	for (uint32_t i = 0; i < p->nr_states; i++) {
 		free(p->states[i].detail);
+		free(p->states[i].tx_kept);
+		free(p->states[i].tx_lost);
+	}
 	free(p->states);
 	free(p->writes);
 	memset(p, 0, sizeof(*p));

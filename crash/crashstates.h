@@ -54,6 +54,9 @@ struct cs_state {
 	uint32_t replay_first;          /* the example's recovery replayed tids */
 	uint32_t replay_end;            /* [replay_first, replay_end); equal: none */
 	char *detail;                   /* cs_evaluate_kept: every violation message */
+	char *tx_kept;                  /* violating: the recovered size and extents ... */
+	char *tx_lost;                  /* ... and what was lost, by transaction (txlost.h);
+					 * NULL when nothing was */
 };
 
 struct cs_point {

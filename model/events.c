@@ -38,11 +38,24 @@ void ev_record5(struct ev_log *log, enum ev_type type, const char *func, int64_t
 	e->ev_type = (uint8_t)type;
 	e->ev_cause = log->l_cause;
 	e->ev_func = func;
+	e->ev_rule = NULL;
 	e->ev_a = a;
 	e->ev_b = b;
 	e->ev_c = c;
 	e->ev_d = d;
 	e->ev_e = e_;
+}
+
+void ev_record_size(struct ev_log *log, enum ev_type type, const char *func,
+		    const struct ext4_size_rule *rule, int64_t old_size, int64_t new_size)
+{
+	SIM_ASSERT(type == EV_I_SIZE || type == EV_I_DISKSIZE);
+	SIM_ASSERT(rule != NULL);
+	if (!log)
+		return;
+	ev_record(log, type, func, old_size, new_size, 0, 0);
+	if (log->l_nr && log->l_ev[log->l_nr - 1].ev_no == log->l_next_no)
+		log->l_ev[log->l_nr - 1].ev_rule = rule;
 }
 
 uint32_t ev_next_no(const struct ev_log *log)

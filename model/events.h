@@ -72,11 +72,14 @@ enum ev_cause {
 	EVC_COUNT
 };
 
+struct ext4_size_rule;           /* model/ext4/ext4.h */
+
 struct sim_event {
 	uint32_t ev_no;         /* 1-based, over the whole run */
 	uint8_t ev_type;        /* enum ev_type */
 	uint8_t ev_cause;       /* enum ev_cause */
-	const char *ev_func;    /* the model (= kernel) function; a string literal */
+	const char *ev_func;    /* the kernel function, named at the site; a string literal */
+	const struct ext4_size_rule *ev_rule;   /* EV_I_SIZE, EV_I_DISKSIZE: the rule; or NULL */
 	int64_t ev_a, ev_b, ev_c, ev_d, ev_e;
 };
 
@@ -98,6 +101,10 @@ void ev_record(struct ev_log *log, enum ev_type type, const char *func, int64_t 
 void ev_record5(struct ev_log *log, enum ev_type type, const char *func, int64_t a, int64_t b,
 		int64_t c, int64_t d, int64_t e);
 
+/* A size event (EV_I_SIZE, EV_I_DISKSIZE), old -> new, with the rule that moved it. */
+void ev_record_size(struct ev_log *log, enum ev_type type, const char *func,
+		    const struct ext4_size_rule *rule, int64_t old_size, int64_t new_size);
+
 /* The number the next event will get (0 without a log). */
 uint32_t ev_next_no(const struct ev_log *log);
 
@@ -110,11 +117,15 @@ void ev_log_free(struct ev_log *log);
 const char *ev_type_name(enum ev_type type);
 const char *ev_cause_name(enum ev_cause cause);
 
-/* Record at a model site; the function is the caller's own name. */
-#define EV_RECORD(log, type, a, b, c, d) \
+/*
+ * Record at a model site; @func is the kernel function the event stands
+ * for, a string literal written at the site (never the C function's name, so that
+ * renaming or splitting a model helper does not change a trace).
+ */
+#define EV_RECORD(log, type, func, a, b, c, d) \
 	do { \
 		if (log) \
-			ev_record((log), (type), __func__, (a), (b), (c), (d)); \
+			ev_record((log), (type), (func), (a), (b), (c), (d)); \
 	} while (0)
 
 #endif

@@ -9,11 +9,21 @@
 #include "pending.h"
 #include "report.h"
 
-static const char *const tx_states[] = {
-	"T_RUNNING (handles may join it)", "T_LOCKED (no new handle joins it)",
-	"T_FLUSH (ordered data and log blocks go out)",
-	"T_COMMIT (wait for them, flush, then the commit block)",
-	"T_FINISHED (committed; its blocks wait for a checkpoint)",
+/* The states of enum t_state, as fs/jbd2/commit.c moves a transaction through them. */
+static const char *const tx_states[T_STATE_COUNT] = {
+	[T_RUNNING] = "T_RUNNING (handles may join it)",
+	[T_LOCKED] = "T_LOCKED (no new handle joins it; wait for the open ones)",
+	[T_SWITCH] = "T_SWITCH (no handle open; unused reserved buffers go back, the revoke table "
+		     "is switched)",
+	[T_FLUSH] = "T_FLUSH (committing; a new transaction may start; ordered data and revoke "
+		    "records go out)",
+	[T_COMMIT] = "T_COMMIT (descriptors and block copies go to the log; wait for the "
+		     "ordered data)",
+	[T_COMMIT_DFLUSH] = "T_COMMIT_DFLUSH (wait for the log writes)",
+	[T_COMMIT_JFLUSH] = "T_COMMIT_JFLUSH (flush the device, then the commit block with FUA)",
+	[T_COMMIT_CALLBACK] = "T_COMMIT_CALLBACK (committed; the file system's commit callback "
+			      "runs)",
+	[T_FINISHED] = "T_FINISHED (committed; its blocks wait for a checkpoint)",
 };
 
 /* Block I/O events. */
@@ -55,7 +65,7 @@ static void explain_jbd2_event(const struct sim_event *e, char *out, size_t cap)
 		return;
 	case EV_TX_STATE:
 		snprintf(out, cap, "tid %lld is now %s", (long long)e->ev_a,
-			 e->ev_b >= 0 && e->ev_b < 5 ? tx_states[e->ev_b] : "?");
+			 e->ev_b >= 0 && e->ev_b < T_STATE_COUNT ? tx_states[e->ev_b] : "?");
 		return;
 	case EV_ORDERED_WAIT:
 		snprintf(out, cap, "commit of tid %lld waits for the ordered data writes of bytes "
@@ -189,72 +199,23 @@ void explain_json_events(FILE *out, const struct ext4_layout *lay, const struct 
 	fputc(']', out);
 }
 
-/*
- * The rules that move a size, by the model (= kernel) function that stored
- * it.  A rule whose behaviour differs between kernels names its toggle; the
- * explanation says whether this run had it on.
- */
-struct size_rule {
-	const char *func;
-	bool disksize;                  /* the rule for i_disksize, else for i_size */
-	const char *rule;
-	int toggle;                     /* enum ext4_toggle_id, or -1 */
-};
-
-static const struct size_rule size_rules[] = {
-	{ "ext4_da_do_write_end", false, "a buffered write that ends past EOF raises i_size to "
-	  "its end, under the folio lock", -1 },
-	{ "generic_write_end", false, "a buffered write that ends past EOF raises i_size to its "
-	  "end, under the folio lock", -1 },
-	{ "ext4_write_end", false, "without delalloc the blocks were allocated at write_begin, "
-	  "so write_end raises i_size to the write's end", -1 },
-	{ "ext4_journalled_write_end", false, "data=journal: write_end raises i_size to the "
-	  "write's end", -1 },
-	{ "ext4_alloc_file_blocks", false, "fallocate without KEEP_SIZE raises i_size to the end "
-	  "of each allocated chunk", -1 },
-	{ "ext4_zero_range", false, "zero range without KEEP_SIZE raises i_size to the range's "
-	  "end", -1 },
-	{ "ext4_setattr", false, "truncate sets i_size to the new size, "
-	  "after i_disksize, under the same handle", -1 },
-	{ "ext4_collapse_range", false, "collapse range shortens the file by the removed "
-	  "length", -1 },
-	{ "ext4_insert_range", false, "insert range lengthens the file by the inserted "
-	  "length", -1 },
-	{ "mpage_map_and_submit_extent", true, "writeback allocated the delayed blocks and raises "
-	  "i_disksize to the end of the range it mapped (never past i_size), in the "
-	  "allocating transaction", -1 },
-	{ "ext4_da_do_write_end", true, "the write ends inside a block already allocated on "
-	  "disk, so no writeback would raise i_disksize: write_end raises it to the new i_size",
-	  T_DA_END_SKIP_DIRTY },
-	{ "ext4_da_write_end", true, "(before 6.6) the write ends inside a block already "
-	  "allocated on disk, so write_end raises i_disksize (compared with i_size from 5.15 on)",
-	  T_DA_DISKSIZE_VS_ISIZE },
-	{ "ext4_write_end", true, "without delalloc the blocks are already allocated: i_disksize "
-	  "follows i_size at write_end", -1 },
-	{ "ext4_journalled_write_end", true, "data=journal: i_disksize follows i_size at "
-	  "write_end", -1 },
-	{ "ext4_alloc_file_blocks", true, "fallocate allocated the blocks: i_disksize follows "
-	  "i_size", -1 },
-	{ "ext4_zero_range", true, "zero range allocated the blocks: i_disksize follows i_size",
-	  -1 },
-	{ "ext4_update_disksize_before_punch", true, "the page cache of the range is about to be "
-	  "dropped, and with it the writeback that would raise i_disksize: it is raised first, "
-	  "to min(i_size, end of the range)", T_DISKSIZE_BEFORE_PUNCH_PARTIAL },
-	{ "ext4_ext_truncate", true, "truncate sets i_disksize to i_size before it frees the "
-	  "blocks past EOF", -1 },
-	{ "ext4_setattr", true, "truncate stores the new size in "
-	  "i_disksize first, under the handle that puts the inode on the orphan list", -1 },
-	{ "ext4_collapse_range", true, "collapse range: i_disksize follows the shortened i_size",
-	  -1 },
-	{ "ext4_insert_range", true, "insert range: i_disksize grows by the inserted length", -1 },
-};
-
-static const struct size_rule *find_size_rule(const char *func, bool disksize)
+/* The toggle whose field is @offset in struct ext4_semantics. */
+static const struct ext4_toggle *toggle_of_field(size_t offset)
 {
-	for (size_t i = 0; i < sizeof(size_rules) / sizeof(size_rules[0]); i++)
-		if (size_rules[i].disksize == disksize && strcmp(size_rules[i].func, func) == 0)
-			return &size_rules[i];
+	for (unsigned i = 0; i < ext4_toggle_count(); i++)
+		if (ext4_toggle_at(i)->offset == offset)
+			return ext4_toggle_at(i);
+	SIM_ASSERT(!"a size rule names a field that no toggle has");
 	return NULL;
+}
+
+bool explain_same_rule(const struct sim_event *a, const struct sim_event *b)
+{
+	if (a->ev_type != b->ev_type)
+		return false;
+	if (a->ev_rule || b->ev_rule)
+		return a->ev_rule == b->ev_rule;
+	return strcmp(a->ev_func, b->ev_func) == 0;
 }
 
 void explain_size_event(const struct sim_event *e, const struct ext4_semantics *sem, char *out,
@@ -272,15 +233,14 @@ void explain_size_event(const struct sim_event *e, const struct ext4_semantics *
 void explain_size_rule(const struct sim_event *e, const struct ext4_semantics *sem, char *out,
 		       size_t cap)
 {
-	bool disksize = e->ev_type == EV_I_DISKSIZE;
-	const struct size_rule *r = find_size_rule(e->ev_func, disksize);
+	const struct ext4_size_rule *r = e->ev_rule;
 	size_t used = (size_t)snprintf(out, cap, "%s", e->ev_func);
 
-	SIM_ASSERT(e->ev_type == EV_I_SIZE || disksize);
+	SIM_ASSERT(e->ev_type == EV_I_SIZE || e->ev_type == EV_I_DISKSIZE);
 	if (r && used < cap)
-		used += (size_t)snprintf(out + used, cap - used, " (%s)", r->rule);
-	if (r && r->toggle >= 0 && used < cap) {
-		const struct ext4_toggle *t = ext4_toggle_at((unsigned)r->toggle);
+		used += (size_t)snprintf(out + used, cap - used, " (%s)", r->sr_rule);
+	if (r && r->sr_toggled && used < cap) {
+		const struct ext4_toggle *t = toggle_of_field(r->sr_toggle);
 
 		snprintf(out + used, cap - used, "; toggle %s is %s here", t->name,
 			 ext4_toggle_get(sem, t) ? "on" : "off");

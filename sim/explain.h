@@ -38,9 +38,16 @@ void explain_json_events(FILE *out, const struct ext4_layout *lay, const struct 
 void explain_size_event(const struct sim_event *e, const struct ext4_semantics *sem, char *out,
 			size_t cap);
 
-/* The rule alone, without the sizes: "mpage_map_and_submit_extent (writeback ...)". */
+/*
+ * The rule alone, without the sizes: "mpage_map_and_submit_extent (writeback
+ * ...)".  The words and the toggle are those the model's call named with the
+ * change (struct ext4_size_rule, model/ext4/ext4.h); nothing here lists rules.
+ */
 void explain_size_rule(const struct sim_event *e, const struct ext4_semantics *sem, char *out,
 		       size_t cap);
+
+/* Do size events @a and @b come from the same rule (the same call's rule, else function)? */
+bool explain_same_rule(const struct sim_event *a, const struct sim_event *b);
 
 /* The same as a JSON array of strings. */
 void explain_json_sizes(FILE *out, const struct ev_log *log, uint32_t first, uint32_t end,

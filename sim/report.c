@@ -90,6 +90,28 @@ static void print_set(FILE *out, const bool *set, const struct scn_expect *e, bo
 	fputc(']', out);
 }
 
+/* One "what happened" line for each distinct case of @inv among the violations. */
+static void print_what_happened(FILE *out, const struct chk_state *c, enum chk_inv inv)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < c->nr_v; i++) {
+		const char *text = chk_what_happened(inv, c->v[i].msg);
+		bool seen = false;
+
+		if (c->v[i].inv != inv)
+			continue;
+		for (uint32_t k = 0; k < i && !seen; k++)
+			seen = c->v[k].inv == inv && chk_what_happened(inv, c->v[k].msg) == text;
+		if (!seen)
+			fprintf(out, "  what happened: %s (%s)\n", text, chk_inv_info(inv)->name);
+		any = true;
+	}
+	if (!any)
+		fprintf(out, "  what happened: %s (%s)\n", chk_inv_info(inv)->plain,
+			chk_inv_info(inv)->name);
+}
+
 void report_verdict(FILE *out, const struct scenario *s, const struct sim_variant_result *r,
 		    const char *reproduce)
 {
@@ -112,8 +134,7 @@ void report_verdict(FILE *out, const struct scenario *s, const struct sim_varian
 	fputc('\n', out);
 	for (int inv = 0; inv < INV_COUNT; inv++)
 		if (r->violated[inv])
-			fprintf(out, "  what happened: %s (%s)\n", chk_inv_info(inv)->plain,
-				chk_inv_info(inv)->name);
+			print_what_happened(out, &r->chk, (enum chk_inv)inv);
 	if (r->cs_mismatch[0])
 		fprintf(out, "  %s\n", r->cs_mismatch);
 	if (!r->passed)
@@ -217,6 +238,12 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 	if (st->detail) {
 		fprintf(out, ", \"messages\": ");
 		json_string(out, st->detail);
+	}
+	if (st->tx_kept) {      /* a violating state: its size and extents, kept and lost */
+		fprintf(out, ", \"recovered\": ");
+		json_string(out, st->tx_kept);
+		fprintf(out, ", \"lost\": ");
+		json_string(out, st->tx_lost ? st->tx_lost : "");
 	}
 	fputc('}', out);
 }

@@ -140,7 +140,10 @@ static void snap_tx_blocks(FILE *out, const struct ext4_fs *fs, const transactio
 
 static void snap_tx(FILE *out, const struct ext4_fs *fs, const transaction_t *t)
 {
-	static const char *const states[] = { "running", "locked", "flush", "commit", "finished" };
+	static const char *const states[T_STATE_COUNT] = {
+		"running", "locked", "switch", "flush", "commit", "commit_dflush", "commit_jflush",
+		"commit_callback", "finished"
+	};
 	static const char *const ji[] = { "write", "wait" };
 
 	if (!t) {

@@ -416,7 +416,7 @@ void blkdev_crash(struct blkdev *bd)
 			bd->bd_bios[k++] = bd->bd_bios[i];
 	}
 	bd->bd_nr_bios = k;
-	blkdev_flush(bd);
+	blkdev_flush(bd, "blkdev_crash");
 	bd->bd_flushes--;       /* not a flush the file system issued */
 	SIM_ASSERT(bd->bd_nr_bios == 0);        /* (3): nothing left pending */
 }

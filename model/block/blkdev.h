@@ -138,9 +138,12 @@ void blkdev_complete(struct blkdev *bd, uint64_t seq);
 bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq);
 /* Complete every in-flight write, in submission order. */
 void blkdev_complete_all(struct blkdev *bd);
-/* REQ_PREFLUSH: every completed write becomes durable; @caller for the event. */
+/*
+ * REQ_PREFLUSH: every completed write becomes durable; @caller, the kernel
+ * function that flushes, names the event (a string literal, never the C function's own name).
+ */
 void __blkdev_flush(struct blkdev *bd, const char *caller);
-#define blkdev_flush(bd) __blkdev_flush((bd), __func__)
+#define blkdev_flush(bd, caller) __blkdev_flush((bd), (caller))
 void blkdev_read(const struct blkdev *bd, uint32_t blk, uint8_t *out);
 /* The durable contents only (what survives a power cut with no cache). */
 void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);

@@ -247,12 +247,17 @@ void ext4_serialize_inode(struct ext4_fs *fs, uint8_t *blk);
 void ext4_check_state(const struct ext4_fs *fs);
 
 /* ext4_jbd2.c */
-/* The handle wrappers name their caller in the event log, as the kernel's do. */
+/*
+ * The handle wrappers name their caller in the event log, as the kernel's do:
+ * @where is the kernel function that starts or stops the handle, a string
+ * literal at the call (never the C function's own name: renaming a model helper must not
+ * change a trace).
+ */
 handle_t *__ext4_journal_start(struct ext4_fs *fs, const char *where, int type, uint32_t credits);
 int __ext4_journal_stop(const char *where, struct ext4_fs *fs, handle_t *h);
-#define ext4_journal_start(fs, type, credits) \
-	__ext4_journal_start((fs), __func__, (type), (credits))
-#define ext4_journal_stop(fs, h) __ext4_journal_stop(__func__, (fs), (h))
+#define ext4_journal_start(fs, where, type, credits) \
+	__ext4_journal_start((fs), (where), (type), (credits))
+#define ext4_journal_stop(fs, where, h) __ext4_journal_stop((where), (fs), (h))
 handle_t *ext4_journal_current_handle(struct ext4_fs *fs);
 void ext4_handle_sync(handle_t *h);
 int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h);
@@ -283,23 +288,46 @@ int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 			int64_t readable, int64_t *written);
 int generic_perform_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 			  const uint8_t *src, int64_t readable, int64_t *written);
-/* ext4_update_inode_size(): raise i_size and i_disksize to @newsize (@where: the caller). */
-bool __ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize, const char *where);
-#define ext4_update_inode_size(fs, newsize) __ext4_update_inode_size((fs), (newsize), __func__)
 /* What disk block @blk holds in the model's layout: "superblock", "block bitmap", ... */
 const char *ext4_block_role(const struct ext4_layout *lay, uint32_t blk);
 /*
- * Every change of i_size and i_disksize goes through these two stores, which
- * record it in the event log with the function that made it (@where), so
- * that a trace can say which kernel function and rule moved a size.
+ * The rule behind a change of i_size or i_disksize, written at the call that
+ * makes it: the kernel function that applies it, the condition and the new
+ * size in words, and, where kernels differ, the patch toggle (its field of
+ * struct ext4_semantics) that decides it.  The change's event carries the
+ * rule (model/events.h), so `run --explain`, diff's "rule only" lines and the
+ * JSON need no table of their own: a new call site, or one under an
+ * experimental toggle, names its rule here and nowhere else
+ * (docs/writing-a-toggle.md).  Define one static, next to its call:
+ *
+ *	static const struct ext4_size_rule r = EXT4_SIZE_RULE("ext4_foo", "...");
  */
-void __ext4_set_i_size(struct ext4_fs *fs, int64_t newsize, const char *where);
-void __ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where);
-#define i_size_write(fs, newsize) __ext4_set_i_size((fs), (newsize), __func__)
-#define ext4_set_i_disksize(fs, newsize) __ext4_set_i_disksize((fs), (newsize), __func__)
-/* ext4_update_i_disksize(): raise i_disksize, never lower it. */
-void __ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where);
-#define ext4_update_i_disksize(fs, newsize) __ext4_update_i_disksize((fs), (newsize), __func__)
+struct ext4_size_rule {
+	const char *sr_func;    /* the kernel function: the event's name */
+	const char *sr_rule;    /* the rule, in words */
+	bool sr_toggled;        /* a toggle decides it ... */
+	size_t sr_toggle;       /* ... this field of struct ext4_semantics */
+};
+#define EXT4_SIZE_RULE(func, rule) { (func), (rule), false, 0 }
+#define EXT4_SIZE_RULE_TOGGLE(func, rule, field) \
+	{ (func), (rule), true, offsetof(struct ext4_semantics, field) }
+
+/*
+ * Every change of i_size and i_disksize goes through these stores, which
+ * record it in the event log with its @rule (a static object: the event
+ * keeps the pointer), so that a trace can say which kernel function and rule
+ * moved a size.  i_size_write() and ext4_set_i_disksize() store @newsize;
+ * ext4_update_i_disksize() raises i_disksize, never lowers it;
+ * ext4_update_inode_size() raises both (each with its rule) and says whether
+ * either changed.
+ */
+void i_size_write(struct ext4_fs *fs, int64_t newsize, const struct ext4_size_rule *rule);
+void ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const struct ext4_size_rule *rule);
+void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize,
+			    const struct ext4_size_rule *rule);
+bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
+			    const struct ext4_size_rule *isize,
+			    const struct ext4_size_rule *disksize);
 void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
 void ext4_note_size_point(struct ext4_fs *fs);
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,

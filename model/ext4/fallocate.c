@@ -79,6 +79,11 @@ static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
 	return (is_sync_test || fs->sem.unified_sync_check) && (fs->inode.i_flags & EXT4_SYNC_FL);
 }
 
+static const struct ext4_size_rule alloc_isize = EXT4_SIZE_RULE("ext4_alloc_file_blocks",
+	"fallocate without KEEP_SIZE raises i_size to the end of each allocated chunk");
+static const struct ext4_size_rule alloc_disksize = EXT4_SIZE_RULE("ext4_alloc_file_blocks",
+	"fallocate allocated the blocks: i_disksize follows i_size");
+
 /*
  * The size part of one ext4_alloc_file_blocks() chunk that ends at byte
  * @epos, under @h, as before the 2026 series: raise i_size and i_disksize
@@ -92,7 +97,7 @@ static int64_t ext4_alloc_update_size(struct ext4_fs *fs, handle_t *h, int64_t o
 				      int64_t epos, int64_t new_size)
 {
 	epos = SIM_MIN(epos, new_size);
-	__ext4_update_inode_size(fs, epos, "ext4_alloc_file_blocks");
+	ext4_update_inode_size(fs, epos, &alloc_isize, &alloc_disksize);
 	if (epos <= old_size)
 		return epos;
 	pagecache_isize_extended(fs, old_size, epos);
@@ -114,11 +119,11 @@ static int ext4_alloc_size_after(struct ext4_fs *fs, int64_t old_size, int64_t e
 	int err;
 
 	epos = SIM_MIN(epos, new_size);
-	h = ext4_journal_start(fs, HT_MISC, 1);
-	__ext4_update_inode_size(fs, epos, "ext4_alloc_file_blocks");
+	h = ext4_journal_start(fs, "ext4_alloc_file_blocks", HT_MISC, 1);
+	ext4_update_inode_size(fs, epos, &alloc_isize, &alloc_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
-	err = ext4_journal_stop(fs, h);
+	err = ext4_journal_stop(fs, "ext4_alloc_file_blocks", h);
 	if (epos > old_size)
 		pagecache_isize_extended(fs, old_size, epos);
 	return err;
@@ -131,7 +136,7 @@ static int ext4_alloc_chunk(struct ext4_fs *fs, uint32_t lblk, uint64_t len, int
 	struct ext4_map_blocks map = {
 		.m_lblk = lblk, .m_len = (uint32_t)SIM_MIN(len, (uint64_t)EXT_MAX_LBLK),
 	};
-	handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
+	handle_t *h = ext4_journal_start(fs, "ext4_alloc_file_blocks", HT_MAP_BLOCKS, 8);
 	int mapped = ext4_map_blocks(fs, h, &map, flags);
 
 	if (mapped > 0 && new_size && !fs->sem.isize_ext_outside_handle)
@@ -140,7 +145,7 @@ static int ext4_alloc_chunk(struct ext4_fs *fs, uint32_t lblk, uint64_t len, int
 	ext4_mark_inode_dirty(fs, h);
 	if (mapped > 0)
 		ext4_update_inode_fsync_trans(fs, h, true);
-	ext4_journal_stop(fs, h);
+	ext4_journal_stop(fs, "ext4_alloc_file_blocks", h);
 	return mapped;
 }
 
@@ -240,7 +245,8 @@ static int zero_edges_early(struct ext4_fs *fs, int64_t offset, int64_t len, boo
  * 08 off): write back, wait for and flush the two edge blocks after the
  * handle, so the promise holds: zero after any crash once the call returns.
  */
-static int sync_persist_zero_late(struct ext4_fs *fs, int64_t offset, int64_t len, bool sync)
+static int sync_persist_zero_late(struct ext4_fs *fs, int64_t offset, int64_t len, bool sync,
+				  const char *where)
 {
 	int64_t bs = fs->opts.block_size, end = offset + len;
 	int err;
@@ -251,10 +257,15 @@ static int sync_persist_zero_late(struct ext4_fs *fs, int64_t offset, int64_t le
 	    (err = filemap_write_and_wait_range(fs, (end - 1) & ~(bs - 1),
 						 (end - 1) | (bs - 1))) < 0)
 		return err;
-	blkdev_flush(fs->bdev);         /* blkdev_issue_flush: durable on return */
+	blkdev_flush(fs->bdev, where);         /* blkdev_issue_flush: durable on return */
 	fs->counters->flushes++;
 	return 0;
 }
+
+static const struct ext4_size_rule disksize_before_punch = EXT4_SIZE_RULE_TOGGLE(
+	"ext4_update_disksize_before_punch", "the page cache of the range is about to be "
+	"dropped, and with it the writeback that would raise i_disksize: it is raised first, to "
+	"min(i_size, end of the range)", disksize_before_punch_partial);
 
 /*
  * ext4_update_disksize_before_punch(): the page cache of the range is about
@@ -276,10 +287,10 @@ static int ext4_update_disksize_before_punch(struct ext4_fs *fs, int64_t offset,
 	}
 	if (fs->inode.i_disksize >= size)
 		return 0;
-	h = ext4_journal_start(fs, HT_MISC, 1);
-	ext4_update_i_disksize(fs, size);
+	h = ext4_journal_start(fs, "ext4_update_disksize_before_punch", HT_MISC, 1);
+	ext4_update_i_disksize(fs, size, &disksize_before_punch);
 	ext4_mark_inode_dirty(fs, h);
-	return ext4_journal_stop(fs, h);
+	return ext4_journal_stop(fs, "ext4_update_disksize_before_punch", h);
 }
 
 /*
@@ -326,6 +337,11 @@ static int ext4_truncate_page_cache_block_range(struct ext4_fs *fs, int64_t star
 	return 0;
 }
 
+static const struct ext4_size_rule zero_range_isize = EXT4_SIZE_RULE("ext4_zero_range",
+	"zero range without KEEP_SIZE raises i_size to the range's end");
+static const struct ext4_size_rule zero_range_disksize = EXT4_SIZE_RULE("ext4_zero_range",
+	"zero range allocated the blocks: i_disksize follows i_size");
+
 /*
  * ext4_zero_range(): FALLOC_FL_ZERO_RANGE.  An unaligned range first gets
  * its blocks preallocated (unwritten, sizes per chunk); then i_disksize is
@@ -368,21 +384,23 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 		return 0;
 	if ((err = zero_edges_early(fs, offset, len, falloc_sync(fs, false))) < 0)
 		return err;
-	h = ext4_journal_start(fs, HT_MISC, fs->sem.zero_outside_handle ? 1 :
+	h = ext4_journal_start(fs, "ext4_zero_range", HT_MISC, fs->sem.zero_outside_handle ? 1 :
 				ext4_should_journal_data(fs) ? 5 : 3);
 	if (!fs->sem.zero_outside_handle)
 		err = ext4_zero_partial_blocks(fs, h, offset, len, false, NULL);
 	if (err == 0) {
 		if (new_size)
-			ext4_update_inode_size(fs, new_size);
+			ext4_update_inode_size(fs, new_size, &zero_range_isize,
+					       &zero_range_disksize);
 		ext4_mark_inode_dirty(fs, h);
 		ext4_update_inode_fsync_trans(fs, h, true);
 		if (falloc_sync(fs, false))
 			ext4_handle_sync(h);
 	}
-	ext4_journal_stop(fs, h);
+	ext4_journal_stop(fs, "ext4_zero_range", h);
 	if (err == 0)
-		err = sync_persist_zero_late(fs, offset, len, falloc_sync(fs, false));
+		err = sync_persist_zero_late(fs, offset, len, falloc_sync(fs, false),
+					     "ext4_zero_range");
 	return err;
 }
 
@@ -440,7 +458,7 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 		return err;
 	if ((err = zero_edges_early(fs, offset, length, falloc_sync(fs, true))) < 0)
 		return err;
-	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	h = ext4_journal_start(fs, "ext4_punch_hole", HT_TRUNCATE, 16);
 	if (!fs->sem.zero_outside_handle &&
 	    (err = ext4_zero_partial_blocks(fs, h, offset, length, false, NULL)) < 0)
 		goto out;
@@ -453,9 +471,10 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	if (falloc_sync(fs, true))
 		ext4_handle_sync(h);
 out:
-	ext4_journal_stop(fs, h);
+	ext4_journal_stop(fs, "ext4_punch_hole", h);
 	if (err == 0)
-		err = sync_persist_zero_late(fs, offset, length, falloc_sync(fs, true));
+		err = sync_persist_zero_late(fs, offset, length, falloc_sync(fs, true),
+					     "ext4_punch_hole");
 	return err;
 }
 
@@ -499,6 +518,11 @@ static int shift_prepare(struct ext4_fs *fs, int64_t offset, int64_t skip_end)
 	return 0;
 }
 
+static const struct ext4_size_rule collapse_isize = EXT4_SIZE_RULE("ext4_collapse_range",
+	"collapse range shortens the file by the removed length");
+static const struct ext4_size_rule collapse_disksize = EXT4_SIZE_RULE("ext4_collapse_range",
+	"collapse range: i_disksize follows the shortened i_size");
+
 /*
  * ext4_collapse_range(): FALLOC_FL_COLLAPSE_RANGE.  Block-aligned and
  * ending before EOF (else EINVAL: that would be a truncate).  One
@@ -520,19 +544,24 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 		return err;
 	start_lblk = (uint32_t)(offset >> bits);
 	end_lblk = (uint32_t)((offset + len) >> bits);
-	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	h = ext4_journal_start(fs, "ext4_collapse_range", HT_TRUNCATE, 16);
 	ext4_es_remove_delayed(fs, start_lblk);
 	ext4_ext_remove_space(fs, h, start_lblk, end_lblk - 1);
 	es_shift(&fs->inode.i_es, end_lblk, end_lblk - start_lblk, true);   /* SHIFT_LEFT */
 	ext4_ext_dirty(fs, h);
-	i_size_write(fs, fs->inode.i_size - len);
-	ext4_set_i_disksize(fs, fs->inode.i_size);
+	i_size_write(fs, fs->inode.i_size - len, &collapse_isize);
+	ext4_set_i_disksize(fs, fs->inode.i_size, &collapse_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
-	return ext4_journal_stop(fs, h);
+	return ext4_journal_stop(fs, "ext4_collapse_range", h);
 }
+
+static const struct ext4_size_rule insert_isize = EXT4_SIZE_RULE("ext4_insert_range",
+	"insert range lengthens the file by the inserted length");
+static const struct ext4_size_rule insert_disksize = EXT4_SIZE_RULE("ext4_insert_range",
+	"insert range: i_disksize grows by the inserted length");
 
 /*
  * ext4_insert_range(): FALLOC_FL_INSERT_RANGE.  Block-aligned, starting
@@ -559,9 +588,9 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 		return -ENOSPC;
 	if ((err = shift_prepare(fs, offset, 0)) < 0)
 		return err;
-	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
-	i_size_write(fs, fs->inode.i_size + len);
-	ext4_set_i_disksize(fs, fs->inode.i_disksize + len);
+	h = ext4_journal_start(fs, "ext4_insert_range", HT_TRUNCATE, 16);
+	i_size_write(fs, fs->inode.i_size + len, &insert_isize);
+	ext4_set_i_disksize(fs, fs->inode.i_disksize + len, &insert_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_es_remove_delayed(fs, lblk);
 	es_shift(t, lblk, (uint32_t)(len >> bits), false);                  /* SHIFT_RIGHT */
@@ -569,7 +598,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
-	return ext4_journal_stop(fs, h);
+	return ext4_journal_stop(fs, "ext4_insert_range", h);
 }
 
 /* vfs_fallocate()'s checks of the arguments. */

@@ -83,7 +83,7 @@ int ext4_set_sync_flag(struct ext4_fs *fs, bool on)
 
 	if (fs->s_shutdown)
 		return -EIO;
-	h = ext4_journal_start(fs, HT_INODE, 1);
+	h = ext4_journal_start(fs, "ext4_ioctl_setflags", HT_INODE, 1);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
 	if (on)
@@ -91,7 +91,7 @@ int ext4_set_sync_flag(struct ext4_fs *fs, bool on)
 	else
 		fs->inode.i_flags &= ~EXT4_SYNC_FL;
 	ext4_mark_inode_dirty(fs, h);
-	return ext4_journal_stop(fs, h);
+	return ext4_journal_stop(fs, "ext4_ioctl_setflags", h);
 }
 
 /* invalidate_mapping_pages(): drop folios that are clean and idle. */

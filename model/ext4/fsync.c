@@ -46,7 +46,7 @@ int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync
 	else
 		err = ext4_fsync_journal(fs, datasync, &needs_barrier);
 	if (needs_barrier) {
-		blkdev_flush(fs->bdev);
+		blkdev_flush(fs->bdev, "ext4_sync_file");
 		fs->counters->flushes++;
 	}
 	return err;

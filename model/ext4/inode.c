@@ -96,7 +96,8 @@ static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 				       struct ext4_map_blocks *map)
 {
 	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_WRITTEN);
-	EV_RECORD(fs->bdev->bd_events, EV_CONVERT, map->m_lblk, map->m_len, map->m_pblk, 0);
+	EV_RECORD(fs->bdev->bd_events, EV_CONVERT, "ext4_convert_to_initialized", map->m_lblk,
+		  map->m_len, map->m_pblk, 0);
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	return (int)map->m_len;
@@ -126,7 +127,8 @@ static void ext4_ext_zeroout(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
 	uint8_t *zero = sim_zalloc(fs->opts.block_size);
 
 	for (uint32_t i = 0; i < len; i++) {
-		struct bio_info bi = { .bi_func = __func__, .bi_what = BW_ZEROOUT, .bi_lblk = -1 };
+		struct bio_info bi = { .bi_func = "ext4_ext_zeroout", .bi_what = BW_ZEROOUT,
+				       .bi_lblk = -1 };
 
 		blkdev_complete(fs->bdev, blkdev_submit_bio(fs->bdev, pblk + i, zero, BIO_DATA,
 							    false, &bi));
@@ -507,41 +509,47 @@ static uint32_t block_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	return copied;
 }
 
-bool __ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize, const char *where)
+bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
+			    const struct ext4_size_rule *isize,
+			    const struct ext4_size_rule *disksize)
 {
 	bool changed = false;
 
 	if (newsize > fs->inode.i_size) {
-		__ext4_set_i_size(fs, newsize, where);
+		i_size_write(fs, newsize, isize);
 		changed = true;
 	}
 	if (newsize > fs->inode.i_disksize) {
-		__ext4_update_i_disksize(fs, newsize, where);
+		ext4_update_i_disksize(fs, newsize, disksize);
 		changed = true;
 	}
 	return changed;
 }
 
-void __ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where)
+void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize,
+			    const struct ext4_size_rule *rule)
 {
 	if (newsize > fs->inode.i_disksize)
-		__ext4_set_i_disksize(fs, newsize, where);
+		ext4_set_i_disksize(fs, newsize, rule);
 }
 
-void __ext4_set_i_size(struct ext4_fs *fs, int64_t newsize, const char *where)
+void i_size_write(struct ext4_fs *fs, int64_t newsize, const struct ext4_size_rule *rule)
 {
 	SIM_ASSERT(newsize >= 0);
+	SIM_ASSERT(rule && rule->sr_func && rule->sr_rule);
 	if (fs->bdev->bd_events && newsize != fs->inode.i_size)
-		ev_record(fs->bdev->bd_events, EV_I_SIZE, where, fs->inode.i_size, newsize, 0, 0);
+		ev_record_size(fs->bdev->bd_events, EV_I_SIZE, rule->sr_func, rule,
+			       fs->inode.i_size, newsize);
 	fs->inode.i_size = newsize;
 }
 
-void __ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const char *where)
+void ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const struct ext4_size_rule *rule)
 {
 	SIM_ASSERT(newsize >= 0);
+	SIM_ASSERT(rule && rule->sr_func && rule->sr_rule);
 	if (fs->bdev->bd_events && newsize != fs->inode.i_disksize)
-		ev_record(fs->bdev->bd_events, EV_I_DISKSIZE, where, fs->inode.i_disksize, newsize,
-			  0, 0);
+		ev_record_size(fs->bdev->bd_events, EV_I_DISKSIZE, rule->sr_func, rule,
+			       fs->inode.i_disksize, newsize);
 	fs->inode.i_disksize = newsize;
 }
 
@@ -617,13 +625,14 @@ static int block_zero_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64
 		mark_buffer_dirty(f, i);
 		return 0;
 	}
-	handle_t *own = h ? NULL : ext4_journal_start(fs, HT_MISC, 1);
+	handle_t *own = h ? NULL :
+			ext4_journal_start(fs, "__ext4_block_zero_page_range", HT_MISC, 1);
 
 	bh->b_state |= BH_JBDDirty;
 	jbd2_journal_dirty_data(h ? h : own, bh->b_blocknr, bh_lblk(fs, f, i));
 	folio_mark_dirty(f);
 	if (own)
-		ext4_journal_stop(fs, own);
+		ext4_journal_stop(fs, "__ext4_block_zero_page_range", own);
 	return 0;
 }
 
@@ -720,9 +729,9 @@ int ext4_block_zero_eof(struct ext4_fs *fs, int64_t from, int64_t end)
 
 	if (err < 0 || !zr.zeroed || !zr.written || !ext4_should_order_data(fs))
 		return err;
-	h = ext4_journal_start(fs, HT_MISC, 1);
+	h = ext4_journal_start(fs, "ext4_block_zero_eof", HT_MISC, 1);
 	ext4_order_zeroed(fs, h, from, SIM_MIN(end, (from | (bs - 1)) + 1) - from, &zr, true);
-	return ext4_journal_stop(fs, h);
+	return ext4_journal_stop(fs, "ext4_block_zero_eof", h);
 }
 
 /* ext4_da_should_update_i_disksize(): the last written byte's block is on disk. */
@@ -745,7 +754,7 @@ static int ext4_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len, struc
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	create_empty_buffers(&fs->inode.i_mapping, f);
 	/* folio unlocked; the handle needs one more credit for the orphan list */
-	h = ext4_journal_start(fs, HT_WRITE_PAGE, 8 + 1);
+	h = ext4_journal_start(fs, "ext4_write_begin", HT_WRITE_PAGE, 8 + 1);
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	err = ext4_block_write_begin(fs, h, f, from, from + len);
 	if (err < 0) {
@@ -753,7 +762,7 @@ static int ext4_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len, struc
 
 		if (extended)
 			ext4_orphan_add(fs, h);
-		ext4_journal_stop(fs, h);
+		ext4_journal_stop(fs, "ext4_write_begin", h);
 		if (extended) {
 			ext4_truncate_failed_write(fs);
 			ext4_orphan_del(fs, NULL);
@@ -784,13 +793,13 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	if (!fs->sem.da_write_no_handle) {
-		h = ext4_journal_start(fs, HT_WRITE_PAGE, 1);
+		h = ext4_journal_start(fs, "ext4_da_write_begin", HT_WRITE_PAGE, 1);
 		sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	}
 	err = ext4_block_write_begin(fs, NULL, f, from, from + len);
 	if (err < 0) {
 		if (h)
-			ext4_journal_stop(fs, h);
+			ext4_journal_stop(fs, "ext4_da_write_begin", h);
 		if (pos + len > fs->inode.i_size)
 			ext4_truncate_failed_write(fs);
 		return err;
@@ -828,6 +837,13 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 	}
 }
 
+static const struct ext4_size_rule write_end_isize = EXT4_SIZE_RULE("ext4_write_end",
+	"without delalloc the blocks were allocated at write_begin, so write_end raises i_size "
+	"to the write's end");
+static const struct ext4_size_rule write_end_disksize = EXT4_SIZE_RULE("ext4_write_end",
+	"without delalloc the blocks are already allocated: i_disksize follows i_size at "
+	"write_end");
+
 /* ext4_write_end(): raise i_size and i_disksize together, inside the handle. */
 static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
 			  struct folio *f)
@@ -838,7 +854,7 @@ static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_
 
 	SIM_ASSERT(h != NULL);
 	copied = block_write_end(fs, pos, len, copied, f);
-	changed = ext4_update_inode_size(fs, pos + copied);
+	changed = ext4_update_inode_size(fs, pos + copied, &write_end_isize, &write_end_disksize);
 	ext4_write_end_finish(fs, h, old_size, pos, len, changed);
 	return (int)copied;
 }
@@ -861,6 +877,11 @@ static void ext4_journal_folio_buffers(struct ext4_fs *fs, handle_t *h, struct f
 	folio_mark_dirty(f);
 }
 
+static const struct ext4_size_rule journalled_isize = EXT4_SIZE_RULE(
+	"ext4_journalled_write_end", "data=journal: write_end raises i_size to the write's end");
+static const struct ext4_size_rule journalled_disksize = EXT4_SIZE_RULE(
+	"ext4_journalled_write_end", "data=journal: i_disksize follows i_size at write_end");
+
 /* ext4_journalled_write_end(): the data buffers join the transaction. */
 static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 				     uint32_t copied, struct folio *f)
@@ -881,11 +902,19 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 		if (copied)
 			ext4_journal_folio_buffers(fs, h, f, from, from + copied);
 	}
-	changed = ext4_update_inode_size(fs, pos + copied);
+	changed = ext4_update_inode_size(fs, pos + copied, &journalled_isize, &journalled_disksize);
 	fs->inode.i_datasync_tid = h->h_transaction->t_tid;
 	ext4_write_end_finish(fs, h, old_size, pos, len, changed);
 	return (int)copied;
 }
+
+static const struct ext4_size_rule da_do_write_end_isize = EXT4_SIZE_RULE(
+	"ext4_da_do_write_end", "a buffered write that ends past EOF raises i_size to its end, "
+	"under the folio lock");
+static const struct ext4_size_rule da_do_write_end_disksize = EXT4_SIZE_RULE_TOGGLE(
+	"ext4_da_do_write_end", "the write ends inside a block already allocated on disk, so no "
+	"writeback would raise i_disksize: write_end raises it to the new i_size",
+	da_end_skip_dirty);
 
 /*
  * ext4_da_do_write_end() (6.6+): raise i_size under the folio lock; raise
@@ -904,10 +933,10 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	copied = block_write_end(fs, pos, len, copied, f);
 	new_i_size = pos + copied;
 	if (new_i_size > fs->inode.i_size) {
-		i_size_write(fs, new_i_size);
+		i_size_write(fs, new_i_size, &da_do_write_end_isize);
 		if (copied && ext4_da_should_update_i_disksize(
 				fs, f, (uint32_t)((new_i_size - 1) & (PAGE_SIZE - 1)))) {
-			ext4_update_i_disksize(fs, new_i_size);
+			ext4_update_i_disksize(fs, new_i_size, &da_do_write_end_disksize);
 			disksize_changed = true;
 		}
 	}
@@ -919,11 +948,12 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	}
 	if (!disksize_changed && !zero_len)
 		return (int)copied;
-	h = ext4_journal_start(fs, HT_INODE, fs->sem.zero_eof_in_write_checks ? 1 : 2);
+	h = ext4_journal_start(fs, "ext4_da_do_write_end", HT_INODE,
+			       fs->sem.zero_eof_in_write_checks ? 1 : 2);
 	if (zero_len)
 		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true, NULL);
 	ext4_mark_inode_dirty(fs, h);
-	ext4_journal_stop(fs, h);
+	ext4_journal_stop(fs, "ext4_da_do_write_end", h);
 	return (int)copied;
 }
 
@@ -934,12 +964,16 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 static void ext4_dirty_inode(struct ext4_fs *fs)
 {
 	handle_t *cur = ext4_journal_current_handle(fs);
-	handle_t *h = cur ? cur : ext4_journal_start(fs, HT_INODE, 2);
+	handle_t *h = cur ? cur : ext4_journal_start(fs, "ext4_dirty_inode", HT_INODE, 2);
 
 	ext4_mark_inode_dirty(fs, h);
 	if (!cur)
-		ext4_journal_stop(fs, h);
+		ext4_journal_stop(fs, "ext4_dirty_inode", h);
 }
+
+static const struct ext4_size_rule generic_write_end_isize = EXT4_SIZE_RULE(
+	"generic_write_end", "a buffered write that ends past EOF raises i_size to its end, "
+	"under the folio lock");
 
 /*
  * generic_write_end(): block_write_end, i_size, the gap past the old size,
@@ -953,7 +987,7 @@ static uint32_t generic_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 
 	copied = block_write_end(fs, pos, len, copied, f);
 	if (pos + copied > fs->inode.i_size) {
-		i_size_write(fs, pos + copied);
+		i_size_write(fs, pos + copied, &generic_write_end_isize);
 		size_changed = true;
 	}
 	ext4_note_size_point(fs);       /* folio_unlock */
@@ -963,6 +997,11 @@ static uint32_t generic_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 		ext4_dirty_inode(fs);
 	return copied;
 }
+
+static const struct ext4_size_rule da_write_end_disksize = EXT4_SIZE_RULE_TOGGLE(
+	"ext4_da_write_end", "(before 6.6) the write ends inside a block already allocated on "
+	"disk, so write_end raises i_disksize (compared with i_size from 5.15 on)",
+	da_disksize_vs_isize);
 
 /*
  * ext4_da_write_end() before 6.6 (da_end_skip_dirty off): raise i_disksize
@@ -981,9 +1020,9 @@ static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32
 
 	if (fs->sem.da_disksize_vs_isize) {
 		if (update && new_i_size > fs->inode.i_size)
-			__ext4_update_i_disksize(fs, new_i_size, "ext4_da_write_end");
+			ext4_update_i_disksize(fs, new_i_size, &da_write_end_disksize);
 	} else if (update && new_i_size > fs->inode.i_disksize) {
-		__ext4_update_i_disksize(fs, new_i_size, "ext4_da_write_end");
+		ext4_update_i_disksize(fs, new_i_size, &da_write_end_disksize);
 		if (h)
 			ext4_mark_inode_dirty(fs, h);
 		else            /* no write handle (da_write_no_handle on): one of its own */
@@ -1013,7 +1052,7 @@ static int ext4_da_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint
 	else
 		ret = ext4_da_do_write_end(fs, pos, len, copied, f);
 	if (h)
-		ext4_journal_stop(fs, h);
+		ext4_journal_stop(fs, "ext4_da_write_end", h);
 	return ret;
 }
 
@@ -1174,10 +1213,10 @@ int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f)
 	} else if (!journal && page_buffers_mapped(fs, f)) {
 		err = 0;
 	} else {
-		h = ext4_journal_start(fs, HT_WRITE_PAGE, 8);
+		h = ext4_journal_start(fs, "ext4_page_mkwrite", HT_WRITE_PAGE, 8);
 		err = journal ? ext4_journalled_page_mkwrite(fs, h, f) :
 				block_page_mkwrite(fs, h, f);
-		ext4_journal_stop(fs, h);
+		ext4_journal_stop(fs, "ext4_page_mkwrite", h);
 	}
 	if (err == 0 && !journal)
 		block_dirty_folio(&fs->inode.i_mapping, f);

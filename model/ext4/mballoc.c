@@ -48,12 +48,13 @@ static int mb_fault(struct ext4_fs *fs, uint32_t *len)
 	if (fs->s_fault_enospc_after == 0) {
 		fs->s_fault_enospc = false;
 		fs->s_fault_fired = true;
-		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_ENOSPC, *len, 0, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_mb_new_blocks", EXT4_FAULT_ENOSPC,
+			  *len, 0, 0);
 		return -ENOSPC;
 	}
 	if (*len > fs->s_fault_enospc_after) {
-		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_ENOSPC, *len,
-			  fs->s_fault_enospc_after, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_mb_new_blocks", EXT4_FAULT_ENOSPC,
+			  *len, fs->s_fault_enospc_after, 0);
 		*len = fs->s_fault_enospc_after;
 	}
 	return 0;
@@ -106,7 +107,8 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 	SIM_ASSERT(pblk >= fs->lay.data_start);
 	SIM_ASSERT((uint64_t)pblk + len <= fs->lay.nr_blocks);
 	ext4_bitmap_dirty(fs, h, pblk, len, false);
-	EV_RECORD(fs->bdev->bd_events, EV_FREE, pblk, len, 0, fs->opts.data != DATA_WRITEBACK);
+	EV_RECORD(fs->bdev->bd_events, EV_FREE, "ext4_free_blocks", pblk, len, 0,
+		  fs->opts.data != DATA_WRITEBACK);
 	fs->s_freeclusters += len;
 	if (ext4_should_journal_data(fs))
 		for (uint32_t b = pblk; b < pblk + len; b++)
@@ -121,7 +123,7 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
 {
 	SIM_ASSERT(bitmap_range_cardinality(fs->free_map, pblk, (uint64_t)pblk + len) == 0);
-	EV_RECORD(fs->bdev->bd_events, EV_FREE_RELEASED, pblk, len, 0, 0);
+	EV_RECORD(fs->bdev->bd_events, EV_FREE_RELEASED, "ext4_mb_release_freed", pblk, len, 0, 0);
 	bitmap_add_range(fs->free_map, pblk, (uint64_t)pblk + len);
 }
 
@@ -132,7 +134,7 @@ int ext4_da_reserve_space(struct ext4_fs *fs)
 		return -ENOSPC;
 	fs->s_dirtyclusters++;
 	fs->inode.i_reserved_data_blocks++;
-	EV_RECORD(fs->bdev->bd_events, EV_RESERVE, 1, 0, 0, 0);
+	EV_RECORD(fs->bdev->bd_events, EV_RESERVE, "ext4_da_reserve_space", 1, 0, 0, 0);
 	return 0;
 }
 
@@ -144,7 +146,7 @@ void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
 	fs->inode.i_reserved_data_blocks -= nr;
 	fs->s_dirtyclusters -= nr;
 	if (nr)
-		EV_RECORD(fs->bdev->bd_events, EV_RELEASE, nr, 0, 0, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_RELEASE, "ext4_da_release_space", nr, 0, 0, 0);
 }
 
 /*
@@ -159,7 +161,8 @@ bool ext4_nonda_switch(struct ext4_fs *fs)
 	bool sw = 2 * free < 3 * dirty || free < dirty + EXT4_FREECLUSTERS_WATERMARK;
 
 	if (fs->s_fault_nonda) {
-		EV_RECORD(fs->bdev->bd_events, EV_FAULT, EXT4_FAULT_NONDA, 0, 0, 0);
+		EV_RECORD(fs->bdev->bd_events, EV_FAULT, "ext4_nonda_switch", EXT4_FAULT_NONDA,
+			  0, 0, 0);
 		sw = true;
 	}
 	fs->counters->nonda_switches += sw;

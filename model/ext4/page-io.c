@@ -92,13 +92,14 @@ static void ext4_convert_unwritten_extents(struct ext4_fs *fs, handle_t *h, uint
  */
 static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_io_end *ie)
 {
-	handle_t *h = ext4_journal_start(fs, HT_MAP_BLOCKS, 8);
+	handle_t *h = ext4_journal_start(fs, "ext4_convert_unwritten_io_end_vec", HT_MAP_BLOCKS,
+					 8);
 
 	for (uint32_t i = 0; i < ie->ie_nr_vecs; i++)
 		ext4_convert_unwritten_extents(fs, h, ie->ie_vecs[i].lblk,
 					       ie->ie_vecs[i].lblk + ie->ie_vecs[i].len);
 	ext4_mark_inode_dirty(fs, h);
-	ext4_journal_stop(fs, h);
+	ext4_journal_stop(fs, "ext4_convert_unwritten_io_end_vec", h);
 }
 
 /* Bio @i is done: clear its buffer's BH_Async_Write and leave a hole. */
@@ -217,7 +218,8 @@ int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len, uint
 		bh->b_state &= (uint16_t)~(BH_New | BH_Dirty);
 		bh->b_state |= BH_Async_Write;
 		seq = blkdev_submit_bio(fs->bdev, bh->b_blocknr, f->data + i * bs, BIO_DATA, false,
-					&(struct bio_info){ .bi_func = __func__, .bi_what = BW_DATA,
+					&(struct bio_info){ .bi_func = "ext4_bio_write_folio",
+					.bi_what = BW_DATA,
 					.bi_lblk = (int64_t)(f->index * folio_nr_buffers(m) + i) });
 		fs->counters->bios_submitted++;
 		add_io(fs, seq, f->index, i, io_end);

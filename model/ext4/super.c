@@ -345,7 +345,7 @@ int ext4_sync_fs(struct ext4_fs *fs)
 
 	jbd2_journal_force_commit(j);
 	if (needs_barrier) {
-		blkdev_flush(fs->bdev);
+		blkdev_flush(fs->bdev, "ext4_sync_fs");
 		fs->counters->flushes++;
 	}
 	return 0;

@@ -52,13 +52,16 @@ int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start, uint3
 	return 0;
 }
 
+static const struct ext4_size_rule ext_truncate_disksize = EXT4_SIZE_RULE("ext4_ext_truncate",
+	"truncate sets i_disksize to i_size before it frees the blocks past EOF");
+
 /* ext4_ext_truncate(): i_disksize = i_size first, then free past EOF. */
 static int ext4_ext_truncate(struct ext4_fs *fs, handle_t *h)
 {
 	uint32_t bs = fs->opts.block_size;
 	uint64_t last_block = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
 
-	ext4_set_i_disksize(fs, fs->inode.i_size);
+	ext4_set_i_disksize(fs, fs->inode.i_size, &ext_truncate_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	if (last_block > EXT_MAX_LBLK)
 		return 0;
@@ -82,7 +85,7 @@ int ext4_truncate(struct ext4_fs *fs)
 	if (unaligned && fs->sem.zero_outside_handle &&
 	    (err = ext4_block_zero_eof(fs, fs->inode.i_size, INT64_MAX)) < 0)
 		return err;
-	h = ext4_journal_start(fs, HT_TRUNCATE, 16);
+	h = ext4_journal_start(fs, "ext4_truncate", HT_TRUNCATE, 16);
 	if (unaligned && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, fs->inode.i_size);
 	ext4_orphan_add(fs, h);
@@ -91,7 +94,7 @@ int ext4_truncate(struct ext4_fs *fs)
 		ext4_handle_sync(h);
 	ext4_orphan_del(fs, h);
 	ext4_mark_inode_dirty(fs, h);
-	ext4_journal_stop(fs, h);
+	ext4_journal_stop(fs, "ext4_truncate", h);
 	return err;
 }
 
@@ -227,6 +230,12 @@ static bool grow_zeroes_eof_block(const struct ext4_fs *fs, int64_t oldsize)
 	return ext4_es_lookup_extent(&fs->inode.i_es, lblk, &es) && es.es_state == ES_WRITTEN;
 }
 
+static const struct ext4_size_rule setattr_isize = EXT4_SIZE_RULE("ext4_setattr",
+	"truncate sets i_size to the new size, after i_disksize, under the same handle");
+static const struct ext4_size_rule setattr_disksize = EXT4_SIZE_RULE("ext4_setattr",
+	"truncate stores the new size in i_disksize first, under the handle that puts the inode "
+	"on the orphan list");
+
 /* The handle part of ext4_setattr() for a size change. */
 static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink)
 {
@@ -241,9 +250,9 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 		ext4_orphan_add(fs, h);
 	if (zero && !fs->sem.zero_outside_handle)
 		ext4_block_truncate_page(fs, h, oldsize);
-	__ext4_set_i_disksize(fs, newsize, "ext4_setattr");
+	ext4_set_i_disksize(fs, newsize, &setattr_disksize);
 	ext4_mark_inode_dirty(fs, h);
-	__ext4_set_i_size(fs, newsize, "ext4_setattr");
+	i_size_write(fs, newsize, &setattr_isize);
 	__ext4_journal_stop("ext4_setattr", fs, h);
 	if (!shrink)
 		pagecache_isize_extended(fs, oldsize, newsize);

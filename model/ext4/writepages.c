@@ -270,6 +270,11 @@ static int mpage_submit_partial_folio(struct mpage_da_data *mpd)
 	return 0;
 }
 
+static const struct ext4_size_rule map_and_submit_disksize = EXT4_SIZE_RULE(
+	"mpage_map_and_submit_extent", "writeback allocated the delayed blocks and raises "
+	"i_disksize to the end of the range it mapped (never past i_size), in the allocating "
+	"transaction");
+
 /*
  * mpage_map_and_submit_extent(): map and submit until the extent is done,
  * then raise i_disksize to what was submitted, in the same handle.  An
@@ -302,7 +307,7 @@ static int mpage_map_and_submit_extent(struct mpage_da_data *mpd, handle_t *h)
 	if (disksize > fs->inode.i_disksize) {
 		if (disksize > fs->inode.i_size)
 			disksize = fs->inode.i_size;
-		ext4_update_i_disksize(fs, disksize);
+		ext4_update_i_disksize(fs, disksize, &map_and_submit_disksize);
 		ext4_mark_inode_dirty(fs, h);
 	}
 	return err;

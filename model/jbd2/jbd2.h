@@ -9,10 +9,13 @@
  * Transaction life (state -> function that moves it on):
  *
  *   (none) --start_this_handle--> T_RUNNING --jbd2_journal_commit_transaction-->
- *   T_LOCKED (t_updates == 0) --> T_FLUSH (ordered data submitted, journal
- *   blocks written) --> T_COMMIT (ordered data and journal I/O waited, flush,
- *   commit block FUA) --> T_FINISHED (freed blocks released, buffers on the
- *   checkpoint list) --jbd2_log_do_checkpoint--> written home, log tail moved.
+ *   T_LOCKED (no new handle; wait for t_updates == 0) --> T_SWITCH (updates
+ *   done) --> T_FLUSH (committing; ordered data submitted, revoke records
+ *   written) --> T_COMMIT (descriptors and copies written to the log, ordered
+ *   data waited) --> T_COMMIT_DFLUSH (log writes waited) --> T_COMMIT_JFLUSH
+ *   (flush, commit block FUA; buffers on the checkpoint list) -->
+ *   T_COMMIT_CALLBACK (committed: j_commit_sequence, freed blocks released)
+ *   --> T_FINISHED --jbd2_log_do_checkpoint--> written home, log tail moved.
  *
  * Invariants (jbd2_check after every step; (3) also in jbd2_journal_recover,
  * (4) in ext4_check_state, which sees the allocator):
@@ -52,7 +55,11 @@
 #define JI_WRITE_DATA 1u        /* submit the range's dirty data */
 #define JI_WAIT_DATA 2u         /* wait for the range's data I/O */
 
-enum t_state { T_RUNNING, T_LOCKED, T_FLUSH, T_COMMIT, T_FINISHED };
+/* include/linux/jbd2.h's states, in the order jbd2_journal_commit_transaction sets them. */
+enum t_state {
+	T_RUNNING, T_LOCKED, T_SWITCH, T_FLUSH, T_COMMIT, T_COMMIT_DFLUSH, T_COMMIT_JFLUSH,
+	T_COMMIT_CALLBACK, T_FINISHED, T_STATE_COUNT
+};
 
 /* A block a transaction carries: metadata, or file data in data=journal. */
 struct jbd2_buf {

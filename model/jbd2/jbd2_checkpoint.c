@@ -16,7 +16,7 @@
 static void cleanup_journal_tail(journal_t *j)
 {
 	/* the home writes must be durable before the tail moves past them */
-	blkdev_flush(j->j_dev);
+	blkdev_flush(j->j_dev, "jbd2_cleanup_journal_tail");
 	j->j_counters->flushes++;
 	j->j_tail = j->j_head;
 	j->j_tail_sequence = j->j_running_transaction ?
@@ -32,8 +32,8 @@ void jbd2_log_do_checkpoint(journal_t *j)
 	uint8_t cause = ev_cause_push(j->j_dev->bd_events, EVC_CHECKPOINT);
 
 	for (uint32_t i = 0; i < j->j_nr_cp; i++) {
-		struct bio_info bi = { .bi_func = __func__, .bi_what = BW_HOME, .bi_lblk = -1,
-				       .bi_tid = j->j_cp[i].cp_tid, .bi_home = j->j_cp[i].cp_blocknr };
+		struct bio_info bi = { .bi_func = "jbd2_log_do_checkpoint", .bi_what = BW_HOME,
+				       .bi_lblk = -1, .bi_tid = j->j_cp[i].cp_tid, .bi_home = j->j_cp[i].cp_blocknr };
 
 		seqs[i] = blkdev_submit_bio(j->j_dev, j->j_cp[i].cp_blocknr,
 					    j->j_cp[i].cp_data, BIO_META, false, &bi);
@@ -46,7 +46,8 @@ void jbd2_log_do_checkpoint(journal_t *j)
 	/* the copies stay listed until the log no longer holds them */
 	if (j->j_nr_logged > 0 || j->j_tail != j->j_head)
 		cleanup_journal_tail(j);
-	EV_RECORD(j->j_dev->bd_events, EV_CHECKPOINT, j->j_nr_cp, j->j_tail_sequence, 0, 0);
+	EV_RECORD(j->j_dev->bd_events, EV_CHECKPOINT, "jbd2_log_do_checkpoint", j->j_nr_cp,
+		  j->j_tail_sequence, 0, 0);
 	ev_cause_pop(j->j_dev->bd_events, cause);
 	for (uint32_t i = 0; i < j->j_nr_cp; i++)
 		free(j->j_cp[i].cp_data);

@@ -1,15 +1,30 @@
 /*
  * jbd2_commit.c - committing the running transaction, in the order of
  * fs/jbd2/commit.c jbd2_journal_commit_transaction() with barriers on and
- * async_commit off:
+ * async_commit off, each state set where the kernel sets it:
  *
- *   1. T_LOCKED: no handle open; a new running transaction may start now;
- *   2. T_FLUSH: submit the ordered data (JI_WRITE_DATA), write revoke
- *      records, descriptor blocks and block copies to the log;
- *   3. T_COMMIT: wait for ordered data (JI_WAIT_DATA) and the log writes,
- *      flush the device cache, write the commit block with FUA;
- *   4. T_FINISHED: copies go to the checkpoint list, freed blocks return to
- *      the allocator (j_commit_callback).
+ *   1. T_LOCKED: no new handle joins; jbd2_journal_wait_updates() waits for
+ *      the open ones (none is open here: single task);
+ *   2. T_SWITCH: the updates are done; unused reserved buffers go back and
+ *      the revoke table is switched (nothing to model);
+ *   3. T_FLUSH: the transaction becomes the committing one and a new running
+ *      transaction may start; submit the ordered data (JI_WRITE_DATA,
+ *      journal_submit_data_buffers) and write the revoke records;
+ *   4. T_COMMIT: write the descriptor blocks and block copies to the log,
+ *      then wait for the ordered data (JI_WAIT_DATA,
+ *      journal_finish_inode_data_buffers);
+ *   5. T_COMMIT_DFLUSH: flush the file system device if the journal is on
+ *      another one (never here: the journal is internal), wait for the log
+ *      writes;
+ *   6. T_COMMIT_JFLUSH: the commit block, REQ_PREFLUSH | REQ_FUA (a flush,
+ *      then the block with FUA), waited for; the copies go to the checkpoint
+ *      list;
+ *   7. T_COMMIT_CALLBACK: j_commit_sequence moves to the tid; the file
+ *      system's j_commit_callback (freed blocks return to the allocator);
+ *   8. T_FINISHED.
+ * T_SWITCH exists since 96f1e0974575 ("jbd2: avoid long hold times of
+ * j_state_lock while committing a transaction", v5.2), before every
+ * profile's kernel; the other states are older.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -186,16 +201,23 @@ static void checkpoint_copies(journal_t *j, const transaction_t *t, uint8_t **co
 	free(copies);
 }
 
-/* Step 3: wait for the log, flush, commit block with FUA. */
+/* T_COMMIT_DFLUSH: wait for the revoke, descriptor and copy writes of the log. */
+static void wait_log_writes(struct log_writer *w)
+{
+	journal_t *j = w->j;
+
+	for (uint32_t i = 0; i < w->nr; i++)
+		if (blkdev_in_flight(j->j_dev, w->seqs[i]))
+			blkdev_complete(j->j_dev, w->seqs[i]);
+}
+
+/* T_COMMIT_JFLUSH: journal_submit_commit_record(): flush, commit block with FUA. */
 static void write_commit_record(struct log_writer *w, const transaction_t *t)
 {
 	journal_t *j = w->j;
 	uint8_t *b = sim_zalloc(j->j_dev->bd_block_size);
 	uint64_t seq;
 
-	for (uint32_t i = 0; i < w->nr; i++)
-		if (blkdev_in_flight(j->j_dev, w->seqs[i]))
-			blkdev_complete(j->j_dev, w->seqs[i]);
 	__blkdev_flush(j->j_dev, "jbd2_journal_commit_transaction");
 	j->j_counters->flushes++;
 	put_header(b, JBD2_COMMIT_BLOCK, t->t_tid);
@@ -234,7 +256,10 @@ static void commit_set_state(journal_t *j, transaction_t *t, enum t_state state)
 		  state, 0, 0);
 }
 
-/* T_FLUSH, data=ordered: submit the inode's dirty data in the ordered range. */
+/*
+ * T_FLUSH, data=ordered: journal_submit_data_buffers(): submit the inode's
+ * dirty data in the ordered range.
+ */
 static void submit_ordered_data(journal_t *j, const transaction_t *t)
 {
 	uint8_t cause;
@@ -246,7 +271,10 @@ static void submit_ordered_data(journal_t *j, const transaction_t *t)
 	ev_cause_pop(j->j_dev->bd_events, cause);
 }
 
-/* T_COMMIT: wait for the ordered data before the commit block may be written. */
+/*
+ * T_COMMIT: journal_finish_inode_data_buffers(): wait for the ordered data
+ * before the commit block may be written.
+ */
 static void wait_ordered_data(journal_t *j, const transaction_t *t)
 {
 	uint8_t cause;
@@ -260,6 +288,11 @@ static void wait_ordered_data(journal_t *j, const transaction_t *t)
 	ev_cause_pop(j->j_dev->bd_events, cause);
 }
 
+/*
+ * The end of a commit: the forget list and the committed buffers (phase 7),
+ * then T_COMMIT_CALLBACK (the tid is committed, the file system's callback
+ * releases what it freed) and T_FINISHED.
+ */
 static void finish_commit(journal_t *j, transaction_t *t)
 {
 	for (uint32_t i = 0; i < t->t_nr_forget; i++)
@@ -267,8 +300,10 @@ static void finish_commit(journal_t *j, transaction_t *t)
 	for (uint32_t i = 0; i < t->t_nr_buffers; i++)
 		if (j->j_ops->buffer_committed)
 			j->j_ops->buffer_committed(j->j_private, &t->t_buffers[i]);
-	j->j_ops->commit_callback(j->j_private, t);
+	commit_set_state(j, t, T_COMMIT_CALLBACK);
 	j->j_commit_sequence = t->t_tid;
+	j->j_committing_transaction = NULL;
+	j->j_ops->commit_callback(j->j_private, t);
 	commit_set_state(j, t, T_FINISHED);
 	j->j_counters->commits++;
 	jbd2_transaction_free(t);
@@ -290,6 +325,7 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	if (j->j_free < need)
 		jbd2_log_make_space(j, need);
 	commit_set_state(j, t, T_LOCKED);
+	commit_set_state(j, t, T_SWITCH);       /* jbd2_journal_wait_updates(): none open */
 	j->j_running_transaction = NULL;
 	j->j_committing_transaction = t;
 	commit_set_state(j, t, T_FLUSH);
@@ -297,10 +333,13 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	start = j->j_head;
 	cause = ev_cause_push(j->j_dev->bd_events, EVC_COMMIT);
 	write_revoke_records(&w, t);
+	commit_set_state(j, t, T_COMMIT);       /* before the log blocks are written */
 	copies = write_metadata(&w, t);
 	j->j_commit_copies = copies;
-	commit_set_state(j, t, T_COMMIT);
 	wait_ordered_data(j, t);
+	commit_set_state(j, t, T_COMMIT_DFLUSH);
+	wait_log_writes(&w);
+	commit_set_state(j, t, T_COMMIT_JFLUSH);
 	write_commit_record(&w, t);
 	ev_cause_pop(j->j_dev->bd_events, cause);
 	j->j_commit_copies = NULL;
@@ -308,7 +347,6 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	SIM_ASSERT(w.written == need);
 	record_logged(j, t->t_tid, start, need);
 	free(w.seqs);
-	j->j_committing_transaction = NULL;
 	finish_commit(j, t);
 }
 

@@ -57,8 +57,8 @@ void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
 	put_le32(b + JSB_SEQUENCE, sequence);
 	put_le32(b + JSB_START, start);
 	seq = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, 0), b, BIO_JSB, true,
-				&(struct bio_info){ .bi_func = __func__, .bi_what = BW_JSB,
-				.bi_lblk = -1, .bi_tid = sequence });
+				&(struct bio_info){ .bi_func = "jbd2_write_superblock",
+				.bi_what = BW_JSB, .bi_lblk = -1, .bi_tid = sequence });
 	blkdev_complete(j->j_dev, seq);
 	free(b);
 }
@@ -67,7 +67,7 @@ void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
 void jbd2_journal_create(journal_t *j)
 {
 	jbd2_write_superblock(j, 0, 1);
-	blkdev_flush(j->j_dev);
+	blkdev_flush(j->j_dev, "jbd2_journal_create");
 }
 
 /* journal_reset(): an empty log starting at j_first with the next tid. */
@@ -131,7 +131,7 @@ void jbd2_journal_release(journal_t *j)
 	SIM_ASSERT(j->j_nr_logged == 0);
 	/* jbd2_mark_journal_empty() */
 	jbd2_write_superblock(j, 0, j->j_tail_sequence);
-	blkdev_flush(j->j_dev);
+	blkdev_flush(j->j_dev, "jbd2_journal_release");
 }
 
 /* Free the journal's memory (the in-memory state a crash loses). */

@@ -178,8 +178,9 @@ int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info)
 	SIM_ASSERT(tid == r.end_tid);           /* (3) */
 	info->end_transaction = r.end_tid;
 	blkdev_complete_all(j->j_dev);
-	blkdev_flush(j->j_dev);
-	EV_RECORD(j->j_dev->bd_events, EV_RECOVERY, r.start_tid, r.end_tid, info->nr_replayed, 0);
+	blkdev_flush(j->j_dev, "jbd2_journal_recover");
+	EV_RECORD(j->j_dev->bd_events, EV_RECOVERY, "jbd2_journal_recover", r.start_tid, r.end_tid,
+		  info->nr_replayed, 0);
 	ev_cause_pop(j->j_dev->bd_events, cause);
 out_free:
 	free(r.rv);

@@ -25,7 +25,8 @@ static transaction_t *jbd2_get_transaction(journal_t *j)
 	t->t_ji_start = -1;
 	t->t_ji_end = -1;
 	j->j_running_transaction = t;
-	EV_RECORD(j->j_dev->bd_events, EV_TX_STATE, t->t_tid, T_RUNNING, 0, 0);
+	EV_RECORD(j->j_dev->bd_events, EV_TX_STATE, "jbd2_get_transaction", t->t_tid,
+		  T_RUNNING, 0, 0);
 	return t;
 }
 
@@ -223,7 +224,8 @@ void jbd2_journal_revoke(handle_t *h, uint32_t blocknr)
 	uint32_t i = 0;
 
 	jbd2_journal_forget(h, blocknr);
-	EV_RECORD(h->h_journal->j_dev->bd_events, EV_REVOKE, blocknr, t->t_tid, 0, 0);
+	EV_RECORD(h->h_journal->j_dev->bd_events, EV_REVOKE, "jbd2_journal_revoke", blocknr,
+		  t->t_tid, 0, 0);
 	while (i < t->t_nr_revoke && t->t_revoke[i] < blocknr)
 		i++;
 	if (i < t->t_nr_revoke && t->t_revoke[i] == blocknr)

@@ -79,7 +79,7 @@ struct folio *filemap_grab_folio(struct address_space *m, uint64_t index)
 	f->mapping = m;
 	f->index = index;
 	memset(f->data, FOLIO_FRESH_FILL, sizeof(f->data));   /* not zeroed */
-	EV_RECORD(m->a_events, EV_FOLIO_CREATE, (int64_t)index, 0, 0, 0);
+	EV_RECORD(m->a_events, EV_FOLIO_CREATE, "filemap_grab_folio", (int64_t)index, 0, 0, 0);
 	memmove(&m->a_folios[i + 1], &m->a_folios[i], (m->a_nr - i) * sizeof(*m->a_folios));
 	m->a_folios[i] = f;
 	m->a_nr++;
@@ -93,7 +93,7 @@ void filemap_remove_folio(struct address_space *m, struct folio *f)
 	SIM_ASSERT(i < m->a_nr);
 	SIM_ASSERT(m->a_folios[i] == f);
 	SIM_ASSERT(!(f->flags & PG_writeback));
-	EV_RECORD(m->a_events, EV_FOLIO_DROP, (int64_t)f->index, 0, 0, 0);
+	EV_RECORD(m->a_events, EV_FOLIO_DROP, "filemap_remove_folio", (int64_t)f->index, 0, 0, 0);
 	memmove(&m->a_folios[i], &m->a_folios[i + 1], (m->a_nr - i - 1) * sizeof(*m->a_folios));
 	m->a_nr--;
 	free(f);
@@ -130,14 +130,16 @@ bool mapping_tagged_dirty(const struct address_space *m)
 void folio_mark_dirty(struct folio *f)
 {
 	if (!(f->flags & PG_dirty))
-		EV_RECORD(f->mapping->a_events, EV_FOLIO_DIRTY, (int64_t)f->index, 0, 0, 0);
+		EV_RECORD(f->mapping->a_events, EV_FOLIO_DIRTY, "folio_mark_dirty",
+			  (int64_t)f->index, 0, 0, 0);
 	f->flags |= PG_dirty;
 }
 
 void folio_clear_dirty_for_io(struct folio *f)
 {
 	if (f->flags & PG_dirty)
-		EV_RECORD(f->mapping->a_events, EV_FOLIO_CLEAN, (int64_t)f->index, 0, 0, 0);
+		EV_RECORD(f->mapping->a_events, EV_FOLIO_CLEAN, "folio_clear_dirty_for_io",
+			  (int64_t)f->index, 0, 0, 0);
 	f->flags &= (uint8_t)~(PG_dirty | PG_mkwrite);
 }
 

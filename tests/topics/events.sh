@@ -12,6 +12,17 @@ flush_line=$(grep -n "flush the device cache: 6 completed" "$out" | head -1 | cu
 check ordered-wait-flush-commit-order '[ -n "$wait_line" ] && [ -n "$flush_line" ] &&
 	[ -n "$commit_line" ] && [ "$wait_line" -lt "$flush_line" ] &&
 	[ "$flush_line" -lt "$commit_line" ]'
+# a commit walks a transaction through fs/jbd2/commit.c's states, in its order: T_COMMIT
+# before the first log block, T_COMMIT_JFLUSH before the commit block; the ordered data of
+# a nodelalloc write goes out at T_FLUSH
+run "$sim" run --events scenarios/tutorial/05-ordered-mode.yaml
+tx_order=$(sed -n '/^  \[2\] commit/,/^  \[3\]/p' "$out" | sed -n \
+	-e 's/.*tid 1 is now \(T_[A-Z_]*\).*/\1/p' \
+	-e 's/.*submit data block 0 of the file.*\[ordered\]$/DATA/p' \
+	-e 's/.*submit journal descriptor block of tid 1.*/DESC/p' \
+	-e 's/.*submit journal commit block of tid 1.*/COMMIT_BLOCK/p' | tr '\n' ' ')
+check commit-states-in-kernel-order '[ "$tx_order" = "T_LOCKED T_SWITCH T_FLUSH DATA T_COMMIT DESC T_COMMIT_DFLUSH T_COMMIT_JFLUSH COMMIT_BLOCK T_COMMIT_CALLBACK T_FINISHED " ]'
+run "$sim" run --events --explain scenarios/crash/ordered-waits-for-data.yaml
 check disksize-rule 'grep -q "why: e[0-9]* i_disksize 0 -> 8192: mpage_map_and_submit_extent (" "$out"'
 # the same run twice, and the events in the JSON are the events in the trace
 cp "$out" "$tmp/ev1"
@@ -30,6 +41,25 @@ check crashstates-events 'golden crashstates-events "$out"'
 # a verdict says in words what happened; informational notes only with --notes
 run "$sim" run scenarios/bugs/2023-short-copy-disksize.yaml
 check verdict-in-words 'grep -q "^  what happened: the size recorded for the disk (i_disksize) ran ahead" "$out"'
+# a byte lost in the crash: the message says what was written there, not only the durable 0x00
+run "$sim" run --data writeback scenarios/tutorial/05-ordered-mode.yaml
+check lost-write-named 'grep -q "^  VIOLATION no_stale_data at step 3: .* first at 0 reads 0xee, expected 0x00 (durable) or 0xaa (written since, lost)$" "$out"'
+
+# a violating crash state says which size and extent changes recovery kept and which were
+# lost, with the transaction they were in
+run "$sim" crashstates --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
+check crash-state-lost-changes '[ "$(grep -c "^      size and extents: recovered i_disksize 16384, extents 0-5 written@1044; lost with tid 3 (running): extents 6-15 written@1050$" "$out")" = 3 ] &&
+	[ "$(grep -c "^      size and extents:" "$out")" = 3 ]'
+run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
+check crash-step-lost-changes 'grep -q "^  VIOLATION no_stale_data at step 6: in 3072 of 4096 crash states (replay one as step 6: crash --keep none; replayed tids 1-2): .*; metadata lost with tid 3 (running): extents 6-15 written@1050$" "$out"'
+run "$sim" crashstates --json --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
+check crash-state-lost-json '[ "$(grep -o "\"lost\": \"with tid 3 (running): extents 6-15 written@1050\"" "$out" | wc -l)" = 3 ]'
+
+# alloc_consistent's words name the case it found, not blocks owned twice
+run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-past-eof.yaml
+check alloc-case-in-words '[ "$(grep -c "^  what happened: " "$out")" = 1 ] &&
+	grep -q "^  what happened: a written block lies past the EOF block of i_disksize while the inode is not on the orphan list: .* (alloc_consistent)$" "$out" &&
+	! grep -q "owned twice" "$out"'
 run "$sim" run scenarios/crash/ordered-waits-for-data.yaml
 check notes-hidden '! grep -q "no_folio_lock_under_handle" "$out"'
 run "$sim" run --notes scenarios/crash/ordered-waits-for-data.yaml

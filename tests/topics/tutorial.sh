@@ -115,7 +115,7 @@ check question-9-3-ext4-half-zeroes-nothing '[ -s "$tmp/truncate.out" ] &&
 	! sed -n "/^## Lesson 9/,/^## Lesson 10/p" docs/tutorial/answers.md | grep -q 3072'
 # Lesson 7: the conversion joins the transaction running when the I/O completes: tid 1 in
 # lesson 2 (still running), tid 2 after a commit (the page's "Look" shows that run).
-check lesson-2-conversion-in-tid-1 'grep -q "ext4_convert_unwritten_io_end: start a handle in tid 1" \
+check lesson-2-conversion-in-tid-1 'grep -q "ext4_convert_unwritten_io_end_vec: start a handle in tid 1" \
 	tests/golden/tutorial/02-page-cache-1.out && grep -q "both are in tid 1" docs/tutorial/07-unwritten.md &&
 	! grep -q "to written, in$" docs/tutorial/07-unwritten.md'
 # Lesson 8 writes 0x66 ("fff") then 0x6f ("ooo"): its description and titles say so.

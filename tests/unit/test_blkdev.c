@@ -200,7 +200,7 @@ static void run_seed(uint64_t seed)
 			while (r->nr_flight)
 				ref_complete(r, 0);
 		} else if (op < 82) {
-			blkdev_flush(bd);
+			blkdev_flush(bd, "blkdev_issue_flush");
 			ref_flush(r);
 			r->flushes++;
 		} else if (op < 85) {
@@ -284,7 +284,7 @@ static void test_blkdev__write_stages(void **state)
 	assert_false(blkdev_in_flight(bd, seq));
 	assert_block(bd, 3, 7, false);
 	assert_block(bd, 3, NO_VERSION, true);
-	blkdev_flush(bd);
+	blkdev_flush(bd, "blkdev_issue_flush");
 	assert_block(bd, 3, 7, true);
 	assert_int_equal(bd->bd_nr_bios, 0);
 	assert_int_equal(bd->bd_flushes, 1);
@@ -327,7 +327,7 @@ static void test_blkdev__fua_durable_at_completion(void **state)
 	assert_block(bd, 5, 11, false);
 	assert_int_equal(bd->bd_flushes, 0);
 	/* the older cached copy must not land over the FUA write */
-	blkdev_flush(bd);
+	blkdev_flush(bd, "blkdev_issue_flush");
 	assert_block(bd, 5, 11, true);
 	blkdev_crash(bd);
 	assert_block(bd, 5, 11, true);
@@ -370,7 +370,7 @@ static void test_blkdev__flush_orders_by_completion(void **state)
 	blkdev_complete(bd, b);
 	blkdev_complete(bd, a);
 	assert_block(bd, 2, 30, false);
-	blkdev_flush(bd);
+	blkdev_flush(bd, "blkdev_issue_flush");
 	assert_block(bd, 2, 30, true);
 	assert_block(bd, 2, 30, false);
 	blkdev_destroy(bd);
@@ -392,7 +392,7 @@ static void test_blkdev__complete_all_in_submission_order(void **state)
 	assert_block(bd, 1, 42, true);
 	for (uint64_t seq = 1; seq <= 5; seq++)
 		assert_false(blkdev_in_flight(bd, seq));
-	blkdev_flush(bd);
+	blkdev_flush(bd, "blkdev_issue_flush");
 	assert_block(bd, 1, 44, true);
 	blkdev_destroy(bd);
 }
@@ -436,7 +436,7 @@ static void test_blkdev__sparse_storage(void **state)
 	make_block(60, data);
 	seq = blkdev_submit(bd, nr - 1, data, BIO_DATA, false);
 	blkdev_complete(bd, seq);
-	blkdev_flush(bd);
+	blkdev_flush(bd, "blkdev_issue_flush");
 	make_block(61, data);
 	blkdev_write_durable(bd, nr - 2, data);
 	assert_block(bd, nr - 1, 60, true);

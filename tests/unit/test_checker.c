@@ -582,6 +582,71 @@ static void test_checker__written_block_past_eof_is_reported_unless_orphan(void 
 	fx_world_free(w);
 }
 
+/* The words of the alloc_consistent case of each message from @from on; the count. */
+static unsigned alloc_words(const struct fx_world *w, uint32_t from, const char **words,
+			    unsigned max)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = from; i < w->chk.nr_v && n < max; i++)
+		if (w->chk.v[i].inv == INV_ALLOC_CONSISTENT)
+			words[n++] = chk_what_happened(INV_ALLOC_CONSISTENT, w->chk.v[i].msg);
+	return n;
+}
+
+/*
+ * Each case alloc_consistent tells apart has its own "what happened" words:
+ * a block owned twice, an owned block free in the bitmap, a bitmap count
+ * that differs from the extents', a written block past EOF.
+ */
+static void test_checker__alloc_cases_have_their_own_words(void **state)
+{
+	const char *plain = chk_inv_info(INV_ALLOC_CONSISTENT)->plain, *seen[4], *words[8];
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t pblk, len, from;
+	unsigned n;
+
+	(void)state;
+	step_write(w, 0, 8192, 0x51);
+	step_fsync(w);
+	assert_int_equal(es_lookup(&w->fs.inode.i_es, 0, &pblk, &len), ES_WRITTEN);
+	from = w->chk.nr_v;                     /* free in the bitmap */
+	begin(w);
+	set_bitmap_bit(w, pblk + 1, false);
+	end_unchecked(w);
+	n = alloc_words(w, from, words, 8);
+	assert_true(n >= 1);
+	seen[0] = words[0];
+	assert_non_null(strstr(seen[0], "free in the block bitmap"));
+	from = w->chk.nr_v;                     /* the count: a bit no extent owns */
+	begin(w);
+	set_bitmap_bit(w, pblk + 1, true);
+	set_bitmap_bit(w, pblk + 100, true);
+	end(w);
+	assert_int_equal(alloc_words(w, from, words, 8), 1);
+	seen[1] = words[0];
+	assert_non_null(strstr(seen[1], "more or fewer data blocks"));
+	begin(w);
+	set_bitmap_bit(w, pblk + 100, false);
+	end(w);
+	from = w->chk.nr_v;                     /* past EOF */
+	begin(w);
+	w->fs.inode.i_size = w->fs.inode.i_disksize = 4096;
+	chk_note_truncate(&w->chk, 4096);
+	end_unchecked(w);
+	assert_int_equal(alloc_words(w, from, words, 8), 1);
+	seen[2] = words[0];
+	assert_non_null(strstr(seen[2], "past the EOF block of i_disksize"));
+	fx_world_free(w);
+	seen[3] = chk_what_happened(INV_ALLOC_CONSISTENT, "block 7 owned twice");
+	for (unsigned i = 0; i < 4; i++) {
+		assert_ptr_not_equal(seen[i], plain);
+		for (unsigned k = 0; k < i; k++)
+			assert_ptr_not_equal(seen[i], seen[k]);
+	}
+	assert_ptr_equal(chk_what_happened(INV_ALLOC_CONSISTENT, "no case"), plain);
+}
+
 static void test_checker__folio_lock_under_handle_is_reported(void **state)
 {
 	struct fx_world *w = world_new(4096, DATA_ORDERED, false);
@@ -861,7 +926,7 @@ static void test_checker__meta_comparison_equals_the_hashes(void **state)
 	jbd2_journal_commit_transaction(&w->fs.journal);
 	end(w);
 	blkdev_complete_all(w->bd);             /* the log on the media, not checkpointed */
-	blkdev_flush(w->bd);
+	blkdev_flush(w->bd, "blkdev_issue_flush");
 	assert_true(w->fs.journal.j_nr_cp > 0);
 	assert_true(meta_hashes_agree(w, 0, &ok, &mounted));
 	assert_true(mounted && ok);
@@ -1148,6 +1213,7 @@ int main(void)
 		T(test_checker__unzeroed_gap_on_extend_is_reported),
 		T(test_checker__block_free_in_bitmap_is_reported),
 		T(test_checker__written_block_past_eof_is_reported_unless_orphan),
+		T(test_checker__alloc_cases_have_their_own_words),
 		T(test_checker__folio_lock_under_handle_is_reported),
 		T(test_checker__fsynced_data_changed_on_disk_is_reported),
 		T(test_checker__journal_not_replayed_as_committed_is_reported),

@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@
 #include "crashstates.h"
 #include "fixture.h"
 #include "sha256.h"
+#include "txlost.h"
 
 /* The world of every test but the overlay's: 4 KiB blocks, a 4096-block device. */
 static int setup(void **state)
@@ -249,6 +251,45 @@ static void test_crashstates__overlay(void **state)
 	blkdev_destroy(parent);
 }
 
+/*
+ * What a recovered inode kept and lost of the in-memory one (txlost.c):
+ * block 0 made durable by fsync, then blocks 1-2 written back into the
+ * running transaction; the durable device alone, mounted on an overlay, is
+ * the crash state that lost them.
+ */
+static void test_crashstates__lost_changes_named_by_transaction(void **state)
+{
+	struct fx_world *w = *state;
+	struct sim_counters counters = { 0 };
+	struct jbd2_recovery_info ri;
+	char kept[CS_CHANGES_MAX], lost[CS_CHANGES_MAX], want[96];
+	struct blkdev *child;
+	struct ext4_fs rec;
+	const transaction_t *t;
+
+	write_fill(w, 0, 4096, 0x11);
+	fsync_file(w);
+	write_fill(w, 4096, 8192, 0x22);
+	writeback_wait(w);
+	t = w->fs.journal.j_running_transaction;
+	assert_non_null(t);
+	child = blkdev_overlay(w->bd);
+	assert_int_equal(ext4_fill_super(&rec, child, &w->o, &w->sem, &counters, &ri), 0);
+	cs_tx_changes(&w->fs, &rec, 0, false, kept, lost, sizeof(kept));
+	assert_non_null(strstr(kept, "i_disksize 4096, extents 0 written@"));
+	snprintf(want, sizeof(want), "with tid %u (running): i_disksize 4096 -> 12288, extents "
+		 "1-2 written@", t->t_tid);
+	assert_non_null(strstr(lost, want));
+	cs_tx_changes(&w->fs, &rec, 7, false, kept, lost, sizeof(kept));
+	snprintf(want, sizeof(want), "with tid 7 (its commit block not on the media) and tid %u "
+		 "(running): ", t->t_tid);
+	assert_non_null(strstr(lost, want));
+	cs_tx_changes(&rec, &rec, 0, false, kept, lost, sizeof(kept));
+	assert_string_equal(lost, "");                  /* nothing lost */
+	ext4_free_fs(&rec);
+	blkdev_destroy(child);
+}
+
 /* A test on the world of setup(), checked and freed by fx_world_teardown(). */
 #define W(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_world_teardown)
 
@@ -261,6 +302,7 @@ int main(void)
 		W(test_crashstates__bound_samples),
 		cmocka_unit_test(test_crashstates__overlay),
 		W(test_crashstates__commit_without_commit_block),
+		W(test_crashstates__lost_changes_named_by_transaction),
 	};
 
 	return cmocka_run_group_tests_name("crashstates", tests, NULL, NULL);

@@ -208,8 +208,10 @@ static void test_events__words_for_rules_and_kept_writes(void **state)
 	struct fx_world *w = logged_world(&log);
 	struct cs_point p = { 0 };
 	struct cs_state st = { 0 };
+	static const struct ext4_size_rule rule = EXT4_SIZE_RULE_TOGGLE("ext4_da_do_write_end",
+		"the write ends inside a block already allocated on disk", da_end_skip_dirty);
 	struct sim_event e = { .ev_no = 7, .ev_type = EV_I_DISKSIZE, .ev_func = "ext4_da_do_write_end",
-			       .ev_a = 0, .ev_b = 6 };
+			       .ev_rule = &rule, .ev_a = 0, .ev_b = 6 };
 	char text[1024];
 
 	*state = w;
@@ -227,6 +229,47 @@ static void test_events__words_for_rules_and_kept_writes(void **state)
 	cs_describe_writes(&w->fs.lay, &p, &st, text, sizeof(text));
 	assert_string_equal(text, "");
 	free(p.writes);
+	fx_world_free(w);
+	*state = NULL;
+	ev_log_free(&log);
+}
+
+/*
+ * A size change from a call no table lists, under an experimental toggle:
+ * its rule travels with the change, so the explanation names the function,
+ * the rule and the toggle's state with nothing registered anywhere else.
+ */
+static void test_events__size_rule_travels_with_the_change(void **state)
+{
+	static const struct ext4_size_rule grow = EXT4_SIZE_RULE_TOGGLE("ext4_test_only_grow",
+		"a rule written at its call site only", exp_grow_zero_written_only);
+	static const struct ext4_size_rule other = EXT4_SIZE_RULE("ext4_test_only_grow",
+		"another rule of the same function");
+	struct ev_log log;
+	struct fx_world *w = logged_world(&log);
+	struct ext4_semantics sem = *fx_default_sem();
+	uint32_t first = log.l_nr;
+	char text[1024];
+
+	*state = w;
+	i_size_write(&w->fs, 4096, &grow);
+	ext4_set_i_disksize(&w->fs, 4096, &other);
+	assert_int_equal(log.l_nr, first + 2);
+	assert_string_equal(log.l_ev[first].ev_func, "ext4_test_only_grow");
+	assert_ptr_equal(log.l_ev[first].ev_rule, &grow);
+	explain_size_event(&log.l_ev[first], &sem, text, sizeof(text));
+	assert_string_equal(text, "i_size 0 -> 4096: ext4_test_only_grow (a rule written at its "
+			    "call site only); toggle exp_grow_zero_written_only is off here");
+	sem.exp_grow_zero_written_only = true;
+	explain_size_event(&log.l_ev[first], &sem, text, sizeof(text));
+	assert_non_null(strstr(text, "toggle exp_grow_zero_written_only is on here"));
+	explain_size_event(&log.l_ev[first + 1], &sem, text, sizeof(text));
+	assert_string_equal(text, "i_disksize 0 -> 4096: ext4_test_only_grow (another rule of "
+			    "the same function)");
+	assert_true(explain_same_rule(&log.l_ev[first], &log.l_ev[first]));
+	log.l_ev[first + 1].ev_type = EV_I_SIZE;        /* same function and type, other rule */
+	assert_false(explain_same_rule(&log.l_ev[first], &log.l_ev[first + 1]));
+	w->fs.inode.i_size = w->fs.inode.i_disksize = 0;
 	fx_world_free(w);
 	*state = NULL;
 	ev_log_free(&log);
@@ -270,6 +313,8 @@ int main(void)
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_events__recording_changes_nothing, fx_world_leftover),
 		cmocka_unit_test_teardown(test_events__words_for_rules_and_kept_writes,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_events__size_rule_travels_with_the_change,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_events__many_pending_writes_named_up_to_the_cap,
 					  fx_world_leftover),

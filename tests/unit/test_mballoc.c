@@ -96,7 +96,7 @@ static struct fixture *setup_fs(enum ext4_data_mode mode)
 static void teardown_fs(struct fixture *f)
 {
 	if (f->h)
-		assert_int_equal(ext4_journal_stop(&f->fs, f->h), 0);
+		assert_int_equal(ext4_journal_stop(&f->fs, "ext4_mb_new_blocks", f->h), 0);
 	ext4_free_fs(&f->fs);
 	blkdev_destroy(f->bd);
 	free(f);
@@ -105,14 +105,14 @@ static void teardown_fs(struct fixture *f)
 static void start_handle(struct fixture *f)
 {
 	if (!f->h)
-		f->h = ext4_journal_start(&f->fs, HT_MISC, CREDITS);
+		f->h = ext4_journal_start(&f->fs, "ext4_mb_new_blocks", HT_MISC, CREDITS);
 	assert_non_null(f->h);
 }
 
 static void stop_handle(struct fixture *f)
 {
 	if (f->h)
-		assert_int_equal(ext4_journal_stop(&f->fs, f->h), 0);
+		assert_int_equal(ext4_journal_stop(&f->fs, "ext4_mb_new_blocks", f->h), 0);
 	f->h = NULL;
 }
 
