@@ -88,7 +88,9 @@ static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
 	{ F_NO_MINIMIZE, "--no-minimize", NULL, "keep findings as found" },
 	{ F_NO_SHARE, "--no-share", NULL, "run one sequence at a time (no prefix sharing)" },
 	{ F_NO_SHARE_STATES, "--no-share-states", NULL, "prefix sharing without sharing equal states" },
-	{ F_SHARE_STATS, "--share-stats", NULL, "count what sharing saved" }, { F_NONE, NULL, NULL, NULL } };
+	{ F_SHARE_STATS, "--share-stats", NULL, "count what sharing saved" },
+	{ F_MAX_SPACE, "--max-space", "N", "run a space of up to N sequences here (default 10^9)" },
+	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag minimize_flags[] = { RUN_FLAGS,
 	{ F_INVARIANT, "--invariant", "NAME", "the finding to keep" }, { F_O, "-o", "PATH", "where to write" },
 	{ F_NONE, NULL, NULL, NULL } };

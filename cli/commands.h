@@ -62,6 +62,7 @@ enum cmd_flag_id {
 	F_NO_SHARE,
 	F_NO_SHARE_STATES,
 	F_SHARE_STATS,
+	F_MAX_SPACE,
 	F_INVARIANT,
 	F_ANSWERS,
 	F_YAML,

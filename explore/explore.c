@@ -55,6 +55,7 @@
 #define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
 #define CRASH_MEMO_BYTES ((uint64_t)64 << 20)  /* results of crash points kept for reuse */
+#define EXPLORE_SPACE_DEFAULT 1000000000ull    /* sequences one exhaustive run takes unasked */
 
 /* Where a long run judges crash states (--crash-at). */
 enum crash_at { CA_EVERYWHERE, CA_EVERY_N, CA_PERSIST, CA_CRASH, CA_NONE };
@@ -118,6 +119,7 @@ struct explore {
 	const char *crash_at_arg;
 	uint32_t shard, nr_shards;
 	const char *out_dir;
+	uint64_t max_space;             /* --max-space: the most sequences run here unasked */
 	struct cp_memo *crash_memo;     /* the walk's crash points, shared with the replays of
 					   its findings (minimize, cause): NULL when not shared */
 	/* results */
@@ -633,20 +635,62 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 	tree_result_free(&res);
 }
 
+/*
+ * The sequences of 1..@steps steps over @nr_g templates: the sum of nr_g^k,
+ * saturated at UINT64_MAX (with GRAMMAR_MAX and EXPLORE_STEPS_MAX it stays
+ * below 2^57, but the sum is computed so that no bound is assumed).
+ */
+static uint64_t space_of(uint64_t nr_g, uint32_t steps)
+{
+	uint64_t total = 0, block = 1;
+
+	for (uint32_t k = 1; k <= steps; k++) {
+		if (nr_g && block > UINT64_MAX / nr_g)
+			return UINT64_MAX;
+		block *= nr_g;
+		if (total > UINT64_MAX - block)
+			return UINT64_MAX;
+		total += block;
+	}
+	return total;
+}
+
+/*
+ * Refuse an exhaustive space that runs more than --max-space sequences here
+ * (this shard's share), before anything runs: one line that gives the size
+ * and names the flags that take it (--max-space N, or a random sample with
+ * --seed S --count N); 0 or 2.
+ */
+static int space_check(const struct explore *e)
+{
+	struct tree_space sp = { .nr_g = e->nr_g, .steps = e->steps, .shard = e->shard,
+				 .nr_shards = e->nr_shards };
+	uint64_t space = space_of(e->nr_g, e->steps), mine;
+
+	if (e->random)
+		return 0;
+	mine = space == UINT64_MAX ? UINT64_MAX : tree_owned_total(&sp);
+	if (mine <= e->max_space)
+		return 0;
+	fprintf(stderr, "ext4sim: explore: the space holds %llu%s sequence(s) of 1..%u steps over "
+		"%u grammar step(s), %llu%s to run here, past the limit of %llu (--max-space N "
+		"raises it; --seed S --count N runs a random sample)\n",
+		(unsigned long long)space, space == UINT64_MAX ? " or more" : "", e->steps,
+		e->nr_g, (unsigned long long)mine, mine == UINT64_MAX ? " or more" : "",
+		(unsigned long long)e->max_space);
+	return 2;
+}
+
 static void explore_all(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
-	uint64_t total = 0, block = 1;
+	uint64_t total = space_of(e->nr_g, e->steps);
 	struct scn_step *st = sim_zalloc((size_t)e->steps * e->nr_g * sizeof(*st));
 	struct sim_variant_cfg cfg[2];
 	bool persist[GRAMMAR_MAX];
 	struct tree_space sp;
 	struct sim_options o;
 
-	for (unsigned k = 1; k <= e->steps; k++) {
-		block *= e->nr_g;
-		total += block;
-	}
 	e->space = total;
 	tree_space_of(e, &sp, st, persist, cfg, &o);
 	e->mine = tree_owned_total(&sp);
@@ -1004,6 +1048,7 @@ static int explore_number_flag(struct explore *e, enum cmd_flag_id id, const cha
 static int explore_value_flag(struct explore *e, enum cmd_flag_id id, const char *v)
 {
 	uint32_t u;
+	int64_t n;
 
 	switch (id) {
 	case F_STEPS:
@@ -1022,6 +1067,11 @@ static int explore_value_flag(struct explore *e, enum cmd_flag_id id, const char
 		return 0;
 	case F_OUT:
 		e->out_dir = v;
+		return 0;
+	case F_MAX_SPACE:
+		if (scn_parse_num(v, &n) < 0 || n <= 0)
+			return bad_usage("--max-space takes a number of sequences from 1, not '%s'", v);
+		e->max_space = (uint64_t)n;
 		return 0;
 	case F_GRAMMAR:
 		e->grammar_path = v;
@@ -1188,11 +1238,14 @@ int cmd_explore(int argc, struct cmd_opt *opts)
 	SIM_ASSERT(e->c != NULL && e->gf != NULL);
 	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true,
 			       .share = true, .share_states = true,
-			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH };
+			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH,
+			       .max_space = EXPLORE_SPACE_DEFAULT };
 	e->c->o.crash_bound = CS_BOUND_DEFAULT;
 	if ((rc = explore_setup(e, argc, opts, args)))
 		goto out;
 	build_grammar(e);
+	if ((rc = space_check(e)))
+		goto out;
 	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
 	if (e->random)
 		explore_random(e);

@@ -53,6 +53,24 @@ expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
 expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2
 expect_exit2 fixed-length-without-seed "$sim" explore --fixed-length
 
+# the space's size comes first on stderr; a space past --max-space (default 10^9 sequences
+# run here) is refused before anything runs: one line with its size, naming the flags that
+# take it; raised, sharded or sampled (--seed/--count), the same space runs
+{ echo "name: wide"; echo "templates:"; echo "  write:"
+  for i in $(seq 1 128); do echo "    - pwrite $((i * 7)) 3"; done; } > "$tmp/wide.yaml"
+expect_exit2 space-past-the-limit "$sim" explore --grammar "$tmp/wide.yaml" --steps 8
+check space-refused-in-one-line '[ "$(wc -l < "$err")" = 1 ] &&
+	grep -q "the space holds 72624976668147840 sequence(s) of 1..8 steps over 128 grammar step(s), 72624976668147840 to run here, past the limit of 1000000000 (--max-space N raises it; --seed S --count N runs a random sample)$" "$err"'
+expect_exit2 space-past-max-space "$sim" explore --steps 3 --kinds write --max-space 583
+expect_exit2 max-space-zero "$sim" explore --steps 1 --max-space 0
+run "$sim" explore --steps 3 --kinds write --max-space 584
+check space-at-max-space-runs '[ "$rc" = 0 ] &&
+	head -1 "$err" | grep -q "^explore: bounded exhaustive, 8 grammar step(s), sequences of 1..3: space 584, 584 to run here"'
+run "$sim" explore --steps 3 --kinds write --max-space 300 --shard 1/2
+check space-shard-under-max-space '[ "$rc" = 0 ] && grep -q "space 584, [0-9]* to run here (shard 1/2)" "$err"'
+run "$sim" explore --grammar "$tmp/wide.yaml" --steps 8 --seed 1 --count 2
+check space-sampled-runs '[ "$rc" = 0 ] && head -1 "$err" | grep -q "^explore: seeded random, 128 grammar step(s), sequences of 1..8: space 2,"'
+
 # every kind, every sequence of 1..2 steps, under several settings: no assertion fires,
 # and the space, the runs and the pruned ones are as before
 all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
