@@ -27,6 +27,10 @@
 	{ F_DATA, "--data", "MODE", "data=ordered|writeback|journal" }, \
 	{ F_DELALLOC, "--delalloc", NULL, "delayed allocation on" }, \
 	{ F_NODELALLOC, "--nodelalloc", NULL, "delayed allocation off" }, \
+	{ F_DIOREAD_NOLOCK, "--dioread-nolock", NULL, "unwritten extents converted at I/O end" }, \
+	{ F_DIOREAD_LOCK, "--dioread-lock", NULL, "blocks written into allocated extents" }, \
+	{ F_AUTO_DA_ALLOC, "--auto-da-alloc", NULL, "close after a truncate to 0 flushes" }, \
+	{ F_NOAUTO_DA_ALLOC, "--noauto-da-alloc", NULL, "close after a truncate to 0 does not" }, \
 	{ F_KERNEL, "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
 #define RUN_FLAGS CONFIG_FLAGS, \
 	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \

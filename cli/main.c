@@ -40,10 +40,12 @@ static void print_header(FILE *out, const struct loaded *ld, const struct sim_va
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
 	const struct ext4_mount_opts *o = &cfg->opts;
 
-	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s, %u blocks\n", cfg->name,
-	       cfg->profile->name, o->block_size, modes[o->data],
+	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s%s, %u blocks\n",
+	       cfg->name, cfg->profile->name, o->block_size, modes[o->data],
 	       o->delalloc ? "delalloc" : "nodelalloc",
-	       ext4_should_dioread_nolock_opts(o) ? ", dioread_nolock" : "", o->disk_blocks);
+	       ext4_should_dioread_nolock_opts(o) ? ", dioread_nolock" :
+	       o->delalloc ? ", dioread_lock" : "", o->auto_da_alloc ? "" : ", noauto_da_alloc",
+	       o->disk_blocks);
 	(void)ld;
 }
 
