@@ -50,6 +50,7 @@
 #include "report.h"
 #include "scnwrite.h"
 #include "sha256.h"
+#include "sweep.h"
 #include "tree.h"
 
 #define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
@@ -120,6 +121,10 @@ struct explore {
 	uint32_t shard, nr_shards;
 	const char *out_dir;
 	uint64_t max_space;             /* --max-space: the most sequences run here unasked */
+	struct explore_sweep sweep;     /* the kernels, block sizes, mount modes swept (sweep.h) */
+	unsigned nr_configs;            /* their combinations: 1 without a sweep */
+	unsigned nr_distinct;           /* of them, those that mount differently */
+	int *same_as;                   /* per configuration: an earlier one it equals, or -1 */
 	struct cp_memo *crash_memo;     /* the walk's crash points, shared with the replays of
 					   its findings (minimize, cause): NULL when not shared */
 	/* results */
@@ -310,7 +315,7 @@ static int finding_of(const struct explore *e, const struct outcome *oc, bool *o
 
 /* A short hash of the minimized finding: its steps and its settings. */
 static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX],
-			 unsigned nr, char out[17])
+			 unsigned nr, bool kernel, char out[17])
 {
 	struct sha256 h;
 	uint8_t d[32];
@@ -322,6 +327,12 @@ static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT
 	sha256_update(&h, &t->cfg.opts.block_size, sizeof(t->cfg.opts.block_size));
 	sha256_update(&h, &t->cfg.opts.data, sizeof(t->cfg.opts.data));
 	sha256_update(&h, &t->cfg.opts.delalloc, sizeof(t->cfg.opts.delalloc));
+	if (!t->cfg.opts.dioread_nolock)        /* off the defaults only: hashes stay as they were */
+		sha256_update(&h, "dioread_lock", 12);
+	if (!t->cfg.opts.auto_da_alloc)
+		sha256_update(&h, "noauto_da_alloc", 15);
+	if (kernel)                             /* a sweep of kernels: one finding per kernel */
+		sha256_update(&h, t->cfg.profile->name, strlen(t->cfg.profile->name));
 	sha256_update(&h, chk_inv_info(t->inv)->name, strlen(chk_inv_info(t->inv)->name));
 	sha256_final(&h, d);
 	sha256_hex(d, hex);
@@ -473,7 +484,7 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	t.o.crash_memo = e->crash_memo;  /* keyed by semantics too: sound under every variant */
 	if (e->minimize)
 		min_minimize(&t, texts, &nr);
-	finding_hash(&t, texts, nr, hash);
+	finding_hash(&t, texts, nr, e->sweep.nr[SD_KERNEL] > 1, hash);
 	for (unsigned i = 0; i < e->nr_d; i++) {
 		if (strcmp(e->d[i].hash, hash) == 0) {
 			e->f[e->d[i].cause].count++;
@@ -665,18 +676,23 @@ static int space_check(const struct explore *e)
 {
 	struct tree_space sp = { .nr_g = e->nr_g, .steps = e->steps, .shard = e->shard,
 				 .nr_shards = e->nr_shards };
-	uint64_t space = space_of(e->nr_g, e->steps), mine;
+	uint64_t space = space_of(e->nr_g, e->steps), mine, n = e->nr_distinct;
+	char sweep[64] = "";
 
 	if (e->random)
 		return 0;
 	mine = space == UINT64_MAX ? UINT64_MAX : tree_owned_total(&sp);
+	space = space > UINT64_MAX / n ? UINT64_MAX : space * n;
+	mine = mine > UINT64_MAX / n ? UINT64_MAX : mine * n;
 	if (mine <= e->max_space)
 		return 0;
+	if (n > 1)
+		snprintf(sweep, sizeof(sweep), " in %u configurations", e->nr_distinct);
 	fprintf(stderr, "ext4sim: explore: the space holds %llu%s sequence(s) of 1..%u steps over "
-		"%u grammar step(s), %llu%s to run here, past the limit of %llu (--max-space N "
+		"%u grammar step(s)%s, %llu%s to run here, past the limit of %llu (--max-space N "
 		"raises it; --seed S --count N runs a random sample)\n",
 		(unsigned long long)space, space == UINT64_MAX ? " or more" : "", e->steps,
-		e->nr_g, (unsigned long long)mine, mine == UINT64_MAX ? " or more" : "",
+		e->nr_g, sweep, (unsigned long long)mine, mine == UINT64_MAX ? " or more" : "",
 		(unsigned long long)e->max_space);
 	return 2;
 }
@@ -890,6 +906,11 @@ static void report_text(const struct explore *e)
 	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g,
 	       e->random && e->fixed_length ? "" : "1..", e->steps,
 	       (unsigned long long)e->space, e->shard, e->nr_shards);
+	if (e->nr_configs > 1) {
+		sweep_summary(&e->sweep, cmd, sizeof(cmd));
+		printf("  a sweep of %u configuration(s), %u distinct: %s; the space is their sum\n",
+		       e->nr_configs, e->nr_distinct, cmd);
+	}
 	printf("  run %llu, pruned %llu (a persistence step repeated), with a finding %llu, "
 	       "distinct findings %u, causes %u\n", (unsigned long long)e->run,
 	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding,
@@ -1196,6 +1217,9 @@ static int explore_check(struct explore *e)
 	}
 	if (!e->random && e->steps > EXPLORE_STEPS_MAX)
 		return bad_usage("--steps above 8 needs random mode (--seed S --count N)%s", "");
+	if (e->nr_configs > 1 && (e->steps > EXPLORE_STEPS_MAX || e->has_run))
+		return bad_usage("a sweep (a flag with several values) is for sequences of at most 8 "
+				 "steps, without --run%s", "");
 	if (e->crash_at_arg && (!e->random || e->steps <= EXPLORE_STEPS_MAX))
 		return bad_usage("--crash-at is for long random runs (--seed, --count and --steps "
 				 "above 8), not '%s'", e->crash_at_arg);
@@ -1209,21 +1233,124 @@ static int explore_check(struct explore *e)
 	return 0;
 }
 
+/* Do two resolved configurations run alike (dioread_nolock only where it applies)? */
+static bool config_equal(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b)
+{
+	const struct ext4_mount_opts *p = &a->opts, *q = &b->opts;
+
+	return a->profile == b->profile && memcmp(&a->sem, &b->sem, sizeof(a->sem)) == 0 &&
+	       p->block_size == q->block_size && p->data == q->data && p->delalloc == q->delalloc &&
+	       ext4_should_dioread_nolock_opts(p) == ext4_should_dioread_nolock_opts(q) &&
+	       p->auto_da_alloc == q->auto_da_alloc && p->disk_blocks == q->disk_blocks;
+}
+
+/*
+ * Mark each configuration that mounts as an earlier one (data=journal
+ * turns delalloc off, so a sweep of both meets the same mount twice): it is
+ * not run again.  Counts the distinct ones; 0, or 2.
+ */
+static int sweep_distinct(struct explore *e)
+{
+	struct sim_variant_cfg *cfg = sim_zalloc(e->nr_configs * sizeof(*cfg));
+	int rc = 0;
+
+	e->same_as = sim_zalloc(e->nr_configs * sizeof(*e->same_as));
+	e->nr_distinct = 0;
+	for (unsigned k = 0; k < e->nr_configs && rc == 0; k++) {
+		sweep_apply(&e->sweep, k, &e->c->ov);
+		rc = explore_variant(e);
+		cfg[k] = e->cfg;
+		e->same_as[k] = -1;
+		for (unsigned j = 0; j < k && e->same_as[k] < 0; j++)
+			if (e->same_as[j] < 0 && config_equal(&cfg[j], &cfg[k]))
+				e->same_as[k] = (int)j;
+		e->nr_distinct += e->same_as[k] < 0;
+	}
+	free(cfg);
+	sweep_apply(&e->sweep, 0, &e->c->ov);
+	return rc ? rc : explore_variant(e);
+}
+
 /* Flags, grammar, variant, checks; 0 or the exit code. */
 static int explore_setup(struct explore *e, int argc, struct cmd_opt *opts,
 			 struct cmd_opt *args)
 {
 	int rc;
 
-	if ((rc = take_explore_args(e, &argc, opts)))
+	if ((rc = take_explore_args(e, &argc, opts)) || (rc = sweep_take(&e->sweep, &argc, opts)))
 		return rc;
+	e->nr_configs = sweep_count(&e->sweep);
+	if (e->nr_configs > SWEEP_CONFIGS_MAX)
+		return bad_usage("a sweep of more than " STR(SWEEP_CONFIGS_MAX) " configurations%s",
+				 "");
 	memcpy(args, opts, (size_t)argc * sizeof(*args));
 	/* parse_run_args wants an input: a placeholder */
 	args[argc] = (struct cmd_opt){ F_NONE, NULL, "explore" };
-	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)) ||
-	    (rc = explore_variant(e)))
+	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)))
+		return rc;
+	e->nr_distinct = 1;
+	if ((rc = e->nr_configs > 1 ? sweep_distinct(e) : explore_variant(e)))
 		return rc;
 	return explore_check(e);
+}
+
+/*
+ * Configuration @k of the sweep: its settings over the flags', its variant
+ * and its grammar (expanded for its block size); with a sweep, a line on
+ * stderr names it before its space's.  0, or 2.
+ */
+static int explore_config(struct explore *e, unsigned k)
+{
+	char what[256];
+	int rc;
+
+	sweep_apply(&e->sweep, k, &e->c->ov);
+	if ((rc = explore_variant(e)))
+		return rc;
+	build_grammar(e);
+	if (e->nr_configs == 1)
+		return 0;
+	sweep_describe(&e->sweep, k, what, sizeof(what));
+	fprintf(stderr, "explore: configuration %u/%u: %s", k + 1, e->nr_configs, what);
+	if (e->same_as[k] >= 0)
+		fprintf(stderr, ": mounts as configuration %d, not run again", e->same_as[k] + 1);
+	fputc('\n', stderr);
+	return 0;
+}
+
+/*
+ * Every configuration in turn (one without a sweep), findings gathered and
+ * grouped across them; the space reported is their sum.  0, or 2.
+ */
+static int explore_configs(struct explore *e)
+{
+	uint64_t space = 0;
+	char what[512];
+	int rc;
+
+	if (e->nr_configs > 1) {
+		uint64_t one = e->random ? e->count : space_of(e->nr_g, e->steps);
+
+		sweep_summary(&e->sweep, what, sizeof(what));
+		fprintf(stderr, "explore: a sweep of %u configuration(s), %u distinct: %s; space %llu "
+			"in all\n", e->nr_configs, e->nr_distinct, what,
+			one > UINT64_MAX / e->nr_distinct ? UINT64_MAX :
+			(unsigned long long)(one * e->nr_distinct));
+	}
+	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
+	for (unsigned k = 0; k < e->nr_configs && !e->interrupted; k++) {
+		if ((rc = explore_config(e, k)))
+			return rc;
+		if (e->same_as && e->same_as[k] >= 0)
+			continue;
+		if (e->random)
+			explore_random(e);
+		else
+			explore_all(e);
+		space = space + e->space < space ? UINT64_MAX : space + e->space;
+	}
+	e->space = space;
+	return 0;
 }
 
 int cmd_explore(int argc, struct cmd_opt *opts)
@@ -1244,13 +1371,8 @@ int cmd_explore(int argc, struct cmd_opt *opts)
 	if ((rc = explore_setup(e, argc, opts, args)))
 		goto out;
 	build_grammar(e);
-	if ((rc = space_check(e)))
+	if ((rc = space_check(e)) || (rc = explore_configs(e)))
 		goto out;
-	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
-	if (e->random)
-		explore_random(e);
-	else
-		explore_all(e);
 	write_causes(e);
 	if (e->c->o.json)
 		report_json(e);
@@ -1260,6 +1382,7 @@ int cmd_explore(int argc, struct cmd_opt *opts)
 out:
 	for (unsigned i = 0; i < e->nr_f; i++)
 		free(e->f[i].ex);
+	free(e->same_as);
 	free(args);
 	free(e->gf);
 	free(e->c);

@@ -71,6 +71,36 @@ check space-shard-under-max-space '[ "$rc" = 0 ] && grep -q "space 584, [0-9]* t
 run "$sim" explore --grammar "$tmp/wide.yaml" --steps 8 --seed 1 --count 2
 check space-sampled-runs '[ "$rc" = 0 ] && head -1 "$err" | grep -q "^explore: seeded random, 128 grammar step(s), sequences of 1..8: space 2,"'
 
+# a sweep (--kernel 6.1,6.12, a flag repeated, both flags of a mount pair): each
+# configuration runs in turn, and the report sums them: its runs and findings are the
+# separate runs' (a finding per kernel), grouped by cause across them; configurations that
+# mount alike (data=journal turns delalloc off) run once
+sw=(--steps 3 --kinds write,truncate,mwrite)
+sum_run=0 sum_with=0 sum_distinct=0
+for k in 6.1 6.12; do for b in 1024 4096; do
+	"$sim" explore "${sw[@]}" --kernel $k --block-size $b > "$tmp/sw1.out" 2> /dev/null
+	read -r r w d <<< "$(sed -n 's/^  run \([0-9]*\), pruned [0-9]* .*, with a finding \([0-9]*\), distinct findings \([0-9]*\),.*/\1 \2 \3/p' "$tmp/sw1.out")"
+	sum_run=$((sum_run + r)) sum_with=$((sum_with + w)) sum_distinct=$((sum_distinct + d))
+done; done
+run "$sim" explore "${sw[@]}" --kernel 6.1,6.12 --block-size 1024 --block-size 4096 --out "$tmp/sw"
+cat "$err" >> "$out"
+check sweep-sums-the-separate-runs '[ "$rc" = 0 ] && golden sweep-kernels-block-sizes "$out" &&
+	grep -q "^  run $sum_run, pruned 0 (a persistence step repeated), with a finding $sum_with, distinct findings $sum_distinct, causes 1$" "$out" &&
+	[ "$sum_with" -gt 0 ] && head -1 "$err" | grep -q "^explore: a sweep of 4 configuration(s), 4 distinct: kernel 6.1,6.12; block-size 1024,4096; space 7536 in all$"'
+run "$sim" explore --steps 1 --kinds write --data ordered,journal --delalloc --nodelalloc --no-minimize
+check sweep-runs-a-mount-once '[ "$rc" = 0 ] && grep -q "^  run 24, " "$out" &&
+	grep -q "^explore: configuration 4/4: data=journal, nodelalloc: mounts as configuration 2, not run again$" "$err"'
+run "$sim" explore --steps 3 --kinds write,truncate,mwrite --diff exp_grow_zero_written_only \
+	--dioread-nolock --dioread-lock --noauto-da-alloc --auto-da-alloc --out "$tmp/swd"
+check sweep-diff-mount-modes '[ "$rc" = 0 ] && grep -q "^  a sweep of 4 configuration(s), 4 distinct: dioread_nolock,dioread_lock; auto_da_alloc,noauto_da_alloc; the space is their sum$" "$out" &&
+	grep -q "causes 1$" "$out" && [ "$(ls "$tmp/swd" | wc -l)" = 1 ]'
+expect_exit2 sweep-value-twice "$sim" explore --kernel 6.1,6.1
+expect_exit2 sweep-empty-value "$sim" explore --block-size 1024,
+expect_exit2 sweep-bad-value "$sim" explore --data ordered,nope
+expect_exit2 sweep-long-runs "$sim" explore --kernel 6.1,6.12 --seed 1 --count 1 --steps 9
+expect_exit2 sweep-past-max-space "$sim" explore --steps 3 --kinds write --max-space 1000 --kernel 6.1,6.12
+check sweep-space-counts-configurations 'grep -q "the space holds 1168 sequence(s) of 1..3 steps over 8 grammar step(s) in 2 configurations, 1168 to run here, past the limit of 1000" "$err"'
+
 # every kind, every sequence of 1..2 steps, under several settings: no assertion fires,
 # and the space, the runs and the pruned ones are as before
 all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
