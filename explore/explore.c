@@ -57,6 +57,8 @@
 #define FINDINGS_MAX 4096
 #define CRASH_MEMO_BYTES ((uint64_t)64 << 20)  /* results of crash points kept for reuse */
 #define EXPLORE_SPACE_DEFAULT 1000000000ull    /* sequences one exhaustive run takes unasked */
+#define INV_STATES INV_COUNT            /* --diff-states: a finding of crash states, not a verdict */
+#define STATES_NAME "crash_states"
 
 /* Where a long run judges crash states (--crash-at). */
 enum crash_at { CA_EVERYWHERE, CA_EVERY_N, CA_PERSIST, CA_CRASH, CA_NONE };
@@ -102,6 +104,7 @@ struct explore {
 	struct cli *c;
 	struct sim_variant_cfg cfg;
 	const struct ext4_toggle *diff;
+	bool diff_states;               /* --diff-states: crash states that differ are findings */
 	struct grammar_file *gf;        /* the templates (built in or --grammar) */
 	const char *grammar_path;
 	struct gstep g[GRAMMAR_MAX];
@@ -138,6 +141,12 @@ struct explore {
 	bool write_failed;              /* a finding could not be written to --out */
 	int interrupted;                /* the signal that stopped the search, or 0 */
 };
+
+/* A finding's name: its invariant's, or "crash_states" (INV_STATES). */
+static const char *inv_name(int inv)
+{
+	return inv == INV_STATES ? STATES_NAME : chk_inv_info(inv)->name;
+}
 
 /* @text with "-S 0xFF" after its command word: the step a position's fill byte makes. */
 static void with_fill(const char *text, unsigned fill, char out[SCN_STEP_TEXT_MAX])
@@ -333,7 +342,7 @@ static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT
 		sha256_update(&h, "noauto_da_alloc", 15);
 	if (kernel)                             /* a sweep of kernels: one finding per kernel */
 		sha256_update(&h, t->cfg.profile->name, strlen(t->cfg.profile->name));
-	sha256_update(&h, chk_inv_info(t->inv)->name, strlen(chk_inv_info(t->inv)->name));
+	sha256_update(&h, inv_name(t->inv), strlen(inv_name(t->inv)));
 	sha256_final(&h, d);
 	sha256_hex(d, hex);
 	memcpy(out, hex, 16);
@@ -356,7 +365,7 @@ static void cause_description(const struct explore *e, const struct finding *f, 
 {
 	size_t used = (size_t)snprintf(out, cap, "found by ext4sim explore: %s %s%s; cause: %s; "
 				       "%llu sequence(s), %u distinct minimized finding(s)",
-				       chk_inv_info(f->inv)->name,
+				       inv_name(f->inv),
 				       e->diff ? "differs with patch " : "violated",
 				       e->diff ? e->diff->name : "", f->cause,
 				       (unsigned long long)f->count, distinct_of(e, f));
@@ -416,7 +425,7 @@ static void write_causes(struct explore *e)
 			continue;
 		memcpy(hash, f->hash, sizeof(hash));
 		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->out_dir,
-			 chk_inv_info(f->inv)->name, hash, shard);
+			 inv_name(f->inv), hash, shard);
 		if (write_finding(e, f, f->path) < 0) {
 			f->path[0] = 0;
 			e->write_failed = true;         /* exit 2 once the report is out */
@@ -482,7 +491,7 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	t.o.json = false;
 	t.o.crash_everywhere = true;
 	t.o.crash_memo = e->crash_memo;  /* keyed by semantics too: sound under every variant */
-	if (e->minimize)
+	if (e->minimize && inv != INV_STATES)   /* minimize keeps a verdict, not states */
 		min_minimize(&t, texts, &nr);
 	finding_hash(&t, texts, nr, e->sweep.nr[SD_KERNEL] > 1, hash);
 	for (unsigned i = 0; i < e->nr_d; i++) {
@@ -493,7 +502,11 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	}
 	if (e->nr_d == FINDINGS_MAX)
 		return;
-	cause_signature(&t, texts, nr, sig, sizeof(sig));
+	if (inv == INV_STATES)
+		snprintf(sig, sizeof(sig), STATES_NAME ": the crash states differ with %s off and "
+			 "on, no verdict does", e->diff->name);
+	else
+		cause_signature(&t, texts, nr, sig, sizeof(sig));
 	if (!(f = cause_for(e, sig, inv)))
 		return;
 	f->count++;
@@ -502,24 +515,54 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	add_example(f, &t, hash, texts, nr);
 }
 
+/*
+ * --diff-states: run @s with the toggle off and on, what each violated into
+ * @oc, and whether their crash states differ (any crash point's distinct
+ * states, their bytes or their violations: matrix's digest).
+ */
+static bool run_states(const struct explore *e, const struct scenario *s, struct outcome *oc)
+{
+	struct loaded *ld = sim_zalloc(sizeof(*ld));
+	struct run_outcome r[2];
+	struct sim_options o = e->c->o;
+
+	ld->s = *s;                     /* the steps are shared, not copied */
+	o.crash_everywhere = true;
+	for (unsigned k = 0; k < 2; k++) {
+		struct sim_variant_cfg cfg = e->cfg;
+
+		ext4_toggle_set(&cfg.sem, e->diff, k == 1);
+		outcome_run(ld, &cfg, &o, &r[k]);
+		memcpy(oc->violated[k], r[k].violated, sizeof(oc->violated[k]));
+	}
+	free(ld);
+	return strcmp(r[0].states_sha256, r[1].states_sha256) != 0;
+}
+
 /* Run one sequence (grammar indexes @idx); record a finding if it shows one. */
 static void run_sequence(struct explore *e, const unsigned *idx, unsigned len)
 {
 	char texts[EXPLORE_STEPS_MAX][SCN_STEP_TEXT_MAX];
 	struct outcome oc;
 	struct scenario s;
-	bool on_side = false;
+	bool on_side = false, states_differ = false;
 	int inv;
 
 	for (unsigned i = 0; i < len; i++)
 		step_text(&e->g[idx[i]], i, texts[i]);
 	min_build(&s, "explore", texts, len);
-	run_side(e, &e->cfg, &s, false, oc.violated[0]);
-	if (e->diff)
-		run_side(e, &e->cfg, &s, true, oc.violated[1]);
+	if (e->diff_states) {
+		states_differ = run_states(e, &s, &oc);
+	} else {
+		run_side(e, &e->cfg, &s, false, oc.violated[0]);
+		if (e->diff)
+			run_side(e, &e->cfg, &s, true, oc.violated[1]);
+	}
 	scn_free(&s);
 	e->run++;
 	inv = finding_of(e, &oc, &on_side);
+	if (inv < 0 && states_differ)
+		inv = INV_STATES;
 	if (inv >= 0) {
 		e->with_finding++;
 		handle_finding(e, texts, len, inv, on_side);
@@ -925,7 +968,7 @@ static void report_text(const struct explore *e)
 	for (unsigned i = 0; i < e->nr_f; i++) {
 		const struct finding *f = &e->f[i];
 
-		printf("  %-28s %s  x%-6llu ", chk_inv_info(f->inv)->name, f->hash,
+		printf("  %-28s %s  x%-6llu ", inv_name(f->inv), f->hash,
 		       (unsigned long long)f->count);
 		if (!f->long_run && f->cause[0]) {
 			printf("%u distinct  %s\n      cause: %s\n", distinct_of(e, f),
@@ -961,7 +1004,7 @@ static void report_json(const struct explore *e)
 		const struct finding *f = &e->f[i];
 
 		printf("{\"invariant\": \"%s\", \"hash\": \"%s\", \"count\": %llu, \"file\": ",
-		       chk_inv_info(f->inv)->name, f->hash, (unsigned long long)f->count);
+		       inv_name(f->inv), f->hash, (unsigned long long)f->count);
 		json_string(stdout, f->path);
 		if (f->cause[0]) {
 			printf(", \"cause\": ");
@@ -1127,6 +1170,10 @@ static int explore_flag(struct explore *e, const struct cmd_opt *o)
 	case F_FIXED_LENGTH:
 		e->fixed_length = true;
 		return 0;
+	case F_DIFF_STATES:
+		e->diff_states = true;
+		e->share = e->share_states = false;     /* the walk keeps verdicts, not states */
+		return 0;
 	default:
 		return explore_value_flag(e, o->id, o->val);
 	}
@@ -1217,6 +1264,9 @@ static int explore_check(struct explore *e)
 	}
 	if (!e->random && e->steps > EXPLORE_STEPS_MAX)
 		return bad_usage("--steps above 8 needs random mode (--seed S --count N)%s", "");
+	if (e->diff_states && (!e->diff || e->steps > EXPLORE_STEPS_MAX))
+		return bad_usage("--diff-states needs --diff PATCH, and sequences of at most 8 steps%s",
+				 "");
 	if (e->nr_configs > 1 && (e->steps > EXPLORE_STEPS_MAX || e->has_run))
 		return bad_usage("a sweep (a flag with several values) is for sequences of at most 8 "
 				 "steps, without --run%s", "");
@@ -1426,7 +1476,7 @@ static int merge_finding(struct explore *e, const char *line)
 
 	if (sscanf(line, "{\"invariant\": \"%63[a-z_]\", \"hash\": \"%16[0-9a-f]\", \"count\": "
 		   "%llu, \"file\": \"%4095[^\"]\"", inv, hash, &count, file) < 3 ||
-	    chk_inv_lookup(inv) < 0)
+	    (chk_inv_lookup(inv) < 0 && strcmp(inv, STATES_NAME)))
 		return -1;
 	if (c)
 		sscanf(c + 10, "%511[^\"]", cause);
@@ -1435,7 +1485,8 @@ static int merge_finding(struct explore *e, const char *line)
 			fd = &e->f[i];
 	if (!fd && e->nr_f < FINDINGS_MAX) {
 		fd = &e->f[e->nr_f++];
-		*fd = (struct finding){ .inv = chk_inv_lookup(inv) };
+		*fd = (struct finding){ .inv = strcmp(inv, STATES_NAME) ? chk_inv_lookup(inv) :
+					INV_STATES };
 		memcpy(fd->hash, hash, sizeof(fd->hash));
 		snprintf(fd->path, sizeof(fd->path), "%s", file);
 		snprintf(fd->cause, sizeof(fd->cause), "%s", cause);

@@ -101,6 +101,25 @@ expect_exit2 sweep-long-runs "$sim" explore --kernel 6.1,6.12 --seed 1 --count 1
 expect_exit2 sweep-past-max-space "$sim" explore --steps 3 --kinds write --max-space 1000 --kernel 6.1,6.12
 check sweep-space-counts-configurations 'grep -q "the space holds 1168 sequence(s) of 1..3 steps over 8 grammar step(s) in 2 configurations, 1168 to run here, past the limit of 1000" "$err"'
 
+# --diff-states: a sequence whose crash states differ off and on (the distinct states, their
+# bytes or their violations, at any crash point) is a finding even when no verdict differs:
+# dioread_nolock's sub-page default changes what a crash inside sync leaves, no invariant
+# tells; the findings group as one cause, are written, and merge across shards
+ds=(--steps 2 --kinds write,persist,crash --diff dioread_nolock_subpage --block-size 1024)
+run "$sim" explore "${ds[@]}"
+check diff-verdicts-only-finds-none '[ "$rc" = 0 ] && grep -q "with a finding 0, distinct findings 0, causes 0$" "$out"'
+run "$sim" explore "${ds[@]}" --diff-states --out "$tmp/ds"
+check diff-states-finds-them '[ "$rc" = 0 ] && golden diff-states "$out" &&
+	grep -q "with a finding 8, distinct findings 8, causes 1$" "$out" &&
+	grep -q "cause: crash_states: the crash states differ with dioread_nolock_subpage off and on, no verdict does$" "$out" &&
+	[ "$(ls "$tmp/ds" | wc -l)" = 1 ] && "$sim" run --summary "$tmp"/ds/crash_states-*.yaml > /dev/null'
+for i in 0 1; do
+	"$sim" explore "${ds[@]}" --diff-states --json --shard $i/2 > "$tmp/ds$i.json" 2> /dev/null
+done
+run "$sim" merge "$tmp/ds0.json" "$tmp/ds1.json"
+check diff-states-merge '[ "$rc" = 0 ] && grep -q "with a finding 8, " "$out" && grep -q "crash_states " "$out"'
+expect_exit2 diff-states-without-diff "$sim" explore --diff-states
+
 # every kind, every sequence of 1..2 steps, under several settings: no assertion fires,
 # and the space, the runs and the pruned ones are as before
 all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
