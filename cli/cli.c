@@ -219,6 +219,11 @@ static int value_flag(struct cli *c, const struct cmd_opt *o)
 	}
 }
 
+/*
+ * The valueless mount flags past --delalloc (dioread and auto_da_alloc, each
+ * an on/off pair, the last one given winning) into @ov, noted for the
+ * reproduce line; 1 when @o is not one of them (cli.h).
+ */
 int mount_flag(struct sim_overrides *ov, const struct cmd_opt *o)
 {
 	switch (o->id) {

@@ -17,6 +17,7 @@ static const enum cmd_flag_id dim_off[SD_NR] = { F_NONE, F_NONE, F_NONE, F_NODEL
 static const char *const dim_name[SD_NR] = { "--kernel ", "--block-size ", "--data ", "", "",
 					     "" };
 
+/* The dimension flag @id sweeps (*@off: the pair's off flag), or -1. */
 static int dim_of(enum cmd_flag_id id, bool *off)
 {
 	for (int d = 0; d < SD_NR; d++) {
@@ -74,6 +75,10 @@ static int add_list(struct explore_sweep *sw, int d, const char *v)
 	return 0;
 }
 
+/*
+ * Two passes over @opts: gather each dimension's values, then drop the
+ * flags of the dimensions that have more than one (sweep.h).
+ */
 int sweep_take(struct explore_sweep *sw, int *argc, struct cmd_opt *opts)
 {
 	unsigned seen[SD_NR] = { 0 };   /* value dims: values; pairs: bit 1 on, bit 2 off */
@@ -103,6 +108,7 @@ int sweep_take(struct explore_sweep *sw, int *argc, struct cmd_opt *opts)
 	return 0;
 }
 
+/* The product of the swept dimensions' value counts (sweep.h). */
 unsigned sweep_count(const struct explore_sweep *sw)
 {
 	unsigned n = 1;
@@ -120,6 +126,7 @@ static unsigned digit(const struct explore_sweep *sw, unsigned k, int d)
 	return sw->nr[d] > 1 ? k % sw->nr[d] : 0;
 }
 
+/* Configuration @k's value of each swept dimension into @ov (sweep.h). */
 void sweep_apply(const struct explore_sweep *sw, unsigned k, struct sim_overrides *ov)
 {
 	SIM_ASSERT(k < sweep_count(sw));
@@ -170,6 +177,7 @@ static void value_text(const struct explore_sweep *sw, int d, unsigned i, bool e
 		snprintf(buf, cap, "%s", pair_names[d][i]);
 }
 
+/* Configuration @k's swept values, in dimension order (sweep.h). */
 void sweep_describe(const struct explore_sweep *sw, unsigned k, char *buf, size_t cap)
 {
 	static const char *const label[SD_NR] = { "kernel ", "block size ", "", "", "", "" };
@@ -187,6 +195,7 @@ void sweep_describe(const struct explore_sweep *sw, unsigned k, char *buf, size_
 	}
 }
 
+/* Each swept dimension with its values, "; " apart (sweep.h). */
 void sweep_summary(const struct explore_sweep *sw, char *buf, size_t cap)
 {
 	size_t used = 0;
