@@ -219,6 +219,29 @@ static int value_flag(struct cli *c, const struct cmd_opt *o)
 	}
 }
 
+/*
+ * The valueless mount flags past --delalloc (dioread and auto_da_alloc, each
+ * an on/off pair, the last one given winning) into @ov, noted for the
+ * reproduce line; 1 when @o is not one of them (cli.h).
+ */
+int mount_flag(struct sim_overrides *ov, const struct cmd_opt *o)
+{
+	switch (o->id) {
+	case F_DIOREAD_NOLOCK: case F_DIOREAD_LOCK:
+		ov->has_dioread_nolock = true;
+		ov->dioread_nolock = o->id == F_DIOREAD_NOLOCK;
+		break;
+	case F_AUTO_DA_ALLOC: case F_NOAUTO_DA_ALLOC:
+		ov->has_auto_da_alloc = true;
+		ov->auto_da_alloc = o->id == F_AUTO_DA_ALLOC;
+		break;
+	default:
+		return 1;
+	}
+	note_flag(ov, o->name, NULL);
+	return 0;
+}
+
 /* A run flag without a value: 0, or 1 when @o is none of them. */
 static int bool_flag(struct cli *c, const struct cmd_opt *o)
 {
@@ -237,7 +260,7 @@ static int bool_flag(struct cli *c, const struct cmd_opt *o)
 		note_flag(&c->ov, o->name, NULL);
 		break;
 	default:
-		return 1;
+		return mount_flag(&c->ov, o);
 	}
 	return 0;
 }

@@ -52,6 +52,12 @@ int parse_u32(const char *s, uint32_t *out);
 int parse_block_size(const char *v, uint32_t *out);
 int parse_data_mode(const char *v, enum scn_data_mode *out);
 int parse_kernel_name(const char *v);
+/*
+ * The mount flags with no value past --delalloc/--nodelalloc (--dioread-nolock,
+ * --dioread-lock, --auto-da-alloc, --noauto-da-alloc) into @ov, noted for
+ * reproduce lines: 0, or 1 when @o is none of them.
+ */
+int mount_flag(struct sim_overrides *ov, const struct cmd_opt *o);
 /* The flags and inputs of run, crashstates and diff. */
 int parse_run_args(struct cli *c, int argc, const struct cmd_opt *opts);
 /* parse_run_args over @argv parsed with run's flags (for tools that build argv). */

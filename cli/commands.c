@@ -27,6 +27,10 @@
 	{ F_DATA, "--data", "MODE", "data=ordered|writeback|journal" }, \
 	{ F_DELALLOC, "--delalloc", NULL, "delayed allocation on" }, \
 	{ F_NODELALLOC, "--nodelalloc", NULL, "delayed allocation off" }, \
+	{ F_DIOREAD_NOLOCK, "--dioread-nolock", NULL, "unwritten extents converted at I/O end" }, \
+	{ F_DIOREAD_LOCK, "--dioread-lock", NULL, "blocks written into allocated extents" }, \
+	{ F_AUTO_DA_ALLOC, "--auto-da-alloc", NULL, "close after a truncate to 0 flushes" }, \
+	{ F_NOAUTO_DA_ALLOC, "--noauto-da-alloc", NULL, "close after a truncate to 0 does not" }, \
 	{ F_KERNEL, "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
 #define RUN_FLAGS CONFIG_FLAGS, \
 	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
@@ -83,12 +87,15 @@ static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
 	{ F_OUT, "--out", "DIR", "one scenario per finding under DIR" },
 	{ F_GRAMMAR, "--grammar", "FILE", "step templates from a grammar file" },
 	{ F_DIFF, "--diff", "PATCH", "findings that differ with the toggle off and on" },
+	{ F_DIFF_STATES, "--diff-states", NULL, "with --diff: crash states that differ are findings too" },
 	{ F_CRASH_AT, "--crash-at", "WHERE", "long runs: everywhere, persist, crash, none or N" },
 	{ F_FIXED_LENGTH, "--fixed-length", NULL, "random runs of exactly K steps" },
 	{ F_NO_MINIMIZE, "--no-minimize", NULL, "keep findings as found" },
 	{ F_NO_SHARE, "--no-share", NULL, "run one sequence at a time (no prefix sharing)" },
 	{ F_NO_SHARE_STATES, "--no-share-states", NULL, "prefix sharing without sharing equal states" },
-	{ F_SHARE_STATS, "--share-stats", NULL, "count what sharing saved" }, { F_NONE, NULL, NULL, NULL } };
+	{ F_SHARE_STATS, "--share-stats", NULL, "count what sharing saved" },
+	{ F_MAX_SPACE, "--max-space", "N", "run a space of up to N sequences here (default 10^9)" },
+	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag minimize_flags[] = { RUN_FLAGS,
 	{ F_INVARIANT, "--invariant", "NAME", "the finding to keep" }, { F_O, "-o", "PATH", "where to write" },
 	{ F_NONE, NULL, NULL, NULL } };

@@ -41,10 +41,12 @@ static void print_header(FILE *out, const struct loaded *ld, const struct sim_va
 	/* dioread_nolock only where the mount uses it (ext4_should_dioread_nolock) */
 	const struct ext4_mount_opts m = ext4_set_def_opts(&cfg->opts, &cfg->sem), *o = &m;
 
-	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s, %u blocks\n", cfg->name,
-	       cfg->profile->name, o->block_size, modes[o->data],
+	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s%s, %u blocks\n",
+	       cfg->name, cfg->profile->name, o->block_size, modes[o->data],
 	       o->delalloc ? "delalloc" : "nodelalloc",
-	       ext4_should_dioread_nolock_opts(o) ? ", dioread_nolock" : "", o->disk_blocks);
+	       ext4_should_dioread_nolock_opts(o) ? ", dioread_nolock" :
+	       o->delalloc ? ", dioread_lock" : "", o->auto_da_alloc ? "" : ", noauto_da_alloc",
+	       o->disk_blocks);
 	(void)ld;
 }
 

@@ -52,6 +52,7 @@ struct quiz_args {
 	uint32_t bs;
 	enum scn_data_mode data;
 	bool delalloc;
+	struct sim_overrides mount;     /* --dioread-nolock and the other mount flags */
 	char kernel[SCN_NAME_MAX];
 };
 
@@ -97,9 +98,12 @@ static void draw_config(struct prng *r, const struct quiz_args *a, struct proble
 	p->oc.delalloc = a->has_delalloc ? a->delalloc : prng_below(r, 3) != 0;
 	if (p->oc.data == SCN_DATA_JOURNAL)
 		p->oc.delalloc = false;
-	p->oc.dioread_nolock = true;
+	p->oc.dioread_nolock = !a->mount.has_dioread_nolock || a->mount.dioread_nolock;
+	p->oc.noauto_da_alloc = a->mount.has_auto_da_alloc && !a->mount.auto_da_alloc;
 	snprintf(p->oc.kernel, sizeof(p->oc.kernel), "%s", a->kernel);
 	scn_config_defaults(&p->s.config);
+	p->s.config.c_dioread_nolock = p->oc.dioread_nolock;
+	p->s.config.c_auto_da_alloc = !p->oc.noauto_da_alloc;
 	p->s.config.c_block_size = p->oc.block_size;
 	p->s.config.c_data = p->oc.data;
 	p->s.config.c_delalloc = p->oc.delalloc;
@@ -364,9 +368,10 @@ static void print_config(const struct problem *p)
 {
 	const struct ext4_mount_opts *o = &p->cfg.opts;
 
-	printf("block size %u, data=%s, %s, kernel %s\n", o->block_size,
+	printf("block size %u, data=%s, %s%s%s, kernel %s\n", o->block_size,
 	       orc_data_name(p->oc.data), o->delalloc ? "delalloc" : "nodelalloc",
-	       p->cfg.profile->name);
+	       o->delalloc && !o->dioread_nolock ? ", dioread_lock" : "",
+	       o->auto_da_alloc ? "" : ", noauto_da_alloc", p->cfg.profile->name);
 }
 
 static void print_question(const struct problem *p, uint64_t seed)
@@ -586,6 +591,8 @@ static int quiz_args(struct quiz_args *a, int argc, const struct cmd_opt *opts)
 		}
 		if (o->id == F_NONE)
 			return bad_usage("quiz takes no file: '%s'", o->val);
+		if (mount_flag(&a->mount, o) == 0)
+			continue;
 		if ((rc = quiz_value(a, o)))
 			return rc;
 		has_seed |= o->id == F_SEED;

@@ -50,11 +50,15 @@
 #include "report.h"
 #include "scnwrite.h"
 #include "sha256.h"
+#include "sweep.h"
 #include "tree.h"
 
 #define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
 #define CRASH_MEMO_BYTES ((uint64_t)64 << 20)  /* results of crash points kept for reuse */
+#define EXPLORE_SPACE_DEFAULT 1000000000ull    /* sequences one exhaustive run takes unasked */
+#define INV_STATES INV_COUNT            /* --diff-states: a finding of crash states, not a verdict */
+#define STATES_NAME "crash_states"
 
 /* Where a long run judges crash states (--crash-at). */
 enum crash_at { CA_EVERYWHERE, CA_EVERY_N, CA_PERSIST, CA_CRASH, CA_NONE };
@@ -100,6 +104,7 @@ struct explore {
 	struct cli *c;
 	struct sim_variant_cfg cfg;
 	const struct ext4_toggle *diff;
+	bool diff_states;               /* --diff-states: crash states that differ are findings */
 	struct grammar_file *gf;        /* the templates (built in or --grammar) */
 	const char *grammar_path;
 	struct gstep g[GRAMMAR_MAX];
@@ -118,6 +123,11 @@ struct explore {
 	const char *crash_at_arg;
 	uint32_t shard, nr_shards;
 	const char *out_dir;
+	uint64_t max_space;             /* --max-space: the most sequences run here unasked */
+	struct explore_sweep sweep;     /* the kernels, block sizes, mount modes swept (sweep.h) */
+	unsigned nr_configs;            /* their combinations: 1 without a sweep */
+	unsigned nr_distinct;           /* of them, those that mount differently */
+	int *same_as;                   /* per configuration: an earlier one it equals, or -1 */
 	struct cp_memo *crash_memo;     /* the walk's crash points, shared with the replays of
 					   its findings (minimize, cause): NULL when not shared */
 	/* results */
@@ -131,6 +141,12 @@ struct explore {
 	bool write_failed;              /* a finding could not be written to --out */
 	int interrupted;                /* the signal that stopped the search, or 0 */
 };
+
+/* A finding's name: its invariant's, or "crash_states" (INV_STATES). */
+static const char *inv_name(int inv)
+{
+	return inv == INV_STATES ? STATES_NAME : chk_inv_info(inv)->name;
+}
 
 /* @text with "-S 0xFF" after its command word: the step a position's fill byte makes. */
 static void with_fill(const char *text, unsigned fill, char out[SCN_STEP_TEXT_MAX])
@@ -308,7 +324,7 @@ static int finding_of(const struct explore *e, const struct outcome *oc, bool *o
 
 /* A short hash of the minimized finding: its steps and its settings. */
 static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX],
-			 unsigned nr, char out[17])
+			 unsigned nr, bool kernel, char out[17])
 {
 	struct sha256 h;
 	uint8_t d[32];
@@ -320,7 +336,13 @@ static void finding_hash(const struct min_target *t, char (*texts)[SCN_STEP_TEXT
 	sha256_update(&h, &t->cfg.opts.block_size, sizeof(t->cfg.opts.block_size));
 	sha256_update(&h, &t->cfg.opts.data, sizeof(t->cfg.opts.data));
 	sha256_update(&h, &t->cfg.opts.delalloc, sizeof(t->cfg.opts.delalloc));
-	sha256_update(&h, chk_inv_info(t->inv)->name, strlen(chk_inv_info(t->inv)->name));
+	if (!t->cfg.opts.dioread_nolock)        /* off the defaults only: hashes stay as they were */
+		sha256_update(&h, "dioread_lock", 12);
+	if (!t->cfg.opts.auto_da_alloc)
+		sha256_update(&h, "noauto_da_alloc", 15);
+	if (kernel)                             /* a sweep of kernels: one finding per kernel */
+		sha256_update(&h, t->cfg.profile->name, strlen(t->cfg.profile->name));
+	sha256_update(&h, inv_name(t->inv), strlen(inv_name(t->inv)));
 	sha256_final(&h, d);
 	sha256_hex(d, hex);
 	memcpy(out, hex, 16);
@@ -343,7 +365,7 @@ static void cause_description(const struct explore *e, const struct finding *f, 
 {
 	size_t used = (size_t)snprintf(out, cap, "found by ext4sim explore: %s %s%s; cause: %s; "
 				       "%llu sequence(s), %u distinct minimized finding(s)",
-				       chk_inv_info(f->inv)->name,
+				       inv_name(f->inv),
 				       e->diff ? "differs with patch " : "violated",
 				       e->diff ? e->diff->name : "", f->cause,
 				       (unsigned long long)f->count, distinct_of(e, f));
@@ -403,7 +425,7 @@ static void write_causes(struct explore *e)
 			continue;
 		memcpy(hash, f->hash, sizeof(hash));
 		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->out_dir,
-			 chk_inv_info(f->inv)->name, hash, shard);
+			 inv_name(f->inv), hash, shard);
 		if (write_finding(e, f, f->path) < 0) {
 			f->path[0] = 0;
 			e->write_failed = true;         /* exit 2 once the report is out */
@@ -469,9 +491,9 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	t.o.json = false;
 	t.o.crash_everywhere = true;
 	t.o.crash_memo = e->crash_memo;  /* keyed by semantics too: sound under every variant */
-	if (e->minimize)
+	if (e->minimize && inv != INV_STATES)   /* minimize keeps a verdict, not states */
 		min_minimize(&t, texts, &nr);
-	finding_hash(&t, texts, nr, hash);
+	finding_hash(&t, texts, nr, e->sweep.nr[SD_KERNEL] > 1, hash);
 	for (unsigned i = 0; i < e->nr_d; i++) {
 		if (strcmp(e->d[i].hash, hash) == 0) {
 			e->f[e->d[i].cause].count++;
@@ -480,7 +502,11 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	}
 	if (e->nr_d == FINDINGS_MAX)
 		return;
-	cause_signature(&t, texts, nr, sig, sizeof(sig));
+	if (inv == INV_STATES)
+		snprintf(sig, sizeof(sig), STATES_NAME ": the crash states differ with %s off and "
+			 "on, no verdict does", e->diff->name);
+	else
+		cause_signature(&t, texts, nr, sig, sizeof(sig));
 	if (!(f = cause_for(e, sig, inv)))
 		return;
 	f->count++;
@@ -489,24 +515,54 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	add_example(f, &t, hash, texts, nr);
 }
 
+/*
+ * --diff-states: run @s with the toggle off and on, what each violated into
+ * @oc, and whether their crash states differ (any crash point's distinct
+ * states, their bytes or their violations: matrix's digest).
+ */
+static bool run_states(const struct explore *e, const struct scenario *s, struct outcome *oc)
+{
+	struct loaded *ld = sim_zalloc(sizeof(*ld));
+	struct run_outcome r[2];
+	struct sim_options o = e->c->o;
+
+	ld->s = *s;                     /* the steps are shared, not copied */
+	o.crash_everywhere = true;
+	for (unsigned k = 0; k < 2; k++) {
+		struct sim_variant_cfg cfg = e->cfg;
+
+		ext4_toggle_set(&cfg.sem, e->diff, k == 1);
+		outcome_run(ld, &cfg, &o, &r[k]);
+		memcpy(oc->violated[k], r[k].violated, sizeof(oc->violated[k]));
+	}
+	free(ld);
+	return strcmp(r[0].states_sha256, r[1].states_sha256) != 0;
+}
+
 /* Run one sequence (grammar indexes @idx); record a finding if it shows one. */
 static void run_sequence(struct explore *e, const unsigned *idx, unsigned len)
 {
 	char texts[EXPLORE_STEPS_MAX][SCN_STEP_TEXT_MAX];
 	struct outcome oc;
 	struct scenario s;
-	bool on_side = false;
+	bool on_side = false, states_differ = false;
 	int inv;
 
 	for (unsigned i = 0; i < len; i++)
 		step_text(&e->g[idx[i]], i, texts[i]);
 	min_build(&s, "explore", texts, len);
-	run_side(e, &e->cfg, &s, false, oc.violated[0]);
-	if (e->diff)
-		run_side(e, &e->cfg, &s, true, oc.violated[1]);
+	if (e->diff_states) {
+		states_differ = run_states(e, &s, &oc);
+	} else {
+		run_side(e, &e->cfg, &s, false, oc.violated[0]);
+		if (e->diff)
+			run_side(e, &e->cfg, &s, true, oc.violated[1]);
+	}
 	scn_free(&s);
 	e->run++;
 	inv = finding_of(e, &oc, &on_side);
+	if (inv < 0 && states_differ)
+		inv = INV_STATES;
 	if (inv >= 0) {
 		e->with_finding++;
 		handle_finding(e, texts, len, inv, on_side);
@@ -633,20 +689,67 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 	tree_result_free(&res);
 }
 
+/*
+ * The sequences of 1..@steps steps over @nr_g templates: the sum of nr_g^k,
+ * saturated at UINT64_MAX (with GRAMMAR_MAX and EXPLORE_STEPS_MAX it stays
+ * below 2^57, but the sum is computed so that no bound is assumed).
+ */
+static uint64_t space_of(uint64_t nr_g, uint32_t steps)
+{
+	uint64_t total = 0, block = 1;
+
+	for (uint32_t k = 1; k <= steps; k++) {
+		if (nr_g && block > UINT64_MAX / nr_g)
+			return UINT64_MAX;
+		block *= nr_g;
+		if (total > UINT64_MAX - block)
+			return UINT64_MAX;
+		total += block;
+	}
+	return total;
+}
+
+/*
+ * Refuse an exhaustive space that runs more than --max-space sequences here
+ * (this shard's share), before anything runs: one line that gives the size
+ * and names the flags that take it (--max-space N, or a random sample with
+ * --seed S --count N); 0 or 2.
+ */
+static int space_check(const struct explore *e)
+{
+	struct tree_space sp = { .nr_g = e->nr_g, .steps = e->steps, .shard = e->shard,
+				 .nr_shards = e->nr_shards };
+	uint64_t space = space_of(e->nr_g, e->steps), mine, n = e->nr_distinct;
+	char sweep[64] = "";
+
+	if (e->random)
+		return 0;
+	mine = space == UINT64_MAX ? UINT64_MAX : tree_owned_total(&sp);
+	space = space > UINT64_MAX / n ? UINT64_MAX : space * n;
+	mine = mine > UINT64_MAX / n ? UINT64_MAX : mine * n;
+	if (mine <= e->max_space)
+		return 0;
+	if (n > 1)
+		snprintf(sweep, sizeof(sweep), " in %u configurations", e->nr_distinct);
+	fprintf(stderr, "ext4sim: explore: the space holds %llu%s sequence(s) of 1..%u steps over "
+		"%u grammar step(s)%s, %llu%s to run here, past the limit of %llu (--max-space N "
+		"raises it; --seed S --count N runs a random sample)\n",
+		(unsigned long long)space, space == UINT64_MAX ? " or more" : "", e->steps,
+		e->nr_g, sweep, (unsigned long long)mine, mine == UINT64_MAX ? " or more" : "",
+		(unsigned long long)e->max_space);
+	return 2;
+}
+
 static void explore_all(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
-	uint64_t total = 0, block = 1;
+	uint64_t total = space_of(e->nr_g, e->steps);
 	struct scn_step *st = sim_zalloc((size_t)e->steps * e->nr_g * sizeof(*st));
 	struct sim_variant_cfg cfg[2];
 	bool persist[GRAMMAR_MAX];
 	struct tree_space sp;
 	struct sim_options o;
 
-	for (unsigned k = 1; k <= e->steps; k++) {
-		block *= e->nr_g;
-		total += block;
-	}
 	e->space = total;
 	tree_space_of(e, &sp, st, persist, cfg, &o);
 	e->mine = tree_owned_total(&sp);
@@ -846,6 +949,11 @@ static void report_text(const struct explore *e)
 	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g,
 	       e->random && e->fixed_length ? "" : "1..", e->steps,
 	       (unsigned long long)e->space, e->shard, e->nr_shards);
+	if (e->nr_configs > 1) {
+		sweep_summary(&e->sweep, cmd, sizeof(cmd));
+		printf("  a sweep of %u configuration(s), %u distinct: %s; the space is their sum\n",
+		       e->nr_configs, e->nr_distinct, cmd);
+	}
 	printf("  run %llu, pruned %llu (a persistence step repeated), with a finding %llu, "
 	       "distinct findings %u, causes %u\n", (unsigned long long)e->run,
 	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding,
@@ -860,7 +968,7 @@ static void report_text(const struct explore *e)
 	for (unsigned i = 0; i < e->nr_f; i++) {
 		const struct finding *f = &e->f[i];
 
-		printf("  %-28s %s  x%-6llu ", chk_inv_info(f->inv)->name, f->hash,
+		printf("  %-28s %s  x%-6llu ", inv_name(f->inv), f->hash,
 		       (unsigned long long)f->count);
 		if (!f->long_run && f->cause[0]) {
 			printf("%u distinct  %s\n      cause: %s\n", distinct_of(e, f),
@@ -896,7 +1004,7 @@ static void report_json(const struct explore *e)
 		const struct finding *f = &e->f[i];
 
 		printf("{\"invariant\": \"%s\", \"hash\": \"%s\", \"count\": %llu, \"file\": ",
-		       chk_inv_info(f->inv)->name, f->hash, (unsigned long long)f->count);
+		       inv_name(f->inv), f->hash, (unsigned long long)f->count);
 		json_string(stdout, f->path);
 		if (f->cause[0]) {
 			printf(", \"cause\": ");
@@ -1004,6 +1112,7 @@ static int explore_number_flag(struct explore *e, enum cmd_flag_id id, const cha
 static int explore_value_flag(struct explore *e, enum cmd_flag_id id, const char *v)
 {
 	uint32_t u;
+	int64_t n;
 
 	switch (id) {
 	case F_STEPS:
@@ -1022,6 +1131,11 @@ static int explore_value_flag(struct explore *e, enum cmd_flag_id id, const char
 		return 0;
 	case F_OUT:
 		e->out_dir = v;
+		return 0;
+	case F_MAX_SPACE:
+		if (scn_parse_num(v, &n) < 0 || n <= 0)
+			return bad_usage("--max-space takes a number of sequences from 1, not '%s'", v);
+		e->max_space = (uint64_t)n;
 		return 0;
 	case F_GRAMMAR:
 		e->grammar_path = v;
@@ -1055,6 +1169,10 @@ static int explore_flag(struct explore *e, const struct cmd_opt *o)
 		return 0;
 	case F_FIXED_LENGTH:
 		e->fixed_length = true;
+		return 0;
+	case F_DIFF_STATES:
+		e->diff_states = true;
+		e->share = e->share_states = false;     /* the walk keeps verdicts, not states */
 		return 0;
 	default:
 		return explore_value_flag(e, o->id, o->val);
@@ -1146,6 +1264,12 @@ static int explore_check(struct explore *e)
 	}
 	if (!e->random && e->steps > EXPLORE_STEPS_MAX)
 		return bad_usage("--steps above 8 needs random mode (--seed S --count N)%s", "");
+	if (e->diff_states && (!e->diff || e->steps > EXPLORE_STEPS_MAX))
+		return bad_usage("--diff-states needs --diff PATCH, and sequences of at most 8 steps%s",
+				 "");
+	if (e->nr_configs > 1 && (e->steps > EXPLORE_STEPS_MAX || e->has_run))
+		return bad_usage("a sweep (a flag with several values) is for sequences of at most 8 "
+				 "steps, without --run%s", "");
 	if (e->crash_at_arg && (!e->random || e->steps <= EXPLORE_STEPS_MAX))
 		return bad_usage("--crash-at is for long random runs (--seed, --count and --steps "
 				 "above 8), not '%s'", e->crash_at_arg);
@@ -1159,21 +1283,124 @@ static int explore_check(struct explore *e)
 	return 0;
 }
 
+/* Do two resolved configurations run alike (dioread_nolock only where it applies)? */
+static bool config_equal(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b)
+{
+	const struct ext4_mount_opts *p = &a->opts, *q = &b->opts;
+
+	return a->profile == b->profile && memcmp(&a->sem, &b->sem, sizeof(a->sem)) == 0 &&
+	       p->block_size == q->block_size && p->data == q->data && p->delalloc == q->delalloc &&
+	       ext4_should_dioread_nolock_opts(p) == ext4_should_dioread_nolock_opts(q) &&
+	       p->auto_da_alloc == q->auto_da_alloc && p->disk_blocks == q->disk_blocks;
+}
+
+/*
+ * Mark each configuration that mounts as an earlier one (data=journal
+ * turns delalloc off, so a sweep of both meets the same mount twice): it is
+ * not run again.  Counts the distinct ones; 0, or 2.
+ */
+static int sweep_distinct(struct explore *e)
+{
+	struct sim_variant_cfg *cfg = sim_zalloc(e->nr_configs * sizeof(*cfg));
+	int rc = 0;
+
+	e->same_as = sim_zalloc(e->nr_configs * sizeof(*e->same_as));
+	e->nr_distinct = 0;
+	for (unsigned k = 0; k < e->nr_configs && rc == 0; k++) {
+		sweep_apply(&e->sweep, k, &e->c->ov);
+		rc = explore_variant(e);
+		cfg[k] = e->cfg;
+		e->same_as[k] = -1;
+		for (unsigned j = 0; j < k && e->same_as[k] < 0; j++)
+			if (e->same_as[j] < 0 && config_equal(&cfg[j], &cfg[k]))
+				e->same_as[k] = (int)j;
+		e->nr_distinct += e->same_as[k] < 0;
+	}
+	free(cfg);
+	sweep_apply(&e->sweep, 0, &e->c->ov);
+	return rc ? rc : explore_variant(e);
+}
+
 /* Flags, grammar, variant, checks; 0 or the exit code. */
 static int explore_setup(struct explore *e, int argc, struct cmd_opt *opts,
 			 struct cmd_opt *args)
 {
 	int rc;
 
-	if ((rc = take_explore_args(e, &argc, opts)))
+	if ((rc = take_explore_args(e, &argc, opts)) || (rc = sweep_take(&e->sweep, &argc, opts)))
 		return rc;
+	e->nr_configs = sweep_count(&e->sweep);
+	if (e->nr_configs > SWEEP_CONFIGS_MAX)
+		return bad_usage("a sweep of more than " STR(SWEEP_CONFIGS_MAX) " configurations%s",
+				 "");
 	memcpy(args, opts, (size_t)argc * sizeof(*args));
 	/* parse_run_args wants an input: a placeholder */
 	args[argc] = (struct cmd_opt){ F_NONE, NULL, "explore" };
-	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)) ||
-	    (rc = explore_variant(e)))
+	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)))
+		return rc;
+	e->nr_distinct = 1;
+	if ((rc = e->nr_configs > 1 ? sweep_distinct(e) : explore_variant(e)))
 		return rc;
 	return explore_check(e);
+}
+
+/*
+ * Configuration @k of the sweep: its settings over the flags', its variant
+ * and its grammar (expanded for its block size); with a sweep, a line on
+ * stderr names it before its space's.  0, or 2.
+ */
+static int explore_config(struct explore *e, unsigned k)
+{
+	char what[256];
+	int rc;
+
+	sweep_apply(&e->sweep, k, &e->c->ov);
+	if ((rc = explore_variant(e)))
+		return rc;
+	build_grammar(e);
+	if (e->nr_configs == 1)
+		return 0;
+	sweep_describe(&e->sweep, k, what, sizeof(what));
+	fprintf(stderr, "explore: configuration %u/%u: %s", k + 1, e->nr_configs, what);
+	if (e->same_as[k] >= 0)
+		fprintf(stderr, ": mounts as configuration %d, not run again", e->same_as[k] + 1);
+	fputc('\n', stderr);
+	return 0;
+}
+
+/*
+ * Every configuration in turn (one without a sweep), findings gathered and
+ * grouped across them; the space reported is their sum.  0, or 2.
+ */
+static int explore_configs(struct explore *e)
+{
+	uint64_t space = 0;
+	char what[512];
+	int rc;
+
+	if (e->nr_configs > 1) {
+		uint64_t one = e->random ? e->count : space_of(e->nr_g, e->steps);
+
+		sweep_summary(&e->sweep, what, sizeof(what));
+		fprintf(stderr, "explore: a sweep of %u configuration(s), %u distinct: %s; space %llu "
+			"in all\n", e->nr_configs, e->nr_distinct, what,
+			one > UINT64_MAX / e->nr_distinct ? UINT64_MAX :
+			(unsigned long long)(one * e->nr_distinct));
+	}
+	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
+	for (unsigned k = 0; k < e->nr_configs && !e->interrupted; k++) {
+		if ((rc = explore_config(e, k)))
+			return rc;
+		if (e->same_as && e->same_as[k] >= 0)
+			continue;
+		if (e->random)
+			explore_random(e);
+		else
+			explore_all(e);
+		space = space + e->space < space ? UINT64_MAX : space + e->space;
+	}
+	e->space = space;
+	return 0;
 }
 
 int cmd_explore(int argc, struct cmd_opt *opts)
@@ -1188,16 +1415,14 @@ int cmd_explore(int argc, struct cmd_opt *opts)
 	SIM_ASSERT(e->c != NULL && e->gf != NULL);
 	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true,
 			       .share = true, .share_states = true,
-			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH };
+			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH,
+			       .max_space = EXPLORE_SPACE_DEFAULT };
 	e->c->o.crash_bound = CS_BOUND_DEFAULT;
 	if ((rc = explore_setup(e, argc, opts, args)))
 		goto out;
 	build_grammar(e);
-	outfile_catch_signals(true);    /* stop at the next sequence, report, mark it incomplete */
-	if (e->random)
-		explore_random(e);
-	else
-		explore_all(e);
+	if ((rc = space_check(e)) || (rc = explore_configs(e)))
+		goto out;
 	write_causes(e);
 	if (e->c->o.json)
 		report_json(e);
@@ -1207,6 +1432,7 @@ int cmd_explore(int argc, struct cmd_opt *opts)
 out:
 	for (unsigned i = 0; i < e->nr_f; i++)
 		free(e->f[i].ex);
+	free(e->same_as);
 	free(args);
 	free(e->gf);
 	free(e->c);
@@ -1250,7 +1476,7 @@ static int merge_finding(struct explore *e, const char *line)
 
 	if (sscanf(line, "{\"invariant\": \"%63[a-z_]\", \"hash\": \"%16[0-9a-f]\", \"count\": "
 		   "%llu, \"file\": \"%4095[^\"]\"", inv, hash, &count, file) < 3 ||
-	    chk_inv_lookup(inv) < 0)
+	    (chk_inv_lookup(inv) < 0 && strcmp(inv, STATES_NAME)))
 		return -1;
 	if (c)
 		sscanf(c + 10, "%511[^\"]", cause);
@@ -1259,7 +1485,8 @@ static int merge_finding(struct explore *e, const char *line)
 			fd = &e->f[i];
 	if (!fd && e->nr_f < FINDINGS_MAX) {
 		fd = &e->f[e->nr_f++];
-		*fd = (struct finding){ .inv = chk_inv_lookup(inv) };
+		*fd = (struct finding){ .inv = strcmp(inv, STATES_NAME) ? chk_inv_lookup(inv) :
+					INV_STATES };
 		memcpy(fd->hash, hash, sizeof(fd->hash));
 		snprintf(fd->path, sizeof(fd->path), "%s", file);
 		snprintf(fd->cause, sizeof(fd->cause), "%s", cause);

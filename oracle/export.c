@@ -140,6 +140,7 @@ static void fill_config(struct xctx *x, const struct scn_variant *v)
 	oc->data = (enum scn_data_mode)o->data;
 	oc->delalloc = o->delalloc;
 	oc->dioread_nolock = o->dioread_nolock;
+	oc->noauto_da_alloc = !o->auto_da_alloc;
 	if (o->disk_blocks != 16384)     /* the default is not written */
 		oc->disk_blocks = o->disk_blocks;
 	snprintf(oc->kernel, sizeof(oc->kernel), "%s", x->cfg->profile->name);

@@ -45,6 +45,7 @@ struct gen {
 	uint32_t bs;
 	enum scn_data_mode data;
 	bool delalloc;
+	struct sim_overrides mount;     /* --dioread-nolock and the other mount flags */
 	char kernel[SCN_NAME_MAX];
 };
 
@@ -218,9 +219,12 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	g->oc.delalloc = o->has_delalloc ? o->delalloc : cycle[idx % 10].delalloc;
 	if (g->oc.data == SCN_DATA_JOURNAL)
 		g->oc.delalloc = false;
-	g->oc.dioread_nolock = true;
+	g->oc.dioread_nolock = !o->mount.has_dioread_nolock || o->mount.dioread_nolock;
+	g->oc.noauto_da_alloc = o->mount.has_auto_da_alloc && !o->mount.auto_da_alloc;
 	snprintf(g->oc.kernel, sizeof(g->oc.kernel), "%s", o->kernel);
 	scn_config_defaults(&g->s.config);
+	g->s.config.c_dioread_nolock = g->oc.dioread_nolock;
+	g->s.config.c_auto_da_alloc = !g->oc.noauto_da_alloc;
 	g->s.config.c_block_size = g->oc.block_size;
 	g->s.config.c_data = g->oc.data;
 	g->s.config.c_delalloc = g->oc.delalloc;
@@ -320,7 +324,8 @@ static int gen_args(struct gen *o, int argc, const struct cmd_opt *opts)
 			return bad_usage(i + 1 == argc ? "unexpected '%s'" : "unknown flag '%s'",
 					 p->val);
 		default:
-			return cmd_no_code("gen", p);
+			if (mount_flag(&o->mount, p))
+				return cmd_no_code("gen", p);
 		}
 	}
 	if (rc == 0 && (!has_seed || !has_count))

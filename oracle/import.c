@@ -773,6 +773,19 @@ static int import_config_flag(struct imp *m, enum cmd_flag_id id, const char *v)
 	return 0;
 }
 
+/* --dioread-nolock and the other mount flags with no value into the config. */
+static int import_mount_flag(struct imp *m, const struct cmd_opt *o)
+{
+	struct sim_overrides ov = { 0 };
+
+	if (mount_flag(&ov, o))
+		return cmd_no_code("import", o);
+	m->cfg.dioread_nolock = ov.has_dioread_nolock ? ov.dioread_nolock : m->cfg.dioread_nolock;
+	m->cfg.noauto_da_alloc = ov.has_auto_da_alloc ? !ov.auto_da_alloc : m->cfg.noauto_da_alloc;
+	m->has_config = true;
+	return 0;
+}
+
 /* One parsed argument of import: 0, or 2 after the message. */
 static int import_arg(struct imp *m, const struct cmd_opt *o)
 {
@@ -805,7 +818,7 @@ static int import_arg(struct imp *m, const struct cmd_opt *o)
 	case F_BLOCK_SIZE: case F_DATA: case F_KERNEL:
 		return import_config_flag(m, o->id, v);
 	default:
-		return cmd_no_code("import", o);
+		return import_mount_flag(m, o);
 	}
 }
 

@@ -208,6 +208,8 @@ static void write_config(FILE *out, const struct orc_config *c)
 		c->block_size, orc_data_name(c->data),
 		c->delalloc && c->data != SCN_DATA_JOURNAL ? "true" : "false");
 	fprintf(out, "  dioread_nolock: %s\n", c->dioread_nolock ? "true" : "false");
+	if (c->noauto_da_alloc)
+		fputs("  auto_da_alloc: false\n", out);
 	if (c->disk_blocks)
 		fprintf(out, "  disk_blocks: %u\n", c->disk_blocks);
 	if (c->kernel[0])
@@ -259,27 +261,30 @@ void orc_mount_options(const struct orc_config *c, char *buf, size_t cap)
 {
 	bool dioread = c->delalloc && c->data != SCN_DATA_JOURNAL;
 
-	snprintf(buf, cap, "data=%s%s%s,commit=600,noatime", orc_data_name(c->data),
+	snprintf(buf, cap, "data=%s%s%s%s,commit=600,noatime", orc_data_name(c->data),
 		 !c->delalloc && c->data != SCN_DATA_JOURNAL ? ",nodelalloc" : "",
-		 dioread && !c->dioread_nolock ? ",dioread_lock" : "");
+		 dioread && !c->dioread_nolock ? ",dioread_lock" : "",
+		 c->noauto_da_alloc ? ",noauto_da_alloc" : "");
 }
 
 void orc_mount_options_all(const struct orc_config *c, char *buf, size_t cap)
 {
 	bool journal = c->data == SCN_DATA_JOURNAL, dioread = c->delalloc && !journal;
 
-	snprintf(buf, cap, "data=%s,%s%s,auto_da_alloc,commit=600,noatime", orc_data_name(c->data),
+	snprintf(buf, cap, "data=%s,%s%s,%s,commit=600,noatime", orc_data_name(c->data),
 		 c->delalloc && !journal ? "delalloc" : "nodelalloc",
-		 !dioread ? "" : c->dioread_nolock ? ",dioread_nolock" : ",dioread_lock");
+		 !dioread ? "" : c->dioread_nolock ? ",dioread_nolock" : ",dioread_lock",
+		 c->noauto_da_alloc ? "noauto_da_alloc" : "auto_da_alloc");
 }
 
 void orc_config_key(const struct orc_config *c, char *buf, size_t cap)
 {
 	bool dioread = c->delalloc && c->data != SCN_DATA_JOURNAL;
 
-	snprintf(buf, cap, "%u %s %s%s", c->block_size, orc_data_name(c->data),
+	snprintf(buf, cap, "%u %s %s%s%s", c->block_size, orc_data_name(c->data),
 		 c->delalloc && c->data != SCN_DATA_JOURNAL ? "delalloc" : "nodelalloc",
-		 dioread && !c->dioread_nolock ? " dioread_lock" : "");
+		 dioread && !c->dioread_nolock ? " dioread_lock" : "",
+		 c->noauto_da_alloc ? " noauto_da_alloc" : "");
 }
 
 bool orc_maps_implicitly(const struct scn_step *st)

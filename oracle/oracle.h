@@ -18,6 +18,7 @@ struct orc_config {
 	enum scn_data_mode data;
 	bool delalloc;
 	bool dioread_nolock;
+	bool noauto_da_alloc;           /* noauto_da_alloc (false: the default, auto_da_alloc) */
 	uint32_t disk_blocks;           /* 0: not written (the default) */
 	char kernel[SCN_NAME_MAX];      /* "": not written */
 	unsigned nr_patches;
@@ -71,7 +72,7 @@ void orc_mount_options(const struct orc_config *c, char *buf, size_t cap);
  * of someone else's (fstests' MOUNT_OPTIONS), it overrides any of them.
  */
 void orc_mount_options_all(const struct orc_config *c, char *buf, size_t cap);
-/* "4096 ordered delalloc" (plus " dioread_lock" when that is off): a table key. */
+/* "4096 ordered delalloc" (plus " dioread_lock", " noauto_da_alloc" when off): a table key. */
 void orc_config_key(const struct orc_config *c, char *buf, size_t cap);
 const char *orc_data_name(enum scn_data_mode d);
 

@@ -641,13 +641,17 @@ static int ldr_patches(struct ldr *L, struct scn_patch_setting *arr,
 /* ------------------------------------------------------------------ */
 
 enum { CK_BLOCK_SIZE, CK_DATA, CK_DELALLOC, CK_DIOREAD_NOLOCK, CK_DISK_BLOCKS,
-       CK_KERNEL, CK_PATCHES };
+       CK_KERNEL, CK_PATCHES, CK_AUTO_DA_ALLOC };
 
 static const char *const config_key_names[] = {
 	"block_size", "data", "delalloc", "dioread_nolock", "disk_blocks",
-	"kernel", "patches", NULL
+	"kernel", "patches", "auto_da_alloc", NULL
 };
 static const struct ldr_keys config_keys = { "in config", config_key_names };
+
+const char *const scn_mount_key_names[SCN_MK_NR] = {
+	"block_size", "data", "delalloc", "dioread_nolock", "auto_da_alloc", "disk_blocks"
+};
 
 struct ldr_config {
 	struct scn_config *lc_cfg;
@@ -655,7 +659,7 @@ struct ldr_config {
 };
 
 /* block_size: 1024 | 2048 | 4096. */
-static int ldr_block_size(struct ldr *L, struct scn_config *c)
+static int ldr_block_size(struct ldr *L, uint32_t *out)
 {
 	char q[SCN_QUOTE_BUF];
 	int64_t v;
@@ -665,12 +669,12 @@ static int ldr_block_size(struct ldr *L, struct scn_config *c)
 	if (v != 1024 && v != 2048 && v != 4096)
 		return ldr_err_ev(L, "'block_size' must be 1024, 2048 or 4096, "
 				  "not '%s'", scn_quote(q, ev_str(L)));
-	c->c_block_size = (uint32_t)v;
+	*out = (uint32_t)v;
 	return 0;
 }
 
 /* disk_blocks: SCN_DISK_BLOCKS_MIN .. SCN_DISK_BLOCKS_MAX. */
-static int ldr_disk_blocks(struct ldr *L, struct scn_config *c)
+static int ldr_disk_blocks(struct ldr *L, uint32_t *out)
 {
 	char q[SCN_QUOTE_BUF];
 	int64_t v;
@@ -681,58 +685,104 @@ static int ldr_disk_blocks(struct ldr *L, struct scn_config *c)
 		return ldr_err_ev(L, "'disk_blocks' must be between %u and %u, "
 				  "not '%s'", SCN_DISK_BLOCKS_MIN,
 				  SCN_DISK_BLOCKS_MAX, scn_quote(q, ev_str(L)));
-	c->c_disk_blocks = (uint32_t)v;
+	*out = (uint32_t)v;
 	return 0;
 }
 
 /* data: ordered | writeback | journal. */
-static int ldr_data(struct ldr *L, struct scn_config *c)
+static int ldr_data(struct ldr *L, enum scn_data_mode *out)
 {
 	char q[SCN_QUOTE_BUF];
 
 	if (ldr_value(L, "data", YAML_SCALAR_EVENT, "a data mode") < 0)
 		return -1;
 	if (ev_is(L, "ordered"))
-		c->c_data = SCN_DATA_ORDERED;
+		*out = SCN_DATA_ORDERED;
 	else if (ev_is(L, "writeback"))
-		c->c_data = SCN_DATA_WRITEBACK;
+		*out = SCN_DATA_WRITEBACK;
 	else if (ev_is(L, "journal"))
-		c->c_data = SCN_DATA_JOURNAL;
+		*out = SCN_DATA_JOURNAL;
 	else
 		return ldr_err_ev(L, "'data' must be ordered, writeback or "
 				  "journal, not '%s'", scn_quote(q, ev_str(L)));
 	return 0;
 }
 
+/*
+ * One mount key @mk (the key is current) into @m, its bit set in m_set.
+ * config: and a variant read their mount keys here, so the two spell and
+ * check them alike.
+ */
+static int ldr_mount_key(struct ldr *L, unsigned mk, struct scn_mount *m)
+{
+	const char *key = scn_mount_key_names[mk];
+	int rc;
+
+	m->m_set |= 1u << mk;
+	switch (mk) {
+	case SCN_MK_BLOCK_SIZE:
+		return ldr_block_size(L, &m->m_block_size);
+	case SCN_MK_DATA:
+		return ldr_data(L, &m->m_data);
+	case SCN_MK_DELALLOC:
+		rc = ldr_bool(L, key, &m->m_delalloc);
+		m->m_delalloc_line = (uint32_t)L->l_ev.start_mark.line;
+		m->m_delalloc_col = (uint32_t)L->l_ev.start_mark.column;
+		return rc;
+	case SCN_MK_DIOREAD_NOLOCK:
+		return ldr_bool(L, key, &m->m_dioread_nolock);
+	case SCN_MK_AUTO_DA_ALLOC:
+		return ldr_bool(L, key, &m->m_auto_da_alloc);
+	default:
+		return ldr_disk_blocks(L, &m->m_disk_blocks);
+	}
+}
+
+/* A mount key of config: (@mk), read as a variant's is, into @c. */
+static int ldr_config_mount_key(struct ldr *L, unsigned mk, struct ldr_config *ctx)
+{
+	struct scn_config *c = ctx->lc_cfg;
+	struct scn_mount m = { 0 };
+
+	if (ldr_mount_key(L, mk, &m) < 0)
+		return -1;
+	switch (mk) {
+	case SCN_MK_BLOCK_SIZE: c->c_block_size = m.m_block_size; break;
+	case SCN_MK_DATA: c->c_data = m.m_data; break;
+	case SCN_MK_DELALLOC:
+		c->c_set_delalloc = true;
+		c->c_delalloc = m.m_delalloc;
+		ctx->lc_delalloc_mark = L->l_ev.start_mark;
+		break;
+	case SCN_MK_DIOREAD_NOLOCK: c->c_dioread_nolock = m.m_dioread_nolock; break;
+	case SCN_MK_AUTO_DA_ALLOC: c->c_auto_da_alloc = m.m_auto_da_alloc; break;
+	default: c->c_disk_blocks = m.m_disk_blocks; break;
+	}
+	return 0;
+}
+
 /* One config key; the key is current. */
 static int ldr_config_key(struct ldr *L, unsigned idx, void *vctx)
 {
+	static const unsigned mount_key[] = {
+		[CK_BLOCK_SIZE] = SCN_MK_BLOCK_SIZE, [CK_DATA] = SCN_MK_DATA,
+		[CK_DELALLOC] = SCN_MK_DELALLOC, [CK_DIOREAD_NOLOCK] = SCN_MK_DIOREAD_NOLOCK,
+		[CK_DISK_BLOCKS] = SCN_MK_DISK_BLOCKS, [CK_AUTO_DA_ALLOC] = SCN_MK_AUTO_DA_ALLOC,
+	};
 	struct ldr_config *ctx = vctx;
 	struct scn_config *c = ctx->lc_cfg;
 
 	switch (idx) {
-	case CK_BLOCK_SIZE:
-		return ldr_block_size(L, c);
-	case CK_DATA:
-		return ldr_data(L, c);
-	case CK_DELALLOC:
-		c->c_set_delalloc = true;
-		if (ldr_bool(L, "delalloc", &c->c_delalloc) < 0)
-			return -1;
-		ctx->lc_delalloc_mark = L->l_ev.start_mark;
-		return 0;
-	case CK_DIOREAD_NOLOCK:
-		return ldr_bool(L, "dioread_nolock", &c->c_dioread_nolock);
-	case CK_DISK_BLOCKS:
-		return ldr_disk_blocks(L, c);
 	case CK_KERNEL:
 		if (ldr_name(L, "kernel", c->c_kernel) < 0)
 			return -1;
 		c->c_kernel_line = (uint32_t)L->l_ev.start_mark.line + 1;
 		c->c_kernel_col = (uint32_t)L->l_ev.start_mark.column + 1;
 		return 0;
-	default:
+	case CK_PATCHES:
 		return ldr_patches(L, c->c_patches, &c->c_nr_patches);
+	default:
+		return ldr_config_mount_key(L, mount_key[idx], ctx);
 	}
 }
 
@@ -845,10 +895,11 @@ static int ldr_steps(struct ldr *L)
 /* variants:                                                          */
 /* ------------------------------------------------------------------ */
 
-enum { VK_NAME, VK_KERNEL, VK_PATCHES };
+enum { VK_NAME, VK_KERNEL, VK_PATCHES, VK_MOUNT };   /* VK_MOUNT + enum scn_mount_key */
 
 static const char *const variant_key_names[] = {
-	"name", "kernel", "patches", NULL
+	"name", "kernel", "patches", "block_size", "data", "delalloc", "dioread_nolock",
+	"auto_da_alloc", "disk_blocks", NULL
 };
 static const struct ldr_keys variant_keys = { "in a variant",
 					      variant_key_names };
@@ -876,9 +927,25 @@ static int ldr_variant_key(struct ldr *L, unsigned idx, void *vctx)
 		v->v_kernel_line = (uint32_t)L->l_ev.start_mark.line + 1;
 		v->v_kernel_col = (uint32_t)L->l_ev.start_mark.column + 1;
 		return 0;
-	default:
+	case VK_PATCHES:
 		return ldr_patches(L, v->v_patches, &v->v_nr_patches);
+	default:
+		return ldr_mount_key(L, idx - VK_MOUNT, &v->v_mount);
 	}
+}
+
+/*
+ * A variant's mount keys: data: journal with an explicit delalloc: true in
+ * the same variant is refused as in config: (at delalloc's value).
+ */
+static int ldr_variant_mount_check(struct ldr *L, const struct scn_mount *m)
+{
+	bool journal = (m->m_set & (1u << SCN_MK_DATA)) && m->m_data == SCN_DATA_JOURNAL;
+
+	if (journal && (m->m_set & (1u << SCN_MK_DELALLOC)) && m->m_delalloc)
+		return ldr_err_at(L, m->m_delalloc_line, m->m_delalloc_col,
+				  "data=journal does not support delalloc");
+	return 0;
 }
 
 /* One variants: entry (the current event): a mapping with a name. */
@@ -904,6 +971,8 @@ static int ldr_variant(struct ldr *L)
 	if (!(seen & (1u << VK_NAME)))
 		return ldr_err_mark(L, &start, "variant is missing required "
 				    "key 'name'");
+	if (ldr_variant_mount_check(L, &v->v_mount) < 0)
+		return -1;
 	s->nr_variants++;
 	return 0;
 }
@@ -1253,6 +1322,7 @@ void scn_config_defaults(struct scn_config *cfg)
 	cfg->c_data = SCN_DATA_ORDERED;
 	cfg->c_delalloc = true;
 	cfg->c_dioread_nolock = true;
+	cfg->c_auto_da_alloc = true;
 	cfg->c_disk_blocks = 16384;
 	strcpy(cfg->c_kernel, "6.18");
 }

@@ -145,6 +145,7 @@ struct scn_config {
 	enum scn_data_mode c_data;
 	bool c_delalloc;
 	bool c_dioread_nolock;
+	bool c_auto_da_alloc;           /* auto_da_alloc (default) or noauto_da_alloc */
 	uint32_t c_disk_blocks;
 	char c_kernel[SCN_NAME_MAX];    /* profile name, default "6.18" */
 	uint32_t c_kernel_line, c_kernel_col;   /* 0 when not written */
@@ -153,8 +154,31 @@ struct scn_config {
 	bool c_set_delalloc;            /* delalloc given explicitly */
 };
 
+/*
+ * The mount settings config: and a variant both take (the keys block_size,
+ * data, delalloc, dioread_nolock, auto_da_alloc, disk_blocks): m_set has bit
+ * 1 << SCN_MK_* for each one given.
+ */
+enum scn_mount_key { SCN_MK_BLOCK_SIZE, SCN_MK_DATA, SCN_MK_DELALLOC, SCN_MK_DIOREAD_NOLOCK,
+		     SCN_MK_AUTO_DA_ALLOC, SCN_MK_DISK_BLOCKS, SCN_MK_NR };
+
+struct scn_mount {
+	uint32_t m_set;
+	uint32_t m_block_size;
+	enum scn_data_mode m_data;
+	bool m_delalloc;
+	bool m_dioread_nolock;
+	bool m_auto_da_alloc;
+	uint32_t m_disk_blocks;
+	uint32_t m_delalloc_line, m_delalloc_col;       /* 0-based, of delalloc's value */
+};
+
+/* The key names of enum scn_mount_key, in its order. */
+extern const char *const scn_mount_key_names[SCN_MK_NR];
+
 struct scn_variant {
 	char v_name[SCN_NAME_MAX];
+	struct scn_mount v_mount;       /* the mount settings the variant sets over config: */
 	bool v_has_kernel;
 	char v_kernel[SCN_NAME_MAX];
 	uint32_t v_kernel_line, v_kernel_col;

@@ -247,6 +247,10 @@ static void write_config(FILE *f, const struct sim_variant_cfg *cfg, bool semant
 	fprintf(f, "config:\n  block_size: %u\n  data: %s\n", o->block_size, modes[o->data]);
 	if (o->data != DATA_JOURNAL)
 		fprintf(f, "  delalloc: %s\n", o->delalloc ? "true" : "false");
+	if (!o->dioread_nolock)
+		fputs("  dioread_nolock: false\n", f);
+	if (!o->auto_da_alloc)
+		fputs("  auto_da_alloc: false\n", f);
 	fprintf(f, "  disk_blocks: %u\n", o->disk_blocks);
 	if (!semantics)
 		return;
@@ -254,6 +258,26 @@ static void write_config(FILE *f, const struct sim_variant_cfg *cfg, bool semant
 	fputs("  patches: ", f);
 	write_patches(f, &cfg->sem, cfg->profile);
 	fputc('\n', f);
+}
+
+/* ", key: value" for each mount option of a variant (@o) that differs from config:'s (@c). */
+static void write_variant_mount(FILE *f, const struct ext4_mount_opts *o,
+				const struct ext4_mount_opts *c)
+{
+	static const char *const modes[] = { "ordered", "writeback", "journal" };
+
+	if (o->block_size != c->block_size)
+		fprintf(f, ", block_size: %u", o->block_size);
+	if (o->data != c->data)
+		fprintf(f, ", data: %s", modes[o->data]);
+	if (o->delalloc != c->delalloc && o->data != DATA_JOURNAL)
+		fprintf(f, ", delalloc: %s", o->delalloc ? "true" : "false");
+	if (o->dioread_nolock != c->dioread_nolock)
+		fprintf(f, ", dioread_nolock: %s", o->dioread_nolock ? "true" : "false");
+	if (o->auto_da_alloc != c->auto_da_alloc)
+		fprintf(f, ", auto_da_alloc: %s", o->auto_da_alloc ? "true" : "false");
+	if (o->disk_blocks != c->disk_blocks)
+		fprintf(f, ", disk_blocks: %u", o->disk_blocks);
 }
 
 static void write_expect(FILE *f, const char *variant, const bool *violated)
@@ -286,6 +310,7 @@ static int write_body(FILE *f, const struct scn_write *w)
 			scn_yaml_scalar(f, w->w_variants[v].profile->name, SCN_YAML_QUOTED);
 			fputs(", patches: ", f);
 			write_patches(f, &w->w_variants[v].sem, w->w_variants[v].profile);
+			write_variant_mount(f, &w->w_variants[v].opts, &w->w_cfg->opts);
 			fputs("}\n", f);
 		}
 	}

@@ -346,8 +346,9 @@ void report_json_variant(FILE *out, const struct scenario *s,
 	fprintf(out, ", \"kernel\": ");
 	json_string(out, r->cfg.profile->name);
 	fprintf(out, ", \"config\": {\"block_size\": %u, \"data\": \"%s\", \"delalloc\": %s, "
-		"\"dioread_nolock\": %s, \"disk_blocks\": %u}", o->block_size, modes[o->data],
-		o->delalloc ? "true" : "false", o->dioread_nolock ? "true" : "false",
+		"\"dioread_nolock\": %s, \"auto_da_alloc\": %s, \"disk_blocks\": %u}",
+		o->block_size, modes[o->data], o->delalloc ? "true" : "false",
+		o->dioread_nolock ? "true" : "false", o->auto_da_alloc ? "true" : "false",
 		o->disk_blocks);
 	fprintf(out, ", \"toggles_on\": [");
 	for (unsigned t = 0, any = 0; t < ext4_toggle_count(); t++) {

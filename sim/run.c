@@ -527,17 +527,35 @@ static const struct ext4_profile *find_profile(const struct scenario *s, const c
 	return NULL;
 }
 
-static void base_opts(const struct scn_config *c, const struct sim_overrides *ov,
-		      struct ext4_mount_opts *o)
+/*
+ * The mount options of variant @v (NULL: none) in layers: the scenario's
+ * config:, the variant's mount keys, the command-line flags.  delalloc not
+ * given anywhere is the default (on), so that a layer leaving data=journal
+ * mounts delalloc; data=journal then forces it off, as ext4 does.
+ */
+static void base_opts(const struct scn_config *c, const struct scn_variant *v,
+		      const struct sim_overrides *ov, struct ext4_mount_opts *o)
 {
-	o->block_size = ov->has_block_size ? ov->block_size : c->c_block_size;
-	o->data = (enum ext4_data_mode)(ov->has_data ? ov->data : c->c_data);
-	o->delalloc = ov->has_delalloc ? ov->delalloc : c->c_delalloc;
+	const struct scn_mount *m = v ? &v->v_mount : &(struct scn_mount){ 0 };
+	bool set_da = c->c_set_delalloc;
+#define VSET(k) (m->m_set & (1u << SCN_MK_##k))
+
+	o->block_size = VSET(BLOCK_SIZE) ? m->m_block_size : c->c_block_size;
+	o->data = (enum ext4_data_mode)(VSET(DATA) ? m->m_data : c->c_data);
+	o->delalloc = set_da || c->c_data != SCN_DATA_JOURNAL ? c->c_delalloc : true;
+	o->delalloc = VSET(DELALLOC) ? m->m_delalloc : o->delalloc;
+	o->dioread_nolock = VSET(DIOREAD_NOLOCK) ? m->m_dioread_nolock : c->c_dioread_nolock;
+	o->auto_da_alloc = VSET(AUTO_DA_ALLOC) ? m->m_auto_da_alloc : c->c_auto_da_alloc;
+	o->disk_blocks = VSET(DISK_BLOCKS) ? m->m_disk_blocks : c->c_disk_blocks;
+#undef VSET
+	o->block_size = ov->has_block_size ? ov->block_size : o->block_size;
+	o->data = ov->has_data ? (enum ext4_data_mode)ov->data : o->data;
+	o->delalloc = ov->has_delalloc ? ov->delalloc : o->delalloc;
+	o->dioread_nolock = ov->has_dioread_nolock ? ov->dioread_nolock : o->dioread_nolock;
+	o->auto_da_alloc = ov->has_auto_da_alloc ? ov->auto_da_alloc : o->auto_da_alloc;
+	o->disk_blocks = ov->has_disk_blocks ? ov->disk_blocks : o->disk_blocks;
 	if (o->data == DATA_JOURNAL)
 		o->delalloc = false;
-	o->dioread_nolock = c->c_dioread_nolock;
-	o->auto_da_alloc = true;
-	o->disk_blocks = ov->has_disk_blocks ? ov->disk_blocks : c->c_disk_blocks;
 }
 
 int sim_resolve_variants(const struct scenario *s, const struct sim_overrides *ov,
@@ -571,7 +589,7 @@ int sim_resolve_variants(const struct scenario *s, const struct sim_overrides *o
 		if (v)
 			apply_patches(&out[i].sem, v->v_patches, v->v_nr_patches);
 		apply_patches(&out[i].sem, ov->patches, ov->nr_patches);
-		base_opts(c, ov, &out[i].opts);
+		base_opts(c, v, ov, &out[i].opts);
 	}
 	*nr = n;
 	return 0;

@@ -24,6 +24,10 @@ struct sim_overrides {
 	enum scn_data_mode data;
 	bool has_delalloc;
 	bool delalloc;
+	bool has_dioread_nolock;        /* --dioread-nolock / --dioread-lock */
+	bool dioread_nolock;
+	bool has_auto_da_alloc;         /* --auto-da-alloc / --noauto-da-alloc */
+	bool auto_da_alloc;
 	bool has_disk_blocks;
 	uint32_t disk_blocks;
 	bool has_kernel;

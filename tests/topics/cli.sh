@@ -60,6 +60,38 @@ expect_exit2 keep-bad-list "$sim" crashstates --point 1 --keep 3-1 scenarios/cra
 run "$sim" crashstates --crash-everywhere --point 3 --keep 2 scenarios/crash/foo-zero-tail.yaml
 check crashstates-point-keep 'golden crashstates-point-keep "$out"'
 
+# every mount option the model tells apart is a flag and a variant key: the flag gives the
+# run the variant's trace (its header names the mode), explore's finding under them records
+# them and replays, export mounts with them, a later flag overrides a variant
+mo=scenarios/crash/mount-options-per-variant.yaml
+for pair in "dioread-lock --dioread-lock" "noauto-da-alloc --noauto-da-alloc"; do
+	set -- $pair
+	"$sim" run --variant "$1" "$mo" | sed '1d; /^  verdict/,$d' > "$tmp/mo-variant.out"
+	run "$sim" run --variant defaults "$2" "$mo"
+	sed "1d; /^  verdict/,\$d; s/variant defaults:/variant $1:/" "$out" > "$tmp/mo-flag.out"
+	check "mount-flag$2-is-the-variant" '[ "$rc" = 1 ] && [ -s "$tmp/mo-variant.out" ] &&
+		cmp -s "$tmp/mo-variant.out" "$tmp/mo-flag.out" &&
+		grep -q "^  crash_states at step 7: expected raw 4, distinct 1, violating 0 (-1: any); got raw 1," "$out"'
+done
+run "$sim" run --dioread-nolock --auto-da-alloc --variant noauto-da-alloc "$mo"
+check mount-flags-over-a-variant '[ "$rc" = 1 ] &&
+	grep -q "^-- variant noauto-da-alloc: kernel 6.18; block size 4096, data=ordered, delalloc, dioread_nolock, 16384 blocks$" "$out"'
+run "$sim" run --json --dioread-lock --noauto-da-alloc -c "pwrite 0 1"
+check mount-flags-json '[ "$rc" = 0 ] && grep -q "\"dioread_nolock\": false, \"auto_da_alloc\": false," "$out"'
+run "$sim" explore --steps 3 --kernel 6.1 --kinds write,truncate,mwrite --dioread-lock --noauto-da-alloc \
+	--out "$tmp/mo-ex"
+f=$(ls "$tmp"/mo-ex/*.yaml 2>/dev/null | head -1)
+check explore-records-mount-flags '[ "$rc" = 0 ] && [ -n "$f" ] && grep -q "^  dioread_nolock: false$" "$f" &&
+	grep -q "^  auto_da_alloc: false$" "$f" && "$sim" run --summary "$f" > /dev/null &&
+	"$sim" run "$f" | grep -q "delalloc, dioread_lock, noauto_da_alloc,"'
+run "$sim" export --format xfs_io --variant noauto-da-alloc "$mo"
+check export-mounts-noauto-da-alloc '[ "$rc" = 0 ] && grep -q "noauto_da_alloc" "$out"'
+run "$sim" gen --seed 1 --count 1 --dioread-lock --noauto-da-alloc
+check gen-mount-flags '[ "$rc" = 0 ] && grep -q "^  dioread_nolock: false$" "$out" &&
+	grep -q "^  auto_da_alloc: false$" "$out"'
+run "$sim" quiz --seed 3 --dioread-lock --noauto-da-alloc --nodelalloc --data ordered
+check quiz-mount-flags '[ "$rc" = 0 ] && grep -q "noauto_da_alloc" "$out"'
+
 # docs/patches.md is what the code produces, and covers every toggle with a difference shown
 run scripts/patches-doc -b "$build"
 check patches-doc-current 'cmp -s "$out" docs/patches.md ||

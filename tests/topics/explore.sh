@@ -53,6 +53,73 @@ expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
 expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2
 expect_exit2 fixed-length-without-seed "$sim" explore --fixed-length
 
+# the space's size comes first on stderr; a space past --max-space (default 10^9 sequences
+# run here) is refused before anything runs: one line with its size, naming the flags that
+# take it; raised, sharded or sampled (--seed/--count), the same space runs
+{ echo "name: wide"; echo "templates:"; echo "  write:"
+  for i in $(seq 1 128); do echo "    - pwrite $((i * 7)) 3"; done; } > "$tmp/wide.yaml"
+expect_exit2 space-past-the-limit "$sim" explore --grammar "$tmp/wide.yaml" --steps 8
+check space-refused-in-one-line '[ "$(wc -l < "$err")" = 1 ] &&
+	grep -q "the space holds 72624976668147840 sequence(s) of 1..8 steps over 128 grammar step(s), 72624976668147840 to run here, past the limit of 1000000000 (--max-space N raises it; --seed S --count N runs a random sample)$" "$err"'
+expect_exit2 space-past-max-space "$sim" explore --steps 3 --kinds write --max-space 583
+expect_exit2 max-space-zero "$sim" explore --steps 1 --max-space 0
+run "$sim" explore --steps 3 --kinds write --max-space 584
+check space-at-max-space-runs '[ "$rc" = 0 ] &&
+	head -1 "$err" | grep -q "^explore: bounded exhaustive, 8 grammar step(s), sequences of 1..3: space 584, 584 to run here"'
+run "$sim" explore --steps 3 --kinds write --max-space 300 --shard 1/2
+check space-shard-under-max-space '[ "$rc" = 0 ] && grep -q "space 584, [0-9]* to run here (shard 1/2)" "$err"'
+run "$sim" explore --grammar "$tmp/wide.yaml" --steps 8 --seed 1 --count 2
+check space-sampled-runs '[ "$rc" = 0 ] && head -1 "$err" | grep -q "^explore: seeded random, 128 grammar step(s), sequences of 1..8: space 2,"'
+
+# a sweep (--kernel 6.1,6.12, a flag repeated, both flags of a mount pair): each
+# configuration runs in turn, and the report sums them: its runs and findings are the
+# separate runs' (a finding per kernel), grouped by cause across them; configurations that
+# mount alike (data=journal turns delalloc off) run once
+sw=(--steps 3 --kinds write,truncate,mwrite)
+sum_run=0 sum_with=0 sum_distinct=0
+for k in 6.1 6.12; do for b in 1024 4096; do
+	"$sim" explore "${sw[@]}" --kernel $k --block-size $b > "$tmp/sw1.out" 2> /dev/null
+	read -r r w d <<< "$(sed -n 's/^  run \([0-9]*\), pruned [0-9]* .*, with a finding \([0-9]*\), distinct findings \([0-9]*\),.*/\1 \2 \3/p' "$tmp/sw1.out")"
+	sum_run=$((sum_run + r)) sum_with=$((sum_with + w)) sum_distinct=$((sum_distinct + d))
+done; done
+run "$sim" explore "${sw[@]}" --kernel 6.1,6.12 --block-size 1024 --block-size 4096 --out "$tmp/sw"
+cat "$err" >> "$out"
+check sweep-sums-the-separate-runs '[ "$rc" = 0 ] && golden sweep-kernels-block-sizes "$out" &&
+	grep -q "^  run $sum_run, pruned 0 (a persistence step repeated), with a finding $sum_with, distinct findings $sum_distinct, causes 1$" "$out" &&
+	[ "$sum_with" -gt 0 ] && head -1 "$err" | grep -q "^explore: a sweep of 4 configuration(s), 4 distinct: kernel 6.1,6.12; block-size 1024,4096; space 7536 in all$"'
+run "$sim" explore --steps 1 --kinds write --data ordered,journal --delalloc --nodelalloc --no-minimize
+check sweep-runs-a-mount-once '[ "$rc" = 0 ] && grep -q "^  run 24, " "$out" &&
+	grep -q "^explore: configuration 4/4: data=journal, nodelalloc: mounts as configuration 2, not run again$" "$err"'
+run "$sim" explore --steps 3 --kinds write,truncate,mwrite --diff exp_grow_zero_written_only \
+	--dioread-nolock --dioread-lock --noauto-da-alloc --auto-da-alloc --out "$tmp/swd"
+check sweep-diff-mount-modes '[ "$rc" = 0 ] && grep -q "^  a sweep of 4 configuration(s), 4 distinct: dioread_nolock,dioread_lock; auto_da_alloc,noauto_da_alloc; the space is their sum$" "$out" &&
+	grep -q "causes 1$" "$out" && [ "$(ls "$tmp/swd" | wc -l)" = 1 ]'
+expect_exit2 sweep-value-twice "$sim" explore --kernel 6.1,6.1
+expect_exit2 sweep-empty-value "$sim" explore --block-size 1024,
+expect_exit2 sweep-bad-value "$sim" explore --data ordered,nope
+expect_exit2 sweep-long-runs "$sim" explore --kernel 6.1,6.12 --seed 1 --count 1 --steps 9
+expect_exit2 sweep-past-max-space "$sim" explore --steps 3 --kinds write --max-space 1000 --kernel 6.1,6.12
+check sweep-space-counts-configurations 'grep -q "the space holds 1168 sequence(s) of 1..3 steps over 8 grammar step(s) in 2 configurations, 1168 to run here, past the limit of 1000" "$err"'
+
+# --diff-states: a sequence whose crash states differ off and on (the distinct states, their
+# bytes or their violations, at any crash point) is a finding even when no verdict differs:
+# dioread_nolock's sub-page default changes what a crash inside sync leaves, no invariant
+# tells; the findings group as one cause, are written, and merge across shards
+ds=(--steps 2 --kinds write,persist,crash --diff dioread_nolock_subpage --block-size 1024)
+run "$sim" explore "${ds[@]}"
+check diff-verdicts-only-finds-none '[ "$rc" = 0 ] && grep -q "with a finding 0, distinct findings 0, causes 0$" "$out"'
+run "$sim" explore "${ds[@]}" --diff-states --out "$tmp/ds"
+check diff-states-finds-them '[ "$rc" = 0 ] && golden diff-states "$out" &&
+	grep -q "with a finding 8, distinct findings 8, causes 1$" "$out" &&
+	grep -q "cause: crash_states: the crash states differ with dioread_nolock_subpage off and on, no verdict does$" "$out" &&
+	[ "$(ls "$tmp/ds" | wc -l)" = 1 ] && "$sim" run --summary "$tmp"/ds/crash_states-*.yaml > /dev/null'
+for i in 0 1; do
+	"$sim" explore "${ds[@]}" --diff-states --json --shard $i/2 > "$tmp/ds$i.json" 2> /dev/null
+done
+run "$sim" merge "$tmp/ds0.json" "$tmp/ds1.json"
+check diff-states-merge '[ "$rc" = 0 ] && grep -q "with a finding 8, " "$out" && grep -q "crash_states " "$out"'
+expect_exit2 diff-states-without-diff "$sim" explore --diff-states
+
 # every kind, every sequence of 1..2 steps, under several settings: no assertion fires,
 # and the space, the runs and the pruned ones are as before
 all=write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert
