@@ -303,7 +303,7 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 	char err[SCN_ERR_MAX], name[SCN_NAME_MAX], desc[1400];
 	unsigned nv = result_variants(t, v);
 	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
-			       .w_expect = (const bool (*)[INV_COUNT])expect,
+			       .w_expect = (const bool (*)[INV_COUNT])expect, .w_judging = &t->o,
 			       .w_variants = nv > 1 ? v : NULL, .w_nr_variants = nv > 1 ? nv : 0 };
 	int rc;
 

@@ -641,11 +641,11 @@ static int ldr_patches(struct ldr *L, struct scn_patch_setting *arr,
 /* ------------------------------------------------------------------ */
 
 enum { CK_BLOCK_SIZE, CK_DATA, CK_DELALLOC, CK_DIOREAD_NOLOCK, CK_DISK_BLOCKS,
-       CK_KERNEL, CK_PATCHES };
+       CK_KERNEL, CK_PATCHES, CK_RUN };  /* CK_RUN + LDR_RC_*: runcfg.c's keys */
 
 static const char *const config_key_names[] = {
 	"block_size", "data", "delalloc", "dioread_nolock", "disk_blocks",
-	"kernel", "patches", NULL
+	"kernel", "patches", LDR_RUN_CONFIG_KEY_NAMES, NULL
 };
 static const struct ldr_keys config_keys = { "in config", config_key_names };
 
@@ -731,8 +731,10 @@ static int ldr_config_key(struct ldr *L, unsigned idx, void *vctx)
 		c->c_kernel_line = (uint32_t)L->l_ev.start_mark.line + 1;
 		c->c_kernel_col = (uint32_t)L->l_ev.start_mark.column + 1;
 		return 0;
-	default:
+	case CK_PATCHES:
 		return ldr_patches(L, c->c_patches, &c->c_nr_patches);
+	default:
+		return ldr_run_config_key(L, idx - CK_RUN, &c->c_run);
 	}
 }
 
