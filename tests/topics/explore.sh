@@ -206,12 +206,14 @@ done
 # and the searches whose findings need how they were judged: a crash inside a step (the
 # no_stale_data of 6.6's writeback mode, a crash inside sync, as a --diff of the toggle
 # that removes it and plain), a crash bound, an informational invariant counted; each
-# finds something
+# finds something (the grammar: 2 KiB blocks, a write then a persistence step)
+printf 'name: replay-grammar\nsteps: 2\nblock_size: 2048\ntemplates:\n  write:\n    - pwrite 0 BS/2\n    - pwrite PAGE+BS/2 BS\n  persist:\n    - sync\n    - fsync\n' > "$tmp/replay-grammar.yaml"
 replay_cases=(
 	"--steps 2 --kernel 6.6 --block-size 1024 --data writeback --diff dioread_nolock_subpage"
 	"--steps 2 --kernel 6.6 --block-size 1024 --data writeback --kinds write,truncate,persist,crash,falloc"
 	"--steps 2 --kernel 6.6 --block-size 1024 --data writeback --crash-bound 1"
 	"--steps 2 --kernel 5.15 --block-size 1024 --kinds write,truncate,persist --fail-on no_folio_lock_under_handle"
+	"--grammar $tmp/replay-grammar.yaml --kernel 6.1 --data writeback --diff dioread_nolock_subpage"
 )
 for c in "${replay_cases[@]}"; do
 	k=$((k + 1))
@@ -237,10 +239,13 @@ sed '/^  crash_everywhere: true$/d; s/^  off: \[no_stale_data\]$/  off: []/' "$t
 run "$sim" run --summary "$tmp/judged-b.yaml" "$tmp/plain.yaml"
 check judged-keys-per-file '[ "$rc" = 0 ] && grep -q "4 as expected, 0 not" "$out"'
 run "$sim" run --summary "$tmp/judged-b.yaml" --crash-bound 0
-check judged-flag-wins '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out"'
+check judged-flag-wins '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out" &&
+	grep -q "^  crash_bound: 64$" "$tmp/judged-b.yaml"'
 sed 's/^  crash_bound: 64$/  crash_bound: 0/' "$tmp/judged-b.yaml" > "$tmp/judged-0.yaml"
 run "$sim" run --summary "$tmp/judged-0.yaml"
-check judged-bound-honoured '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out"'
+check judged-bound-honoured '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out" &&
+	grep -q "^  crash_bound: 0$" "$tmp/judged-0.yaml" &&
+	grep -q "^  crash_everywhere: true$" "$tmp/judged-0.yaml"'
 # equal states are met again and counted (stderr), and their subtrees are not run
 run "$sim" explore --steps 4 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 \
 	--diff short_copy_zero --no-minimize --json --share-stats
