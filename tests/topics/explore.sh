@@ -135,29 +135,32 @@ run "$sim" explore --steps 3 --kinds write,truncate,mwrite --patch exp_grow_zero
 check explore-experimental-cause '[ "$rc" = 0 ] &&
 	grep -q "cause: gap_zero_on_extend: gone with exp_grow_zero_written_only off (as in 6.18)" "$out"'
 
-# replay_findings NAME REPORT: every finding file an explore report names (the last column
-# of each cause's line, its invariant the first), run alone and minimized alone, gives its
-# finding: `run` meets its expect: with the invariant counted as violated, `minimize`
-# keeps that invariant (for a --diff finding, with the side that does not violate it) and
-# its result replays the same way.  One check per report, which must name a file.
+# replay_findings NAME REPORT [diff]: every finding file an explore report names (the last
+# column of each cause's line, its invariant the first, its cause on the next line), run
+# alone and minimized alone, gives its finding: `run` meets its expect: with the invariant
+# counted as violated, `minimize` keeps that invariant (for a --diff finding, with the side
+# that does not violate it) and names the same cause, and its result replays the same
+# way.  One check per report, which must name a file.
 replay_one() {
-	local inv=$1 file=$2 diff=$3
+	local inv=$1 file=$2 cause=$3 diff=$4
 	"$sim" run --summary "$file" > "$tmp/rp.out" 2>&1 &&
 		grep -q "PASS \[\(.*, \)\?$inv[],]" "$tmp/rp.out" || { echo "run"; return; }
 	"$sim" minimize "$file" -o "$tmp/rp.min.yaml" > "$tmp/rp.out" 2>&1 &&
 		grep -q "still violates $inv" "$tmp/rp.out" || { echo "minimize"; return; }
 	[ -z "$diff" ] || grep -q "still violates $inv, not variant o[nf]f\? " "$tmp/rp.out" ||
 		{ echo "minimize-one-side"; return; }
+	grep -qxF "    cause: $cause" "$tmp/rp.out" || { echo "minimize-cause"; return; }
 	"$sim" run --summary "$tmp/rp.min.yaml" > "$tmp/rp.out" 2>&1 &&
 		grep -q "PASS \[\(.*, \)\?$inv[],]" "$tmp/rp.out" || echo "run-minimized"
 }
 replay_findings() {
-	local name=$1 report=$2 diff=$3 inv file what n=0 bad=""
-	while read -r inv file; do
+	local name=$1 report=$2 diff=$3 inv file cause what n=0 bad=""
+	while IFS='|' read -r inv file cause; do
 		n=$((n + 1))
-		what=$(replay_one "$inv" "$file" "$diff")
+		what=$(replay_one "$inv" "$file" "$cause" "$diff")
 		[ -z "$what" ] || bad+=" $what:${file##*/}"
-	done < <(sed -n 's/^  \([a-z_]*\)  *[0-9a-f]\{16\}  *x[0-9]*  *[0-9]* distinct  *\(.*\.yaml\)$/\1 \2/p' "$report")
+	done < <(awk '/^  [a-z_]+ +[0-9a-f]+ +x[0-9]+ +[0-9]+ distinct +.*\.yaml$/ { inv = $1; f = $NF; next }
+		f != "" && /^      cause: / { sub(/^      cause: /, ""); print inv "|" f "|" $0; f = "" }' "$report")
 	run cat "$report"
 	check "replay-findings-$name" '[ "$n" -gt 0 ] && [ -z "$bad" ] ||
 		{ echo "  $n finding file(s); not replayed alone:$bad"; false; }'
