@@ -640,13 +640,16 @@ static int ldr_patches(struct ldr *L, struct scn_patch_setting *arr,
 /* config:                                                            */
 /* ------------------------------------------------------------------ */
 
+/* CK_RUN stays last: CK_RUN + LDR_RC_* are runcfg.c's keys, after every other. */
 enum { CK_BLOCK_SIZE, CK_DATA, CK_DELALLOC, CK_DIOREAD_NOLOCK, CK_DISK_BLOCKS,
-       CK_KERNEL, CK_PATCHES, CK_RUN };  /* CK_RUN + LDR_RC_*: runcfg.c's keys */
+       CK_KERNEL, CK_PATCHES, CK_RUN };
 
 static const char *const config_key_names[] = {
 	"block_size", "data", "delalloc", "dioread_nolock", "disk_blocks",
 	"kernel", "patches", LDR_RUN_CONFIG_KEY_NAMES, NULL
 };
+_Static_assert(sizeof(config_key_names) / sizeof(config_key_names[0]) ==
+	       CK_RUN + LDR_RC_COUNT + 1, "config_key_names and the CK_ keys differ");
 static const struct ldr_keys config_keys = { "in config", config_key_names };
 
 struct ldr_config {
@@ -710,6 +713,8 @@ static int ldr_config_key(struct ldr *L, unsigned idx, void *vctx)
 	struct ldr_config *ctx = vctx;
 	struct scn_config *c = ctx->lc_cfg;
 
+	if (idx >= CK_RUN)
+		return ldr_run_config_key(L, idx - CK_RUN, &c->c_run);
 	switch (idx) {
 	case CK_BLOCK_SIZE:
 		return ldr_block_size(L, c);
@@ -731,10 +736,8 @@ static int ldr_config_key(struct ldr *L, unsigned idx, void *vctx)
 		c->c_kernel_line = (uint32_t)L->l_ev.start_mark.line + 1;
 		c->c_kernel_col = (uint32_t)L->l_ev.start_mark.column + 1;
 		return 0;
-	case CK_PATCHES:
-		return ldr_patches(L, c->c_patches, &c->c_nr_patches);
 	default:
-		return ldr_run_config_key(L, idx - CK_RUN, &c->c_run);
+		return ldr_patches(L, c->c_patches, &c->c_nr_patches);
 	}
 }
 
