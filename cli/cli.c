@@ -171,9 +171,10 @@ static int flag_limits(struct cli *c, enum cmd_flag_id id, const char *v)
 	int64_t n;
 
 	if (id == F_CRASH_BOUND) {
-		if (scn_parse_num(v, &n) < 0 || n > (1 << 24))
+		if (scn_parse_num(v, &n) < 0 || n > SCN_CRASH_BOUND_MAX)
 			return bad_usage("--crash-bound takes 0 to 16777216, not '%s'", v);
 		c->o.crash_bound = (uint64_t)n;
+		c->judging.j_set_crash_bound = true;
 		return 0;
 	}
 	if (id == F_CHECKER_LOG) {
@@ -548,6 +549,36 @@ static int check_budget(const struct cli *c, const struct scenario *s)
 	return 0;
 }
 
+/*
+ * The scenario's config: keys of how it is judged, layered under the
+ * command line (docs/scenario-format.md, "The file"): --crash-everywhere
+ * and --fail-on add to crash_everywhere and fail_on, an explicit
+ * --crash-bound wins over crash_bound.  The flags are kept at the first
+ * load, so each scenario of a run gets only its own keys.
+ */
+static void layer_judging(struct cli *c, const struct scn_run_config *rc)
+{
+	struct cli_judging *j = &c->judging;
+
+	if (!j->j_saved) {
+		j->j_saved = true;
+		j->j_crash_everywhere = c->o.crash_everywhere;
+		j->j_crash_bound = c->o.crash_bound;
+		memcpy(j->j_fail_on, c->o.fail_on, sizeof(j->j_fail_on));
+	}
+	c->o.crash_everywhere = j->j_crash_everywhere ||
+				(rc->rc_set_crash_everywhere && rc->rc_crash_everywhere);
+	c->o.crash_bound = rc->rc_set_crash_bound && !j->j_set_crash_bound ? rc->rc_crash_bound
+									   : j->j_crash_bound;
+	memcpy(c->o.fail_on, j->j_fail_on, sizeof(c->o.fail_on));
+	for (unsigned i = 0; i < rc->rc_nr_fail_on; i++) {
+		int inv = chk_inv_lookup(rc->rc_fail_on[i]);
+
+		SIM_ASSERT(inv >= 0);   /* the loader checked the name */
+		c->o.fail_on[inv] = true;
+	}
+}
+
 int load_one(struct cli *c, const char *path, struct loaded *ld)
 {
 	char err[SCN_ERR_MAX];
@@ -557,6 +588,7 @@ int load_one(struct cli *c, const char *path, struct loaded *ld)
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
+	layer_judging(c, &ld->s.config.c_run);
 	if (check_budget(c, &ld->s))
 		return 2;
 	if (sim_resolve_variants(&ld->s, &c->ov, ld->cfg, &ld->nr_cfg, err, sizeof(err)) < 0) {

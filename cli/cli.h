@@ -19,8 +19,22 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/*
+ * The judging flags (--crash-everywhere, --crash-bound, --fail-on) as the
+ * command line and the command gave them, kept at the first scenario
+ * loaded, so that each scenario's config: layers over them alone.
+ */
+struct cli_judging {
+	bool j_saved;
+	bool j_set_crash_bound;         /* --crash-bound given */
+	bool j_crash_everywhere;
+	uint64_t j_crash_bound;
+	bool j_fail_on[INV_COUNT];
+};
+
 struct cli {
 	struct sim_overrides ov;
+	struct cli_judging judging;
 	struct sim_options o;
 	char *inputs[MAX_INPUTS];
 	unsigned nr_inputs;

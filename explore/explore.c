@@ -388,7 +388,7 @@ static int write_finding(const struct explore *e, const struct finding *f, const
 	struct scenario s;
 	char err[SCN_ERR_MAX], desc[SCN_TEXT_MAX];
 	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
-			       .w_expect = (const bool (*)[INV_COUNT])expect };
+			       .w_expect = (const bool (*)[INV_COUNT])expect, .w_judging = &t->o };
 	int rc;
 
 	min_build(&s, "explore-finding", (char (*)[SCN_STEP_TEXT_MAX])x->texts, x->nr);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cause.h"
 #include "cli.h"
 #include "scnwrite.h"
 
@@ -293,17 +294,18 @@ static unsigned result_variants(const struct min_target *t, struct sim_variant_c
 	return 2;
 }
 
-/* Write the minimized scenario with what it violates as its expect:. */
+/* Write the minimized scenario with what it violates as its expect:, and its cause. */
 static int write_result(struct min_target *t, const struct loaded *ld,
-			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *out)
+			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *out,
+			const char *cause)
 {
 	bool expect[2][INV_COUNT];
 	struct sim_variant_cfg v[2];
 	struct scenario s;
-	char err[SCN_ERR_MAX], name[SCN_NAME_MAX], desc[1400];
+	char err[SCN_ERR_MAX], name[SCN_NAME_MAX], desc[1400 + CAUSE_TEXT_MAX];
 	unsigned nv = result_variants(t, v);
 	struct scn_write w = { .w_scn = &s, .w_description = desc, .w_cfg = &t->cfg,
-			       .w_expect = (const bool (*)[INV_COUNT])expect,
+			       .w_expect = (const bool (*)[INV_COUNT])expect, .w_judging = &t->o,
 			       .w_variants = nv > 1 ? v : NULL, .w_nr_variants = nv > 1 ? nv : 0 };
 	int rc;
 
@@ -322,6 +324,7 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 	if (t->diff)
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " (%s %s) does not",
 			 t->diff->name, t->diff_on_side ? "off" : "on");
+	snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "; cause: %s", cause);
 	rc = scn_write_yaml(&w, out, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "ext4sim: %s\n", err);
@@ -364,7 +367,7 @@ int cmd_minimize(int argc, struct cmd_opt *opts)
 	struct cli *c = calloc(1, sizeof(*c));
 	struct loaded *ld = calloc(1, sizeof(*ld));
 	struct min_target *t = calloc(1, sizeof(*t));
-	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, out[4096];
+	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, out[4096], cause[CAUSE_TEXT_MAX];
 	const char *inv, *outp;
 	unsigned nr, before;
 	int rc;
@@ -399,11 +402,12 @@ int cmd_minimize(int argc, struct cmd_opt *opts)
 	for (unsigned i = 0; i < nr; i++)
 		memcpy(texts[i], ld->s.steps[i].s_text, SCN_STEP_TEXT_MAX);
 	min_minimize(t, texts, &nr);
-	if ((rc = write_result(t, ld, texts, nr, out)) == 0)
-		printf("%s: %u step(s) -> %u, variant %s still violates %s%s%s (%llu runs): %s\n",
-		       c->inputs[0], before, nr, t->cfg.name, chk_inv_info(t->inv)->name,
-		       t->diff ? ", not variant " : "", t->diff ? t->partner : "",
-		       (unsigned long long)t->runs, out);
+	cause_signature(t, texts, nr, cause, sizeof(cause));
+	if ((rc = write_result(t, ld, texts, nr, out, cause)) == 0)
+		printf("%s: %u step(s) -> %u, variant %s still violates %s%s%s (%llu runs): %s\n"
+		       "    cause: %s\n", c->inputs[0], before, nr, t->cfg.name,
+		       chk_inv_info(t->inv)->name, t->diff ? ", not variant " : "",
+		       t->diff ? t->partner : "", (unsigned long long)t->runs, out, cause);
 out_free:
 	scn_free(&ld->s);
 	free(texts);

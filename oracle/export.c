@@ -506,6 +506,23 @@ static int refuse_model_only(const struct xctx *x)
 	return 0;
 }
 
+/*
+ * Say (on stderr; the export goes on) what of the scenario's judging a real
+ * kernel cannot do: a crash judged inside every step (config:
+ * crash_everywhere, or --crash-everywhere) is the model's, for a real
+ * kernel crashes only where the script stops it, at the crash steps.
+ */
+static void note_judging(const struct xctx *x)
+{
+	if (!x->c->o.crash_everywhere)
+		return;
+	fprintf(stderr, "%s: export: note: crash_everywhere is model only: a real kernel "
+		"cannot be stopped before each flush and FUA write inside a step, so the "
+		"exported test crashes at the scenario's crash steps alone, and a finding seen "
+		"only at a crash inside a step is not in it (a crash step after the step tests "
+		"the state it leaves)\n", x->c->nr_cmds ? "ext4sim" : x->ld->s.path);
+}
+
 /* A directory for the model's dumps when --model-dir keeps none; 0 or 2. */
 static int make_tmp_dir(struct xctx *x)
 {
@@ -548,6 +565,7 @@ static int export_run(struct xctx *x)
 	fill_config(x, v);
 	if ((rc = refuse_model_only(x)))
 		return rc;
+	note_judging(x);
 	xp_build_as_run(x);
 	if (!x->model_dir && (rc = make_tmp_dir(x)))
 		return rc;

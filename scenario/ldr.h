@@ -90,4 +90,13 @@ int ldr_fixed_mapping(struct ldr *L, const struct ldr_keys *keys, ldr_key_fn fn,
 		      uint32_t *seen_out);
 int ldr_open_mapping(struct ldr *L, ldr_entry_fn fn, void *ctx);
 
+/*
+ * The config: keys of how a scenario is judged (runcfg.c): their names, in
+ * this order, follow the mount options' in the config key list, and
+ * ldr_run_config_key() reads key @idx (an LDR_RC_* value) into @rc.
+ */
+enum { LDR_RC_CRASH_EVERYWHERE, LDR_RC_CRASH_BOUND, LDR_RC_FAIL_ON, LDR_RC_COUNT };
+#define LDR_RUN_CONFIG_KEY_NAMES "crash_everywhere", "crash_bound", "fail_on"
+int ldr_run_config_key(struct ldr *L, unsigned idx, struct scn_run_config *rc);
+
 #endif

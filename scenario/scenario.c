@@ -640,13 +640,16 @@ static int ldr_patches(struct ldr *L, struct scn_patch_setting *arr,
 /* config:                                                            */
 /* ------------------------------------------------------------------ */
 
+/* CK_RUN stays last: CK_RUN + LDR_RC_* are runcfg.c's keys, after every other. */
 enum { CK_BLOCK_SIZE, CK_DATA, CK_DELALLOC, CK_DIOREAD_NOLOCK, CK_DISK_BLOCKS,
-       CK_KERNEL, CK_PATCHES, CK_AUTO_DA_ALLOC };
+       CK_KERNEL, CK_PATCHES, CK_AUTO_DA_ALLOC, CK_RUN };
 
 static const char *const config_key_names[] = {
 	"block_size", "data", "delalloc", "dioread_nolock", "disk_blocks",
-	"kernel", "patches", "auto_da_alloc", NULL
+	"kernel", "patches", "auto_da_alloc", LDR_RUN_CONFIG_KEY_NAMES, NULL
 };
+_Static_assert(sizeof(config_key_names) / sizeof(config_key_names[0]) ==
+	       CK_RUN + LDR_RC_COUNT + 1, "config_key_names and the CK_ keys differ");
 static const struct ldr_keys config_keys = { "in config", config_key_names };
 
 const char *const scn_mount_key_names[SCN_MK_NR] = {
@@ -772,6 +775,8 @@ static int ldr_config_key(struct ldr *L, unsigned idx, void *vctx)
 	struct ldr_config *ctx = vctx;
 	struct scn_config *c = ctx->lc_cfg;
 
+	if (idx >= CK_RUN)
+		return ldr_run_config_key(L, idx - CK_RUN, &c->c_run);
 	switch (idx) {
 	case CK_KERNEL:
 		if (ldr_name(L, "kernel", c->c_kernel) < 0)

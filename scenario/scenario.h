@@ -137,6 +137,24 @@ struct scn_patch_setting {
 };
 
 /*
+ * How the scenario's outcome is judged, beyond its mount options: the
+ * options of run and explore that change a verdict (config: keys
+ * crash_everywhere, crash_bound, fail_on; scenario/runcfg.c), so that a
+ * file replays its finding by itself.  rc_set_* record which were written;
+ * the command line layers over them (cli.c, docs/scenario-format.md).
+ */
+struct scn_run_config {
+	bool rc_set_crash_everywhere;
+	bool rc_crash_everywhere;       /* a crash judged after and inside every step */
+	bool rc_set_crash_bound;
+	uint64_t rc_crash_bound;        /* crash states evaluated per crash point; 0: none */
+	unsigned rc_nr_fail_on;         /* informational invariants counted */
+	char rc_fail_on[SCN_EXPECT_MAX][SCN_NAME_MAX];
+};
+
+#define SCN_CRASH_BOUND_MAX (1u << 24) /* the largest crash_bound / --crash-bound */
+
+/*
  * Configuration.  c_set_* record which keys were written explicitly, so that
  * command-line flags and variants layer over the scenario's values.
  */
@@ -152,6 +170,7 @@ struct scn_config {
 	unsigned c_nr_patches;
 	struct scn_patch_setting c_patches[SCN_PATCHES_MAX];
 	bool c_set_delalloc;            /* delalloc given explicitly */
+	struct scn_run_config c_run;    /* crash_everywhere, crash_bound, fail_on */
 };
 
 /*

@@ -2,8 +2,9 @@
  * scnwrite.c - write a scenario as YAML (explore's findings, minimize's
  * result): its name and description, the variant's settings as config:
  * (block size, data mode, delalloc, disk size, kernel profile, and every
- * toggle that differs from the profile as patches:), the steps as typed,
- * and what each variant must violate.  The file is written under a
+ * toggle that differs from the profile as patches:, and how it was judged:
+ * crash_everywhere, crash_bound and fail_on), the steps as typed, and what
+ * each variant must violate.  The file is written under a
  * temporary name and renamed, so a failure leaves no partial file.
  *
  * Also the YAML scalars of every scenario writer (this one and oracle's
@@ -238,6 +239,27 @@ static void write_patches(FILE *f, const struct ext4_semantics *sem, const struc
 	fputc('}', f);
 }
 
+/*
+ * The config: keys of how the scenario was judged (scenario/runcfg.c), each
+ * where it is not the default: a crash judged inside every step, the crash
+ * bound, the informational invariants counted.  A finding then replays by
+ * itself: run, minimize, diff and export judge as the search did.
+ */
+static void write_judging(FILE *f, const struct sim_options *o)
+{
+	unsigned any = 0;
+
+	if (o->crash_everywhere)
+		fputs("  crash_everywhere: true\n", f);
+	if (o->crash_bound != CS_BOUND_DEFAULT)
+		fprintf(f, "  crash_bound: %llu\n", (unsigned long long)o->crash_bound);
+	for (int inv = 0; inv < INV_COUNT; inv++)
+		if (o->fail_on[inv])
+			fprintf(f, "%s%s", any++ ? ", " : "  fail_on: [", chk_inv_info(inv)->name);
+	if (any)
+		fputs("]\n", f);
+}
+
 /* config: the mount options, and (without variants) the kernel and patches. */
 static void write_config(FILE *f, const struct sim_variant_cfg *cfg, bool semantics)
 {
@@ -298,6 +320,8 @@ static int write_body(FILE *f, const struct scn_write *w)
 	scn_yaml_line(f, "", "name", s->name, SCN_YAML_PLAIN);
 	scn_yaml_line(f, "", "description", w->w_description, SCN_YAML_QUOTED);
 	write_config(f, w->w_cfg, w->w_nr_variants == 0);
+	if (w->w_judging)
+		write_judging(f, w->w_judging);
 	fputs("steps:\n", f);
 	for (unsigned i = 0; i < s->nr_steps; i++)
 		scn_yaml_item(f, "  ", s->steps[i].s_text, SCN_YAML_QUOTED);

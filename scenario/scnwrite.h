@@ -42,6 +42,7 @@ struct scn_write {
 	const struct sim_variant_cfg *w_variants;       /* NULL: one variant, "default" */
 	unsigned w_nr_variants;
 	const bool (*w_expect)[INV_COUNT];      /* per variant: what it must violate */
+	const struct sim_options *w_judging;    /* how it was judged (config: keys), or NULL */
 };
 
 /* Write @w to @path (temporary name, then rename); -1 with a message in @err. */

@@ -2,7 +2,7 @@
  * fuzz_scenario.c - libFuzzer harness: the input is a scenario file.  It is
  * loaded as `ext4sim run` loads it; when it loads, every variant runs (the
  * trace formatted, a crash judged after and inside every step, at most 64
- * states a point, 4 MiB of bytes moved at most) and the --json document is
+ * states a point (given as --crash-bound is, over the file's crash_bound:), 4 MiB of bytes moved at most) and the --json document is
  * parsed back: it must be one valid JSON value.
  */
 #include <stdio.h>
@@ -51,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!trace)
 		trace = fopen("/dev/null", "w");
 	c->o.crash_bound = 64;
+	c->judging.j_set_crash_bound = true;    /* as --crash-bound 64: a file's crash_bound: yields */
 	c->o.crash_everywhere = size % 2 == 0;
 	c->o.name_writes = true;
 	c->o.json = c->o.json_state = c->o.record_events = c->o.explain = true;

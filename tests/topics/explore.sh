@@ -202,6 +202,37 @@ run "$sim" explore --steps 3 --kinds write,truncate,mwrite --patch exp_grow_zero
 check explore-experimental-cause '[ "$rc" = 0 ] &&
 	grep -q "cause: gap_zero_on_extend: gone with exp_grow_zero_written_only off (as in 6.18)" "$out"'
 
+# replay_findings NAME REPORT [diff]: every finding file an explore report names (the last
+# column of each cause's line, its invariant the first, its cause on the next line), run
+# alone and minimized alone, gives its finding: `run` meets its expect: with the invariant
+# counted as violated, `minimize` keeps that invariant (for a --diff finding, with the side
+# that does not violate it) and names the same cause, and its result replays the same
+# way.  One check per report, which must name a file.
+replay_one() {
+	local inv=$1 file=$2 cause=$3 diff=$4
+	"$sim" run --summary "$file" > "$tmp/rp.out" 2>&1 &&
+		grep -q "PASS \[\(.*, \)\?$inv[],]" "$tmp/rp.out" || { echo "run"; return; }
+	"$sim" minimize "$file" -o "$tmp/rp.min.yaml" > "$tmp/rp.out" 2>&1 &&
+		grep -q "still violates $inv" "$tmp/rp.out" || { echo "minimize"; return; }
+	[ -z "$diff" ] || grep -q "still violates $inv, not variant o[nf]f\? " "$tmp/rp.out" ||
+		{ echo "minimize-one-side"; return; }
+	grep -qxF "    cause: $cause" "$tmp/rp.out" || { echo "minimize-cause"; return; }
+	"$sim" run --summary "$tmp/rp.min.yaml" > "$tmp/rp.out" 2>&1 &&
+		grep -q "PASS \[\(.*, \)\?$inv[],]" "$tmp/rp.out" || echo "run-minimized"
+}
+replay_findings() {
+	local name=$1 report=$2 diff=$3 inv file cause what n=0 bad=""
+	while IFS='|' read -r inv file cause; do
+		n=$((n + 1))
+		what=$(replay_one "$inv" "$file" "$cause" "$diff")
+		[ -z "$what" ] || bad+=" $what:${file##*/}"
+	done < <(awk '/^  [a-z_]+ +[0-9a-f]+ +x[0-9]+ +[0-9]+ distinct +.*\.yaml$/ { inv = $1; f = $NF; next }
+		f != "" && /^      cause: / { sub(/^      cause: /, ""); print inv "|" f "|" $0; f = "" }' "$report")
+	run cat "$report"
+	check "replay-findings-$name" '[ "$n" -gt 0 ] && [ -z "$bad" ] ||
+		{ echo "  $n finding file(s); not replayed alone:$bad"; false; }'
+}
+
 # prefix sharing (explore/tree.c) and equal states sharing their future (explore/memo.c)
 # change nothing a run prints: the report, the finding files and their bytes, with and
 # without them (--no-share-states, --no-share), on several grammars, kernels, block sizes,
@@ -226,6 +257,7 @@ for c in "${share_cases[@]}"; do
 		rm -rf "$tmp/sh-$m"
 		"$sim" explore "${a[@]}" "${flag[@]}" --out "$tmp/sh-$m" > "$tmp/sh-$m.out" 2> /dev/null
 		echo "rc $?" >> "$tmp/sh-$m.out"
+		[ "$m" = share ] && cp "$tmp/sh-$m.out" "$tmp/sh-$k.report"
 		sed -i "s|$tmp/sh-$m|OUT|g" "$tmp/sh-$m.out"
 	done
 	run cat "$tmp/sh-share.out"
@@ -235,7 +267,55 @@ for c in "${share_cases[@]}"; do
 		diff -r "$tmp/sh-states" "$tmp/sh-none" > /dev/null &&
 		grep -q "^rc [01]$" "$tmp/sh-none.out" ||
 		{ echo "  explore '"$c"' differs with and without sharing"; false; }'
+	rm -rf "$tmp/sh-$k" && mv "$tmp/sh-share" "$tmp/sh-$k"
+	sed -i "s|$tmp/sh-share/|$tmp/sh-$k/|" "$tmp/sh-$k.report"
+	case $c in *--diff*) d=diff ;; *) d="" ;; esac
+	# (the searches that find nothing are counted above only)
+	! grep -q '\.yaml$' "$tmp/sh-$k.report" || replay_findings "$k" "$tmp/sh-$k.report" "$d"
 done
+# and the searches whose findings need how they were judged: a crash inside a step (the
+# no_stale_data of 6.6's writeback mode, a crash inside sync, as a --diff of the toggle
+# that removes it and plain), a crash bound, an informational invariant counted; each
+# finds something (the grammar: 2 KiB blocks, a write then a persistence step)
+printf 'name: replay-grammar\nsteps: 2\nblock_size: 2048\ntemplates:\n  write:\n    - pwrite 0 BS/2\n    - pwrite PAGE+BS/2 BS\n  persist:\n    - sync\n    - fsync\n' > "$tmp/replay-grammar.yaml"
+replay_cases=(
+	"--steps 2 --kernel 6.6 --block-size 1024 --data writeback --diff dioread_nolock_subpage"
+	"--steps 2 --kernel 6.6 --block-size 1024 --data writeback --kinds write,truncate,persist,crash,falloc"
+	"--steps 2 --kernel 6.6 --block-size 1024 --data writeback --crash-bound 1"
+	"--steps 2 --kernel 5.15 --block-size 1024 --kinds write,truncate,persist --fail-on no_folio_lock_under_handle"
+	"--grammar $tmp/replay-grammar.yaml --kernel 6.1 --data writeback --diff dioread_nolock_subpage"
+)
+for c in "${replay_cases[@]}"; do
+	k=$((k + 1))
+	read -ra a <<< "$c"
+	rm -rf "$tmp/sh-$k"
+	"$sim" explore "${a[@]}" --out "$tmp/sh-$k" > "$tmp/sh-$k.report" 2> /dev/null
+	case $c in *--diff*) d=diff ;; *) d="" ;; esac
+	replay_findings "$k" "$tmp/sh-$k.report" "$d"
+	[ "$c" != "${replay_cases[0]}" ] || cp "$tmp/sh-$k"/no_stale_data-*.yaml "$tmp/judged.yaml"
+done
+# the first case's file (the crash inside sync, a --diff finding) carries how it was
+# judged, and every command that reads it honours that: diff sees the verdicts differ,
+# export says what a real kernel cannot check; an explicit --crash-bound wins over the
+# file's, and another file run with it does not inherit its keys
+run "$sim" diff "$tmp/judged.yaml" --patch dioread_nolock_subpage
+check judged-diff '[ "$rc" = 1 ] && grep -q "^  crash_everywhere: true$" "$tmp/judged.yaml" &&
+	grep -q "verdict  *PASS \[no_stale_data\]  *FAIL \[\]   <- differs" "$out"'
+run "$sim" export "$tmp/judged.yaml" --variant off
+check judged-export-says '[ "$rc" = 0 ] && [ -s "$out" ] &&
+	grep -q "judged.yaml: export: note: crash_everywhere is model only" "$err"'
+sed 's/^  crash_everywhere: true$/  crash_everywhere: true\n  crash_bound: 64/' "$tmp/judged.yaml" > "$tmp/judged-b.yaml"
+sed '/^  crash_everywhere: true$/d; s/^  off: \[no_stale_data\]$/  off: []/' "$tmp/judged.yaml" > "$tmp/plain.yaml"
+run "$sim" run --summary "$tmp/judged-b.yaml" "$tmp/plain.yaml"
+check judged-keys-per-file '[ "$rc" = 0 ] && grep -q "4 as expected, 0 not" "$out"'
+run "$sim" run --summary "$tmp/judged-b.yaml" --crash-bound 0
+check judged-flag-wins '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out" &&
+	grep -q "^  crash_bound: 64$" "$tmp/judged-b.yaml"'
+sed 's/^  crash_bound: 64$/  crash_bound: 0/' "$tmp/judged-b.yaml" > "$tmp/judged-0.yaml"
+run "$sim" run --summary "$tmp/judged-0.yaml"
+check judged-bound-honoured '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out" &&
+	grep -q "^  crash_bound: 0$" "$tmp/judged-0.yaml" &&
+	grep -q "^  crash_everywhere: true$" "$tmp/judged-0.yaml"'
 # equal states are met again and counted (stderr), and their subtrees are not run
 run "$sim" explore --steps 4 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 \
 	--diff short_copy_zero --no-minimize --json --share-stats

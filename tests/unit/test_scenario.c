@@ -1055,6 +1055,57 @@ static void test_scenario__write_round_trip(void **state)
 	}
 }
 
+/*
+ * How a scenario was judged (config: crash_everywhere, crash_bound, fail_on;
+ * scenario/runcfg.c): the writer puts each that is not the default, the
+ * loader reads back what was written; a file without them has none set.
+ */
+static void test_scenario__judging_keys_round_trip(void **state)
+{
+	struct scenario *s = *state, w_scn;
+	struct sim_overrides ov;
+	struct sim_variant_cfg cfg[1];
+	struct sim_options o = { .crash_everywhere = true, .crash_bound = 7 };
+	bool expect[1][INV_COUNT];
+	char path[256], err[SCN_ERR_MAX];
+	struct scn_step step;
+	unsigned nr = 0;
+	struct scn_write w = { .w_scn = &w_scn, .w_description = "d", .w_cfg = cfg,
+			       .w_expect = (const bool (*)[INV_COUNT])expect, .w_judging = &o };
+
+	memset(&ov, 0, sizeof(ov));
+	memset(expect, 0, sizeof(expect));
+	load_ok("jk.yaml", "name: jk\nsteps: [fsync]\n", s);
+	assert_false(s->config.c_run.rc_set_crash_everywhere);
+	assert_false(s->config.c_run.rc_set_crash_bound);
+	assert_int_equal(s->config.c_run.rc_nr_fail_on, 0);
+	assert_int_equal(sim_resolve_variants(s, &ov, cfg, &nr, err, sizeof(err)), 0);
+	scn_free(s);
+	o.fail_on[INV_POST_EOF_ZERO_STRICT] = o.fail_on[INV_NO_FOLIO_LOCK_UNDER_HANDLE] = true;
+	memset(&w_scn, 0, sizeof(w_scn));
+	snprintf(w_scn.name, sizeof(w_scn.name), "jk");
+	assert_int_equal(scn_parse_step("sync", &step, err, sizeof(err), NULL), 0);
+	w_scn.steps = &step;
+	w_scn.nr_steps = 1;
+	write_tmp("judged.yaml", "", 0, path, sizeof(path));
+	assert_int_equal(scn_write_yaml(&w, path, err, sizeof(err)), 0);
+	if (scn_load(path, s, test_is_invariant, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_true(s->config.c_run.rc_set_crash_everywhere && s->config.c_run.rc_crash_everywhere);
+	assert_true(s->config.c_run.rc_set_crash_bound);
+	assert_int_equal(s->config.c_run.rc_crash_bound, 7);
+	assert_int_equal(s->config.c_run.rc_nr_fail_on, 2);
+	assert_string_equal(s->config.c_run.rc_fail_on[0], "post_eof_zero_strict");
+	assert_string_equal(s->config.c_run.rc_fail_on[1], "no_folio_lock_under_handle");
+	scn_free(s);
+	/* the defaults are not written: a bound of 4096, no crash inside steps, none counted */
+	o = (struct sim_options){ .crash_bound = CS_BOUND_DEFAULT };
+	assert_int_equal(scn_write_yaml(&w, path, err, sizeof(err)), 0);
+	assert_int_equal(scn_load(path, s, test_is_invariant, err, sizeof(err)), 0);
+	assert_false(s->config.c_run.rc_set_crash_everywhere || s->config.c_run.rc_set_crash_bound);
+	assert_int_equal(s->config.c_run.rc_nr_fail_on, 0);
+}
+
 /* A short or absent error buffer is never overrun; scn_free is idempotent. */
 static void test_scenario__small_error_buffer(void **state)
 {
@@ -1164,6 +1215,8 @@ int main(void)
 		cmocka_unit_test(test_scenario__yaml_plain_when_safe),
 		cmocka_unit_test(test_scenario__command_table_ids),
 		cmocka_unit_test(test_scenario__command_parse_order),
+		cmocka_unit_test_setup_teardown(test_scenario__judging_keys_round_trip,
+						scn_setup, scn_teardown),
 		cmocka_unit_test_setup_teardown(test_scenario__write_round_trip,
 						scn_setup, scn_teardown),
 	};
