@@ -227,3 +227,148 @@ int xp_run_model(struct xctx *x)
 		return rc;
 	return read_points(x);
 }
+
+/*
+ * The content digest (content.h) of the file after the first @upto steps of
+ * the as-run scenario under @cfg: what a read-back point of the exported
+ * test would see there, in a form two configurations compare by.
+ */
+static void point_digest(const struct xctx *x, const struct sim_variant_cfg *cfg, uint32_t upto,
+			 char out[65])
+{
+	struct scenario pre = x->run;
+	struct sim_options o = { .crash_bound = 0, .quiet = true, .final_digest = true };
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX];
+
+	pre.nr_steps = upto;
+	SIM_ASSERT(sim_run_variant(&pre, cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	memcpy(out, r.final_content.sha256, 65);
+	sim_variant_result_free(&r, pre.nr_steps);
+}
+
+/* Does every read-back point read the same under @a and @b? */
+static bool same_read_back(const struct xctx *x, const struct sim_variant_cfg *a,
+			   const struct sim_variant_cfg *b)
+{
+	for (unsigned k = 0; k < x->nr_pts; k++) {
+		char da[65], db[65];
+
+		point_digest(x, a, x->pts[k].upto, da);
+		point_digest(x, b, x->pts[k].upto, db);
+		if (strcmp(da, db))
+			return false;
+	}
+	return true;
+}
+
+/* The toggles set differently in @a and @b, "NAME on|off" as @a has it, into @out. */
+static void toggles_apart(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b,
+			  char *out, size_t cap)
+{
+	size_t n = 0;
+
+	out[0] = 0;
+	for (unsigned t = 0; t < ext4_toggle_count() && n < cap; t++) {
+		const struct ext4_toggle *tg = ext4_toggle_at(t);
+		bool on = ext4_toggle_get(&a->sem, tg);
+
+		if (on != ext4_toggle_get(&b->sem, tg))
+			n += (size_t)snprintf(out + n, cap - n, "%s%s %s", n ? ", " : "", tg->name,
+					      on ? "on" : "off");
+	}
+}
+
+/* The number of toggles set differently in @a and @b. */
+static unsigned toggles_distance(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		n += ext4_toggle_get(&a->sem, ext4_toggle_at(t)) !=
+		     ext4_toggle_get(&b->sem, ext4_toggle_at(t));
+	return n;
+}
+
+/*
+ * The other side of the test: the failing variant a bug scenario's fixed
+ * side is exported against, else the variant nearest the exported one
+ * (fewest toggles set differently, at least one; the earlier at equal
+ * distance); NULL when every variant has the exported toggles.
+ */
+static const struct sim_variant_cfg *other_side(const struct xctx *x)
+{
+	const struct sim_variant_cfg *best = x->bug_cfg;
+	unsigned dist = ~0u;
+
+	for (unsigned v = 0; !x->bug_cfg && v < x->ld->nr_cfg; v++) {
+		unsigned n = toggles_distance(&x->ld->cfg[v], x->cfg);
+
+		if (n > 0 && n < dist) {
+			dist = n;
+			best = &x->ld->cfg[v];
+		}
+	}
+	return best;
+}
+
+/* Does @p list every state of @q (size and SHA-256)? */
+static bool states_within(const struct cs_point *p, const struct cs_point *q)
+{
+	for (uint32_t i = 0; i < q->nr_states; i++) {
+		bool found = false;
+
+		for (uint32_t j = 0; j < p->nr_states && !found; j++)
+			found = p->states[j].size == q->states[i].size &&
+				strcmp(p->states[j].sha256, q->states[i].sha256) == 0;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Do the crash states of the as-run scenario under @cfg equal the exported run's? */
+static bool same_crash_states(const struct xctx *x, const struct sim_variant_cfg *cfg)
+{
+	struct sim_options o = { .crash_bound = x->c->o.crash_bound, .crash_digest = true,
+				 .quiet = true };
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX];
+	bool same;
+
+	SIM_ASSERT(sim_run_variant(&x->run, cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	same = r.nr_points == x->r.nr_points;
+	for (uint32_t i = 0; same && i < r.nr_points; i++)
+		same = states_within(&r.points[i], &x->r.points[i]) &&
+		       states_within(&x->r.points[i], &r.points[i]);
+	sim_variant_result_free(&r, x->run.nr_steps);
+	return same;
+}
+
+void xp_warn_indistinct(const struct xctx *x)
+{
+	const char *path = strcmp(x->ld->s.path, "-c") ? x->ld->s.path : "FILE.yaml";
+	const struct sim_variant_cfg *them = other_side(x);
+	struct sim_variant_cfg other;
+	char apart[2048];
+
+	if (!them)
+		return;
+	other = *x->cfg;
+	other.sem = them->sem;                  /* its toggles on the exported mount options */
+	if (!same_read_back(x, x->cfg, &other))
+		return;
+	toggles_apart(them, x->cfg, apart, sizeof(apart));
+	fprintf(stderr, "ext4sim: export: warning: variant %s's toggles (%s) give the same output "
+		"as the exported variant %s's at every read-back point: the test cannot tell them "
+		"apart (a shutdown completes every write, so a change in what reaches the disk "
+		"when, as an ordering change, leaves the same file); ", them->name, apart,
+		x->cfg->name);
+	if (same_crash_states(x, &other))
+		fprintf(stderr, "nor would a power cut: the crash states the model lists are the "
+			"same too (ext4sim diff shows what differs)\n");
+	else
+		fprintf(stderr, "a power-cut test can, as their crash states differ: "
+			"scripts/kernel-powercut %s (the write-log campaign, make "
+			"kernel-check-powercut; docs/real-kernel.md, \"Power cuts\")\n", path);
+}
