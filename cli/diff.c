@@ -226,18 +226,24 @@ static void print_place(const struct scenario *s, const struct cs_point *p,
 	print_only("on", q, p, sb, sa);
 }
 
+#define DIFF_LCS_CELLS_MAX (1u << 22)    /* past this, a step's points pair by position */
+
 /*
  * The points inside one step, paired by a longest common subsequence of
  * their moments (a flush with a flush, the FUA write of a commit block with
  * another), so that a side with one more point leaves the others paired.
+ * A step with more points than DIFF_LCS_CELLS_MAX allows for the table
+ * pairs them greedily in order (a point whose moment the other side's next
+ * point does not share stands alone).
  */
 static void diff_inside(const struct scenario *s, const struct step_points *sp, uint32_t na,
 			uint32_t nb, const struct side *sa, const struct side *sb)
 {
 	uint32_t w = nb + 1, i = 0, j = 0, k = 0;
-	uint32_t *len = sim_zalloc((size_t)(na + 1) * w * sizeof(*len));
+	bool lcs = (uint64_t)(na + 1) * w <= DIFF_LCS_CELLS_MAX;
+	uint32_t *len = sim_zalloc((lcs ? (size_t)(na + 1) * w : 1) * sizeof(*len));
 
-	for (uint32_t x = na; x-- > 0;)
+	for (uint32_t x = na; lcs && x-- > 0;)
 		for (uint32_t y = nb; y-- > 0;)
 			len[x * w + y] = same_moment(&sp->a[x], &sp->b[y]) ?
 					 len[(x + 1) * w + y + 1] + 1 :
@@ -246,10 +252,10 @@ static void diff_inside(const struct scenario *s, const struct step_points *sp, 
 		const struct cs_point *p = NULL, *q = NULL;
 
 		if (i < na && j < nb && same_moment(&sp->a[i], &sp->b[j]) &&
-		    len[i * w + j] == len[(i + 1) * w + j + 1] + 1) {
+		    (!lcs || len[i * w + j] == len[(i + 1) * w + j + 1] + 1)) {
 			p = &sp->a[i++];
 			q = &sp->b[j++];
-		} else if (j == nb || (i < na && len[(i + 1) * w + j] >= len[i * w + j + 1])) {
+		} else if (j == nb || (i < na && (!lcs || len[(i + 1) * w + j] >= len[i * w + j + 1]))) {
 			p = &sp->a[i++];
 		} else {
 			q = &sp->b[j++];

@@ -327,27 +327,63 @@ static bool states_within(const struct cs_point *p, const struct cs_point *q)
 	return true;
 }
 
-/* Do the crash states of the as-run scenario under @cfg equal the exported run's? */
-static bool same_crash_states(const struct xctx *x, const struct sim_variant_cfg *cfg)
+/* The as-run scenario's crash states under @cfg, with @everywhere a crash judged at every place. */
+static void run_states(const struct xctx *x, const struct sim_variant_cfg *cfg, bool everywhere,
+		       struct sim_variant_result *r)
 {
 	struct sim_options o = { .crash_bound = x->c->o.crash_bound, .crash_digest = true,
-				 .quiet = true };
-	struct sim_variant_result r;
+				 .quiet = true, .crash_everywhere = everywhere };
 	char err[SCN_ERR_MAX];
+
+	SIM_ASSERT(sim_run_variant(&x->run, cfg, &o, NULL, NULL, r, err, sizeof(err)) == 0);
+}
+
+/*
+ * Do the crash states of the as-run scenario under @a and @b differ: at
+ * its crash steps (@everywhere false), or at any place a crash can be
+ * judged, after or inside a step (true)?
+ */
+static bool crash_states_differ(const struct xctx *x, const struct sim_variant_cfg *a,
+				const struct sim_variant_cfg *b, bool everywhere)
+{
+	struct sim_variant_result ra, rb;
 	bool same;
 
-	SIM_ASSERT(sim_run_variant(&x->run, cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
-	same = r.nr_points == x->r.nr_points;
-	for (uint32_t i = 0; same && i < r.nr_points; i++)
-		same = states_within(&r.points[i], &x->r.points[i]) &&
-		       states_within(&x->r.points[i], &r.points[i]);
-	sim_variant_result_free(&r, x->run.nr_steps);
-	return same;
+	run_states(x, a, everywhere, &ra);
+	run_states(x, b, everywhere, &rb);
+	same = ra.nr_points == rb.nr_points;
+	for (uint32_t i = 0; same && i < ra.nr_points; i++)
+		same = ra.points[i].step == rb.points[i].step &&
+		       ra.points[i].within == rb.points[i].within &&
+		       states_within(&ra.points[i], &rb.points[i]) &&
+		       states_within(&rb.points[i], &ra.points[i]);
+	sim_variant_result_free(&ra, x->run.nr_steps);
+	sim_variant_result_free(&rb, x->run.nr_steps);
+	return !same;
+}
+
+/* What would tell the two apart, ending the warning's line. */
+static void print_what_would(const struct xctx *x, const struct sim_variant_cfg *other)
+{
+	const char *path = strcmp(x->ld->s.path, "-c") ? x->ld->s.path : "FILE.yaml";
+
+	if (crash_states_differ(x, x->cfg, other, false))
+		fprintf(stderr, "a power-cut test can, as their crash states differ: "
+			"scripts/kernel-powercut %s (the write-log campaign, make "
+			"kernel-check-powercut; docs/real-kernel.md, \"Power cuts\")\n", path);
+	else if (crash_states_differ(x, x->cfg, other, true))
+		fprintf(stderr, "their crash states differ only where the scenario has no crash "
+			"step (after or inside a step: ext4sim diff --crash-everywhere %s shows "
+			"where), and the write-log campaign cuts power at crash steps: a power-cut "
+			"test of the scenario with a crash step there can (scripts/kernel-powercut, "
+			"make kernel-check-powercut; docs/real-kernel.md, \"Power cuts\")\n", path);
+	else
+		fprintf(stderr, "nor would a power cut: the crash states the model lists are the "
+			"same too, after and inside every step (ext4sim diff shows what differs)\n");
 }
 
 void xp_warn_indistinct(const struct xctx *x)
 {
-	const char *path = strcmp(x->ld->s.path, "-c") ? x->ld->s.path : "FILE.yaml";
 	const struct sim_variant_cfg *them = other_side(x);
 	struct sim_variant_cfg other;
 	char apart[2048];
@@ -364,11 +400,5 @@ void xp_warn_indistinct(const struct xctx *x)
 		"apart (a shutdown completes every write, so a change in what reaches the disk "
 		"when, as an ordering change, leaves the same file); ", them->name, apart,
 		x->cfg->name);
-	if (same_crash_states(x, &other))
-		fprintf(stderr, "nor would a power cut: the crash states the model lists are the "
-			"same too (ext4sim diff shows what differs)\n");
-	else
-		fprintf(stderr, "a power-cut test can, as their crash states differ: "
-			"scripts/kernel-powercut %s (the write-log campaign, make "
-			"kernel-check-powercut; docs/real-kernel.md, \"Power cuts\")\n", path);
+	print_what_would(x, &other);
 }
