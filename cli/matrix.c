@@ -137,7 +137,7 @@ struct mrow {
 };
 
 #define MATRIX_WIDTH 80                 /* the text lines wrap the toggle lists here */
-#define MATRIX_LABEL_MAX 33             /* a longer row name gets a line of its own */
+#define MATRIX_LABEL_MAX 30             /* a longer row name gets a line of its own */
 
 /*
  * The toggles profile @p has and @q lacks, ", "-separated into @out from

@@ -120,8 +120,9 @@ check matrix-toggles-json '[ "$rc" = 0 ] &&
 		"$tmp/patches.out" | grep -c "^  [a-z0-9_]*\$")" ] &&
 	grep -q "\"toggle\": \"exp_grow_zero_written_only\", \"on\": true, \"verdict\": \"fail\", \"violated\": \[\"gap_zero_on_extend\", \"read_posix\", \"fsync_durable\"\]" "$out"'
 # the text of --toggles: one row per toggle and the profile's own, every digest in the column
-# the header puts it (a long toggle name never pushes a row's columns), each row "same" or
-# "differs" against the profile, verdicts as "violates ..." (expect: set aside), no PASS/FAIL
+# the header puts it (a name too long for the column stands on a line of its own, and never
+# pushes a row's columns), each row "same" or "differs" against the profile, verdicts as
+# "violates ..." (expect: set aside), no PASS/FAIL
 run "$sim" matrix --toggles --kernel 6.18 "$f"
 check matrix-toggles-text '[ "$rc" = 0 ] &&
 	[ "$(awk "NR == 3 {pos = index(\$0, \"bytes\")} NR > 3 && pos &&
@@ -130,6 +131,7 @@ check matrix-toggles-text '[ "$rc" = 0 ] &&
 		END {print n + 0}" "$out")" = "$(( $(sed -n "/^patch toggles/,/^not modelled/p" \
 		"$tmp/patches.out" | grep -c "^  [a-z0-9_]*\$") + 1 ))" ] &&
 	grep -q "^  none (the profile) .* - *violates nothing\$" "$out" &&
+	grep -A1 "^  disksize_before_punch_partial off\$" "$out" | tail -1 | grep -q "^  *[0-9a-f]\{8\} [0-9a-f]\{8\} same  *violates nothing\$" &&
 	grep -q "^  exp_grow_zero_written_only on .* differs violates gap_zero_on_extend" "$out" &&
 	! grep -q "PASS\|FAIL" "$out"'
 expect_exit2 matrix-two-files "$sim" matrix "$f" "$f"
