@@ -182,6 +182,18 @@ static void point_text(const struct cs_point *p, char *out, size_t cap)
 			 p->nr_violating);
 }
 
+/* Do @p and @q (both present) hold the same distinct states? */
+static bool same_states(const struct cs_point *p, const struct cs_point *q)
+{
+	for (uint32_t i = 0; i < p->nr_states; i++)
+		if (!has_state(q, &p->states[i]))
+			return false;
+	for (uint32_t i = 0; i < q->nr_states; i++)
+		if (!has_state(p, &q->states[i]))
+			return false;
+	return true;
+}
+
 /* Do two crash points stand for the same moment of their step (the same write, in a commit or not)? */
 static bool same_moment(const struct cs_point *p, const struct cs_point *q)
 {
@@ -221,7 +233,10 @@ static void print_place(const struct scenario *s, const struct cs_point *p,
 	snprintf(what, sizeof(what), "  the run's point %s | %s", p ? nx : "-", q ? ny : "-");
 	point_text(p, x, sizeof(x));
 	point_text(q, y, sizeof(y));
-	print_row(what, x, y);
+	if (strcmp(x, y) == 0 && !same_states(p, q))    /* the same counts, other states */
+		printf("  %-34s %-36s %s   <- differs (the states)\n", what, x, y);
+	else
+		print_row(what, x, y);
 	print_only("off", p, q, sa, sb);
 	print_only("on", q, p, sb, sa);
 }
