@@ -124,7 +124,7 @@ static void print_text(const struct bisect *b)
 	outcome_verdict_text(&b->oc[1], y, sizeof(y));
 	printf("== bisect %s: good %s (kernel %s), bad %s (kernel %s)\n", b->ld->s.name,
 	       b->name[0], b->cfg[0].profile->name, b->name[1], b->cfg[1].profile->name);
-	printf("  good: %s, final bytes %.16s\n  bad:  %s, final bytes %.16s\n", x,
+	printf("  good: %s; final bytes %.16s\n  bad:  %s; final bytes %.16s\n", x,
 	       b->oc[0].final_sha256, y, b->oc[1].final_sha256);
 	printf("  compared: %s\n", b->by_verdict ? "the verdict" :
 	       "the bytes (final content and crash states): the verdicts are the same");
@@ -222,7 +222,7 @@ static int prepare(struct bisect *b)
 		char x[512];
 
 		outcome_verdict_text(&b->oc[0], x, sizeof(x));
-		printf("== bisect %s: good %s and bad %s show the same outcome (%s, final bytes "
+		printf("== bisect %s: good %s and bad %s show the same outcome (%s; final bytes "
 		       "%.16s, the same crash states)%s: nothing to bisect\n", b->ld->s.name,
 		       b->name[0], b->name[1], x, b->oc[0].final_sha256,
 		       b->nr_diff ? "" : " and have the same toggles");

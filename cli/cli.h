@@ -98,7 +98,11 @@ void outcome_run(const struct loaded *ld, const struct sim_variant_cfg *cfg,
 		 const struct sim_options *o, struct run_outcome *out);
 bool outcome_same_verdict(const struct run_outcome *a, const struct run_outcome *b);
 bool outcome_same(const struct run_outcome *a, const struct run_outcome *b);
-/* "PASS []" or "FAIL [a, b]" */
+/*
+ * With the scenario's expect: set aside: "violates nothing" or "violates
+ * a, b" (the invariants counted as violated); never PASS/FAIL, which run
+ * and diff keep for "as expected".
+ */
 void outcome_verdict_text(const struct run_outcome *oc, char *out, size_t cap);
 /* The scenario's settings under profile @p, with variant @variant's patches (NULL: none). */
 int cfg_for_profile(const struct cli *c, const struct loaded *ld, const char *variant,

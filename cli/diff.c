@@ -21,10 +21,15 @@
 #include "explain.h"
 #include "report.h"
 
-/* A verdict as "PASS [a, b]". */
+/*
+ * A verdict in run's sense (PASS: the variant met its expect:) as
+ * "as expected [a, b]" or "not as expected [a, b]", with the invariants
+ * violated; matrix and bisect, which set expect: aside, say "violates
+ * nothing" instead (outcome_verdict_text).
+ */
 static void verdict_text(const struct sim_variant_result *r, char *out, size_t cap)
 {
-	size_t n = (size_t)snprintf(out, cap, "%s [", r->passed ? "PASS" : "FAIL");
+	size_t n = (size_t)snprintf(out, cap, "%s [", r->passed ? "as expected" : "not as expected");
 
 	for (int inv = 0, any = 0; inv < INV_COUNT && n < cap; inv++)
 		if (r->violated[inv])
@@ -171,33 +176,155 @@ static void print_only(const char *side, const struct cs_point *p, const struct 
 static void point_text(const struct cs_point *p, char *out, size_t cap)
 {
 	if (!p)
-		snprintf(out, cap, "-");
+		snprintf(out, cap, "no crash point here");
 	else
 		snprintf(out, cap, "raw %.0f, distinct %u, violating %u", p->raw_states, p->nr_states,
 			 p->nr_violating);
 }
 
-/* Crash points side by side, paired by position in the run. */
-static void diff_points(const struct sim_variant_result *a, const struct sim_variant_result *b,
-			const struct side *sa, const struct side *sb)
+/* Do @p and @q (both present) hold the same distinct states? */
+static bool same_states(const struct cs_point *p, const struct cs_point *q)
 {
-	static const char *const where[] = { "after", "inside (flush)", "inside (FUA)" };
-	uint32_t n = SIM_MAX(a->nr_points, b->nr_points);
+	for (uint32_t i = 0; i < p->nr_states; i++)
+		if (!has_state(q, &p->states[i]))
+			return false;
+	for (uint32_t i = 0; i < q->nr_states; i++)
+		if (!has_state(p, &q->states[i]))
+			return false;
+	return true;
+}
 
-	for (uint32_t i = 0; i < n; i++) {
-		const struct cs_point *p = i < a->nr_points ? &a->points[i] : NULL;
-		const struct cs_point *q = i < b->nr_points ? &b->points[i] : NULL;
-		const struct cs_point *any = p ? p : q;
-		char what[64], x[64], y[64];
+/* Do two crash points stand for the same moment of their step (the same write, in a commit or not)? */
+static bool same_moment(const struct cs_point *p, const struct cs_point *q)
+{
+	return p->within == q->within && !p->in_commit == !q->in_commit &&
+	       (p->within != BD_BEFORE_FUA || p->fua_kind == q->fua_kind);
+}
 
-		snprintf(what, sizeof(what), "crash point %u, %s step %u", i + 1,
-			 any->within ? where[any->within] : any->hypothetical ? "after" : "crash at",
-			 any->step);
-		point_text(p, x, sizeof(x));
-		point_text(q, y, sizeof(y));
+/* The points of one step on both sides: @a[0..@na) off, @b[0..@nb) on. */
+struct step_points {
+	const struct cs_point *a, *b;
+	uint32_t na, nb;
+	uint32_t step;
+};
+
+/*
+ * One place: the points @p (off) and @q (on), either NULL when that side has
+ * none there, under "step S (OP), point K: MOMENT" (K: the place among the
+ * step's points inside it, 0 for the step's own end).
+ */
+static void print_place(const struct scenario *s, const struct cs_point *p,
+			const struct cs_point *q, uint32_t k, const struct side *sa,
+			const struct side *sb)
+{
+	const struct cs_point *any = p ? p : q;
+	char moment[96], what[64], x[64], y[64], nx[16], ny[16];
+
+	cs_point_moment(any, moment, sizeof(moment));
+	SIM_ASSERT(any->step >= 1 && any->step <= s->nr_steps);
+	if (k)
+		printf("  step %u (%s), point %u: %s\n", any->step,
+		       scn_op_name(s->steps[any->step - 1].s_op), k, moment);
+	else
+		printf("  step %u (%s): %s\n", any->step, scn_op_name(s->steps[any->step - 1].s_op),
+		       moment);
+	snprintf(nx, sizeof(nx), "%u", p ? p->point_no : 0);
+	snprintf(ny, sizeof(ny), "%u", q ? q->point_no : 0);
+	snprintf(what, sizeof(what), "  the run's point %s | %s", p ? nx : "-", q ? ny : "-");
+	point_text(p, x, sizeof(x));
+	point_text(q, y, sizeof(y));
+	if (strcmp(x, y) == 0 && !same_states(p, q))    /* the same counts, other states */
+		printf("  %-34s %-36s %s   <- differs (the states)\n", what, x, y);
+	else
 		print_row(what, x, y);
-		print_only("off", p, q, sa, sb);
-		print_only("on", q, p, sb, sa);
+	print_only("off", p, q, sa, sb);
+	print_only("on", q, p, sb, sa);
+}
+
+#define DIFF_LCS_CELLS_MAX (1u << 22)    /* past this, a step's points pair by position */
+
+/*
+ * The points inside one step, paired by a longest common subsequence of
+ * their moments (a flush with a flush, the FUA write of a commit block with
+ * another), so that a side with one more point leaves the others paired.
+ * A step with more points than DIFF_LCS_CELLS_MAX allows for the table
+ * pairs them greedily in order (a point whose moment the other side's next
+ * point does not share stands alone).
+ */
+static void diff_inside(const struct scenario *s, const struct step_points *sp, uint32_t na,
+			uint32_t nb, const struct side *sa, const struct side *sb)
+{
+	uint32_t w = nb + 1, i = 0, j = 0, k = 0;
+	bool lcs = (uint64_t)(na + 1) * w <= DIFF_LCS_CELLS_MAX;
+	uint32_t *len = sim_zalloc((lcs ? (size_t)(na + 1) * w : 1) * sizeof(*len));
+
+	for (uint32_t x = na; lcs && x-- > 0;)
+		for (uint32_t y = nb; y-- > 0;)
+			len[x * w + y] = same_moment(&sp->a[x], &sp->b[y]) ?
+					 len[(x + 1) * w + y + 1] + 1 :
+					 SIM_MAX(len[(x + 1) * w + y], len[x * w + y + 1]);
+	while (i < na || j < nb) {
+		const struct cs_point *p = NULL, *q = NULL;
+
+		if (i < na && j < nb && same_moment(&sp->a[i], &sp->b[j]) &&
+		    (!lcs || len[i * w + j] == len[(i + 1) * w + j + 1] + 1)) {
+			p = &sp->a[i++];
+			q = &sp->b[j++];
+		} else if (j == nb || (i < na && (!lcs || len[(i + 1) * w + j] >= len[i * w + j + 1]))) {
+			p = &sp->a[i++];
+		} else {
+			q = &sp->b[j++];
+		}
+		print_place(s, p, q, ++k, sa, sb);
+	}
+	free(len);
+}
+
+/* The points of one step: those inside it, then its end (after it, or the crash). */
+static void diff_step(const struct scenario *s, const struct step_points *sp,
+		      const struct side *sa, const struct side *sb)
+{
+	uint32_t na = sp->na, nb = sp->nb;
+	const struct cs_point *p = NULL, *q = NULL;
+
+	if (na && !sp->a[na - 1].within)
+		p = &sp->a[--na];
+	if (nb && !sp->b[nb - 1].within)
+		q = &sp->b[--nb];
+	for (uint32_t i = 0; i < na; i++)
+		SIM_ASSERT(sp->a[i].within);
+	for (uint32_t i = 0; i < nb; i++)
+		SIM_ASSERT(sp->b[i].within);
+	diff_inside(s, sp, na, nb, sa, sb);
+	if (p || q)
+		print_place(s, p, q, 0, sa, sb);
+}
+
+/*
+ * Crash points side by side, paired by place: by step, and inside a step
+ * by moment (diff_inside), not by their numbers in the run, so that a side
+ * with one more point does not shift every later pair.
+ */
+static void diff_points(const struct scenario *s, const struct sim_variant_result *a,
+			const struct sim_variant_result *b, const struct side *sa,
+			const struct side *sb)
+{
+	uint32_t i = 0, j = 0;
+
+	while (i < a->nr_points || j < b->nr_points) {
+		struct step_points sp = { .a = &a->points[i], .b = &b->points[j], .step = UINT32_MAX };
+
+		if (i < a->nr_points)
+			sp.step = a->points[i].step;
+		if (j < b->nr_points)
+			sp.step = SIM_MIN(sp.step, b->points[j].step);
+		while (i + sp.na < a->nr_points && a->points[i + sp.na].step == sp.step)
+			sp.na++;
+		while (j + sp.nb < b->nr_points && b->points[j + sp.nb].step == sp.step)
+			sp.nb++;
+		diff_step(s, &sp, sa, sb);
+		i += sp.na;
+		j += sp.nb;
 	}
 }
 
@@ -264,7 +391,7 @@ static void diff_text(const struct scenario *s, const struct sim_variant_result 
 	       a->cfg.profile->name, patch);
 	verdict_text(a, x, sizeof(x));
 	verdict_text(b, y, sizeof(y));
-	print_row("verdict", x, y);
+	print_row("expect: met? [violated]", x, y);
 	snprintf(x, sizeof(x), "%lld", (long long)a->final_size);
 	snprintf(y, sizeof(y), "%lld", (long long)b->final_size);
 	print_row("final i_size", x, y);
@@ -274,7 +401,7 @@ static void diff_text(const struct scenario *s, const struct sim_variant_result 
 	diff_final_bytes(a, b);
 	diff_counters(a, b);
 	diff_rules(a, b);
-	diff_points(a, b, sa, sb);
+	diff_points(s, a, b, sa, sb);
 }
 
 /* Split "--patch NAME" (no '=') out of the arguments; the rest go to parse_run_args. */

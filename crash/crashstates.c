@@ -992,6 +992,20 @@ void cs_describe_state(const struct cs_point *p, const struct cs_state *st, char
 		describe_replay(p, st, out + n, cap - n);
 }
 
+void cs_point_moment(const struct cs_point *p, char *out, size_t cap)
+{
+	int n;
+
+	if (!p->within)
+		n = snprintf(out, cap, "%s", p->hypothetical ? "after it" : "the crash");
+	else if (p->within == BD_BEFORE_FLUSH)
+		n = snprintf(out, cap, "before a cache flush");
+	else
+		n = snprintf(out, cap, "before the FUA write of a %s", bio_kind_name[p->fua_kind]);
+	if (p->in_commit && n >= 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n, ", committing tid %u", p->in_commit);
+}
+
 void cs_point_free(struct cs_point *p)
 {
 	for (uint32_t i = 0; i < p->nr_states; i++) {

@@ -93,6 +93,14 @@ void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_
 void cs_point_free(struct cs_point *p);
 
 /*
+ * Where in its step point @p lies, in words: "after it" (a crash judged
+ * after the step), "the crash" (a crash step), "before a cache flush",
+ * "before the FUA write of a commit block" (inside the step), with
+ * ", committing tid N" while a commit runs.
+ */
+void cs_point_moment(const struct cs_point *p, char *out, size_t cap);
+
+/*
  * Where state @st of point @p (the @point_no-th of its run, 1-based) lies
  * and how to see it again: "insert after step 4: crash --keep 1,3; replayed
  * tids 2-3", or for a point inside a step, the crashstates command that

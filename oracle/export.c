@@ -574,6 +574,8 @@ static int export_run(struct xctx *x)
 		rmdir(x->tmp_dir);
 	if (!rc)
 		rc = write_outputs(x);
+	if (!rc)
+		xp_warn_indistinct(x);
 	return rc;
 }
 

@@ -70,6 +70,14 @@ bool xp_is_crash(enum scn_op op);
 /* export_model.c: the as-run scenario, and the model's run and read-back points. */
 void xp_build_as_run(struct xctx *x);
 int xp_run_model(struct xctx *x);
+/*
+ * After xp_run_model: a warning on stderr when the other side of the test
+ * (a bug scenario's failing variant, else the variant nearest in toggles),
+ * its toggles on the exported variant's mount options, gives the same
+ * bytes at every read-back point (the test cannot tell the two apart),
+ * naming the toggles and the test that can (the power-cut campaign).
+ */
+void xp_warn_indistinct(const struct xctx *x);
 
 /*
  * export_steps.c: the steps as shell text.  xp_emit_steps() gathers each run

@@ -228,3 +228,178 @@ int xp_run_model(struct xctx *x)
 		return rc;
 	return read_points(x);
 }
+
+/*
+ * The content digest (content.h) of the file after the first @upto steps of
+ * the as-run scenario under @cfg: what a read-back point of the exported
+ * test would see there, in a form two configurations compare by.
+ */
+static void point_digest(const struct xctx *x, const struct sim_variant_cfg *cfg, uint32_t upto,
+			 char out[65])
+{
+	struct scenario pre = x->run;
+	struct sim_options o = { .crash_bound = 0, .quiet = true, .final_digest = true };
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX];
+
+	pre.nr_steps = upto;
+	SIM_ASSERT(sim_run_variant(&pre, cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	memcpy(out, r.final_content.sha256, 65);
+	sim_variant_result_free(&r, pre.nr_steps);
+}
+
+/* Does every read-back point read the same under @a and @b? */
+static bool same_read_back(const struct xctx *x, const struct sim_variant_cfg *a,
+			   const struct sim_variant_cfg *b)
+{
+	for (unsigned k = 0; k < x->nr_pts; k++) {
+		char da[65], db[65];
+
+		point_digest(x, a, x->pts[k].upto, da);
+		point_digest(x, b, x->pts[k].upto, db);
+		if (strcmp(da, db))
+			return false;
+	}
+	return true;
+}
+
+/* The toggles set differently in @a and @b, "NAME on|off" as @a has it, into @out. */
+static void toggles_apart(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b,
+			  char *out, size_t cap)
+{
+	size_t n = 0;
+
+	out[0] = 0;
+	for (unsigned t = 0; t < ext4_toggle_count() && n < cap; t++) {
+		const struct ext4_toggle *tg = ext4_toggle_at(t);
+		bool on = ext4_toggle_get(&a->sem, tg);
+
+		if (on != ext4_toggle_get(&b->sem, tg))
+			n += (size_t)snprintf(out + n, cap - n, "%s%s %s", n ? ", " : "", tg->name,
+					      on ? "on" : "off");
+	}
+}
+
+/* The number of toggles set differently in @a and @b. */
+static unsigned toggles_distance(const struct sim_variant_cfg *a, const struct sim_variant_cfg *b)
+{
+	unsigned n = 0;
+
+	for (unsigned t = 0; t < ext4_toggle_count(); t++)
+		n += ext4_toggle_get(&a->sem, ext4_toggle_at(t)) !=
+		     ext4_toggle_get(&b->sem, ext4_toggle_at(t));
+	return n;
+}
+
+/*
+ * The other side of the test: the failing variant a bug scenario's fixed
+ * side is exported against, else the variant nearest the exported one
+ * (fewest toggles set differently, at least one; the earlier at equal
+ * distance); NULL when every variant has the exported toggles.
+ */
+static const struct sim_variant_cfg *other_side(const struct xctx *x)
+{
+	const struct sim_variant_cfg *best = x->bug_cfg;
+	unsigned dist = ~0u;
+
+	for (unsigned v = 0; !x->bug_cfg && v < x->ld->nr_cfg; v++) {
+		unsigned n = toggles_distance(&x->ld->cfg[v], x->cfg);
+
+		if (n > 0 && n < dist) {
+			dist = n;
+			best = &x->ld->cfg[v];
+		}
+	}
+	return best;
+}
+
+/* Does @p list every state of @q (size and SHA-256)? */
+static bool states_within(const struct cs_point *p, const struct cs_point *q)
+{
+	for (uint32_t i = 0; i < q->nr_states; i++) {
+		bool found = false;
+
+		for (uint32_t j = 0; j < p->nr_states && !found; j++)
+			found = p->states[j].size == q->states[i].size &&
+				strcmp(p->states[j].sha256, q->states[i].sha256) == 0;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* The as-run scenario's crash states under @cfg, with @everywhere a crash judged at every place. */
+static void run_states(const struct xctx *x, const struct sim_variant_cfg *cfg, bool everywhere,
+		       struct sim_variant_result *r)
+{
+	struct sim_options o = { .crash_bound = x->c->o.crash_bound, .crash_digest = true,
+				 .quiet = true, .crash_everywhere = everywhere };
+	char err[SCN_ERR_MAX];
+
+	SIM_ASSERT(sim_run_variant(&x->run, cfg, &o, NULL, NULL, r, err, sizeof(err)) == 0);
+}
+
+/*
+ * Do the crash states of the as-run scenario under @a and @b differ: at
+ * its crash steps (@everywhere false), or at any place a crash can be
+ * judged, after or inside a step (true)?
+ */
+static bool crash_states_differ(const struct xctx *x, const struct sim_variant_cfg *a,
+				const struct sim_variant_cfg *b, bool everywhere)
+{
+	struct sim_variant_result ra, rb;
+	bool same;
+
+	run_states(x, a, everywhere, &ra);
+	run_states(x, b, everywhere, &rb);
+	same = ra.nr_points == rb.nr_points;
+	for (uint32_t i = 0; same && i < ra.nr_points; i++)
+		same = ra.points[i].step == rb.points[i].step &&
+		       ra.points[i].within == rb.points[i].within &&
+		       states_within(&ra.points[i], &rb.points[i]) &&
+		       states_within(&rb.points[i], &ra.points[i]);
+	sim_variant_result_free(&ra, x->run.nr_steps);
+	sim_variant_result_free(&rb, x->run.nr_steps);
+	return !same;
+}
+
+/* What would tell the two apart, ending the warning's line. */
+static void print_what_would(const struct xctx *x, const struct sim_variant_cfg *other)
+{
+	const char *path = strcmp(x->ld->s.path, "-c") ? x->ld->s.path : "FILE.yaml";
+
+	if (crash_states_differ(x, x->cfg, other, false))
+		fprintf(stderr, "a power-cut test can, as their crash states differ: "
+			"scripts/kernel-powercut %s (the write-log campaign, make "
+			"kernel-check-powercut; docs/real-kernel.md, \"Power cuts\")\n", path);
+	else if (crash_states_differ(x, x->cfg, other, true))
+		fprintf(stderr, "their crash states differ only where the scenario has no crash "
+			"step (after or inside a step: ext4sim diff --crash-everywhere %s shows "
+			"where), and the write-log campaign cuts power at crash steps: a power-cut "
+			"test of the scenario with a crash step there can (scripts/kernel-powercut, "
+			"make kernel-check-powercut; docs/real-kernel.md, \"Power cuts\")\n", path);
+	else
+		fprintf(stderr, "nor would a power cut: the crash states the model lists are the "
+			"same too, after and inside every step (ext4sim diff shows what differs)\n");
+}
+
+void xp_warn_indistinct(const struct xctx *x)
+{
+	const struct sim_variant_cfg *them = other_side(x);
+	struct sim_variant_cfg other;
+	char apart[2048];
+
+	if (!them)
+		return;
+	other = *x->cfg;
+	other.sem = them->sem;                  /* its toggles on the exported mount options */
+	if (!same_read_back(x, x->cfg, &other))
+		return;
+	toggles_apart(them, x->cfg, apart, sizeof(apart));
+	fprintf(stderr, "ext4sim: export: warning: variant %s's toggles (%s) give the same output "
+		"as the exported variant %s's at every read-back point: the test cannot tell them "
+		"apart (a shutdown completes every write, so a change in what reaches the disk "
+		"when, as an ordering change, leaves the same file); ", them->name, apart,
+		x->cfg->name);
+	print_what_would(x, &other);
+}

@@ -102,7 +102,41 @@ static uint8_t byte_at(const struct sim_content *c, int64_t off, uint32_t *k)
 	return 0;
 }
 
-/* [s, e) of @c as runs of one byte: "0x11 x16, 0x00 x16" (at most 4 runs, then "..."). */
+/*
+ * The end of the run of equal bytes of @c that starts at @o, at most @e:
+ * a page not kept reads zero and is passed whole, and the bytes at or past
+ * @c's size are one run (past EOF) however long.
+ */
+static int64_t run_end(const struct sim_content *c, int64_t o, int64_t e, uint32_t *k)
+{
+	uint8_t b;
+	int64_t n = o;
+
+	if (o >= c->size)
+		return e;
+	e = SIM_MIN(e, c->size);
+	b = byte_at(c, o, k);
+	while (n < e) {
+		int64_t p = n >> PAGE_SHIFT;
+
+		while (*k < c->nr && c->pages[*k].index < p)
+			(*k)++;
+		if (b == 0 && (*k == c->nr || c->pages[*k].index != p)) {
+			n = SIM_MIN(e, (p + 1) << PAGE_SHIFT);   /* a page that reads zero */
+			continue;
+		}
+		if (byte_at(c, n, k) != b)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * [s, e) of @c as runs of one byte: "0x11 x16, 0x00 x16" (at most 4 runs,
+ * then "..."); the bytes at or past @c's size as "past EOF" (they are not
+ * in the file, not zeros).
+ */
 static void runs_text(const struct sim_content *c, int64_t s, int64_t e, char *out, size_t cap)
 {
 	uint32_t k = 0;
@@ -111,19 +145,20 @@ static void runs_text(const struct sim_content *c, int64_t s, int64_t e, char *o
 
 	out[0] = 0;
 	for (int64_t o = s; o < e && used < cap;) {
-		uint8_t b = byte_at(c, o, &k);
-		int64_t n = 1;
+		uint8_t b = o < c->size ? byte_at(c, o, &k) : 0;
+		int64_t end = run_end(c, o, e, &k), n = end - o;
 
-		while (o + n < e && byte_at(c, o + n, &k) == b)
-			n++;
 		if (nr++ == 4) {
 			snprintf(out + used, cap - used, ", ...");
 			return;
 		}
-		used += (size_t)snprintf(out + used, cap - used, "%s0x%02x", nr > 1 ? ", " : "", b);
+		if (o >= c->size)
+			used += (size_t)snprintf(out + used, cap - used, "%spast EOF", nr > 1 ? ", " : "");
+		else
+			used += (size_t)snprintf(out + used, cap - used, "%s0x%02x", nr > 1 ? ", " : "", b);
 		if (n != e - s && used < cap)
 			used += (size_t)snprintf(out + used, cap - used, " x%lld", (long long)n);
-		o += n;
+		o = end;
 	}
 }
 
@@ -167,7 +202,7 @@ static void add_range(const struct sim_content *a, const struct sim_content *b, 
 unsigned sim_content_diff(const struct sim_content *a, const struct sim_content *b,
 			  unsigned max_lines, char *out, size_t cap)
 {
-	int64_t lim = SIM_MAX(a->size, b->size), start = -1, prev_end = 0;
+	int64_t lim = SIM_MIN(a->size, b->size), start = -1, prev_end = 0;
 	uint32_t ka = 0, kb = 0, ca = 0, cb = 0;
 	unsigned n = 0;
 	char line[160];
@@ -200,6 +235,8 @@ unsigned sim_content_diff(const struct sim_content *a, const struct sim_content 
 	}
 	if (start >= 0)
 		add_range(a, b, start, prev_end, out, cap, max_lines, &n);
+	if (a->size != b->size)         /* past one side's EOF: every byte differs */
+		add_range(a, b, lim, SIM_MAX(a->size, b->size), out, cap, max_lines, &n);
 	if (n == 0 && strcmp(a->sha256, b->sha256))
 		add_line(out, cap, max_lines, &n, "(they differ past the first 16 MiB kept)");
 	if (n > max_lines) {

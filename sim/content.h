@@ -34,7 +34,10 @@ void sim_content_free(struct sim_content *c);
 /*
  * The byte ranges where @a and @b differ, one line each into @out (at most
  * @max_lines, then "... N more range(s)"): "[32, 64): 0x00 | 0x22", the
- * values as runs ("0x11 x16, 0x22 x16") when a range holds several.
+ * values as runs ("0x11 x16, 0x22 x16") when a range holds several; when
+ * the sizes differ, first "size A | B", and the bytes past the shorter
+ * side's EOF as one range, that side's "past EOF" ("[32, 64): past EOF |
+ * 0x22"), never as zeros.
  * Returns the number of differing ranges (0: the same bytes and size).
  */
 unsigned sim_content_diff(const struct sim_content *a, const struct sim_content *b,

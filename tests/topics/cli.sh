@@ -115,7 +115,8 @@ run "$sim" crashstates -c "pwrite -S 0xaa 0 8k" -c "sync_range -w 0 0" -c commit
 check crashstates-inline '[ "$rc" = 0 ] && grep -q "point 1, crash at step 4: 4 raw state" "$out"'
 run "$sim" diff --block-size 1024 --kernel 5.15 --patch short_copy_zero -c "pwrite -S 0x11 0 1536" \
 	-c fsync -c evict -c "pwrite --short 768 -S 0x22 1024 1024" -c fsync -c crash
-check diff-inline '[ "$rc" = 1 ] && grep -q "^  verdict .*FAIL \[disksize_le_size\] .*PASS \[\]" "$out"'
+check diff-inline '[ "$rc" = 1 ] &&
+	grep -q "^  expect: met? \[violated\] .* not as expected \[disksize_le_size\] .* as expected \[\]" "$out"'
 
 # diff: exit 1 when a verdict differs off and on, 0 when none does; one block for variants
 # that differ only in the toggle; the bytes where one-side crash states differ
@@ -126,6 +127,23 @@ check diff-experimental 'golden diff-experimental "$out" && [ "$rc" = 1 ] &&
 run "$sim" diff scenarios/patches/da-write-handle-overwrite.yaml --patch da_write_no_handle
 check diff-equal-verdicts-exit-0 '[ "$rc" = 0 ]'
 
+# bytes past one side's EOF are past EOF, not zeros: off never writes the file back (size 0)
+run "$sim" diff scenarios/patches/jdata-writeback-commit.yaml --patch jdata_dirty_folio \
+	--variant before-6.5
+check diff-past-eof '[ "$rc" = 0 ] && grep -q "^      bytes size 0 | 12288 (off | on)\$" "$out" &&
+	grep -q "^      bytes \[0, 12288): past EOF | 0xd1 (off | on)\$" "$out" && ! grep -q "0x00 | 0xd1" "$out"'
+# diff --crash-everywhere pairs crash points by place (step, and moment inside it): the on
+# side's extra flush inside step 11 leaves the later points paired (17 with 18), not shifted;
+# equal counts over other states are marked
+run "$sim" diff --crash-everywhere scenarios/bugs/2026-punch-edges-nonatomic.yaml \
+	--patch sync_persist_zero --variant after-7.0-with-05
+check diff-points-by-place 'golden diff-points-by-place "$out" && [ "$rc" = 0 ] &&
+	grep -A1 "^  step 11 (fpunch), point 2: before a cache flush\$" "$out" |
+		grep -q "^    the run.s point - | 17 .*no crash point here" &&
+	grep -A1 "^  step 11 (fpunch): after it\$" "$out" |
+		grep -q "^    the run.s point 17 | 18 .*   <- differs (the states)\$" &&
+	grep -A1 "^  step 14 (pread): after it\$" "$out" | grep -q "^    the run.s point 20 | 21 "'
+
 # matrix: every profile in release order, the rows that change marked; --toggles
 run "$sim" matrix scenarios/bugs/2024-eof-pollution-extend.yaml
 check matrix-profiles 'golden matrix-profiles "$out" && [ "$rc" = 0 ]'
@@ -135,6 +153,21 @@ check matrix-toggles-json '[ "$rc" = 0 ] &&
 	[ "$(grep -c "\"toggle\": " "$out")" = "$(sed -n "/^patch toggles/,/^not modelled/p" \
 		"$tmp/patches.out" | grep -c "^  [a-z0-9_]*\$")" ] &&
 	grep -q "\"toggle\": \"exp_grow_zero_written_only\", \"on\": true, \"verdict\": \"fail\", \"violated\": \[\"gap_zero_on_extend\", \"read_posix\", \"fsync_durable\"\]" "$out"'
+# the text of --toggles: one row per toggle and the profile's own, every digest in the column
+# the header puts it (a name too long for the column stands on a line of its own, and never
+# pushes a row's columns), each row "same" or "differs" against the profile, verdicts as
+# "violates ..." (expect: set aside), no PASS/FAIL
+run "$sim" matrix --toggles --kernel 6.18 "$f"
+check matrix-toggles-text '[ "$rc" = 0 ] &&
+	[ "$(awk "NR == 3 {pos = index(\$0, \"bytes\")} NR > 3 && pos &&
+		substr(\$0, pos, 18) ~ /^[0-9a-f]+ [0-9a-f]+ \$/ && substr(\$0, pos + 8, 1) == \" \" &&
+		substr(\$0, pos + 18) ~ /^(same   |differs|-      ) violates / {n++}
+		END {print n + 0}" "$out")" = "$(( $(sed -n "/^patch toggles/,/^not modelled/p" \
+		"$tmp/patches.out" | grep -c "^  [a-z0-9_]*\$") + 1 ))" ] &&
+	grep -q "^  none (the profile) .* - *violates nothing\$" "$out" &&
+	grep -A1 "^  disksize_before_punch_partial off\$" "$out" | tail -1 | grep -q "^  *[0-9a-f]\{8\} [0-9a-f]\{8\} same  *violates nothing\$" &&
+	grep -q "^  exp_grow_zero_written_only on .* differs violates gap_zero_on_extend" "$out" &&
+	! grep -q "PASS\|FAIL" "$out"'
 expect_exit2 matrix-two-files "$sim" matrix "$f" "$f"
 expect_exit2 bisect-unknown-side "$sim" bisect "$f" --good nosuch --bad 6.1
 expect_exit2 bisect-no-bad "$sim" bisect "$f" --good 6.18

@@ -194,6 +194,23 @@ cat "$err" >> "$out"
 check kernel-powercut-skips-without-root '[ "$rc" = 0 ] &&
 	grep -q "^kernel-powercut: skipped: needs root" "$out" && [ "$(tail -1 "$out")" = "0 passed, 0 failed" ]'
 
+# export warns (stderr, exit 0, the same test on stdout) when the test cannot tell its two
+# sides apart: the same bytes at every read-back point under the other variant's toggles;
+# and says whether a power cut would (the crash states differ) or not
+printf '%s\n' 'name: same-output' 'steps:' '  - pwrite -S 0xaa 0 4096' '  - fsync' \
+	'  - pwrite -S 0xbb 0 100' '  - crash' 'variants:' '  - {name: off, patches: {da_write_no_handle: off}}' \
+	'  - {name: on}' > "$tmp/same-output.yaml"
+run "$sim" export --format fstests "$tmp/same-output.yaml"
+cp "$out" "$tmp/same-output.out"
+check export-warns-same-output '[ "$rc" = 0 ] && [ "$(wc -l < "$err")" = 1 ] &&
+	grep -q "^ext4sim: export: warning: variant off.s toggles (da_write_no_handle off) give the same output as the exported variant on.s at every read-back point: the test cannot tell them apart .*nor would a power cut: the crash states the model lists are the same too" "$err" &&
+	grep -q "^# Model: kernel profile 6.18, variant on;" "$out"'
+run "$sim" export --format fstests --variant on "$tmp/same-output.yaml"
+check export-warning-changes-no-output '[ "$rc" = 0 ] && cmp -s "$out" "$tmp/same-output.out" &&
+	grep -q "warning: variant off.s toggles" "$err"'
+run "$sim" export --format fstests scenarios/bugs/2024-eof-pollution-extend.yaml
+check export-no-warning-when-apart '[ "$rc" = 0 ] && [ ! -s "$err" ]'
+
 # a bug scenario exports its fixed side by default, with the fix's commits, and the
 # requirements that skip it (not fail it) where they are not met
 run "$sim" export --format fstests scenarios/bugs/2024-eof-pollution-extend.yaml

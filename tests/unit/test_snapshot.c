@@ -9,7 +9,10 @@
  * running transaction named by the layout, journaled data blocks with
  * their file block, runs of bytes capped at SNAP_BYTE_RUNS_MAX.  Taking a
  * snapshot changes nothing: two in a row give the same bytes, the FILE and
- * string forms agree, and the model's invariants still hold.
+ * string forms agree, and the model's invariants still hold.  Where two
+ * contents of the file differ (sim/content.c, what `diff` prints), the
+ * bytes past the shorter one's EOF read "past EOF", not zeros, however
+ * long and sparse the tail.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +26,7 @@
 #include <string.h>
 
 #include "blkdev.h"
+#include "content.h"
 #include "ext4.h"
 #include "fixture.h"
 #include "snapshot.h"
@@ -223,6 +227,31 @@ static void test_snapshot__journaled_data_names_the_file_block(void **state)
 	*state = NULL;
 }
 
+/* The bytes past one side's EOF are past EOF, never 0x00; a sparse tail costs its pages. */
+static void test_snapshot__content_diff_past_eof(void **state)
+{
+	struct fx_world *w = *state;
+	struct sim_content a, b, c;
+	char text[1024];
+
+	write_ok(w, 0, 32, 0x11);
+	sim_content_capture(&w->fs, true, &a);
+	write_ok(w, 32, 32, 0x22);
+	sim_content_capture(&w->fs, true, &b);
+	assert_int_equal(sim_content_diff(&a, &b, 8, text, sizeof(text)), 2);
+	assert_string_equal(text, "size 32 | 64\n[32, 64): past EOF | 0x22\n");
+	assert_int_equal(sim_content_diff(&b, &a, 8, text, sizeof(text)), 2);
+	assert_string_equal(text, "size 64 | 32\n[32, 64): 0x22 | past EOF\n");
+	write_ok(w, 1 << 30, 1, 0x33);          /* zeros up to it, in no page */
+	sim_content_capture(&w->fs, true, &c);
+	assert_int_equal(sim_content_diff(&a, &c, 8, text, sizeof(text)), 2);
+	assert_string_equal(text, "size 32 | 1073741825\n[32, 1073741825): past EOF | 0x22 x32, "
+			    "0x00 x1073741760, 0x33 x1\n");
+	sim_content_free(&a);
+	sim_content_free(&b);
+	sim_content_free(&c);
+}
+
 #define W(fn) cmocka_unit_test_setup_teardown(fn, fx_world_setup, fx_world_teardown)
 
 int main(void)
@@ -235,6 +264,7 @@ int main(void)
 		W(test_snapshot__is_side_effect_free),
 		W(test_snapshot__byte_runs_are_capped),
 		W(test_snapshot__hole_is_one_zero_run),
+		W(test_snapshot__content_diff_past_eof),
 		cmocka_unit_test_teardown(test_snapshot__journaled_data_names_the_file_block,
 					  fx_world_leftover),
 	};
