@@ -178,7 +178,7 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 	if ((rc = check_inputs(c, &l, nr)))
 		goto out_free;
 	c->o.json_state = c->o.json;    /* each step's state in the JSON (docs/json.md) */
-	c->o.record_events = c->o.json || c->o.events || c->o.explain;
+	c->o.record_events = c->o.json || c->o.events || c->o.explain || c->o.timeline;
 	if (c->o.json)
 		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);
