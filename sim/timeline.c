@@ -635,6 +635,15 @@ static bool row_moved(const struct tl_tracker *t, const struct tl_row *r)
 	return false;
 }
 
+/* Print @s padded to @w, unless it ends the line. */
+static void cell_out(FILE *out, const char *s, unsigned w, bool last)
+{
+	if (last)
+		fputs(s, out);
+	else
+		fprintf(out, "%-*s", (int)w, s);
+}
+
 /* Columns @cols[0..n) as one table. */
 static void print_chunk(FILE *out, const struct tl_tracker *t, const uint32_t *cols, uint32_t n)
 {
@@ -643,7 +652,7 @@ static void print_chunk(FILE *out, const struct tl_tracker *t, const uint32_t *c
 	fprintf(out, "      %-*s", TL_NAME_WIDTH + 2, "");
 	for (uint32_t k = 0; k < n; k++) {
 		col_head(t, cols[k], h, sizeof(h));
-		fprintf(out, "%-*s", (int)col_width(t, cols[k]), h);
+		cell_out(out, h, col_width(t, cols[k]), k + 1 == n);
 	}
 	fputc('\n', out);
 	for (uint32_t i = 0; i < t->nr_rows; i++) {
@@ -658,8 +667,8 @@ static void print_chunk(FILE *out, const struct tl_tracker *t, const uint32_t *c
 				continue;
 			fprintf(out, "        %-*s", TL_NAME_WIDTH, place_words[p]);
 			for (uint32_t k = 0; k < n; k++)
-				fprintf(out, "%-*s", (int)col_width(t, cols[k]),
-					r->cells[p][cols[k]][0] ? r->cells[p][cols[k]] : ".");
+				cell_out(out, r->cells[p][cols[k]][0] ? r->cells[p][cols[k]] : ".",
+					 col_width(t, cols[k]), k + 1 == n);
 			fputc('\n', out);
 		}
 	}
