@@ -238,7 +238,11 @@ static struct tl_row *row_of(struct tl_tracker *t, uint8_t kind, int64_t id, uin
 	return r;
 }
 
-/* Store a sample in column @col; @backfill: the columns before it get the same. */
+/*
+ * Store a sample in column @col.  @backfill (a metadata block first wanted
+ * now): before, it was in no transaction, write or log, so its buffer and
+ * its home held what its home holds now; the columns before get that.
+ */
 static void put_cells(struct tl_tracker *t, uint8_t kind, int64_t id, uint32_t tid, uint32_t col,
 		      char cell[TL_PLACES][TL_LABEL], bool backfill)
 {
@@ -252,10 +256,11 @@ static void put_cells(struct tl_tracker *t, uint8_t kind, int64_t id, uint32_t t
 		return;
 	if (!(r = row_of(t, kind, id, tid)))
 		return;
-	for (unsigned p = 0; p < TL_PLACES; p++) {
+	for (unsigned p = 0; p < TL_PLACES; p++)
 		memcpy(r->cells[p][col], cell[p], TL_LABEL);
-		for (uint32_t c = 0; fresh && backfill && c < col && p != TL_HOME_PENDING; c++)
-			memcpy(r->cells[p][c], cell[p], TL_LABEL);
+	for (uint32_t c = 0; fresh && backfill && c < col; c++) {
+		memcpy(r->cells[TL_CACHE][c], cell[TL_HOME_MEDIA], TL_LABEL);
+		memcpy(r->cells[TL_HOME_MEDIA][c], cell[TL_HOME_MEDIA], TL_LABEL);
 	}
 }
 
@@ -288,20 +293,40 @@ static void sample_data(struct tl_tracker *t, uint32_t l, uint32_t col)
 	put_cells(t, TLK_DATA, l, 0, col, cell, false);
 }
 
-/* Is metadata block @b worth a row at this sample? */
+static bool tx_carries(const transaction_t *tx, uint32_t b)
+{
+	for (uint32_t i = 0; tx && i < tx->t_nr_buffers; i++)
+		if (tx->t_buffers[i].jb_blocknr == b && tx->t_buffers[i].jb_lblk < 0)
+			return true;
+	return false;
+}
+
+/*
+ * Is metadata block @b worth a row at this sample: one of the three the
+ * file always has, or one a transaction, the checkpoint list, a pending
+ * write or the log holds (any other one has the same bytes in memory and on
+ * the media), or one with a row already.
+ */
 static bool meta_wanted(const struct tl_tracker *t, uint32_t b)
 {
 	const struct ext4_fs *fs = &t->w->fs;
-	const struct ext4_layout *lay = &fs->lay;
+	const struct ext4_layout *lay = &t->w->r->lay;
+	const journal_t *j = &fs->journal;
 
-	if (b == lay->bitmap_start || b == lay->inode_blk || b == lay->ext_start)
-		return true;
-	if (newest_bio(t->w->bd, b))
+	if (b == lay->bitmap_start || b == lay->inode_blk || b == lay->ext_start || newest_bio(t->w->bd, b))
 		return true;
 	for (uint32_t i = 0; i < t->nr_log; i++)
 		if (t->log[i].kind == TLK_META && t->log[i].home == b)
 			return true;
-	return mounted(fs) && memcmp(fs->meta[b], durable(t, b), t->w->bd->bd_block_size) != 0;
+	for (uint32_t i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].kind == TLK_META && t->rows[i].id == b)
+			return true;
+	if (!mounted(fs))
+		return false;
+	for (uint32_t i = 0; i < j->j_nr_cp; i++)
+		if (j->j_cp[i].cp_blocknr == b)
+			return true;
+	return tx_carries(j->j_running_transaction, b) || tx_carries(j->j_committing_transaction, b);
 }
 
 static void sample_meta(struct tl_tracker *t, uint32_t b, uint32_t col)
@@ -429,6 +454,8 @@ static void note_log_write(struct tl_tracker *t, const struct sim_event *e)
 	t->nr_log = n;
 	if (t->nr_log < TL_LOG_MAX)
 		t->log[t->nr_log++] = x;
+	else
+		t->truncated = true;
 }
 
 static void add_column(struct tl_tracker *t, int64_t col)
@@ -701,7 +728,8 @@ void tl_print(FILE *out, const struct tl_tracker *t, const struct ext4_layout *l
 
 		if (no <= 0 || first == end || no < log->l_ev[first].ev_no)
 			continue;
-		if ((uint32_t)(no - log->l_ev[first].ev_no) + first >= end)
+		if ((uint32_t)(no - log->l_ev[first].ev_no) + first >= end ||
+		    log->l_ev[first + (no - log->l_ev[first].ev_no)].ev_no != no)
 			continue;
 		explain_event(lay, &log->l_ev[first + (no - log->l_ev[first].ev_no)], text, sizeof(text));
 		fprintf(out, "        e%lld %s\n", (long long)no, text);
