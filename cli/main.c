@@ -174,6 +174,10 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 		rc = bad_usage("--point and --keep are flags of crashstates%s", "");
 		goto out_free;
 	}
+	if (quiz && c->o.timeline) {    /* it shows the events and the durable blocks */
+		rc = bad_usage("--quiz hides the answers that --timeline shows%s", "");
+		goto out_free;
+	}
 	nr = c->nr_cmds ? 1 : l.nr;
 	if ((rc = check_inputs(c, &l, nr)))
 		goto out_free;

@@ -53,3 +53,5 @@ run "$sim" run --json --timeline scenarios/crash/ordered-waits-for-data.yaml
 check timeline-json '[ "$(grep -o "\"timeline\": {\"columns\": \[0, " "$out" | wc -l)" = 5 ]'
 run "$sim" run --json scenarios/crash/ordered-waits-for-data.yaml
 check timeline-json-only-when-asked '! grep -q "\"timeline\": " "$out"'
+run "$sim" run --quiz --timeline scenarios/crash/ordered-waits-for-data.yaml
+check timeline-not-with-quiz '[ "$rc" = 2 ] && [ ! -s "$out" ]'
