@@ -15,10 +15,14 @@
 
 enum tl_kind { TLK_DATA, TLK_META, TLK_DESC, TLK_REVOKE, TLK_COMMIT };
 
+#define TL_RUNS_TEXT 96
+#define TL_RUNS_SHOWN 4
+
 /* One version of a block: the hash of its bytes and its label. */
 struct tl_version {
 	uint64_t h;
 	char label[TL_LABEL];
+	char runs[TL_RUNS_TEXT];        /* a data block's vN: its bytes as runs */
 };
 
 /* The versions of one block (a file block, or a metadata block), over the run. */
@@ -122,10 +126,29 @@ static bool pattern_label(const uint8_t *p, uint32_t n, char *out)
 	return true;
 }
 
+/* A block's bytes as runs: "0-99: 0xaa, 100-4095: 0x00" (the first few). */
+static void runs_text(const uint8_t *p, uint32_t n, char *out, size_t cap)
+{
+	size_t used = 0;
+	uint32_t nr = 0;
+
+	out[0] = 0;
+	for (uint32_t i = 0, j; i < n && used < cap; i = j, nr++) {
+		for (j = i + 1; j < n && p[j] == p[i];)
+			j++;
+		if (nr == TL_RUNS_SHOWN) {
+			snprintf(out + used, cap - used, ", ...");
+			return;
+		}
+		used += (size_t)snprintf(out + used, cap - used, "%s%u-%u: 0x%02x", nr ? ", " : "", i, j - 1,
+					 p[i]);
+	}
+}
+
 /* The label of bytes @p as a version of block @v. */
 static const char *version_label(struct tl_tracker *t, struct tl_vers *v, const uint8_t *p)
 {
-	uint32_t bs = t->w->fs.bdev->bd_block_size;
+	uint32_t bs = t->w->bd->bd_block_size;
 	uint64_t h = tl_hash(p, bs);
 	struct tl_version *x;
 
@@ -138,8 +161,12 @@ static const char *version_label(struct tl_tracker *t, struct tl_vers *v, const 
 	}
 	x = &v->v[v->nr++];
 	x->h = h;
-	if (v->kind != TLK_DATA || !pattern_label(p, bs, x->label))
-		snprintf(x->label, TL_LABEL, "v%u", v->kind == TLK_DATA ? ++v->nr_mixed : v->nr_mixed++);
+	x->runs[0] = 0;
+	if (v->kind == TLK_DATA && pattern_label(p, bs, x->label))
+		return x->label;
+	snprintf(x->label, TL_LABEL, "v%u", v->kind == TLK_DATA ? ++v->nr_mixed : v->nr_mixed++);
+	if (v->kind == TLK_DATA)
+		runs_text(p, bs, x->runs, sizeof(x->runs));
 	return x->label;
 }
 
@@ -535,6 +562,44 @@ static int row_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Does a cell of @r name version @label (with its ~ and * marks)? */
+static bool row_names(const struct tl_tracker *t, const struct tl_row *r, const char *label)
+{
+	for (unsigned p = 0; p < TL_PLACES; p++)
+		for (uint32_t c = 0; c < t->nr_cols; c++) {
+			const char *x = r->cells[p][c] + (r->cells[p][c][0] == '~');
+			size_t n = strlen(label);
+
+			if (!strncmp(x, label, n) && (!x[n] || !strcmp(x + n, "*")))
+				return true;
+		}
+	return false;
+}
+
+/* The data versions a data row names that are not their bytes (vN), with their runs. */
+static const struct tl_vers *mixed_of(const struct tl_tracker *t, const struct tl_row *r)
+{
+	for (uint32_t i = 0; r->kind == TLK_DATA && i < t->nr_vers; i++)
+		if (t->vers[i].kind == TLK_DATA && t->vers[i].id == r->id)
+			return &t->vers[i];
+	return NULL;
+}
+
+static void json_versions(FILE *f, const struct tl_tracker *t, const struct tl_row *r)
+{
+	const struct tl_vers *v = mixed_of(t, r);
+	bool any = false;
+
+	for (uint32_t i = 0; v && i < v->nr; i++) {
+		if (!v->v[i].runs[0] || !row_names(t, r, v->v[i].label))
+			continue;
+		fprintf(f, "%s\"%s\": \"%s\"", any ? ", " : ", \"versions\": {", v->v[i].label, v->v[i].runs);
+		any = true;
+	}
+	if (any)
+		fputc('}', f);
+}
+
 static void json_row(FILE *f, const struct tl_tracker *t, const struct tl_row *r)
 {
 	static const char *const kinds[] = { "data", "metadata", "descriptor", "revoke", "commit" };
@@ -564,7 +629,9 @@ static void json_row(FILE *f, const struct tl_tracker *t, const struct tl_row *r
 		fputc(']', f);
 		any = true;
 	}
-	fputs("}}", f);
+	fputc('}', f);
+	json_versions(f, t, r);
+	fputc('}', f);
 }
 
 char *tl_step_end(struct tl_tracker *t)
@@ -701,6 +768,19 @@ static void print_chunk(FILE *out, const struct tl_tracker *t, const uint32_t *c
 	}
 }
 
+/* The bytes of each vN a shown data row names. */
+static void print_versions(FILE *out, const struct tl_tracker *t)
+{
+	for (uint32_t i = 0; i < t->nr_rows; i++) {
+		const struct tl_vers *v = mixed_of(t, &t->rows[i]);
+
+		for (uint32_t k = 0; v && row_moved(t, &t->rows[i]) && k < v->nr; k++)
+			if (v->v[k].runs[0] && row_names(t, &t->rows[i], v->v[k].label))
+				fprintf(out, "        file block %lld %s: %s\n", (long long)v->id, v->v[k].label,
+					v->v[k].runs);
+	}
+}
+
 void tl_print(FILE *out, const struct tl_tracker *t, const struct ext4_layout *lay,
 	      const struct ev_log *log, uint32_t first, uint32_t end)
 {
@@ -723,6 +803,7 @@ void tl_print(FILE *out, const struct tl_tracker *t, const struct ext4_layout *l
 			width += col_width(t, shown[k + w]);
 		print_chunk(out, t, shown + k, w);
 	}
+	print_versions(out, t);
 	for (uint32_t k = 0; k < n; k++) {
 		int64_t no = t->cols[shown[k]];
 

@@ -18,9 +18,10 @@
  * A pending cell is "~V" while the write is in flight and "V" once it is in
  * the device's volatile write cache.  A version V is the block's bytes: a
  * data block's byte when all are equal ("aa"), two bytes for two runs
- * ("aa/00"), else vN; a metadata block's vN counts its contents in order of
- * first sight over the run (v0: what the step after mkfs found); the
- * journal's blocks are TxB (descriptor), R (revoke) and TxE (commit).
+ * ("aa/00"), else vN (its bytes as runs go with the row); a metadata block's
+ * vN counts its contents in order of first sight over the run (v0: what the
+ * first step found); the journal's blocks are TxB (descriptor), R (revoke)
+ * and TxE (commit).
  *
  * Columns: 0 is before the step, N the state right after event eN, -1 after
  * the step when it differs from the last event's.  The tracker samples the

@@ -526,7 +526,10 @@ function tlTable(box, ctx, tl, k) {
 				var td = add(tr, 'td', tlCellClass(pl[0], v) + (i === k ? ' cur' : ''), v.replace(/^~/, ''));
 				td.dataset.col = String(i);
 				if (i > 0 && v !== cells[i - 1]) td.classList.add('moved');
-				if (v.charAt(0) === '~') td.title = 'in flight: sent to the device, not completed';
+				var ver = v.replace(/^~/, '').replace(/\*$/, '');
+				var bytes = r.versions && r.versions[ver] ? ': bytes ' + r.versions[ver] : '';
+				if (v.charAt(0) === '~') td.title = 'in flight: sent to the device, not completed' + bytes;
+				else if (bytes) td.title = ver + bytes;
 			});
 		});
 	});
@@ -569,7 +572,7 @@ function panelBlocks(ctx) {
 	var lg = add(p, 'div', 'legend');
 	[['tc mem', 'in memory'], ['tc mem dirty', 'dirty (*)'], ['tc inflight', 'in flight to the device'],
 	 ['tc volatile', 'in the device\'s volatile cache'], ['tc media', 'on the media']].forEach(function (x) { legendItem(lg, x[0], x[1]); });
-	add(lg, 'span', '', 'a cell names the version: aa = every byte 0xaa, aa/00 = two runs, vN = a metadata block\'s Nth content; outlined: it moved at this event');
+	add(lg, 'span', '', 'a cell names the version: aa = every byte 0xaa, aa/00 = two runs, vN = a metadata block\'s Nth content or a data block\'s Nth mixed one (its bytes as the tooltip); outlined: it moved at this event');
 	var box = add(p, 'div', 'tlbox');
 	box.id = 'tlbox-' + ctx.sideIndex;
 	tlBoxes.push({ box: box, ctx: ctx });

@@ -192,6 +192,11 @@ check "stepping: the slider to its end selects the last column" \
 	 grep -q "class=\"tlnext\" disabled=\"\"" "$tmp/stepend.dom"'
 browse dom "$tmp/ordcol.dom" "$(url ordered "step=3&col=4")"
 check "stepping: #col=4 opens the fourth event" 'grep -q "<th class=\"tlcol cur\" data-col=\"4\"[^>]*>e$((first + 3))</th>" "$tmp/ordcol.dom"'
+printf 'name: mixed\nsteps:\n  - pwrite -S 0xaa 0 4096\n  - pwrite -S 0xbb 100 200\n' > "$tmp/mixed.yaml"
+page mixed "$tmp/mixed.yaml"
+browse dom "$tmp/mixed.dom" "$(url mixed step=2)"
+check "timeline: a mixed data version's bytes as its tooltip" \
+	'grep -q "title=\"v1: bytes 0-99: 0xaa, 100-299: 0xbb, 300-4095: 0xaa\">v1\*</td>" "$tmp/mixed.dom"'
 browse shot "$tmp/ordered.png" "$(url ordered step=3)"
 check "screenshot written" '[ "$(stat -c %s "$tmp/ordered.png" 2>/dev/null || echo 0)" -gt 20000 ]'
 

@@ -55,3 +55,5 @@ run "$sim" run --json scenarios/crash/ordered-waits-for-data.yaml
 check timeline-json-only-when-asked '! grep -q "\"timeline\": " "$out"'
 run "$sim" run --quiz --timeline scenarios/crash/ordered-waits-for-data.yaml
 check timeline-not-with-quiz '[ "$rc" = 2 ] && [ ! -s "$out" ]'
+run "$sim" run --timeline -c "pwrite -S 0xaa 0 4096" -c "pwrite -S 0xbb 100 200"
+check timeline-mixed-version-bytes 'grep -q "^        file block 0 v1: 0-99: 0xaa, 100-299: 0xbb, 300-4095: 0xaa$" "$out"'
