@@ -572,7 +572,7 @@ function panelBlocks(ctx) {
 	var lg = add(p, 'div', 'legend');
 	[['tc mem', 'in memory'], ['tc mem dirty', 'dirty (*)'], ['tc inflight', 'in flight to the device'],
 	 ['tc volatile', 'in the device\'s volatile cache'], ['tc media', 'on the media']].forEach(function (x) { legendItem(lg, x[0], x[1]); });
-	add(lg, 'span', '', 'a cell names the version: aa = every byte 0xaa, aa/00 = two runs, vN = a metadata block\'s Nth content or a data block\'s Nth mixed one (its bytes as the tooltip); outlined: it moved at this event');
+	add(lg, 'span', '', 'aa: every byte 0xaa \u00b7 aa/00: two runs \u00b7 vN: the Nth version (a data block\'s bytes as its tooltip) \u00b7 outlined: moved at this event');
 	var box = add(p, 'div', 'tlbox');
 	box.id = 'tlbox-' + ctx.sideIndex;
 	tlBoxes.push({ box: box, ctx: ctx });
