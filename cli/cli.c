@@ -254,6 +254,7 @@ static int bool_flag(struct cli *c, const struct cmd_opt *o)
 	case F_QUIET: c->o.quiet = true; break;
 	case F_EVENTS: c->o.events = true; break;
 	case F_EXPLAIN: c->o.explain = true; break;
+	case F_TIMELINE: c->o.timeline = true; break;
 	case F_NOTES: c->o.notes = true; break;
 	case F_DELALLOC: case F_NODELALLOC:
 		c->ov.has_delalloc = true;

@@ -52,6 +52,7 @@
 	{ F_C, "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
 
 static const struct cmd_flag run_flags[] = { RUN_FLAGS,
+	{ F_TIMELINE, "--timeline", NULL, "each step's block timeline: where each block's versions are" },
 	{ F_QUIZ, "--quiz", NULL, "sizes, crash states, reads and verdicts as blanks" },
 	{ F_REVEAL, "--reveal", NULL, "with --quiz: the answer key too" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag crashstates_flags[] = { RUN_FLAGS,

@@ -35,6 +35,7 @@ enum cmd_flag_id {
 	F_MAX_BYTES,
 	F_EVENTS,
 	F_EXPLAIN,
+	F_TIMELINE,
 	F_NOTES,
 	F_C,
 	F_QUIZ,

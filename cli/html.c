@@ -210,6 +210,7 @@ int cmd_html(int argc, struct cmd_opt *opts)
 	c->o.json = true;
 	c->o.json_state = true;         /* each step's state (docs/json.md) */
 	c->o.record_events = true;      /* each step's events and the why of its sizes */
+	c->o.timeline = true;           /* each step's block timeline */
 	c->o.name_writes = true;        /* crash states name their pending writes */
 	c->o.crash_digest = true;
 	c->o.quiet = true;

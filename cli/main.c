@@ -177,11 +177,15 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 		rc = bad_usage("--point and --keep are flags of crashstates%s", "");
 		goto out_free;
 	}
+	if (quiz && c->o.timeline) {    /* it shows the events and the durable blocks */
+		rc = bad_usage("--quiz hides the answers that --timeline shows%s", "");
+		goto out_free;
+	}
 	nr = c->nr_cmds ? 1 : l.nr;
 	if ((rc = check_inputs(c, &l, nr)))
 		goto out_free;
 	c->o.json_state = c->o.json;    /* each step's state in the JSON (docs/json.md) */
-	c->o.record_events = c->o.json || c->o.events || c->o.explain;
+	c->o.record_events = c->o.json || c->o.events || c->o.explain || c->o.timeline;
 	if (c->o.json)
 		printf("{\"ext4sim\": \"%s\", \"json_version\": %d, \"scenarios\": [",
 		       EXT4SIM_VERSION, SNAP_JSON_VERSION);

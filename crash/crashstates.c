@@ -264,13 +264,50 @@ static void file_hash(const struct ext4_fs *fs, const struct cs_ctx *x, uint64_t
 	free(buf);
 }
 
-/* The SHA-256 of the recovered file as a reader sees it. */
-static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out[65])
+/* Runs of equal bytes as text: "0-4095: 0xaa, 4096-8191: 0x00" (the first few). */
+struct runs_text {
+	char *out;
+	size_t cap, used;
+	int64_t off, len;               /* the open run */
+	uint8_t byte;
+	uint32_t nr;                    /* runs closed */
+};
+
+static void runs_close(struct runs_text *r)
 {
+	if (!r->len)
+		return;
+	if (r->nr < CS_RUNS_SHOWN && r->used < r->cap)
+		r->used += (size_t)snprintf(r->out + r->used, r->cap - r->used, "%s%lld-%lld: 0x%02x",
+					    r->nr ? ", " : "", (long long)r->off,
+					    (long long)(r->off + r->len - 1), r->byte);
+	else if (r->nr == CS_RUNS_SHOWN && r->used < r->cap)
+		r->used += (size_t)snprintf(r->out + r->used, r->cap - r->used, ", ...");
+	r->nr++;
+	r->off += r->len;
+	r->len = 0;
+}
+
+static void runs_add(struct runs_text *r, const uint8_t *p, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++) {
+		if (r->len && p[i] != r->byte)
+			runs_close(r);
+		r->byte = p[i];
+		r->len++;
+	}
+}
+
+/* The SHA-256 of the recovered file as a reader sees it, and its bytes as runs. */
+static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out[65],
+		   char runs[CS_RUNS_TEXT])
+{
+	struct runs_text rt = { .out = runs, .cap = CS_RUNS_TEXT };
 	struct sha256 s;
 	uint8_t d[32];
 
 	sha256_init(&s);
+	runs[0] = 0;
 	if (fs->inode.i_size <= DIGEST_BYTES_MAX) {
 		uint8_t *buf = sim_zalloc(CHUNK);
 
@@ -279,9 +316,14 @@ static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out
 
 			ext4_peek(fs, p, n, buf);
 			sha256_update(&s, buf, (size_t)n);
+			runs_add(&rt, buf, n);
 		}
+		runs_close(&rt);
+		if (!fs->inode.i_size)
+			snprintf(runs, CS_RUNS_TEXT, "empty");
 		free(buf);
-	} else {        /* too large to stream: the recovered runs, then the size */
+	} else {
+		snprintf(runs, CS_RUNS_TEXT, "not listed (over %lld bytes)", (long long)DIGEST_BYTES_MAX);        /* too large to stream: the recovered runs, then the size */
 		uint8_t rec[17];
 
 		for (uint32_t i = 0; i < c->posix.nr; i++) {     /* fields, not padding */
@@ -494,7 +536,7 @@ static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_d
 	st->size = fs2.inode.i_size;
 	file_hash(&fs2, NULL, st->h);
 	if (want_digest)
-		digest(&fs2, &cc, st->sha256);
+		digest(&fs2, &cc, st->sha256, st->runs);
 	chk_destroy(&cc);
 	ext4_free_fs(&fs2);
 	blkdev_destroy(child);
@@ -722,6 +764,7 @@ static void evaluate(struct cs_ctx *x)
 		SIM_ASSERT(w.h[0] == st.h[0] && w.h[1] == st.h[1]);
 		SIM_ASSERT(w.replay_first == st.replay_first && w.replay_end == st.replay_end);
 		memcpy(st.sha256, w.sha256, sizeof(st.sha256));
+		memcpy(st.runs, w.runs, sizeof(st.runs));
 		memcpy(st.first_msg, w.first_msg, sizeof(st.first_msg));
 	}
 	example_of(x, st.example, sizeof(st.example));

@@ -35,6 +35,8 @@
 
 #define CS_BOUND_DEFAULT 4096u          /* states evaluated per crash point */
 #define CS_EXAMPLE_MAX 512
+#define CS_RUNS_SHOWN 8                 /* runs of equal bytes a state's text lists */
+#define CS_RUNS_TEXT 256
 
 /* cs_enumerate() flags */
 #define CS_DIGEST 1u                    /* the SHA-256 of every distinct state */
@@ -47,6 +49,7 @@ struct cs_state {
 	uint64_t h[2];                  /* content hash (grouping only) */
 	uint32_t mask;                  /* violated, as bits */
 	char sha256[65];                /* with CS_DIGEST, else empty */
+	char runs[CS_RUNS_TEXT];        /* with CS_DIGEST: the bytes as runs (cs_runs_text) */
 	bool violated[INV_COUNT];
 	char first_msg[CHK_MSG_MAX];    /* the first violation's message, if any */
 	uint64_t raw_states;            /* raw states that lead here */

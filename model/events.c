@@ -44,6 +44,8 @@ void ev_record5(struct ev_log *log, enum ev_type type, const char *func, int64_t
 	e->ev_c = c;
 	e->ev_d = d;
 	e->ev_e = e_;
+	if (log->l_observe)
+		log->l_observe(log->l_observe_ctx, e);
 }
 
 void ev_record_size(struct ev_log *log, enum ev_type type, const char *func,

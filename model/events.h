@@ -92,6 +92,13 @@ struct ev_log {
 	uint32_t l_next_no;     /* the next event's number */
 	uint32_t l_dropped;     /* events past EV_LOG_MAX */
 	uint8_t l_cause;        /* enum ev_cause in force */
+	/*
+	 * Called after each event is kept, or NULL: a reader above the model
+	 * (the block timeline, sim/timeline.h) that looks at the state the
+	 * event left.  It must only read.
+	 */
+	void (*l_observe)(void *ctx, const struct sim_event *e);
+	void *l_observe_ctx;
 };
 
 /* Append an event (numbered); @log may be NULL (then nothing happens). */

@@ -224,6 +224,8 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 	fprintf(out, "%s{\"size\": %lld, \"sha256\": \"%s\", \"violations\": ",
 		first ? "" : ", ", (long long)st->size, st->sha256);
 	json_names(out, st->violated);
+	fprintf(out, ", \"bytes\": ");
+	json_string(out, st->runs);
 	fprintf(out, ", \"raw_states\": %llu, \"example\": ", (unsigned long long)st->raw_states);
 	json_string(out, st->example);
 	fprintf(out, ", \"replayed_tids\": [");
@@ -327,6 +329,8 @@ static void json_step(FILE *out, const struct scenario *s, const struct sim_vari
 		explain_json_events(out, &r->lay, &r->events, sr->ev_first, sr->ev_end);
 		fputs(", \"why\": ", out);
 		explain_json_sizes(out, &r->events, sr->ev_first, sr->ev_end, &r->cfg.sem);
+		if (sr->timeline_json)
+			fprintf(out, ", \"timeline\": %s", sr->timeline_json);
 		if (sr->writes_note) {
 			fputs(", \"writes\": ", out);
 			json_string(out, sr->writes_note);

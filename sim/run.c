@@ -20,6 +20,7 @@
 #include "explain.h"
 #include "outfile.h"
 #include "snapshot.h"
+#include "timeline.h"
 #include "trace.h"
 #include "world.h"
 #include "suggest.h"
@@ -770,6 +771,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	struct trace_state now;
 	struct world w;
 	struct crash_inside_ctx ic = { .w = &w };
+	struct tl_tracker *tl = NULL;
 	int ret = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -781,6 +783,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->lay = w.fs.lay;
 	if (o && o->record_events)
 		world_attach_events(&w);
+	if (o && o->record_events && o->timeline)
+		tl = tl_create(&w);
 	if (trace)      /* the captures feed the trace only */
 		trace_capture(&w.fs, &now);
 	for (uint32_t i = 0; i < s->nr_steps; i++) {
@@ -790,6 +794,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		if (trace)
 			trace_step_header(trace, i + 1, &s->steps[i]);
 		sr->ev_first = r->events.l_nr;
+		if (tl)
+			tl_step_begin(tl);
 		chk_step_begin(&r->chk, &w.fs);
 		crash_arm_inside(&ic, &s->steps[i], i + 1, o && o->crash_everywhere);
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
@@ -801,11 +807,16 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		sr->i_size = w.fs.inode.i_size;
 		sr->i_disksize = w.fs.inode.i_disksize;
 		sr->ev_end = r->events.l_nr;
+		if (tl)
+			sr->timeline_json = tl_step_end(tl);
 		if (o && o->json_state)
 			sr->state_json = snap_json_string(&w.fs);
 		if (trace)
 			trace_step(trace, &w, &s->steps[i], sr, &now, nv);
+		if (trace && tl)
+			tl_print(trace, tl, &r->lay, &r->events, sr->ev_first, sr->ev_end);
 	}
+	tl_destroy(tl);
 	r->final_size = w.fs.inode.i_size;
 	r->final_disksize = w.fs.inode.i_disksize;
 	if (dump_path)
@@ -822,6 +833,7 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 {
 	for (unsigned i = 0; r->steps && i < nr_steps; i++) {
 		free(r->steps[i].state_json);
+		free(r->steps[i].timeline_json);
 		free(r->steps[i].writes_note);
 	}
 	free(r->steps);

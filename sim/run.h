@@ -46,6 +46,7 @@ struct sim_options {
 	bool record_events;             /* keep the model's events (--json, --events, --explain) */
 	bool events;                    /* the trace lists each step's events (--events) */
 	bool explain;                   /* the trace gives the rule behind each size change */
+	bool timeline;                  /* each step's block timeline (timeline.h; trace and JSON) */
 	bool name_writes;               /* crash points keep what each pending write is */
 	bool notes;                     /* print informational notes (--notes) */
 	bool quiet;                     /* no step trace */
@@ -88,6 +89,7 @@ struct sim_step_result {
 	uint32_t ev_first;              /* the step's events: [ev_first, ev_end) of the log */
 	uint32_t ev_end;
 	char *state_json;
+	char *timeline_json;            /* with o->timeline: the step's block timeline (timeline.h) */
 	char *writes_note;              /* crash --keep: the writes kept and lost, named */
 	uint32_t pending;               /* a crash step: the writes not yet durable */
 	bool nonda;                     /* ext4_nonda_switch sent the step off the delalloc path */               /* with json_state: the state after the step (snapshot.h) */

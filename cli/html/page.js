@@ -7,7 +7,7 @@
 (function () {
 var doc = JSON.parse(document.getElementById('data').textContent);
 var sides = [], scen = {};
-var sel = { step: 1, a: 0, b: -1, point: 0 };
+var sel = { step: 1, a: 0, b: -1, point: 0, col: 0 };
 
 function el(tag, cls, text) {
 	var e = document.createElement(tag);
@@ -90,6 +90,7 @@ function readHash() {
 		if (p[0] === 'a' && v >= 0 && v < sides.length) sel.a = v;
 		if (p[0] === 'b' && v >= -1 && v < sides.length) sel.b = v;
 		if (p[0] === 'point') sel.point = v;
+		if (p[0] === 'col') sel.col = v;
 	});
 	sel.step = Math.min(Math.max(sel.step, 1), Math.max(nsteps(), 1));
 }
@@ -97,6 +98,7 @@ function writeHash() {
 	var h = '#step=' + sel.step;
 	if (sides.length > 1) h += '&a=' + sel.a + '&b=' + sel.b;
 	if (sel.point) h += '&point=' + sel.point;
+	if (sel.col) h += '&col=' + sel.col;
 	if (location.hash !== h) history.replaceState(null, '', h);
 }
 
@@ -134,7 +136,7 @@ function buildHeader() {
 	var lg = add(top, 'div', 'legend');
 	legendItem(lg, 'changed', 'changed by this step');
 	if (sides.length > 1) legendItem(lg, 'differs', 'differs from the other side');
-	add(lg, 'span', '', 'keys: \u2190 \u2192 step, Home / End');
+	add(lg, 'span', '', 'keys: \u2190 \u2192 step, Home / End; , . event');
 	document.title = 'ext4sim: ' + scen.name;
 }
 
@@ -369,8 +371,21 @@ function txnBox(parent, t, label, pt, ot, hasOther) {
 	if (t.freed.length) add(box, 'div', '', 'frees at commit: ' + t.freed.map(function (f) { return f.start + '+' + f.len; }).join(', '));
 	flag(box, t, pt, ot, hasOther);
 }
-function logBar(p, j, pj) {
-	var span = j.last - j.first, wrap = add(p, 'div', 'axiswrap'), bar = add(wrap, 'div', 'bar');
+/* The log blocks a side ever uses (head, tail and logged transactions over all its steps). */
+function logUsed(side) {
+	if (side.logEnd !== undefined) return side.logEnd;
+	var end = 0;
+	side.v.steps.forEach(function (s) {
+		var j = s.state.journal;
+		end = Math.max(end, j.head, j.tail);
+		j.logged.forEach(function (l) { end = Math.max(end, l.start + l.length); });
+	});
+	side.logEnd = end;
+	return end;
+}
+function logBar(p, j, pj, side) {
+	var used = Math.min(j.last, Math.max(logUsed(side) + 2, j.first + 8));
+	var span = used - j.first, wrap = add(p, 'div', 'axiswrap'), bar = add(wrap, 'div', 'bar');
 	j.logged.forEach(function (l, i) {
 		var d = segment(bar, l.start - j.first, l.length, span, '', 'tid ' + l.tid, 'tid ' + l.tid + ': log blocks ' + l.start + '\u2013' + (l.start + l.length - 1));
 		d.style.background = ['#93c5fd', '#a5b4fc', '#99f6e4', '#fcd34d'][i % 4];
@@ -384,7 +399,10 @@ function logBar(p, j, pj) {
 		  flagEl: function (e) { flag(e, j.head, pj.head); } }]);
 	var ax = add(p, 'div', 'axis');
 	add(ax, 'span', '', 'log block ' + j.first);
-	add(ax, 'span', '', 'log block ' + (j.last - 1));
+	add(ax, 'span', '', 'log block ' + (used - 1));
+	bar.dataset.span = String(span);
+	add(p, 'div', 'hint', 'The bar shows log blocks ' + j.first + '\u2013' + (used - 1) + ', the part this run uses, of ' + j.first + '\u2013' + (j.last - 1) +
+	    ' (' + (j.last - j.first) + ' blocks; the rest stays unused).');
 }
 function panelJournal(ctx) {
 	var p = panel(ctx.root, 'Journal (jbd2)'), j = ctx.s.journal, pj = ctx.pv.journal, oj = ctx.o && ctx.o.journal, ho = !!ctx.o;
@@ -396,7 +414,7 @@ function panelJournal(ctx) {
 	txnBox(p, j.committing, 'committing', pj.committing, oj && oj.committing, ho);
 	if (!j.committing) p.lastChild.firstChild.textContent = 'no committing transaction (a commit runs to its end within a step: its work is in the events)';
 	add(p, 'h3', '', 'The log: committed transactions not yet released');
-	logBar(p, j, pj);
+	logBar(p, j, pj, ctx.side);
 	var ul = add(p, 'ul', 'list');
 	j.logged.forEach(function (l) {
 		var li = add(ul, 'li', '', 'tid ' + l.tid + ': log blocks ' + l.start + '\u2013' + (l.start + l.length - 1) + ' (' + plural(l.length, 'block') + ')');
@@ -454,6 +472,135 @@ function panelDevice(ctx) {
 	return p;
 }
 
+/* --- the block timeline: where each version of each block is, event by event --- */
+var PLACES = [['cache', 'page cache / buffer'], ['log_pending', 'journal: written, not durable'], ['log_media', 'journal: on the media'],
+	      ['home_pending', 'home: written, not durable'], ['home_media', 'home: on the media']];
+function tlRowName(r) {
+	if (r.kind === 'data') return 'file block ' + r.lblk + (r.blocknr >= 0 ? ' (disk ' + r.blocknr + ')' : ' (no disk block yet)');
+	if (r.kind === 'metadata') return r.what + ' (disk ' + r.blocknr + ')';
+	return { descriptor: 'TxB: descriptor', commit: 'TxE: commit block', revoke: 'revoke block' }[r.kind] + ' of tid ' + r.tid + ' (disk ' + r.blocknr + ')';
+}
+function tlColName(c) { return c === 0 ? 'before' : c < 0 ? 'after' : 'e' + c; }
+function tlCellClass(place, v) {
+	if (!v) return 'tc empty';
+	if (v.charAt(0) === '~') return 'tc inflight';
+	if (place === 'log_pending' || place === 'home_pending') return 'tc volatile';
+	if (place === 'cache') return 'tc mem' + (v.slice(-1) === '*' ? ' dirty' : '');
+	return 'tc media';
+}
+function eventOf(ctx, no) { return findBy(ctx.step.events, 'event', no); }
+function eventText(e) {
+	var t = e.text.indexOf(e.function + ': ') === 0 ? e.text.slice(e.function.length + 2) : e.text, tail = ' [' + e.cause + ']';
+	if (t.slice(-tail.length) === tail) t = t.slice(0, -tail.length);
+	return e.function + ': ' + t;
+}
+/* The newest transaction state event at or before column @k (the commit's phase). */
+function tlPhase(ctx, tl, k) {
+	var last = null;
+	for (var c = 1; c <= k && c < tl.columns.length; c++) {
+		var e = tl.columns[c] > 0 ? eventOf(ctx, tl.columns[c]) : null;
+		if (e && e.type === 'transaction_state') last = e;
+	}
+	return last;
+}
+function tlTable(box, ctx, tl, k) {
+	var wrap = add(box, 'div', 'tlwrap'), tb = add(wrap, 'table', 'tlgrid'), hr = add(tb, 'tr');
+	add(hr, 'th', 'tlname', 'block / where');
+	tl.columns.forEach(function (c, i) {
+		var th = add(hr, 'th', 'tlcol' + (i === k ? ' cur' : ''), tlColName(c));
+		th.dataset.col = String(i);
+		var e = c > 0 ? eventOf(ctx, c) : null;
+		th.title = e ? eventText(e) : (c === 0 ? 'before the step' : 'after the step');
+	});
+	tl.rows.forEach(function (r) {
+		var g = add(tb, 'tr', 'tlblock');
+		var nm = add(g, 'td', 'tlbname', tlRowName(r));
+		nm.colSpan = tl.columns.length + 1;
+		PLACES.forEach(function (pl) {
+			var cells = r.places[pl[0]];
+			if (!cells) return;
+			var tr = add(tb, 'tr', 'tlplace');
+			tr.dataset.place = pl[0];
+			add(tr, 'td', 'tlpname', pl[1]);
+			cells.forEach(function (v, i) {
+				var td = add(tr, 'td', tlCellClass(pl[0], v) + (i === k ? ' cur' : ''), v.replace(/^~/, ''));
+				td.dataset.col = String(i);
+				if (i > 0 && v !== cells[i - 1]) td.classList.add('moved');
+				var ver = v.replace(/^~/, '').replace(/\*$/, '');
+				var bytes = r.versions && r.versions[ver] ? ': bytes ' + r.versions[ver] : '';
+				if (v.charAt(0) === '~') td.title = 'in flight: sent to the device, not completed' + bytes;
+				else if (bytes) td.title = ver + bytes;
+			});
+		});
+	});
+	return wrap;
+}
+function tlDraw(box, ctx) {
+	var tl = ctx.step.timeline, n = tl.columns.length, k = Math.min(Math.max(sel.col, 0), n - 1);
+	box.textContent = '';
+	var bar = add(box, 'div', 'tlstep');
+	var prev = add(bar, 'button', 'tlprev', '\u2190 event'), next = add(bar, 'button', 'tlnext', 'event \u2192');
+	prev.disabled = k === 0;
+	next.disabled = k === n - 1;
+	prev.addEventListener('click', function () { goCol(k - 1); });
+	next.addEventListener('click', function () { goCol(k + 1); });
+	var range = add(bar, 'input', 'tlrange');
+	range.type = 'range';
+	range.min = '0';
+	range.max = String(n - 1);
+	range.value = String(k);
+	range.setAttribute('aria-label', 'event');
+	range.addEventListener('input', function () { goCol(parseInt(range.value, 10)); });
+	add(bar, 'span', 'tlpos', (k + 1) + ' / ' + n);
+	var c = tl.columns[k], e = c > 0 ? eventOf(ctx, c) : null;
+	var now = add(box, 'div', 'tlnow');
+	add(now, 'b', 'mono', tlColName(c));
+	now.appendChild(document.createTextNode(' ' + (e ? eventText(e) + (e.cause !== 'step' ? '  [' + e.cause + ']' : '') :
+		c === 0 ? 'the state before the step' : 'the state after the step')));
+	var ph = tlPhase(ctx, tl, k);
+	if (ph) add(box, 'div', 'hint tlphase', 'commit phase: ' + eventText(ph));
+	var wrap = tlTable(box, ctx, tl, k);
+	var cur = wrap.querySelector('th.cur');
+	if (cur && (cur.offsetLeft < wrap.scrollLeft + 160 || cur.offsetLeft > wrap.scrollLeft + wrap.clientWidth - 40))
+		wrap.scrollLeft = Math.max(0, cur.offsetLeft - wrap.clientWidth / 2);
+	if (tl.truncated) add(box, 'div', 'hint', 'Truncated: the step has more events or blocks than the timeline keeps.');
+}
+function panelBlocks(ctx) {
+	var tl = ctx.step.timeline;
+	if (!tl || !tl.rows.length) return null;
+	var p = panel(ctx.root, 'Block timeline: where each version of each block is', true);
+	var lg = add(p, 'div', 'legend');
+	[['tc mem', 'in memory'], ['tc mem dirty', 'dirty (*)'], ['tc inflight', 'in flight to the device'],
+	 ['tc volatile', 'in the device\'s volatile cache'], ['tc media', 'on the media']].forEach(function (x) { legendItem(lg, x[0], x[1]); });
+	add(lg, 'span', '', 'aa: every byte 0xaa \u00b7 aa/00: two runs \u00b7 vN: the Nth version (a data block\'s bytes as its tooltip) \u00b7 outlined: moved at this event');
+	var box = add(p, 'div', 'tlbox');
+	box.id = 'tlbox-' + ctx.sideIndex;
+	tlBoxes.push({ box: box, ctx: ctx });
+	tlDraw(box, ctx);
+	return p;
+}
+var tlBoxes = [];
+function goCol(k) {
+	var n = 0;
+	tlBoxes.forEach(function (b) { n = Math.max(n, b.ctx.step.timeline.columns.length); });
+	if (!n) return;
+	k = Math.min(Math.max(k, 0), n - 1);
+	if (k === sel.col) return;
+	sel.col = k;
+	tlBoxes.forEach(function (b) { tlDraw(b.box, b.ctx); });
+	markEvents();
+	writeHash();
+}
+/* The events list shows the selected column's event. */
+function markEvents() {
+	document.querySelectorAll('ol.events li.cur').forEach(function (li) { li.classList.remove('cur'); });
+	tlBoxes.forEach(function (b) {
+		var tl = b.ctx.step.timeline, c = tl.columns[Math.min(sel.col, tl.columns.length - 1)];
+		var li = b.ctx.root.querySelector('ol.events li[data-ev="' + c + '"]');
+		if (li) li.classList.add('cur');
+	});
+}
+
 function panelEvents(ctx) {
 	var st = ctx.step, p = panel(ctx.root, 'What happened: ' + plural(st.events.length, 'event')), MAX = 5000;
 	if (st.why.length) {
@@ -464,6 +611,7 @@ function panelEvents(ctx) {
 	var ol = add(p, 'ol', 'events');
 	st.events.slice(0, MAX).forEach(function (e) {
 		var li = add(ol, 'li', 'ev');
+		li.dataset.ev = String(e.event);
 		add(li, 'span', 'en mono', 'e' + e.event);
 		var body = add(li, 'span', 'eb');
 		add(body, 'code', 'ef', e.function);
@@ -483,8 +631,12 @@ function panelEvents(ctx) {
 var WHERE = { after_step: 'after the step', before_flush: 'inside the step, before a cache flush', before_fua: 'inside the step, before a FUA write' };
 function crashState(parent, st, k, n, other) {
 	var d = add(parent, 'div', 'cstate');
-	add(d, 'div', 'th', 'state ' + (k + 1) + ' of ' + n + ': the recovered file is ' + st.size + ' bytes, sha256 ' + st.sha256.slice(0, 16) + '\u2026 (' +
-	    plural(st.raw_states, 'raw state') + ')');
+	var th = add(d, 'div', 'th', 'state ' + (k + 1) + ' of ' + n + ': the recovered file is ' + plural(st.size, 'byte') + ' (' +
+		     plural(st.raw_states, 'raw state') + ')');
+	th.title = 'sha256 ' + st.sha256;
+	var by = add(d, 'div', 'cbytes');
+	add(by, 'span', 'hint', 'bytes: ');
+	add(by, 'code', '', st.bytes);
 	if (st.writes) add(d, 'div', '', 'writes ' + st.writes);
 	var ex = add(d, 'div', '', 'for example: ');
 	add(ex, 'code', '', st.example);
@@ -568,11 +720,12 @@ function renderSide(parent, side, other, i) {
 	if (other && stepOf(other, i).result !== st.result) res.classList.add('differs');
 	if (st.writes) add(col, 'div', 'note', 'crash --keep: ' + st.writes);
 	var root = add(col, 'div', 'panels');
-	var ctx = { root: root, side: side, otherSide: other, i: i, step: st, s: s, pv: prevState(side, i),
+	var ctx = { root: root, side: side, otherSide: other, i: i, step: st, s: s, pv: prevState(side, i), sideIndex: sides.indexOf(side),
 		    o: other ? stateOf(other, i) : null, bs: side.v.config.block_size,
 		    per: Math.max(1, 4096 / side.v.config.block_size), end: sel.end };
 	panelVerdict(ctx);
 	panelCrash(ctx);
+	panelBlocks(ctx);
 	panelSizes(ctx);
 	panelEvents(ctx);
 	panelCache(ctx);
@@ -584,6 +737,7 @@ function renderSide(parent, side, other, i) {
 function render() {
 	var main = document.getElementById('main'), n = nsteps();
 	main.textContent = '';
+	tlBoxes = [];
 	if (!n) { add(main, 'p', '', 'The scenario has no step.'); return; }
 	var a = sides[sel.a], b = sel.b >= 0 && sel.b !== sel.a ? sides[sel.b] : null, i = sel.step;
 	sel.end = Math.max(axisEnd(a), b ? axisEnd(b) : 0);
@@ -599,6 +753,7 @@ function render() {
 	renderSide(wrap, a, b, i);
 	if (b) renderSide(wrap, b, a, i);
 	showSelected();
+	markEvents();
 	writeHash();
 	var open = main.querySelector('details.cpoint[open]');
 	if (open && sel.point) open.scrollIntoView({ block: 'nearest' });
@@ -609,6 +764,7 @@ function go(i) {
 	if (i === sel.step) return;
 	sel.step = i;
 	sel.point = 0;
+	sel.col = 0;
 	render();
 }
 
@@ -623,6 +779,11 @@ function init() {
 	});
 	document.addEventListener('keydown', function (e) {
 		if (e.target && (e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') || e.altKey || e.ctrlKey || e.metaKey) return;
+		if (e.key === ',' || e.key === '.') {
+			e.preventDefault();
+			goCol(sel.col + (e.key === '.' ? 1 : -1));
+			return;
+		}
 		var k = { ArrowLeft: sel.step - 1, ArrowRight: sel.step + 1, Home: 1, End: nsteps() }[e.key];
 		if (k === undefined) return;
 		e.preventDefault();

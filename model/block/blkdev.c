@@ -238,6 +238,8 @@ bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq)
 	return b && b->b_state == BIO_SUBMITTED;
 }
 
+static void fua_done(struct blkdev *bd, struct bio_rec *b);
+
 void blkdev_complete(struct blkdev *bd, uint64_t seq)
 {
 	struct bio_rec *b = find_bio(bd, seq);
@@ -250,13 +252,27 @@ void blkdev_complete(struct blkdev *bd, uint64_t seq)
 	}
 	b->b_state = BIO_COMPLETED;
 	b->b_done_seq = bd->bd_next_done++;
-	if (bd->bd_events)
-		ev_record5(bd->bd_events, EV_BIO_COMPLETE, "bio_endio", b->b_blocknr,
-			   b->b_info.bi_what, b->b_info.bi_event, b->b_info.bi_tid, b->b_fua);
-	if (!b->b_fua)
+	if (!b->b_fua) {
+		if (bd->bd_events)
+			ev_record5(bd->bd_events, EV_BIO_COMPLETE, "bio_endio", b->b_blocknr,
+				   b->b_info.bi_what, b->b_info.bi_event, b->b_info.bi_tid, false);
 		return;
-	/* FUA: on media now; older cached copies of the block are superseded. */
+	}
+	/*
+	 * FUA: on media now; older cached copies of the block are superseded.
+	 * The event follows, so that a reader of the state it left sees the
+	 * block durable.
+	 */
 	blkdev_write_durable(bd, b->b_blocknr, b->b_data);
+	fua_done(bd, b);
+}
+
+/* The rest of a FUA completion: older copies superseded, the write gone, the event. */
+static void fua_done(struct blkdev *bd, struct bio_rec *b)
+{
+	struct bio_info bi = b->b_info;
+	uint32_t blk = b->b_blocknr;
+
 	for (uint32_t i = 0; i < bd->bd_nr_bios;) {
 		struct bio_rec *o = &bd->bd_bios[i];
 
@@ -270,6 +286,9 @@ void blkdev_complete(struct blkdev *bd, uint64_t seq)
 		i++;
 	}
 	remove_bio(bd, b);
+	if (bd->bd_events)
+		ev_record5(bd->bd_events, EV_BIO_COMPLETE, "bio_endio", blk, bi.bi_what, bi.bi_event,
+			   bi.bi_tid, true);
 }
 
 void blkdev_complete_all(struct blkdev *bd)

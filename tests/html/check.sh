@@ -7,7 +7,14 @@
 #     generated scenario of 1200 steps, whose step 1100 can be selected;
 #   - at a crash step (crash --keep), the crash point is open, every distinct state
 #     `ext4sim crashstates` lists is there (its sha256 prefix), each with its verdict;
+#   - a crash state shows the recovered file's bytes as runs (crashstates --json "bytes");
 #   - a step that changed i_size marks the i_size cell `changed`;
+#   - the journal's log bar spans the part of the log the run uses;
+#   - the block timeline of a commit: a row per block (data, bitmap, inode table, extent
+#     block, TxB, TxE), a column per event, the data going in flight, into the cache and
+#     onto the media, the log copies durable before TxE; stepping event by event (the
+#     buttons, the . key and the slider, pressed by a script added to a copy of the page;
+#     #col=N) moves the current column and marks its event;
 #   - a step's event list has as many entries as `ext4sim run --events` lists for it;
 #   - two variants and a --diff page show two sides, the differences marked `differs`;
 #   - no request: the page names nothing external (no http:, https:, //, src=, url(,
@@ -102,6 +109,12 @@ check "crash: crashstates lists states" '[ -s "$tmp/shas" ]'
 while read -r sha; do
 	check "crash: state $sha is shown" 'grep -q "sha256 $sha" "$tmp/crash.dom"'
 done < "$tmp/shas"
+"$sim" crashstates --json "$crash" | grep -o '"bytes": "[^"]*"' | sed 's/^"bytes": "//; s/"$//' > "$tmp/bytes"
+check "crash: crashstates gives the states' bytes" '[ -s "$tmp/bytes" ]'
+while read -r by; do
+	check "crash: a state's bytes are shown as runs ($by)" 'grep -qF "<code>$by</code>" "$tmp/crash.dom"'
+done < "$tmp/bytes"
+check "crash: no sha256 prefix in a state's text" '! grep -q "bytes, sha256 " "$tmp/crash.dom"'
 check "crash: each state has its verdict" \
 	'[ "$(count "class=\"cverdict [a-z]*\">verdict: " "$tmp/crash.dom")" = "$(wc -l < "$tmp/shas")" ]'
 check "crash: a state says no violation" 'grep -q "verdict: no violation" "$tmp/crash.dom"'
@@ -124,6 +137,66 @@ for n in 1 3; do
 done
 check "events: step 3 shows the ordered-data wait" 'grep -q "waits for the ordered data writes" "$tmp/ord3.dom"'
 check "events: step 1 says why i_size moved" 'grep -q "<ul class=\"why\"><li>e4 i_size 0 -&gt; 4096" "$tmp/ord1.dom"'
+check "log bar: scaled to the log's used part, not its 1023 blocks" \
+	'span=$(grep -o "data-span=\"[0-9]*\"" "$tmp/ord3.dom" | head -1 | tr -dc 0-9); [ -n "$span" ] && [ "$span" -lt 64 ]'
+
+# --- the block timeline of the commit step, and stepping through it ---
+# tl_rows DOM: each block's name, then each place as "place-key|cell|cell|...".
+tl_rows() {
+	sed 's/<tr/\n<tr/g' "$1" | grep -E '^<tr class="tl(block|place)"' |
+		sed -E 's/^<tr class="tlblock"><td[^>]*>([^<]*)<\/td>.*/\1/;
+			s/^<tr class="tlplace" data-place="([a-z_]+)"><td[^>]*>[^<]*<\/td>/\1/;
+			s/<td[^>]*>([^<]*)<\/td>/|\1/g; s/<\/tr>.*//'
+}
+# the place row PLACE under block NAME
+tl_place() { tl_rows "$1" | awk -v b="$2" -v p="$3" '$0 == b { on = 1; next } on && index($0, "|") == 0 { on = 0 } on && index($0, p "|") == 1 { print; exit }'; }
+tl_rows "$tmp/ord3.dom" > "$tmp/ord3.rows"
+for b in "file block 0 (disk 1043)" "file block 1 (disk 1044)" "block bitmap (disk 1)" "inode table (disk 2)" \
+	 "extent block (disk 3)" "TxB: descriptor of tid 1 (disk 20)" "TxE: commit block of tid 1 (disk 24)"; do
+	check "timeline: a row for $b" 'grep -qxF "$b" "$tmp/ord3.rows"'
+done
+check "timeline: one column per event, and before" \
+	'[ "$(count "<th class=\"tlcol" "$tmp/ord3.dom")" = "$(($(run_events "$ord" 3) + 1))" ]'
+home0=$(tl_place "$tmp/ord3.dom" "file block 0 (disk 1043)" home_media)
+check "timeline: data block 0 on the media goes from ee to aa" \
+	'case $home0 in "home_media|ee|"*"|aa") true ;; *) false ;; esac'
+pend0=$(tl_place "$tmp/ord3.dom" "file block 0 (disk 1043)" home_pending)
+check "timeline: data block 0 is in flight, then in the cache, then gone" \
+	'case $pend0 in "home_pending|aa|"*"|aa|"*"|") true ;; *) false ;; esac &&
+	 grep -q "<td class=\"tc inflight[^\"]*\" data-col=\"0\"[^>]*>aa</td>" "$tmp/ord3.dom"'
+txe=$(tl_place "$tmp/ord3.dom" "TxE: commit block of tid 1 (disk 24)" log_media)
+check "timeline: the commit block reaches the media last" \
+	'case $txe in "log_media||"*"|TxE") true ;; *) false ;; esac'
+logbm=$(tl_place "$tmp/ord3.dom" "block bitmap (disk 1)" log_media)
+check "timeline: the bitmap's copy is on the media in the log before TxE" \
+	'[ "$(echo "$logbm" | tr "|" "\n" | grep -c "^v1$")" -gt "$(echo "$txe" | tr "|" "\n" | grep -c "^TxE$")" ]'
+check "timeline: before the step is selected" 'grep -q "<th class=\"tlcol cur\" data-col=\"0\"[^>]*>before</th>" "$tmp/ord3.dom"'
+# stepping: a copy of the page whose added script presses the buttons, a key and the slider
+first=$("$sim" run --events "$ord" | awk '/^  \[3\] / { on = 1 } on && /^        e[0-9]+ / { print substr($1, 2); exit }')
+stepper() {
+	sed "s|^</body>\$|<script>$1</script></body>|" "$tmp/ordered.html" > "$tmp/$2.html"
+	browse dom "$tmp/$2.dom" "$(url "$2" step=3)"
+}
+stepper "for (var i = 0; i < 3; i++) document.querySelector('.tlnext').click(); document.querySelector('.tlprev').click();" step2
+check "stepping: next x3, prev: the second event is current" \
+	'grep -q "<th class=\"tlcol cur\" data-col=\"2\"[^>]*>e$((first + 1))</th>" "$tmp/step2.dom"'
+check "stepping: the current event is named" 'grep -q "<div class=\"tlnow\"><b class=\"mono\">e$((first + 1))</b>" "$tmp/step2.dom"'
+check "stepping: the events list marks it" 'grep -q "<li class=\"ev cur\" data-ev=\"$((first + 1))\">" "$tmp/step2.dom"'
+check "stepping: the position reads 3 of the columns" 'grep -q "class=\"tlpos\">3 / " "$tmp/step2.dom"'
+stepper "document.dispatchEvent(new KeyboardEvent('keydown', { key: '.' })); document.dispatchEvent(new KeyboardEvent('keydown', { key: '.' }));" stepkey
+check "stepping: the . key twice" 'grep -q "<th class=\"tlcol cur\" data-col=\"2\"" "$tmp/stepkey.dom"'
+stepper "var r = document.querySelector('.tlrange'); r.value = r.max; r.dispatchEvent(new Event('input'));" stepend
+ncol=$(count "<th class=\"tlcol" "$tmp/ord3.dom")
+check "stepping: the slider to its end selects the last column" \
+	'grep -q "<th class=\"tlcol cur\" data-col=\"$((ncol - 1))\"" "$tmp/stepend.dom" &&
+	 grep -q "class=\"tlnext\" disabled=\"\"" "$tmp/stepend.dom"'
+browse dom "$tmp/ordcol.dom" "$(url ordered "step=3&col=4")"
+check "stepping: #col=4 opens the fourth event" 'grep -q "<th class=\"tlcol cur\" data-col=\"4\"[^>]*>e$((first + 3))</th>" "$tmp/ordcol.dom"'
+printf 'name: mixed\nsteps:\n  - pwrite -S 0xaa 0 4096\n  - pwrite -S 0xbb 100 200\n' > "$tmp/mixed.yaml"
+page mixed "$tmp/mixed.yaml"
+browse dom "$tmp/mixed.dom" "$(url mixed step=2)"
+check "timeline: a mixed data version's bytes as its tooltip" \
+	'grep -q "title=\"v1: bytes 0-99: 0xaa, 100-299: 0xbb, 300-4095: 0xaa\">v1\*</td>" "$tmp/mixed.dom"'
 browse shot "$tmp/ordered.png" "$(url ordered step=3)"
 check "screenshot written" '[ "$(stat -c %s "$tmp/ordered.png" 2>/dev/null || echo 0)" -gt 20000 ]'
 

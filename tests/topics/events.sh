@@ -69,3 +69,21 @@ check notes-shown 'grep -q "^  note no_folio_lock_under_handle at step 2: " "$ou
 run "$sim" diff scenarios/bugs/2023-foo-zero-tail.yaml --patch da_end_skip_dirty
 check diff-rules 'grep -q "rule only on: .*i_disksize moved by ext4_da_do_write_end (" "$out" &&
 	grep -q "rule only off: .*i_disksize moved by ext4_da_write_end ((before 6.6)" "$out"'
+
+# the block timeline (run --timeline): where each version of each block is after each event;
+# the golden writes each digit of an event number as N, so that events added elsewhere do not move it
+run "$sim" run --timeline scenarios/crash/ordered-waits-for-data.yaml
+sed -E ':a; s/(\be(N*))[0-9]/\1N/; ta' "$out" > "$tmp/timeline.txt"
+check timeline-text 'golden timeline-text "$tmp/timeline.txt"'
+check timeline-commit-block-last 'grep -A3 "^      journal commit block of tid 1 " "$out" |
+	grep -q "^        log, on media  *\(\.  *\)*TxE *$"'
+run "$sim" run --timeline --data journal -c "pwrite -S 0xab 0 4096" -c fsync
+check timeline-journaled-data 'grep -A3 "^      file block 0 (disk [0-9]*)$" "$out" | grep -q "^        log, not durable .*~ab"'
+run "$sim" run --json --timeline scenarios/crash/ordered-waits-for-data.yaml
+check timeline-json '[ "$(grep -o "\"timeline\": {\"columns\": \[0, " "$out" | wc -l)" = 5 ]'
+run "$sim" run --json scenarios/crash/ordered-waits-for-data.yaml
+check timeline-json-only-when-asked '! grep -q "\"timeline\": " "$out"'
+run "$sim" run --quiz --timeline scenarios/crash/ordered-waits-for-data.yaml
+check timeline-not-with-quiz '[ "$rc" = 2 ] && [ ! -s "$out" ]'
+run "$sim" run --timeline -c "pwrite -S 0xaa 0 4096" -c "pwrite -S 0xbb 100 200"
+check timeline-mixed-version-bytes 'grep -q "^        file block 0 v1: 0-99: 0xaa, 100-299: 0xbb, 300-4095: 0xaa$" "$out"'

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "blkdev.h"
@@ -105,6 +106,13 @@ static void test_crashstates__two_blocks_four_states(void **state)
 		assert_int_equal(st->raw_states, 1);
 		for (int inv = 0; inv < INV_COUNT; inv++)
 			assert_false(st->violated[inv]);
+		/* the bytes as runs: one run when both blocks hold the same byte */
+		if (pairs[i][0] == pairs[i][1])
+			snprintf(sha, sizeof(sha), "0-8191: 0x%02x", pairs[i][0]);
+		else
+			snprintf(sha, sizeof(sha), "0-4095: 0x%02x, 4096-8191: 0x%02x", pairs[i][0],
+				 pairs[i][1]);
+		assert_string_equal(st->runs, sha);
 	}
 	cs_point_free(&p);
 }

@@ -10,7 +10,9 @@
  * and only then is the commit block written with FUA.  Numbers run from 1
  * without gaps, each completion names an earlier submission of the same
  * block, a pending write keeps its submit event's number and file block,
- * and recording changes nothing the model computes.
+ * and recording changes nothing the model computes.  The log's observer sees
+ * each event once, in order, after the state change it names (a FUA write's
+ * completion: the block on the media).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,6 +304,50 @@ static void test_events__many_pending_writes_named_up_to_the_cap(void **state)
 	ev_log_free(&log);
 }
 
+/* What the observer saw: each event's number, and for a FUA completion the block's state. */
+struct seen {
+	const struct blkdev *bd;
+	uint32_t nr, last_no, fua_done, fua_durable;
+};
+
+static void observe(void *ctx, const struct sim_event *e)
+{
+	struct seen *s = ctx;
+
+	assert_int_equal(e->ev_no, s->last_no + 1);
+	s->last_no = e->ev_no;
+	s->nr++;
+	if (e->ev_type != EV_BIO_COMPLETE || !e->ev_e)
+		return;
+	s->fua_done++;
+	/* at the event, the FUA write is on the media and no longer pending */
+	for (uint32_t i = 0; i < s->bd->bd_nr_bios; i++)
+		if (s->bd->bd_bios[i].b_blocknr == (uint32_t)e->ev_a)
+			return;
+	if (blkdev_peek_durable(s->bd, (uint32_t)e->ev_a) != NULL)
+		s->fua_durable++;
+}
+
+/* The log's observer is called once per kept event, in order, after the state it left. */
+static void test_events__observer_sees_each_event_after_it(void **state)
+{
+	struct ev_log log;
+	struct fx_world *w = logged_world(&log);
+	struct seen s = { .bd = w->bd };
+
+	*state = w;
+	log.l_observe = observe;
+	log.l_observe_ctx = &s;
+	write_writeback_commit(w);
+	assert_int_equal(s.nr, log.l_nr);
+	assert_int_equal(s.last_no, log.l_ev[log.l_nr - 1].ev_no);
+	assert_int_equal(s.fua_done, 1);        /* the commit block */
+	assert_int_equal(s.fua_durable, 1);
+	fx_world_free(w);
+	*state = NULL;
+	ev_log_free(&log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +363,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_events__size_rule_travels_with_the_change,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_events__many_pending_writes_named_up_to_the_cap,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_events__observer_sees_each_event_after_it,
 					  fx_world_leftover),
 	};
 
