@@ -300,7 +300,7 @@ done
 # file's, and another file run with it does not inherit its keys
 run "$sim" diff "$tmp/judged.yaml" --patch dioread_nolock_subpage
 check judged-diff '[ "$rc" = 1 ] && grep -q "^  crash_everywhere: true$" "$tmp/judged.yaml" &&
-	grep -q "verdict  *PASS \[no_stale_data\]  *FAIL \[\]   <- differs" "$out"'
+	grep -q "expect: met? \[violated\]  *as expected \[no_stale_data\]  *not as expected \[\]   <- differs" "$out"'
 run "$sim" export "$tmp/judged.yaml" --variant off
 check judged-export-says '[ "$rc" = 0 ] && [ -s "$out" ] &&
 	grep -q "judged.yaml: export: note: crash_everywhere is model only" "$err"'
