@@ -83,8 +83,10 @@ run "$sim" run --quiet "$tmp/asrun.yaml"
 check export-yaml '[ "$rc" = 0 ] && golden yaml-auto-da-alloc-close "$tmp/asrun.yaml" &&
 	diff <(sed -n "/^steps:/,\$p" "$tmp/asrun.yaml") <(sed -n "/^steps:/,\$p" "$tmp/asrun2.yaml") > /dev/null'
 
-# import: an fsx log and an xfs_io list give the expected YAML (tests/data/import/), which loads
-for f in small.fsxops small.xfs_io fsx-default.fsxops cmdline.xfs_io; do
+# import: each fsx log or xfs_io list with a NAME.yaml (tests/data/import/) gives that
+# YAML, which loads
+for y in tests/data/import/*.yaml; do
+	f=$(basename "$y" .yaml)
 	args=()
 	[ $f = small.xfs_io ] && args=(--block-size 1024 --data journal)
 	run "$sim" import "${args[@]}" "tests/data/import/$f"
@@ -138,7 +140,19 @@ expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
 check import-clone-range-message 'golden import-clone-range "$err"'
 expect_exit2 import-bad-step "$sim" import tests/data/import/bad-step.xfs_io
 check import-bad-step-message 'golden import-bad-step "$err"'
+# a missing file and a directory: the loader's one line, FILE:1:1 (exit 2)
 expect_exit2 import-missing-file "$sim" import "$tmp/nonexistent"
+check import-missing-file-message '[ "$(cat "$err")" = "$tmp/nonexistent:1:1: cannot open: No such file or directory" ]'
+expect_exit2 import-directory "$sim" import tests/data/import
+check import-directory-message '[ "$(cat "$err")" = "tests/data/import:1:1: cannot read: Is a directory" ]'
+# refused inputs whose first line is "# expect: LINE:COL: message" (the start of it)
+for f in tests/data/import/*; do
+	want=$(sed -n '1s/^# expect: //p' "$f")
+	[ -n "$want" ] || continue
+	expect_exit2 "import-refused $(basename "$f")" "$sim" import "$f"
+	check "import-refused-message $(basename "$f")" '[[ "$(cat "$err")" == "$f:$want"* ]] ||
+		{ echo "  want $f:$want"; false; }'
+done
 
 # gen: the same seed gives the same bytes, another seed others; every scenario loads,
 # runs, exports, and comes back step for step through import of its step list
