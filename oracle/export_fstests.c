@@ -83,7 +83,7 @@ static void print_requires(FILE *out, const struct xctx *x)
 	}
 	print_flag_requires(out, s);
 	if (uses(s, SCN_CHATTR))
-		fputs("_require_chattr S\n", out);
+		fputs("_require_xfs_io_command \"chattr\" \"s\"\n", out);
 }
 
 /* One _fixed_by_kernel_commit per "ID subject" of @commit (parts joined by " + "). */
@@ -195,7 +195,8 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 			(long long)st->s_off, (long long)st->s_len);
 		break;
 	case SCN_CHATTR:
-		fprintf(e->out, "$CHATTR_PROG %cS $file\n", st->s_sync_flag ? '+' : '-');
+		/* xfs_io's chattr +s (FS_IOC_FSSETXATTR) sets EXT4_SYNC_FL: 6.18.44 */
+		fprintf(e->out, "$XFS_IO_PROG -c \"chattr %cs\" $file\n", st->s_sync_flag ? '+' : '-');
 		break;
 	case SCN_REMOUNT:
 		fprintf(e->out, "_scratch_cycle_mount \"$mount_opts\"\n");

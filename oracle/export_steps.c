@@ -201,7 +201,7 @@ static const char *const mapping_doc =
 	"close, evict, chattr, commit, remount or crash is one xfs_io process\n"
 	"(the model's steps have a close there); crash = shutdown without a log\n"
 	"flush, unmount, mount; evict = echo 1 > /proc/sys/vm/drop_caches;\n"
-	"chattr = e2fsprogs' chattr; writeback = sync_range -w then -a; commit =\n"
+	"chattr = xfs_io's chattr +s or -s; writeback = sync_range -w then -a; commit =\n"
 	"a timestamp change and fsync of another file, ext4sim-commit (xfs_io runs\n"
 	"every command on every file it has open, hence the close before it);\n"
 	"sync = syncfs; remount = unmount, mount.  A real device completes a\n"

@@ -92,8 +92,9 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 			(long long)st->s_len);
 		break;
 	case SCN_CHATTR:
-		fprintf(e->out, "chattr %cS \"$MNT/f\" || die \"chattr failed\"\n",
-			st->s_sync_flag ? '+' : '-');
+		/* xfs_io's chattr +s (FS_IOC_FSSETXATTR) sets EXT4_SYNC_FL: 6.18.44 */
+		fprintf(e->out, "xfs_io -c 'chattr %cs' \"$MNT/f\" >> \"$LOG\" 2>&1 || die \"chattr "
+			"failed\"\n", st->s_sync_flag ? '+' : '-');
 		break;
 	case SCN_REMOUNT:
 		fprintf(e->out, "remount\n");

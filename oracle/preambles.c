@@ -48,7 +48,7 @@ const char xp_xfs_io_preamble[] =
 	"OPTS=${EXT4SIM_MOUNT_OPTIONS:-@{options}}\n"
 	"LOG=/dev/null\n"
 	"[ \"$(id -u)\" = 0 ] || die \"must run as root (shutdown, mount, drop_caches)\"\n"
-	"for t in xfs_io findmnt stat sha256sum dd mount umount chattr; do\n"
+	"for t in xfs_io findmnt stat sha256sum dd mount umount; do\n"
 	"\tcommand -v $t > /dev/null || die \"missing tool: $t\"\n"
 	"done\n"
 	"DEV=$(findmnt -n -o SOURCE --mountpoint \"$MNT\") || die \"$MNT is not a mount point\"\n"
