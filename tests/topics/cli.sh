@@ -283,6 +283,18 @@ check truncated-flag-hint 'grep -q "did you mean .--crash-bound., .--crash-every
 expect_exit2 truncated-step "$sim" run -c "pwr 0 1"
 check truncated-step-hint 'grep -q "did you mean .pwrite.?" "$err"'
 
+# docs/scenario-format.md's JSON example parses, names json_version, toggles_on and
+# pending_writes, and each of its keys is one run --json writes
+sed -n '/^## JSON/,/^## Explore/p' docs/scenario-format.md | sed -n '/^```json$/,/^```$/p' | sed '1d;$d' > "$tmp/doc.json"
+run "$sim" run --json scenarios/crash/shutdown-completes-inflight.yaml
+grep -o '"[a-z_0-9]*":' "$tmp/doc.json" | sort -u > "$tmp/doc.keys"
+grep -o '"[a-z_0-9]*":' "$out" | sort -u > "$tmp/run.keys"
+cmdline="docs/scenario-format.md's JSON example against $cmdline"
+check json-doc-example '[ "$rc" = 0 ] && "$build/tests/json-check" "$tmp/doc.json" &&
+	grep -qx "\"json_version\":" "$tmp/doc.keys" && grep -qx "\"toggles_on\":" "$tmp/doc.keys" &&
+	grep -qx "\"pending_writes\":" "$tmp/doc.keys" &&
+	[ -z "$(comm -23 "$tmp/doc.keys" "$tmp/run.keys")" ] || { comm -23 "$tmp/doc.keys" "$tmp/run.keys"; false; }'
+
 # JSON is valid UTF-8 whatever the input: a file name with the byte 0xff
 bad_name="$tmp/a$(printf '\377')b.yaml"
 printf 'name: x\nsteps:\n  - fsync\n' > "$bad_name"
