@@ -29,8 +29,10 @@
  *
  * This file is the command: its flags, the variant exported, the refusal
  * of model-only steps, and where the outputs go.  The model's run is in
- * export_model.c, the steps as xfs_io commands in export_steps.c, each
- * format in export_<format>.c, the scripts' fixed shell text in preambles.c.
+ * export_model.c, the steps as xfs_io commands in export_steps.c, what
+ * xfs_io prints for them (the fstests golden output) in export_output.c,
+ * each format in export_<format>.c, the scripts' fixed shell text in
+ * preambles.c.
  */
 #include <errno.h>
 #include <stdarg.h>
