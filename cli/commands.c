@@ -189,7 +189,7 @@ void cmd_usage(FILE *out, const struct cmd_desc *d)
 static int unknown_flag(const struct cmd_desc *d, const char *arg)
 {
 	const char *names[96];
-	char hint[128], word[64];
+	char hint[256], word[64];
 	size_t n = 0;
 	const char *eq = strchr(arg, '=');
 

@@ -258,7 +258,7 @@ struct fsx_rec {
 static int fsx_unknown(struct imp *m, unsigned line, const struct tok *t)
 {
 	const char *names[sizeof(fsx_ops) / sizeof(fsx_ops[0])];
-	char hint[96];
+	char hint[160];
 
 	for (size_t i = 0; i < sizeof(fsx_ops) / sizeof(fsx_ops[0]); i++)
 		names[i] = fsx_ops[i].name;

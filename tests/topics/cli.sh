@@ -280,6 +280,8 @@ expect_exit2 truncated-command-several "$sim" ex x.yaml
 check truncated-command-several-hint 'grep -q "(did you mean .explore. or .export.?)" "$err"'
 expect_exit2 truncated-flag "$sim" run --crash -c fsync
 check truncated-flag-hint 'grep -q "did you mean .--crash-bound., .--crash-everywhere. or .--crash-reference.?" "$err"'
+expect_exit2 truncated-help "$sim" help expl
+check truncated-help-hint 'grep -q "help: unknown command .expl. (did you mean .explore.?)" "$err"'
 expect_exit2 truncated-step "$sim" run -c "pwr 0 1"
 check truncated-step-hint 'grep -q "did you mean .pwrite.?" "$err"'
 
