@@ -159,23 +159,40 @@ static void print_wrapped(FILE *out, const char *text)
 	fputc('\n', out);
 }
 
+/* Whether print_fixed_by() names a commit (a toggle of the fix with a kernel commit). */
+static bool has_fixed_by(const struct xctx *x)
+{
+	for (unsigned t = 0; x->bug_cfg && t < ext4_toggle_count(); t++) {
+		const struct ext4_toggle *tg = ext4_toggle_at(t);
+		size_t id = strspn(tg->commit, "0123456789abcdef");
+
+		if (ext4_toggle_get(&x->cfg->sem, tg) && !ext4_toggle_get(&x->bug_cfg->sem, tg) &&
+		    id >= 12 && tg->commit[id] == ' ')
+			return true;
+	}
+	return false;
+}
+
 /* What the test checks, then the scenario it comes from. */
 static void print_what(FILE *out, const struct xctx *x)
 {
-	unsigned n = 0;
+	unsigned n = 0, flush = 0;
 	char text[2048];
 
-	for (uint32_t i = 0; i < x->run.nr_steps; i++)
+	for (uint32_t i = 0; i < x->run.nr_steps; i++) {
 		n += xp_is_crash(x->run.steps[i].s_op);
+		flush += xp_is_crash(x->run.steps[i].s_op) && x->run.steps[i].s_logflush;
+	}
 	snprintf(text, sizeof(text), "Crash consistency of ext4's buffered I/O: run the steps "
-		 "of ext4sim scenario %s (%s) with xfs_io on a file of the scratch file system%s, "
+		 "of ext4sim scenario %s (%s) with xfs_io on a file of the scratch file system%s%s%s, "
 		 "and check the file's size and MD5 %s, and xfs_io's output with its errors, "
 		 "against what the model predicts.%s", x->ld->s.name, x->ld->s.path, n ?
-		 ", shutting the file system down without a log flush and mounting it again "
-		 "(journal recovery) at each crash" : "", n ? "before each crash, after its "
-		 "recovery and at the end" : "at the end", x->bug_cfg ? "  A regression test "
-		 "for the fix named by _fixed_by_kernel_commit below: the model without it "
-		 "predicts another outcome." : "");
+		 ", at each crash shutting the file system down " : "", !n ? "" : flush ?
+		 "(without a log flush; shutdown -f with one)" : "without a log flush", n ?
+		 " and mounting it again (journal recovery)" : "", n ? "before each crash, "
+		 "after its recovery and at the end" : "at the end", has_fixed_by(x) ? "  A "
+		 "regression test for the fix named by _fixed_by_kernel_commit below: the model "
+		 "without it predicts another outcome." : "");
 	print_wrapped(out, text);
 }
 
