@@ -170,7 +170,8 @@ install: $(BUILD)/ext4sim $(LOGREPLAY)
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 		$(DESTDIR)$(PREFIX)/share/doc/ext4sim
 	install -m 755 $(BUILD)/ext4sim $(DESTDIR)$(PREFIX)/bin/ext4sim
-	$(BUILD)/ext4sim help --man > $(DESTDIR)$(PREFIX)/share/man/man1/ext4sim.1
+	$(BUILD)/ext4sim help --man | sed 's|/usr/local|$(PREFIX)|g' \
+		> $(DESTDIR)$(PREFIX)/share/man/man1/ext4sim.1
 	$(BUILD)/ext4sim help --completion > \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/ext4sim
 	cp -R README.md docs scenarios $(DESTDIR)$(PREFIX)/share/doc/ext4sim/

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "oracle.h"
 #include "suggest.h"
 
 /* The flags of the commands that run scenarios (cli.c, parse_run_args). */
@@ -32,24 +33,32 @@
 	{ F_AUTO_DA_ALLOC, "--auto-da-alloc", NULL, "close after a truncate to 0 flushes" }, \
 	{ F_NOAUTO_DA_ALLOC, "--noauto-da-alloc", NULL, "close after a truncate to 0 does not" }, \
 	{ F_KERNEL, "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
-#define RUN_FLAGS CONFIG_FLAGS, \
+/* The world a scenario runs in (and export exports), with CONFIG_FLAGS. */
+#define WORLD_FLAGS \
 	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
 	{ F_PATCH, "--patch", "NAME=on|off", "a toggle over the profile (several allowed)" }, \
-	{ F_VARIANT, "--variant", "NAME", "only that variant" }, \
+	{ F_VARIANT, "--variant", "NAME", "only that variant" }
+#define CRASH_BOUND_FLAG \
+	{ F_CRASH_BOUND, "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }
+#define MAX_BYTES_FLAG \
+	{ F_MAX_BYTES, "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }
+#define C_FLAG \
+	{ F_C, "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
+#define RUN_FLAGS CONFIG_FLAGS, WORLD_FLAGS, \
 	{ F_JSON, "--json", NULL, "one JSON document on stdout (docs/json.md)" }, \
 	{ F_SUMMARY, "--summary", NULL, "one line per variant" }, \
 	{ F_QUIET, "--quiet", NULL, "no step trace" }, \
 	{ F_DUMP_FILE, "--dump-file", "PATH", "the final file content (PATH.VARIANT with several)" }, \
 	{ F_FAIL_ON, "--fail-on", "INVARIANT", "count an informational invariant" }, \
-	{ F_CRASH_BOUND, "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }, \
+	CRASH_BOUND_FLAG, \
 	{ F_CRASH_EVERYWHERE, "--crash-everywhere", NULL, "also judge a crash after every step and inside" }, \
 	{ F_CRASH_REFERENCE, "--crash-reference", NULL, "judge every crash state whole (slow)" }, \
 	{ F_CHECKER_LOG, "--checker-log", "MODE", "summary (default), full or eager: same judgments" }, \
-	{ F_MAX_BYTES, "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }, \
+	MAX_BYTES_FLAG, \
 	{ F_EVENTS, "--events", NULL, "each step's events: I/O, jbd2, page cache, allocator, sizes" }, \
 	{ F_EXPLAIN, "--explain", NULL, "the kernel function and rule behind each size change" }, \
 	{ F_NOTES, "--notes", NULL, "also the informational notes no expectation counts" }, \
-	{ F_C, "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
+	C_FLAG
 
 static const struct cmd_flag run_flags[] = { RUN_FLAGS,
 	{ F_TIMELINE, "--timeline", NULL, "each step's block timeline: where each block's versions are" },
@@ -68,10 +77,14 @@ static const struct cmd_flag bisect_flags[] = { RUN_FLAGS,
 static const struct cmd_flag none_flags[] = { { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag merge_flags[] = { { F_JSON, "--json", NULL, "the merged report as JSON" },
 	{ F_NONE, NULL, NULL, NULL } };
-static const struct cmd_flag export_flags[] = { RUN_FLAGS,
+/* export runs no trace and judges nothing: only the flags that change what it writes */
+static const struct cmd_flag export_flags[] = { CONFIG_FLAGS, WORLD_FLAGS, CRASH_BOUND_FLAG,
+	MAX_BYTES_FLAG, C_FLAG,
 	{ F_FORMAT, "--format", "F", "xfs_io, fstests or yaml" }, { F_O, "-o", "DIR", "write the files under DIR" },
 	{ F_MODEL_DIR, "--model-dir", "DIR", "also the model's bytes at every read-back point" },
 	{ F_TEST_NUMBER, "--test-number", "NNN", "the fstests test's number (default 999)" },
+	{ F_COPYRIGHT_YEAR, "--copyright-year", "YYYY", "the fstests test's copyright year (default "
+	  ORC_COPYRIGHT_YEAR ")" },
 	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag import_flags[] = { CONFIG_FLAGS,
 	{ F_FROM, "--from", "fsx|xfs_io", "the input's kind (default: from the name and first line)" },
@@ -184,7 +197,7 @@ void cmd_usage(FILE *out, const struct cmd_desc *d)
 static int unknown_flag(const struct cmd_desc *d, const char *arg)
 {
 	const char *names[96];
-	char hint[128], word[64];
+	char hint[256], word[64];
 	size_t n = 0;
 	const char *eq = strchr(arg, '=');
 

@@ -49,6 +49,7 @@ enum cmd_flag_id {
 	F_O,
 	F_MODEL_DIR,
 	F_TEST_NUMBER,
+	F_COPYRIGHT_YEAR,
 	F_FROM,
 	F_NAME,
 	F_POLLUTE_EOF,

@@ -371,6 +371,20 @@ static int cmd_patches(void)
 	return 0;
 }
 
+/* `help WORD` for a WORD no command has: the closest command (or those it starts). */
+static int help_unknown(const char *word)
+{
+	const char *names[32];
+	char hint[160];
+	size_t n = 0;
+
+	for (const struct cmd_desc *d = cmd_table(); d->name && n < 32; d++)
+		names[n++] = d->name;
+	fprintf(stderr, "ext4sim: help: unknown command '%s'%s (ext4sim --help for usage)\n", word,
+		suggest_hint(hint, sizeof(hint), word, names, n));
+	return 2;
+}
+
 /* ext4sim help [COMMAND | --man | --completion]. */
 static int cmd_help(int argc, char **argv)
 {
@@ -389,7 +403,7 @@ static int cmd_help(int argc, char **argv)
 		return 0;
 	}
 	if (!d)
-		return bad_usage("help: unknown command '%s'", argv[0]);
+		return help_unknown(argv[0]);
 	cmd_usage(stdout, d);
 	return 0;
 }
@@ -435,7 +449,7 @@ static int run_command(int argc, char **argv)
 {
 	const struct cmd_desc *d;
 	const char *names[32];
-	char hint[96];
+	char hint[160];
 	size_t n = 0;
 
 	if (argc < 2) {

@@ -1,14 +1,18 @@
 /*
  * suggest.c - the closest name to a mistyped word (optimal string alignment
  * distance: insertions, deletions, substitutions and adjacent transpositions
- * each cost one), for "did you mean" hints in error messages.
+ * each cost one), for "did you mean" hints in error messages; a word that
+ * is close to none but starts names (a truncated one: "expl", "--crash")
+ * gets the one it starts, or all of them up to SUGGEST_PREFIX_MAX.
  */
 #include "suggest.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #define SUGGEST_LEN_MAX 64
+#define SUGGEST_PREFIX_MAX 6     /* names a truncated one may start and all be named */
 
 static unsigned min3(unsigned a, unsigned b, unsigned c)
 {
@@ -40,9 +44,32 @@ static unsigned osa_distance(const char *a, const char *b)
 	return d[n][m];
 }
 
+/* Whether @name starts with @word, a word of at least two bytes with a letter or digit. */
+static bool is_prefix(const char *word, size_t wl, const char *name)
+{
+	return wl >= 2 && strspn(word, "-") < wl && strlen(name) > wl &&
+	       strncmp(word, name, wl) == 0;
+}
+
+/* How many of @names start with @word (a truncated name), the first in *@first. */
+static size_t prefix_matches(const char *word, const char *const *names, size_t n,
+			     const char **first)
+{
+	size_t wl = strlen(word), m = 0;
+
+	*first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_prefix(word, wl, names[i]))
+			continue;
+		if (!m++)
+			*first = names[i];
+	}
+	return m;
+}
+
 const char *suggest_closest(const char *word, const char *const *names, size_t n)
 {
-	const char *best = NULL;
+	const char *best = NULL, *first;
 	unsigned best_d = ~0u;
 	size_t wl = strlen(word);
 
@@ -60,17 +87,33 @@ const char *suggest_closest(const char *word, const char *const *names, size_t n
 			best_d = dist;
 		}
 	}
+	if (!best && prefix_matches(word, names, n, &first) == 1)
+		best = first;           /* a truncated name: the one it starts */
 	return best;
 }
 
 const char *suggest_hint(char *buf, size_t cap, const char *word, const char *const *names,
 			 size_t n)
 {
-	const char *s = suggest_closest(word, names, n);
+	const char *s = suggest_closest(word, names, n), *first;
+	size_t m = s ? 0 : prefix_matches(word, names, n, &first), len, k = 0;
 
-	if (s)
-		snprintf(buf, cap, " (did you mean '%s'?)", s);
-	else if (cap)
+	if (cap)
 		buf[0] = '\0';
+	if (s) {
+		snprintf(buf, cap, " (did you mean '%s'?)", s);
+		return buf;
+	}
+	if (m < 2 || m > SUGGEST_PREFIX_MAX)
+		return buf;
+	/* a truncated name that starts several: name them all */
+	snprintf(buf, cap, " (did you mean");
+	for (size_t i = 0; i < n && (len = strlen(buf)) < cap; i++) {
+		if (!is_prefix(word, strlen(word), names[i]))
+			continue;
+		k++;
+		snprintf(buf + len, cap - len, "%s'%s'%s", k == 1 ? " " : k == m ? " or " : ", ",
+			 names[i], k == m ? "?)" : "");
+	}
 	return buf;
 }

@@ -8,10 +8,12 @@
 #include <stddef.h>
 
 /* The name of @names[0..@n) closest to @word, or NULL when none is close
- * (more than a third of the longer word's letters, at least 1, differ). */
+ * (more than a third of the longer word's letters, at least 1, differ) and
+ * @word, two bytes or more, is not the start of exactly one of them. */
 const char *suggest_closest(const char *word, const char *const *names, size_t n);
 
-/* " (did you mean 'NAME'?)" into @buf, or "" when nothing is close. */
+/* " (did you mean 'NAME'?)" into @buf; for a word that starts 2 to 6 names
+ * and is close to none, " (did you mean 'A', 'B' or 'C'?)"; "" otherwise. */
 const char *suggest_hint(char *buf, size_t cap, const char *word, const char *const *names,
 			 size_t n);
 

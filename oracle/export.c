@@ -29,8 +29,10 @@
  *
  * This file is the command: its flags, the variant exported, the refusal
  * of model-only steps, and where the outputs go.  The model's run is in
- * export_model.c, the steps as xfs_io commands in export_steps.c, each
- * format in export_<format>.c, the scripts' fixed shell text in preambles.c.
+ * export_model.c, the steps as xfs_io commands in export_steps.c, what
+ * xfs_io prints for them (the fstests golden output) in export_output.c,
+ * each format in export_<format>.c, the scripts' fixed shell text in
+ * preambles.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -469,6 +471,12 @@ static int export_flags(struct xctx *x, int argc, struct cmd_opt *opts, int *nre
 		case F_MODEL_DIR:
 			x->model_dir = v;
 			break;
+		case F_COPYRIGHT_YEAR:
+			if (strlen(v) != 4 || strspn(v, "0123456789") != 4)
+				return bad_usage("--copyright-year takes a year of four digits, "
+						 "not '%s'", v);
+			x->copyright_year = v;
+			break;
 		case F_TEST_NUMBER:
 			if (!valid_test_number(v))
 				return bad_usage("--test-number takes an fstests test name (NNN or "
@@ -572,6 +580,8 @@ static int export_run(struct xctx *x)
 	rc = xp_run_model(x);
 	if (!x->model_dir)
 		rmdir(x->tmp_dir);
+	if (!rc && x->fmt == XF_FSTESTS)
+		rc = xp_check_io_output(x);
 	if (!rc)
 		rc = write_outputs(x);
 	if (!rc)
@@ -588,6 +598,7 @@ int cmd_export(int argc, struct cmd_opt *opts)
 	x->ld = sim_zalloc(sizeof(*x->ld));
 	x->c->o.crash_bound = CS_BOUND_DEFAULT;
 	x->test_number = "999";
+	x->copyright_year = ORC_COPYRIGHT_YEAR;
 	rc = export_setup(x, argc, opts);
 	if (!rc)
 		rc = export_run(x);

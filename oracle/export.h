@@ -47,6 +47,7 @@ struct xctx {
 	const char *out_dir;
 	const char *model_dir;
 	const char *test_number;
+	const char *copyright_year;     /* fstests' copyright line (--copyright-year) */
 	char tmp_dir[256];              /* for dumps without --model-dir */
 	const struct sim_variant_cfg *bug_cfg; /* a variant expected to fail, when the
 					       * exported one is the fixed side */
@@ -60,6 +61,10 @@ struct emitter {
 	char line[65536];               /* the process's command line being built */
 	char steps[65536];              /* its steps, as comment lines */
 	bool mapped;
+	uint32_t first, end;            /* the process's steps: [first, end) of s */
+	/* called after a process's command line is written (NULL: nothing) */
+	void (*flushed)(struct emitter *e, uint32_t first, uint32_t end, void *arg);
+	void *flush_arg;
 };
 
 /* "FILE:LINE:COL: export: ..." for a step of a file, or the -c form; returns 2. */
@@ -103,9 +108,21 @@ struct xp_var {
 };
 extern const char xp_xfs_io_preamble[];
 extern const char xp_fstests_preamble[];
+extern const char xp_fstests_io_helper[];
+extern const char xp_fstests_check_state_helper[];
+extern const char xp_fstests_commit_helper[];
 void xp_fill(FILE *out, const char *tmpl, const struct xp_var *vars, unsigned nr_vars,
 	     const struct xctx *x);
 
+/*
+ * export_output.c: what xfs_io prints for steps [first, end) of the as-run
+ * scenario (stdout's lines, then the errors); xp_check_io_output() refuses
+ * (0, or 2 after the message) a failure whose words are not known;
+ * xp_uses_io(): whether any step runs xfs_io on the file.
+ */
+void xp_io_output(FILE *out, const struct xctx *x, uint32_t first, uint32_t end);
+int xp_check_io_output(const struct xctx *x);
+bool xp_uses_io(const struct xctx *x);
 /* One file per output format. */
 void xp_write_xfs_io(FILE *out, const struct xctx *x);
 void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x);

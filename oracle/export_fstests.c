@@ -1,9 +1,12 @@
 /*
  * export_fstests.c - export --format fstests: an fstests test (tests/ext4
- * style, scratch device) that runs the scenario with $XFS_IO_PROG and a
- * golden output holding the model's prediction at each read-back point:
- * the size and MD5 of the file, or, after a crash where the model lists
- * several states, that the file is one of them.
+ * style, scratch device, the layout of fstests' `new` script) that runs the
+ * scenario with $XFS_IO_PROG and a golden output holding the model's
+ * prediction: what xfs_io prints, its errors included (export_output.c),
+ * and at each read-back point the size and MD5 of the file, or, after a
+ * crash where the model lists several states, that the file is one of them.
+ * The header says what the test checks; the test defines only the helpers
+ * its steps call.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,31 +14,49 @@
 
 #include "export.h"
 
-/* fstests groups: the usual ones plus one per kind of operation used. */
-static void print_groups(FILE *out, const struct xctx *x)
-{
-	static const struct { enum scn_op op; const char *group; } g[] = {
-		{ SCN_FALLOC, "prealloc" }, { SCN_FPUNCH, "punch" }, { SCN_FZERO, "zero" },
-		{ SCN_FCOLLAPSE, "collapse" }, { SCN_FINSERT, "insert" }, { SCN_MWRITE, "mmap" },
-	};
-	const struct scenario *s = &x->run;
-
-	fputs("_begin_fstest auto quick shutdown log rw", out);
-	for (unsigned k = 0; k < sizeof(g) / sizeof(g[0]); k++)
-		for (uint32_t i = 0; i < s->nr_steps; i++)
-			if (s->steps[i].s_op == g[k].op) {
-				fprintf(out, " %s", g[k].group);
-				break;
-			}
-	fputc('\n', out);
-}
-
 static bool uses(const struct scenario *s, enum scn_op op)
 {
 	for (uint32_t i = 0; i < s->nr_steps; i++)
 		if (s->steps[i].s_op == op)
 			return true;
 	return false;
+}
+
+/* A crash of the file system among the steps (a shutdown without or with a log flush). */
+static bool crashes(const struct scenario *s)
+{
+	return uses(s, SCN_CRASH) || uses(s, SCN_SHUTDOWN);
+}
+
+/*
+ * fstests groups (doc/group-names.txt): auto quick rw; shutdown and log
+ * with a crash; one per kind of operation used (copy_range for
+ * copy_file_range, mmap for every mapping step, remount).
+ */
+static void print_groups(FILE *out, const struct xctx *x)
+{
+	static const struct { enum scn_op op; const char *group; } g[] = {
+		{ SCN_FALLOC, "prealloc" }, { SCN_FPUNCH, "punch" }, { SCN_FZERO, "zero" },
+		{ SCN_FCOLLAPSE, "collapse" }, { SCN_FINSERT, "insert" }, { SCN_MWRITE, "mmap" },
+		{ SCN_MMAP, "mmap" }, { SCN_MSYNC, "mmap" }, { SCN_MUNMAP, "mmap" },
+		{ SCN_COPY_RANGE, "copy_range" }, { SCN_REMOUNT, "remount" },
+	};
+	const struct scenario *s = &x->run;
+	const char *done[sizeof(g) / sizeof(g[0])];
+	unsigned nd = 0;
+
+	fprintf(out, "_begin_fstest auto quick%s rw", crashes(s) ? " shutdown log" : "");
+	for (unsigned k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
+		bool seen = false;
+
+		for (unsigned j = 0; j < nd; j++)
+			seen |= strcmp(done[j], g[k].group) == 0;
+		if (seen || !uses(s, g[k].op))
+			continue;
+		done[nd++] = g[k].group;
+		fprintf(out, " %s", g[k].group);
+	}
+	fputc('\n', out);
 }
 
 /* _require_xfs_io_command with the flags: falloc -k, fzero -k, copy_range. */
@@ -83,7 +104,9 @@ static void print_requires(FILE *out, const struct xctx *x)
 	}
 	print_flag_requires(out, s);
 	if (uses(s, SCN_CHATTR))
-		fputs("_require_chattr S\n", out);
+		fputs("_require_xfs_io_command \"chattr\" \"s\"\n", out);
+	if (crashes(s))
+		fputs("_require_scratch_shutdown\n", out);
 }
 
 /* One _fixed_by_kernel_commit per "ID subject" of @commit (parts joined by " + "). */
@@ -116,15 +139,12 @@ static void print_fixed_by(FILE *out, const struct xctx *x)
 	}
 }
 
-/* The scenario's description as comment lines, words wrapped before column 76. */
-static void print_description(FILE *out, const struct xctx *x)
+/* @text as comment lines, words wrapped before column 76. */
+static void print_wrapped(FILE *out, const char *text)
 {
-	char *d;
+	char *d = strdup(text);
 	size_t col = 0;
 
-	if (!x->ld->s.description[0])
-		return;
-	d = strdup(x->ld->s.description);
 	SIM_ASSERT(d != NULL);
 	fputs("#", out);
 	for (char *w = strtok(d, " \n\t"); w; w = strtok(NULL, " \n\t")) {
@@ -137,6 +157,80 @@ static void print_description(FILE *out, const struct xctx *x)
 	}
 	free(d);
 	fputc('\n', out);
+}
+
+/* Whether print_fixed_by() names a commit (a toggle of the fix with a kernel commit). */
+static bool has_fixed_by(const struct xctx *x)
+{
+	for (unsigned t = 0; x->bug_cfg && t < ext4_toggle_count(); t++) {
+		const struct ext4_toggle *tg = ext4_toggle_at(t);
+		size_t id = strspn(tg->commit, "0123456789abcdef");
+
+		if (ext4_toggle_get(&x->cfg->sem, tg) && !ext4_toggle_get(&x->bug_cfg->sem, tg) &&
+		    id >= 12 && tg->commit[id] == ' ')
+			return true;
+	}
+	return false;
+}
+
+/* What the test checks, then the scenario it comes from. */
+static void print_what(FILE *out, const struct xctx *x)
+{
+	unsigned n = 0, flush = 0;
+	char text[2048];
+
+	for (uint32_t i = 0; i < x->run.nr_steps; i++) {
+		n += xp_is_crash(x->run.steps[i].s_op);
+		flush += xp_is_crash(x->run.steps[i].s_op) && x->run.steps[i].s_logflush;
+	}
+	snprintf(text, sizeof(text), "Crash consistency of ext4's buffered I/O: run the steps "
+		 "of ext4sim scenario %s (%s) with xfs_io on a file of the scratch file system%s%s%s, "
+		 "and check the file's size and MD5 %s, and xfs_io's output with its errors, "
+		 "against what the model predicts.%s", x->ld->s.name, x->ld->s.path, n ?
+		 ", at each crash shutting the file system down " : "", !n ? "" : flush ?
+		 "(without a log flush; shutdown -f with one)" : "without a log flush", n ?
+		 " and mounting it again (journal recovery)" : "", n ? "before each crash, "
+		 "after its recovery and at the end" : "at the end", has_fixed_by(x) ? "  A "
+		 "regression test for the fix named by _fixed_by_kernel_commit below: the model "
+		 "without it predicts another outcome." : "");
+	print_wrapped(out, text);
+}
+
+/* The scenario's description, a paragraph of its own. */
+static void print_description(FILE *out, const struct xctx *x)
+{
+	if (!x->ld->s.description[0])
+		return;
+	fputs("#\n", out);
+	print_wrapped(out, x->ld->s.description);
+}
+
+/* A post-crash point checked against several states (check_state). */
+static bool point_checks_states(const struct xpoint *p)
+{
+	return p->kind == XP_POST && !(p->cp && p->cp->nr_states == 1 && p->cont_listed);
+}
+
+/* common/filter, for _filter_xfs_io, when the test runs xfs_io on the file. */
+static void print_imports(FILE *out, const struct xctx *x)
+{
+	if (xp_uses_io(x))
+		fputs("# Import common functions.\n. ./common/filter\n\n", out);
+}
+
+/* The shell functions the steps use: io, check_state, commit. */
+static void print_helpers(FILE *out, const struct xctx *x)
+{
+	bool several = false;
+
+	for (unsigned k = 0; k < x->nr_pts; k++)
+		several |= point_checks_states(&x->pts[k]);
+	if (xp_uses_io(x))
+		fputs(xp_fstests_io_helper, out);
+	if (several)
+		fputs(xp_fstests_check_state_helper, out);
+	if (uses(&x->run, SCN_COMMIT))
+		fputs(xp_fstests_commit_helper, out);
 }
 
 static void print_config(FILE *out, const struct xctx *x)
@@ -160,7 +254,7 @@ static void fstests_point(FILE *test, FILE *golden, const struct xpoint *p)
 	else
 		snprintf(label, sizeof(label), "%s-crash %u", p->kind == XP_PRE ? "pre" : "post",
 			 p->crash_no);
-	if (p->kind != XP_POST || (p->cp && p->cp->nr_states == 1 && p->cont_listed)) {
+	if (!point_checks_states(p)) {
 		fprintf(test, "print_state \"%s\"\n", label);
 		fprintf(golden, "%s: size %lld md5 %s\n", label, (long long)p->size, p->md5);
 		return;
@@ -180,6 +274,15 @@ struct fst_points {
 	unsigned next;
 };
 
+/* The golden lines of the xfs_io process of steps [first, end). */
+static void process_output(struct emitter *e, uint32_t first, uint32_t end, void *arg)
+{
+	struct fst_points *fp = arg;
+
+	(void)e;
+	xp_io_output(fp->golden, fp->x, first, end);
+}
+
 /* The test's command for step @i, which runs outside an xfs_io process. */
 static void outside_step(struct emitter *e, uint32_t i, void *arg)
 {
@@ -191,11 +294,13 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
 		break;
 	case SCN_DIO_READ:
-		fprintf(e->out, "$XFS_IO_PROG -d -c \"pread %lld %lld\" $file >> $seqres.full 2>&1\n",
-			(long long)st->s_off, (long long)st->s_len);
+		fprintf(e->out, "io -d -c \"pread %lld %lld\"\n", (long long)st->s_off,
+			(long long)st->s_len);
+		xp_io_output(fp->golden, fp->x, i, i + 1);
 		break;
 	case SCN_CHATTR:
-		fprintf(e->out, "$CHATTR_PROG %cS $file\n", st->s_sync_flag ? '+' : '-');
+		/* xfs_io's chattr +s (FS_IOC_FSSETXATTR) sets EXT4_SYNC_FL: 6.18.44 */
+		fprintf(e->out, "io -c \"chattr %cs\"\n", st->s_sync_flag ? '+' : '-');
 		break;
 	case SCN_REMOUNT:
 		fprintf(e->out, "_scratch_cycle_mount \"$mount_opts\"\n");
@@ -222,12 +327,13 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 	struct fst_points fp = { .golden = golden, .x = x };
 	char opts[256], bs[16];
 	const struct xp_var vars[] = {
-		{ "test", x->test_number, NULL }, { "name", x->ld->s.name, NULL },
-		{ "path", x->ld->s.path, NULL }, { "block_size", bs, NULL },
-		{ "options", opts, NULL }, { "description", NULL, print_description },
+		{ "year", x->copyright_year, NULL }, { "test", x->test_number, NULL },
+		{ "block_size", bs, NULL }, { "options", opts, NULL },
+		{ "what", NULL, print_what }, { "description", NULL, print_description },
 		{ "config", NULL, print_config }, { "mapping", NULL, print_mapping },
-		{ "groups", NULL, print_groups }, { "requires", NULL, print_requires },
-		{ "fixed_by", NULL, print_fixed_by },
+		{ "groups", NULL, print_groups }, { "imports", NULL, print_imports },
+		{ "requires", NULL, print_requires }, { "fixed_by", NULL, print_fixed_by },
+		{ "helpers", NULL, print_helpers },
 	};
 
 	orc_mount_options_all(&x->oc, opts, sizeof(opts));
@@ -237,6 +343,8 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 	e->out = test;
 	e->fmt = XF_FSTESTS;
 	e->s = &x->run;
+	e->flushed = process_output;
+	e->flush_arg = &fp;
 	xp_emit_steps(e, outside_step, &fp);
 	if (fp.next < x->nr_pts)
 		fstests_point(test, golden, &x->pts[fp.next]);

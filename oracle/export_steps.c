@@ -79,22 +79,20 @@ static size_t emit_chunk(struct emitter *e, const char *c, size_t n, size_t *col
 /* The process's command line, a -c per line once it gets long. */
 static void emit_flush(struct emitter *e)
 {
-	const char *head = e->fmt == XF_FSTESTS ? "$XFS_IO_PROG" : "io";
-	const char *tail = e->fmt == XF_FSTESTS ? " $file >> $seqres.full 2>&1" : "";
-	size_t col = strlen(head);
+	size_t col = 2;
 
 	if (!e->line[0])
 		return;
 	fputs(e->steps, e->out);
-	fputs(head, e->out);
+	fputs("io", e->out);    /* each format's shell function running xfs_io on the file */
 	for (const char *c = e->line; *c;) {
 		const char *next = strstr(c + 1, " -c ");
 
 		c += emit_chunk(e, c, next ? (size_t)(next - c) : strlen(c), &col);
 	}
-	if (col + strlen(tail) > 78 && tail[0])
-		fputs(" \\\n\t", e->out), tail++;
-	fprintf(e->out, "%s\n", tail);
+	fputc('\n', e->out);
+	if (e->flushed)
+		e->flushed(e, e->first, e->end, e->flush_arg);
 	e->line[0] = e->steps[0] = '\0';
 	e->mapped = false;
 }
@@ -141,6 +139,9 @@ static void emit_io_step(struct emitter *e, uint32_t i)
 	char cmds[2][SCN_STEP_TEXT_MAX + 64];
 	unsigned n;
 
+	if (!e->line[0])
+		e->first = i;
+	e->end = i + 1;
 	emit_step_comment(e, i);
 	if (st->s_op == SCN_MMAP || st->s_op == SCN_MUNMAP)
 		e->mapped = st->s_op == SCN_MMAP;
@@ -195,13 +196,14 @@ static const char *const mapping_doc =
 	"close, evict, chattr, commit, remount or crash is one xfs_io process\n"
 	"(the model's steps have a close there); crash = shutdown without a log\n"
 	"flush, unmount, mount; evict = echo 1 > /proc/sys/vm/drop_caches;\n"
-	"chattr = e2fsprogs' chattr; writeback = sync_range -w then -a; commit =\n"
-	"a timestamp change and fsync of another file, ext4sim-commit (xfs_io runs\n"
-	"every command on every file it has open, hence the close before it);\n"
-	"sync = syncfs; remount = unmount, mount.  A real device completes a\n"
-	"write at once, so sync_range -w is followed by sync_range -a, and a close\n"
-	"after a truncate to 0 (auto_da_alloc) by a wait.  After the remount that\n"
-	"follows a crash the page cache is dropped, as the model's is empty.\n";
+	"chattr = xfs_io's chattr +s or -s, a process of its own; writeback =\n"
+	"sync_range -w then -a; commit = a timestamp change and fsync of another\n"
+	"file, ext4sim-commit (xfs_io runs every command on every file it has\n"
+	"open, hence the close before it); sync = syncfs; remount = unmount,\n"
+	"mount.  A real device completes a write at once, so sync_range -w is\n"
+	"followed by sync_range -a, and a close after a truncate to 0\n"
+	"(auto_da_alloc) by a wait.  After the remount that follows a crash the\n"
+	"page cache is dropped, as the model's is empty.\n";
 
 /* How the steps map to a real ext4, each line after @prefix. */
 void xp_print_mapping_doc(FILE *out, const char *prefix)

@@ -32,7 +32,7 @@ static void print_model_lines(FILE *out, const struct xctx *x)
 {
 	char opts[256], key[128];
 
-	orc_mount_options(&x->oc, opts, sizeof(opts));
+	orc_mount_options_all(&x->oc, opts, sizeof(opts));
 	orc_config_key(&x->oc, key, sizeof(key));
 	fprintf(out, "# model: config block_size %u options %s kernel %s key %s\n",
 		x->oc.block_size, opts, x->cfg->profile->name, key);
@@ -92,8 +92,9 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 			(long long)st->s_len);
 		break;
 	case SCN_CHATTR:
-		fprintf(e->out, "chattr %cS \"$MNT/f\" || die \"chattr failed\"\n",
-			st->s_sync_flag ? '+' : '-');
+		/* xfs_io's chattr +s (FS_IOC_FSSETXATTR) sets EXT4_SYNC_FL: 6.18.44 */
+		fprintf(e->out, "xfs_io -c 'chattr %cs' \"$MNT/f\" >> \"$LOG\" 2>&1 || die \"chattr "
+			"failed\"\n", st->s_sync_flag ? '+' : '-');
 		break;
 	case SCN_REMOUNT:
 		fprintf(e->out, "remount\n");
@@ -125,7 +126,7 @@ void xp_write_xfs_io(FILE *out, const struct xctx *x)
 		{ "steps", NULL, print_steps }, { "model", NULL, print_model_lines },
 	};
 
-	orc_mount_options(&x->oc, opts, sizeof(opts));
+	orc_mount_options_all(&x->oc, opts, sizeof(opts));
 	snprintf(bs, sizeof(bs), "%u", x->oc.block_size);
 	xp_fill(out, xp_xfs_io_preamble, vars, sizeof(vars) / sizeof(vars[0]), x);
 	e->out = out;

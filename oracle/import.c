@@ -20,7 +20,9 @@
  *                           fpunch, fzero [-k], fcollapse, finsert
  *   fsync                   fsync
  *   close_open (flag)       close, evict (fsx closes, drops caches, reopens)
- *   skip ...                nothing (fsx did not run it)
+ *   skip ...                nothing (fsx did not run it); its close_open
+ *                           flag still is a close and an evict (fsx's test()
+ *                           closes and reopens after a skipped operation too)
  *
  * fsx writes a pattern; the model writes one byte, so each write or store
  * gets its own fill byte (never 0xee, the device's sentinel).  Refused, at
@@ -29,7 +31,12 @@
  * unshare flag, unknown operations and flags, and bad numbers.
  *
  * An xfs_io list has one command a line in the syntax `xfs_io -c` takes
- * (the step syntax; '#' comments and blank lines skipped).
+ * (the step syntax; '#' comments and blank lines skipped), or whole
+ * `xfs_io [FLAGS] -c CMD ... FILE` command lines as fstests tests write
+ * them, a backslash before the newline continuing one on the next line.
+ * Each such command line is an xfs_io process, which closes the file when
+ * it exits: a close step follows its commands.  A truncated fsx line (too
+ * few numbers, or the log's last line without a newline) is named so.
  *
  * The YAML goes to stdout only when the whole input converted; exit 2 and one
  * message on stderr otherwise.  Limits: IMPORT_LINE_MAX bytes a line,
@@ -41,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "oracle.h"
@@ -49,8 +57,20 @@
 #define IMPORT_TOK_MAX 16
 #define IMPORT_LINE_MAX 4096            /* bytes in one input line, the newline aside */
 #define IMPORT_BYTES_MAX (16u << 20)    /* bytes of input read in all */
+#define IMPORT_JOIN_MAX 64              /* input lines one continued command line spans */
 
 enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO };
+
+/*
+ * A command line continued over several input lines (a backslash before the
+ * newline, as the shell takes it): where each input line starts in the
+ * joined text, so a message names the input line and column.
+ */
+struct imp_join {
+	unsigned nr;                    /* input lines joined; 0: none */
+	unsigned first;                 /* the first one's number */
+	unsigned off[IMPORT_JOIN_MAX];  /* 0-based offset of each in the joined text */
+};
 
 struct imp {
 	const char *path;
@@ -64,6 +84,9 @@ struct imp {
 	bool pollute_eof;               /* --pollute-eof: fsx -e 1 */
 	int64_t size;                   /* the file's size after the lines so far */
 	unsigned nr_lines;
+	unsigned nr_closes;             /* xfs_io: the closes that end its processes */
+	struct imp_join join;           /* xfs_io: the lines of a continued command line */
+	bool cut;                       /* the line being read is the input's last, cut short */
 	char err[SCN_ERR_MAX + 512];
 };
 
@@ -71,6 +94,19 @@ struct tok {
 	char *t;
 	unsigned col;                   /* 1-based */
 };
+
+/* A position in a continued command line's joined text as the input line and column. */
+static void join_position(const struct imp_join *j, unsigned *line, unsigned *col)
+{
+	unsigned k = 0;
+
+	if (j->nr < 2 || *line != j->first)
+		return;
+	while (k + 1 < j->nr && j->off[k + 1] < *col)
+		k++;
+	*line = j->first + k;
+	*col -= j->off[k];
+}
 
 __attribute__((format(printf, 4, 5)))
 static int imp_err(struct imp *m, unsigned line, unsigned col, const char *fmt, ...)
@@ -81,6 +117,7 @@ static int imp_err(struct imp *m, unsigned line, unsigned col, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	join_position(&m->join, &line, &col);
 	snprintf(m->err, sizeof(m->err), "%s:%u:%u: %s", m->path, line, col, msg);
 	scn_clean_message(m->err);
 	return -1;
@@ -221,13 +258,30 @@ struct fsx_rec {
 static int fsx_unknown(struct imp *m, unsigned line, const struct tok *t)
 {
 	const char *names[sizeof(fsx_ops) / sizeof(fsx_ops[0])];
-	char hint[96];
+	char hint[160];
 
 	for (size_t i = 0; i < sizeof(fsx_ops) / sizeof(fsx_ops[0]); i++)
 		names[i] = fsx_ops[i].name;
 	return imp_err(m, line, t->col, "unknown fsx operation '%s'%s", t->t,
 		       suggest_hint(hint, sizeof(hint), t->t, names,
 				    sizeof(names) / sizeof(names[0])));
+}
+
+/*
+ * A line that ends before its operation's numbers do: fsx writes every
+ * number, so the line was cut (a log copied while fsx wrote it, or cut
+ * short); the message says so, at the end of the line.
+ */
+static int fsx_short_line(struct imp *m, unsigned line, const struct tok *t, unsigned n,
+			  const struct fsx_rec *r)
+{
+	const struct tok *last = &t[n - 1];
+
+	return imp_err(m, line, last->col + (unsigned)strlen(last->t),
+		       "a truncated fsx line: '%s' has %u of its %u numbers (%s)%s", r->op->name,
+		       n - r->at - 1, r->op->nargs, r->op->nargs == 4 ?
+		       "offset, length, destination, file size" : "offset, length, file size",
+		       m->cut ? "; the log ends inside it, without a newline" : "");
 }
 
 /*
@@ -254,11 +308,7 @@ static int fsx_parse_op(struct imp *m, unsigned line, struct tok *t, unsigned n,
 	if (r->skip && r->nargs == 4 && (n < i + 5 || fsx_num(t[i + 4].t, &r->a[3]) < 0))
 		r->nargs = 3;   /* a skipped two-range operation may be logged with three */
 	if (n < i + 1 + r->nargs)
-		return imp_err(m, line, n > i + 1 ? t[n - 1].col + (unsigned)strlen(t[n - 1].t) + 1
-					: t[i].col + (unsigned)strlen(t[i].t) + 1,
-			       "fsx '%s' takes %u numbers (%s)", r->op->name, r->op->nargs,
-			       r->op->nargs == 4 ? "offset, length, destination, file size"
-						 : "offset, length, file size");
+		return fsx_short_line(m, line, t, n, r);
 	for (unsigned k = 0; k < r->nargs; k++)
 		if (fsx_num(t[i + 1 + k].t, &r->a[k]) < 0)
 			return imp_err(m, line, t[i + 1 + k].col, "'%s' is not a number fsx writes "
@@ -352,11 +402,6 @@ static int fsx_steps(struct imp *m, unsigned line, unsigned col, const struct fs
 	return 0;
 }
 
-/*
- * One line of an fsx log (tokens @t[0..n), n > 0): parsed, checked, and
- * turned into steps (none for a skipped operation); close_open adds a
- * close and an evict.  Returns 0, or -1 with the message in m->err.
- */
 /* The file's size after operation @r (fsx ran it) from @size. */
 static int64_t fsx_size_after(const struct fsx_rec *r, int64_t size)
 {
@@ -440,6 +485,23 @@ static int fsx_pollute(struct imp *m, unsigned line, unsigned col, const struct 
 			(long long)room);
 }
 
+/*
+ * close_open: fsx's docloseopen() after the operation, a close, the page
+ * cache dropped and an open; test() runs it after a skipped operation too
+ * (its "out:" label), so a skip line's flag counts as well.
+ */
+static int fsx_closeopen(struct imp *m, unsigned line, unsigned col)
+{
+	if (add_step(m, line, col, "close") < 0 || add_step(m, line, col, "evict") < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * One line of an fsx log (tokens @t[0..n), n > 0): parsed, checked, and
+ * turned into steps (none for a skipped operation); close_open adds a
+ * close and an evict, on a skip line too.  Returns 0, or -1 with the message in m->err.
+ */
 static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
 {
 	struct fsx_rec r = { 0 };
@@ -452,7 +514,7 @@ static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
 		return imp_err(m, line, t[r.at + 2].col, "offset + length is beyond 16 TiB");
 	if (r.skip) {
 		m->nr_skipped++;        /* fsx chose it and could not run it: nothing happened */
-		return 0;
+		return r.closeopen ? fsx_closeopen(m, line, t[r.at].col) : 0;
 	}
 	if (r.op->kind == FK_REFUSED)
 		return imp_err(m, line, t[r.at].col, "fsx '%s' has no counterpart in the model: %s",
@@ -462,10 +524,7 @@ static int fsx_line(struct imp *m, unsigned line, struct tok *t, unsigned n)
 	if (fsx_pollute(m, line, col, &r) < 0 || fsx_steps(m, line, col, &r) < 0)
 		return -1;
 	m->size = fsx_size_after(&r, m->size);
-	if (r.closeopen && (add_step(m, line, col, "close") < 0 ||
-			    add_step(m, line, col, "evict") < 0))
-		return -1;
-	return 0;
+	return r.closeopen ? fsx_closeopen(m, line, col) : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -536,6 +595,20 @@ static int shell_word(const char **p, const char *line, char *out, size_t cap, b
 }
 
 /*
+ * The end of an xfs_io process whose commands are the steps from @before on:
+ * the process closes the file when it exits (ext4_release_file: the
+ * auto_da_alloc writeback after a truncate, the mapping gone), so a close
+ * step follows unless its last step already ended the process.
+ */
+static int xfs_io_exit(struct imp *m, unsigned line, unsigned before)
+{
+	if (m->nr == before || !orc_in_process(m->steps[m->nr - 1].s_op))
+		return 0;
+	m->nr_closes++;
+	return add_step(m, line, 1, "close");
+}
+
+/*
  * `xfs_io [-f -x ...] -c CMD -c CMD ... FILE` on one line (as fstests tests
  * write it, `$XFS_IO_PROG` too): each -c's command is a step, at the column
  * of its word; xfs_io's other flags and the file are passed over.
@@ -546,6 +619,8 @@ static int xfs_io_cmdline(struct imp *m, unsigned line, const char *text)
 	const char *p = text;
 	bool next_is_cmd = false, bad = false;
 	int col;
+
+	unsigned before = m->nr;
 
 	shell_word(&p, text, word, sizeof(word), &bad);         /* xfs_io */
 	while ((col = shell_word(&p, text, word, sizeof(word), &bad)) >= 0) {
@@ -562,7 +637,7 @@ static int xfs_io_cmdline(struct imp *m, unsigned line, const char *text)
 	}
 	if (next_is_cmd)
 		return imp_err(m, line, (unsigned)strlen(text) + 1, "-c needs a command");
-	return 0;
+	return xfs_io_exit(m, line, before);
 }
 
 static bool is_xfs_io_cmdline(const char *text)
@@ -687,6 +762,92 @@ static int detect_input(struct imp *m, FILE *f, char *line)
 	return 0;
 }
 
+/*
+ * A refused last line without a newline: the log was cut inside it (fsx
+ * writes each line whole), which the message says first, unless it already
+ * names the line truncated.
+ */
+static void fsx_cut_message(struct imp *m)
+{
+	char msg[sizeof(m->err)];
+	char *at = strstr(m->err + strlen(m->path), ": ");
+
+	if (!at || strstr(at, "truncated"))
+		return;
+	snprintf(msg, sizeof(msg), "%s", at + 2);
+	snprintf(at + 2, sizeof(m->err) - (size_t)(at + 2 - m->err), "a truncated fsx line "
+		 "(the log ends inside it, without a newline): %s", msg);
+	scn_clean_message(m->err);
+}
+
+/* Whether @s (@n bytes, no newline) ends in a backslash that continues it (an odd run). */
+static bool continues(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && s[n - 1 - k] == '\\')
+		k++;
+	return k % 2 == 1;
+}
+
+/*
+ * An xfs_io line (@line, its newline gone) that ends in a backslash goes on
+ * on the next input line, as the shell reads it: the backslash and the
+ * newline removed, the next line appended (IMPORT_LINE_MAX bytes in all,
+ * IMPORT_JOIN_MAX lines), and where each input line starts kept in m->join
+ * for messages.  *@lineno becomes the last line's number.  Returns 0, or -1
+ * with the message in m->err.
+ */
+static int xfs_io_join(struct imp *m, FILE *f, char *line, unsigned *lineno, size_t *total)
+{
+	char *next = sim_zalloc(IMPORT_LINE_MAX + 1);
+	size_t n = strlen(line);
+	int rc = 0;
+	long got;
+
+	m->join = (struct imp_join){ .nr = 1, .first = *lineno };
+	while (rc == 0 && continues(line, n)) {
+		line[--n] = '\0';
+		if (m->join.nr == IMPORT_JOIN_MAX) {
+			rc = imp_err(m, *lineno, (unsigned)n + 1, "a command line continued over "
+				     "more than %u lines", IMPORT_JOIN_MAX);
+			break;
+		}
+		if ((got = read_line(f, next, total)) <= 0) {
+			rc = got < 0 ? line_err(m, *lineno + 1, got)
+				     : imp_err(m, *lineno, (unsigned)n + 1, "the input ends after a "
+					       "backslash that continues the line");
+			break;
+		}
+		(*lineno)++;
+		while (got && (next[got - 1] == '\n' || next[got - 1] == '\r'))
+			next[--got] = '\0';
+		if (n + (size_t)got > IMPORT_LINE_MAX) {
+			rc = imp_err(m, *lineno, 1, "a command line longer than %u bytes with its "
+				     "continuations, the most an import line may hold", IMPORT_LINE_MAX);
+			break;
+		}
+		m->join.off[m->join.nr++] = (unsigned)n;
+		memcpy(line + n, next, (size_t)got + 1);
+		n += (size_t)got;
+	}
+	free(next);
+	return rc;
+}
+
+/* An xfs_io line at @p (@lead blanks into @line), with its continuation lines. */
+static int xfs_io_input_line(struct imp *m, FILE *f, char *line, char *p, unsigned lead,
+			     unsigned *lineno, size_t *total)
+{
+	unsigned first = *lineno;
+	int rc = xfs_io_join(m, f, line, lineno, total);
+
+	if (rc == 0)
+		rc = xfs_io_line(m, first, p, lead);
+	m->join.nr = 0;
+	return rc;
+}
+
 static int read_lines(struct imp *m, FILE *f, char *line)
 {
 	unsigned lineno = 0;
@@ -702,10 +863,11 @@ static int read_lines(struct imp *m, FILE *f, char *line)
 		lineno++;
 		if (got < 0)
 			return line_err(m, lineno, got);
+		m->cut = line[got - 1] != '\n';
 		if (!(p = meaningful(line, &lead)))
 			continue;
 		if (m->from == IF_XFS_IO) {
-			rc = xfs_io_line(m, lineno, p, lead);
+			rc = xfs_io_input_line(m, f, line, p, lead, &lineno, &total);
 			continue;
 		}
 		nt = tokenize(line, t, IMPORT_TOK_MAX);
@@ -714,11 +876,20 @@ static int read_lines(struct imp *m, FILE *f, char *line)
 				     IMPORT_TOK_MAX);
 		else
 			rc = fsx_line(m, lineno, t, nt);
+		if (rc < 0 && m->cut)
+			fsx_cut_message(m);
 	}
 	if (rc == 0 && ferror(f))
-		rc = imp_err(m, lineno + 1, 1, "read error");
+		rc = imp_err(m, lineno + 1, 1, "cannot read: %s", strerror(errno ? errno : EIO));
 	m->nr_lines = lineno;
 	return rc;
+}
+
+static bool is_directory(FILE *f)
+{
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int read_input(struct imp *m)
@@ -727,9 +898,12 @@ static int read_input(struct imp *m)
 	char *line = sim_zalloc(IMPORT_LINE_MAX + 1);
 	int rc = 0;
 
-	if (!f) {
-		snprintf(m->err, sizeof(m->err), "ext4sim: import: cannot read %s: %s", m->path,
-			 strerror(errno));
+	if (!f || is_directory(f)) {
+		/* the loader's words for a scenario file (ldr_read_file) */
+		imp_err(m, 1, 1, "%s: %s", f ? "cannot read" : "cannot open",
+			strerror(f ? EISDIR : errno));
+		if (f)
+			fclose(f);
 		free(line);
 		return -1;
 	}
@@ -872,8 +1046,9 @@ int cmd_import(int argc, struct cmd_opt *opts)
 			 "is an fdatasync of the whole file; close_open is a close and an evict; "
 			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
 	else
-		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s).",
-			 m->nr_ops);
+		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s)%s.",
+			 m->nr_ops, m->nr_closes ? "; each xfs_io process ends with a close, as "
+			 "the process closes the file when it exits" : "");
 	mem = open_memstream(&buf, &len);
 	SIM_ASSERT(mem != NULL);
 	orc_write_yaml(mem, &(struct orc_yaml){

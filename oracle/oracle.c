@@ -257,16 +257,6 @@ void orc_name_from_path(const char *path, char *out, size_t cap)
 		snprintf(out, cap, "imported");
 }
 
-void orc_mount_options(const struct orc_config *c, char *buf, size_t cap)
-{
-	bool dioread = c->delalloc && c->data != SCN_DATA_JOURNAL;
-
-	snprintf(buf, cap, "data=%s%s%s%s,commit=600,noatime", orc_data_name(c->data),
-		 !c->delalloc && c->data != SCN_DATA_JOURNAL ? ",nodelalloc" : "",
-		 dioread && !c->dioread_nolock ? ",dioread_lock" : "",
-		 c->noauto_da_alloc ? ",noauto_da_alloc" : "");
-}
-
 void orc_mount_options_all(const struct orc_config *c, char *buf, size_t cap)
 {
 	bool journal = c->data == SCN_DATA_JOURNAL, dioread = c->delalloc && !journal;

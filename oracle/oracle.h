@@ -61,15 +61,21 @@ void orc_step_text(const struct scn_step *st, char *buf, size_t cap);
 /* Parse a step this program built; a failure is a bug. */
 void orc_make_step(struct scn_step *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void orc_write_yaml(FILE *out, const struct orc_yaml *y);
+/*
+ * The year of an exported fstests test's copyright line without
+ * --copyright-year: a constant of the release (the year it was made), never
+ * the clock, so an export gives the same bytes on any day.
+ */
+#define ORC_COPYRIGHT_YEAR "2026"
 /* A scenario name from a file name: its base name without extension, lower
  * case, other bytes as '-', at most SCN_NAME_MAX - 1 bytes; "imported" if empty. */
 void orc_name_from_path(const char *path, char *out, size_t cap);
-/* The real mount options of a configuration, with commit=600,noatime. */
-void orc_mount_options(const struct orc_config *c, char *buf, size_t cap);
 /*
- * The same with every option the model tells apart written out, defaults
- * included (delalloc, dioread_nolock, auto_da_alloc): mounted after options
- * of someone else's (fstests' MOUNT_OPTIONS), it overrides any of them.
+ * The real mount options of a configuration, with commit=600,noatime, every
+ * option the model tells apart written out, defaults included (delalloc,
+ * dioread_nolock, auto_da_alloc): mounted after options of someone else's
+ * (fstests' MOUNT_OPTIONS, or a mount the xfs_io script is handed), it
+ * overrides any of them.  Both exported scripts mount with it.
  */
 void orc_mount_options_all(const struct orc_config *c, char *buf, size_t cap);
 /* "4096 ordered delalloc" (plus " dioread_lock", " noauto_da_alloc" when off): a table key. */

@@ -48,7 +48,7 @@ const char xp_xfs_io_preamble[] =
 	"OPTS=${EXT4SIM_MOUNT_OPTIONS:-@{options}}\n"
 	"LOG=/dev/null\n"
 	"[ \"$(id -u)\" = 0 ] || die \"must run as root (shutdown, mount, drop_caches)\"\n"
-	"for t in xfs_io findmnt stat sha256sum dd mount umount chattr; do\n"
+	"for t in xfs_io findmnt stat sha256sum dd mount umount; do\n"
 	"\tcommand -v $t > /dev/null || die \"missing tool: $t\"\n"
 	"done\n"
 	"DEV=$(findmnt -n -o SOURCE --mountpoint \"$MNT\") || die \"$MNT is not a mount point\"\n"
@@ -104,41 +104,42 @@ const char xp_xfs_io_preamble[] =
 	"\n";
 
 /*
- * The fstests test up to its first step.  Keys: test (its number), name,
- * path, description (wrapped comment lines, or nothing), config, mapping,
- * groups (the _begin_fstest line), requires (_require_* lines),
- * block_size, options.
+ * The fstests test up to its first step, in the layout fstests' `new`
+ * script writes.  Keys: year (the copyright's), test (its number), what
+ * (what the test checks, as comment lines), description (the scenario's,
+ * wrapped, or nothing), config, mapping, groups (the _begin_fstest line),
+ * imports (common/filter when the test filters xfs_io's output), fixed_by,
+ * requires (_require_* lines), block_size, options, helpers (the shell
+ * functions the steps use, only those).
  */
 const char xp_fstests_preamble[] =
 	"#! /bin/bash\n"
 	"# SPDX-License-Identifier: GPL-2.0\n"
-	"# Copyright (c) the ext4sim authors.  All Rights Reserved.\n"
+	"# Copyright (c) @{year} the ext4sim authors.  All Rights Reserved.\n"
 	"#\n"
-	"# FS QA Test No. @{test}\n"
+	"# FS QA Test @{test}\n"
 	"#\n"
-	"# ext4sim scenario @{name}, exported\n"
-	"# (@{path}).\n"
+	"@{what}"
 	"@{description}"
 	"#\n"
 	"@{config}"
-	"# The golden output is the model's prediction: the size and MD5 of the file\n"
-	"# as a reader sees it before each crash, after it and at the end; where the\n"
-	"# model lists several states a crash can leave, the state must be one of them.\n"
+	"# The golden output is the model's prediction: xfs_io's output (its errors\n"
+	"# included: a command the model refuses must fail the same way), and the size\n"
+	"# and MD5 of the file as a reader sees it before each crash, after it and at\n"
+	"# the end; where the model lists several states a crash can leave, the state\n"
+	"# must be one of them.\n"
 	"#\n"
 	"@{mapping}"
 	"#\n"
 	". ./common/preamble\n"
 	"@{groups}"
 	"\n"
-	"# Import common functions.\n"
-	". ./common/filter\n"
-	"\n"
+	"@{imports}"
 	"@{fixed_by}"
 	"# data=journal, nodelalloc, extents and the journal the model follows are ext4's\n"
 	"_exclude_fs ext2\n"
 	"_exclude_fs ext3\n"
 	"_require_scratch_size $((64 * 1024))\n"
-	"_require_scratch_shutdown\n"
 	"# DAX bypasses the page cache the model is about\n"
 	"_exclude_scratch_mount_option dax\n"
 	"@{requires}"
@@ -160,8 +161,8 @@ const char xp_fstests_preamble[] =
 	"done\n"
 	"echo \"$features\" | grep -qw extent || _notrun \"ext4 without extents: the model has them\"\n"
 	"# every mode the model tells apart is named, defaults too, so that the\n"
-	"# options override MOUNT_OPTIONS; a long commit interval: the model has\n"
-	"# no commit timer\n"
+	"# options override MOUNT_OPTIONS (the xfs_io script export writes mounts\n"
+	"# with the same); a long commit interval: the model has no commit timer\n"
 	"mount_opts=\"@{options}\"\n"
 	"_scratch_mount \"-o $mount_opts\"\n"
 	"# the model's block size; MKFS_OPTIONS may have set another one\n"
@@ -178,6 +179,19 @@ const char xp_fstests_preamble[] =
 	"\techo \"$1: size $(stat -c %s $file) md5 $(_md5_checksum $file)\"\n"
 	"}\n"
 	"\n"
+	"@{helpers}";
+
+/* The shell functions of an fstests test, each written only when its steps use it. */
+const char xp_fstests_io_helper[] =
+	"# xfs_io on the file: its output (rates filtered), then its errors (xfs_io\n"
+	"# buffers its output, so one stream could put the errors first)\n"
+	"io()\n"
+	"{\n"
+	"\t$XFS_IO_PROG \"$@\" $file 2> $tmp.io_err | _filter_xfs_io\n"
+	"\tcat $tmp.io_err\n"
+	"}\n"
+	"\n";
+const char xp_fstests_check_state_helper[] =
 	"# the file must be one of the states (SIZE:SHA256) the model lists\n"
 	"check_state()\n"
 	"{\n"
@@ -194,7 +208,8 @@ const char xp_fstests_preamble[] =
 	"\tdone\n"
 	"\techo \"$label: $state is not one of the model's $# states\"\n"
 	"}\n"
-	"\n"
+	"\n";
+const char xp_fstests_commit_helper[] =
 	"# a commit of the running transaction and nothing else: a timestamp change of\n"
 	"# another file and its fsync\n"
 	"commit()\n"

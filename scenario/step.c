@@ -262,7 +262,7 @@ static unsigned step_lookup(const char *name)
 static int step_unknown(struct step_parser *P)
 {
 	const char *names[SCN_OP_COUNT];
-	char q[SCN_QUOTE_BUF], hint[96];
+	char q[SCN_QUOTE_BUF], hint[160];
 
 	for (unsigned op = 0; op < SCN_OP_COUNT; op++)
 		names[op] = step_descs[op].d_name;

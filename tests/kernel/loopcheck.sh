@@ -13,7 +13,7 @@
 #   as one xfs_io process on f (`close` ends that process and starts a new one; `evict`
 #   ends it and drops the clean page cache with `echo 1 > /proc/sys/vm/drop_caches`, which
 #   writes nothing back, unlike `fadvise -d`; `chattr +S`/`-S` ends it and runs e2fsprogs'
-#   chattr, as xfs_io's chattr cannot set ext4's sync flag; `mwrite` is preceded, once per
+#   chattr (as the corpus was recorded; xfs_io's `chattr +s` sets the same flag); `mwrite` is preceded, once per
 #   xfs_io process, by `mmap -rw 0 1m`, as xfs_io stores only through a mapping; `pread`
 #   reads through the page cache (to fill it); every
 #   other step is passed to xfs_io unchanged).  A fallocate the kernel refuses (xfs_io

@@ -224,8 +224,143 @@ check every-flag-has-code '[ ! -s "$tmp/nocode" ] || { cat "$tmp/nocode" >&2; fa
 run "$sim" help --man
 check man-page '[ "$rc" = 0 ] && head -1 "$out" | grep -q "^\.TH EXT4SIM 1" &&
 	{ ! command -v groff > /dev/null || groff -man -Tutf8 -ww "$out" > /dev/null 2>&1; }'
+# the man page's FILES name real paths: those make install writes (PREFIX its own), and
+# each of its EXAMPLES runs from the installed documentation directory (exit 0, or diff's 1)
+run make -s install BUILD="$build" DESTDIR="$tmp/inst" PREFIX=/opt/e4
+man_paths=$(sed -n '/^\.SH FILES/,/^\.SH /{/^\.I /s/^\.I //p}' "$tmp/inst/opt/e4/share/man/man1/ext4sim.1" 2> /dev/null)
+nmiss=0
+for pth in $man_paths; do [ -e "$tmp/inst$pth" ] || { echo "  $pth" >> "$tmp/man.missing"; nmiss=$((nmiss + 1)); }; done
+check man-files-installed '[ "$rc" = 0 ] && [ -n "$man_paths" ] && [ "$nmiss" = 0 ] &&
+	! grep -q "/usr/local" "$tmp/inst/opt/e4/share/man/man1/ext4sim.1" ||
+	{ cat "$tmp/man.missing" 2> /dev/null; false; }'
+sed -n '/^\.SH EXAMPLES/,/^\.SH /{/^\.B /s/^\.B //p}' "$tmp/inst/opt/e4/share/man/man1/ext4sim.1" 2> /dev/null |
+	sed 's/\\-/-/g; s/\\e/\\/g' > "$tmp/man.examples"
+absbuild=$(cd "$build" && pwd)
+nex=0 nexbad=0
+while read -r ex; do
+	nex=$((nex + 1))
+	(cd "$tmp/inst/opt/e4/share/doc/ext4sim" && PATH="$absbuild:$PATH" bash -c "$ex") > /dev/null 2>&1
+	exrc=$?
+	[ $exrc -le 1 ] || { echo "  $ex: exit $exrc"; nexbad=$((nexbad + 1)); }
+done < "$tmp/man.examples" > "$tmp/man.exbad"
+cmdline="ext4sim help --man: each command of EXAMPLES, in the installed doc directory"
+check man-examples-run '[ "$nex" -ge 5 ] && [ "$nexbad" = 0 ] || { cat "$tmp/man.exbad"; false; }'
 run "$sim" help --completion
 check completion '[ "$rc" = 0 ] && bash -n "$out" && grep -q -- "--block-size" "$out"'
+# the completion through bash's own machinery: COMP_WORDS and COMP_CWORD set as bash sets
+# them, the function `complete` registered called, COMPREPLY read back
+cp "$out" "$tmp/completion.bash"
+comp() {
+	bash -c '. "$1"; shift; f=$(complete -p ext4sim | sed -n "s/.* -F \([^ ]*\) .*/\1/p")
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		"$f" ext4sim "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		echo "${COMPREPLY[*]}"' _ "$tmp/completion.bash" "$@"
+}
+profiles=$("$sim" patches | sed -n '/^kernel profiles/,/^$/s/^  \([^ ]\+\) .*/\1/p' | tr '\n' ' ')
+ncomp=0
+while IFS='|' read -r words want; do
+	read -ra w <<< "$words"
+	[ "${w[-1]}" = '""' ] && w[-1]=
+	got=$(comp ext4sim "${w[@]}")
+	[ "$got" = "$want" ] || { echo "  ext4sim ${words}<TAB>: '$got', not '$want'"; ncomp=$((ncomp + 1)); }
+done > "$tmp/comp.diff" <<EOF
+export --format ""|xfs_io fstests yaml
+run --data j|journal
+run --data = jo|journal
+run --data =|ordered writeback journal
+import --from ""|fsx xfs_io
+diff --kernel ""|${profiles% }
+run --block-size 1|1024
+explore --crash-at e|everywhere
+help ""|$(echo $cmds) --man --completion
+help ex|explore export
+exp|explore export
+export --for|--format
+EOF
+cmdline="bash: . <(ext4sim help --completion); COMP_WORDS=(ext4sim WORDS...); _ext4sim"
+check completion-values '[ "$ncomp" = 0 ] && [ -n "$profiles" ] || { cat "$tmp/comp.diff"; false; }'
+# each value the completion offers is one the program takes
+nval=0
+for v in xfs_io fstests yaml; do "$sim" export --format $v -c "pwrite 0 1" > /dev/null 2>&1 || nval=$((nval + 1)); done
+for v in ordered writeback journal; do "$sim" run --quiet --data $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
+for v in $profiles; do "$sim" run --quiet --kernel $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
+for v in fsx xfs_io; do "$sim" import --from $v tests/data/import/small.$([ $v = fsx ] && echo fsxops || echo xfs_io) > /dev/null 2>&1 || nval=$((nval + 1)); done
+for v in summary full eager; do "$sim" run --quiet --checker-log $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
+for v in 1024 2048 4096; do "$sim" run --quiet --block-size $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
+cmdline="ext4sim CMD FLAG VALUE ... for each value the completion offers"
+check completion-values-taken '[ "$nval" = 0 ]'
+
+# export --help lists only flags that change what export writes: each flag of its table,
+# added to a base command, changes the output (stdout, exit status, files written)
+xo() {  # the exit status, stdout and the files of one export
+	rm -rf "$tmp/xo" && mkdir -p "$tmp/xo/o" "$tmp/xo/m"
+	"$sim" export "$@" > "$tmp/xo.out" 2> /dev/null
+	echo "rc $?"; cat "$tmp/xo.out"; (cd "$tmp/xo" && find . -type f | sort)
+}
+vsc=scenarios/tutorial/10-page-cache-half.yaml
+nfx=0 listed=0
+while IFS='|' read -r flag base; do
+	read -ra b <<< "$base"
+	read -ra fl <<< "$flag"
+	for i in "${!b[@]}"; do [ "${b[$i]}" = PW ] && b[$i]="pwrite 0 10"; done
+	for i in "${!fl[@]}"; do [ "${fl[$i]}" = FS ] && fl[$i]="fsync"; done
+	if [ "${fl[0]}" = --variant ]; then
+		differs=0
+		for v in neither fs-half mm-half both; do
+			[ "$(xo "${b[@]}" --variant $v)" != "$(xo "${b[@]}")" ] && differs=1
+		done
+	else
+		differs=0
+		[ "$(xo "${b[@]}" "${fl[@]}")" != "$(xo "${b[@]}")" ] && differs=1
+	fi
+	[ $differs = 1 ] || { echo "  export ${b[*]} ${fl[*]}: the same output as without ${fl[0]}"; nfx=$((nfx + 1)); }
+	echo "${fl[0]}" >> "$tmp/xflags.tested"
+done > "$tmp/xflags.diff" <<EOF
+--block-size 1024|--format yaml -c PW
+--data journal|--format yaml -c PW
+--delalloc|--format yaml --nodelalloc -c PW
+--nodelalloc|--format yaml -c PW
+--kernel 6.1|--format yaml -c PW
+--disk-blocks 4096|--format yaml -c PW
+--patch short_copy_zero=off|--format yaml -c PW
+--variant|--format yaml $vsc
+--crash-bound 1|scenarios/crash/shutdown-completes-inflight.yaml
+--max-bytes 1|--format yaml -c PW
+-c FS|--format yaml -c PW
+--format fstests|-c PW
+-o $tmp/xo/o|--format yaml -c PW
+--model-dir $tmp/xo/m|--format yaml -c PW
+--test-number 123|--format fstests -c PW
+--copyright-year 2030|--format fstests -c PW
+EOF
+"$sim" export --help | awk 'substr($0, 1, 3) ~ /^  -/ { print $1 }' | sort > "$tmp/xflags.listed"
+cmdline="ext4sim export BASE [FLAG]: for each flag of export --help"
+check export-flags-do-something '[ "$nfx" = 0 ] && diff "$tmp/xflags.listed" <(sort "$tmp/xflags.tested") > /dev/null ||
+	{ cat "$tmp/xflags.diff"; diff "$tmp/xflags.listed" <(sort "$tmp/xflags.tested"); false; }'
+
+# a truncated name (a command, a flag, a step) gets the name or names it starts
+expect_exit2 truncated-command "$sim" expl x.yaml
+check truncated-command-hint 'grep -q "unknown command .expl. (did you mean .explore.?)" "$err"'
+expect_exit2 truncated-command-several "$sim" ex x.yaml
+check truncated-command-several-hint 'grep -q "(did you mean .explore. or .export.?)" "$err"'
+expect_exit2 truncated-flag "$sim" run --crash -c fsync
+check truncated-flag-hint 'grep -q "did you mean .--crash-bound., .--crash-everywhere. or .--crash-reference.?" "$err"'
+expect_exit2 truncated-help "$sim" help expl
+check truncated-help-hint 'grep -q "help: unknown command .expl. (did you mean .explore.?)" "$err"'
+expect_exit2 truncated-step "$sim" run -c "pwr 0 1"
+check truncated-step-hint 'grep -q "did you mean .pwrite.?" "$err"'
+
+# docs/scenario-format.md's JSON example parses, names json_version, toggles_on and
+# pending_writes, and each of its keys is one run --json writes
+sed -n '/^## JSON/,/^## Explore/p' docs/scenario-format.md | sed -n '/^```json$/,/^```$/p' | sed '1d;$d' > "$tmp/doc.json"
+run "$sim" run --json scenarios/crash/shutdown-completes-inflight.yaml
+grep -o '"[a-z_0-9]*":' "$tmp/doc.json" | sort -u > "$tmp/doc.keys"
+grep -o '"[a-z_0-9]*":' "$out" | sort -u > "$tmp/run.keys"
+cmdline="docs/scenario-format.md's JSON example against $cmdline"
+check json-doc-example '[ "$rc" = 0 ] && "$build/tests/json-check" "$tmp/doc.json" &&
+	grep -qx "\"json_version\":" "$tmp/doc.keys" && grep -qx "\"toggles_on\":" "$tmp/doc.keys" &&
+	grep -qx "\"pending_writes\":" "$tmp/doc.keys" &&
+	[ -z "$(comm -23 "$tmp/doc.keys" "$tmp/run.keys")" ] || { comm -23 "$tmp/doc.keys" "$tmp/run.keys"; false; }'
 
 # JSON is valid UTF-8 whatever the input: a file name with the byte 0xff
 bad_name="$tmp/a$(printf '\377')b.yaml"

@@ -24,12 +24,57 @@ mkdir -p "$tmp/ft" "$tmp/md"
 run "$sim" export --format fstests --test-number 042 -o "$tmp/ft" --model-dir "$tmp/md" "$f"
 check export-fstests '[ "$rc" = 0 ] && bash -n "$tmp/ft/042" && golden fstests-042 "$tmp/ft/042" &&
 	golden fstests-042-out "$tmp/ft/042.out" &&
-	[ "$(grep -c "^print_state \|^check_state " "$tmp/ft/042")" = "$(($(wc -l < "$tmp/ft/042.out") - 1))" ] &&
+	[ "$(grep -c "^print_state \|^check_state " "$tmp/ft/042")" = "$(grep -c "^\(pre-crash\|post-crash\|final\)" "$tmp/ft/042.out")" ] &&
 	grep -q "^pre-crash 1: size [0-9]* md5 $(md5sum < "$tmp/md/pre1" | cut -d" " -f1)\$" "$tmp/ft/042.out" &&
 	grep -q "^post-crash 1: size [0-9]* md5 $(md5sum < "$tmp/md/post1" | cut -d" " -f1)\$" "$tmp/ft/042.out"'
 # several states at a crash point: the test checks membership, the golden line says so
 run "$sim" export --format fstests scenarios/crash/shutdown-completes-inflight.yaml
 check export-fstests-stdout 'golden fstests-several-states "$out"'
+# fstests' conventions: the copyright line with a year (a constant, or --copyright-year),
+# "FS QA Test NNN" as fstests' new script writes it, a header that says what it checks
+check export-fstests-header 'grep -q "^# Copyright (c) 2026 the ext4sim authors.  All Rights Reserved.\$" "$tmp/ft/042" &&
+	grep -q "^# FS QA Test 042\$" "$tmp/ft/042" && grep -q "^# Crash consistency of ext4" "$tmp/ft/042"'
+run "$sim" export --format fstests --copyright-year 2031 "$f"
+check export-fstests-year '[ "$rc" = 0 ] && grep -q "^# Copyright (c) 2031 " "$out"'
+expect_exit2 export-fstests-bad-year "$sim" export --format fstests --copyright-year 26 "$f"
+# xfs_io's output and the errors the model predicts are in the golden output, so a kernel
+# that refuses what the model accepts (or the reverse) fails the test
+run "$sim" export --format fstests scenarios/fallocate/fcollapse-finsert-crash.yaml
+check export-fstests-errors '[ "$rc" = 0 ] && golden fstests-errors "$out" &&
+	grep -q "^fallocate: Invalid argument\$" "$out"'
+# no helper the steps do not use (commit, check_state, io and common/filter only when
+# called), the groups of the operations used, _require_scratch_shutdown only with a
+# crash; over the scenarios and a gen campaign
+mkdir -p "$tmp/gh"
+run "$sim" gen --seed 3 --count 30 --out "$tmp/gh"
+nbad=0 nall=0
+for g in "$tmp"/gh/*.yaml scenarios/*/*.yaml; do
+	"$sim" export --format fstests "$g" > "$tmp/fh" 2> /dev/null || continue
+	nall=$((nall + 1))
+	for fn in io check_state commit; do
+		def=$(grep -c "^$fn()\$" "$tmp/fh") call=$(grep -c "^$fn\( \|\$\)" "$tmp/fh")
+		{ [ "$def" = 1 ] && [ "$call" -gt 0 ]; } || { [ "$def" = 0 ] && [ "$call" = 0 ]; } ||
+			{ echo "  $g: $fn defined $def, called $call"; nbad=$((nbad + 1)); }
+	done
+	[ "$(grep -c "^\. \./common/filter\$" "$tmp/fh")" = "$(grep -c "^io()\$" "$tmp/fh")" ] ||
+		{ echo "  $g: common/filter without io, or io without it"; nbad=$((nbad + 1)); }
+	[ "$(grep -c "^_begin_fstest.* copy_range" "$tmp/fh")" = "$(grep -c "^# \[[0-9]*\] copy_range" "$tmp/fh" | sed "s/^[1-9][0-9]*\$/1/")" ] ||
+		{ echo "  $g: the copy_range group and the copy_range steps disagree"; nbad=$((nbad + 1)); }
+	[ "$(grep -c "^_require_scratch_shutdown\$" "$tmp/fh")" = "$(grep -c "^_scratch_shutdown" "$tmp/fh" | sed "s/^[1-9][0-9]*\$/1/")" ] ||
+		{ echo "  $g: _require_scratch_shutdown and the shutdowns disagree"; nbad=$((nbad + 1)); }
+done
+cmdline="for each scenario and gen --seed 3 --count 30: $sim export --format fstests FILE"
+check export-fstests-helpers '[ "$nbad" = 0 ] && [ "$nall" -gt 90 ] || { echo "  $nbad of $nall"; false; }'
+# the xfs_io script mounts with the fstests test's options
+mo_same=0
+for cfg in "" "--nodelalloc" "--data journal" "--data writeback --block-size 1024"; do
+	read -ra args <<< "$cfg"
+	a=$("$sim" export --format fstests "${args[@]}" -c "pwrite 0 10" | sed -n 's/^mount_opts="\(.*\)"$/\1/p')
+	b=$("$sim" export "${args[@]}" -c "pwrite 0 10" | sed -n 's/^OPTS=${EXT4SIM_MOUNT_OPTIONS:-\(.*\)}$/\1/p')
+	[ -n "$a" ] && [ "$a" = "$b" ] && mo_same=$((mo_same + 1))
+done
+cmdline="$sim export [--format fstests] CONFIG -c 'pwrite 0 10'"
+check export-same-mount-options '[ "$mo_same" = 4 ]'
 # the variant exported: a bug scenario's fixed side is the variant expecting the fewest
 # violations nearest (in toggles, either way) to one expecting more, one without patches
 # of its own at equal distance; else the one nearest to today's kernel (the default
@@ -83,8 +128,10 @@ run "$sim" run --quiet "$tmp/asrun.yaml"
 check export-yaml '[ "$rc" = 0 ] && golden yaml-auto-da-alloc-close "$tmp/asrun.yaml" &&
 	diff <(sed -n "/^steps:/,\$p" "$tmp/asrun.yaml") <(sed -n "/^steps:/,\$p" "$tmp/asrun2.yaml") > /dev/null'
 
-# import: an fsx log and an xfs_io list give the expected YAML (tests/data/import/), which loads
-for f in small.fsxops small.xfs_io fsx-default.fsxops cmdline.xfs_io; do
+# import: each fsx log or xfs_io list with a NAME.yaml (tests/data/import/) gives that
+# YAML, which loads
+for y in tests/data/import/*.yaml; do
+	f=$(basename "$y" .yaml)
 	args=()
 	[ $f = small.xfs_io ] && args=(--block-size 1024 --data journal)
 	run "$sim" import "${args[@]}" "tests/data/import/$f"
@@ -138,7 +185,19 @@ expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
 check import-clone-range-message 'golden import-clone-range "$err"'
 expect_exit2 import-bad-step "$sim" import tests/data/import/bad-step.xfs_io
 check import-bad-step-message 'golden import-bad-step "$err"'
+# a missing file and a directory: the loader's one line, FILE:1:1 (exit 2)
 expect_exit2 import-missing-file "$sim" import "$tmp/nonexistent"
+check import-missing-file-message '[ "$(cat "$err")" = "$tmp/nonexistent:1:1: cannot open: No such file or directory" ]'
+expect_exit2 import-directory "$sim" import tests/data/import
+check import-directory-message '[ "$(cat "$err")" = "tests/data/import:1:1: cannot read: Is a directory" ]'
+# refused inputs whose first line is "# expect: LINE:COL: message" (the start of it)
+for f in tests/data/import/*; do
+	want=$(sed -n '1s/^# expect: //p' "$f")
+	[ -n "$want" ] || continue
+	expect_exit2 "import-refused $(basename "$f")" "$sim" import "$f"
+	check "import-refused-message $(basename "$f")" '[[ "$(cat "$err")" == "$f:$want"* ]] ||
+		{ echo "  want $f:$want"; false; }'
+done
 
 # gen: the same seed gives the same bytes, another seed others; every scenario loads,
 # runs, exports, and comes back step for step through import of its step list

@@ -24,7 +24,8 @@ run "$sim" export -c "pwrite 0 8192" -c "dio_read 0 4096" -c "pread 0 10"
 check export-xfs_io-dio-read '[ "$rc" = 0 ] && grep -q "^io -d -c '\''pread 0 4096'\''$" "$out" &&
 	! grep -q "dio_read'\''" "$out"'
 run "$sim" export --format fstests -c "pwrite 0 8192" -c "dio_read 0 4096"
-check export-fstests-dio-read '[ "$rc" = 0 ] && grep -q "^\$XFS_IO_PROG -d -c \"pread 0 4096\" \$file" "$out"'
+check export-fstests-dio-read '[ "$rc" = 0 ] && grep -q "^io -d -c \"pread 0 4096\"\$" "$out" &&
+	grep -q "^read 4096/4096 bytes at offset 0\$" "$out"'
 
 # the quadratic paths: 32 MiB written and fsynced with 1 KiB blocks, nodelalloc (was
 # 32 s in the io list and the device's flush), and a delalloc 256 MiB write (was the

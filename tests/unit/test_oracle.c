@@ -5,7 +5,7 @@
  * length); orc_step_text() giving back, through scn_parse_step(), the step it
  * was made from, for every step kind; orc_as_run(): the closes and waits it
  * inserts, on hand-made step lists, and that it is idempotent on seeded
- * random step lists; orc_mount_options() for each configuration;
+ * random step lists; orc_mount_options_all() for each configuration;
  * orc_write_yaml() read back by scn_load() (build/test_oracle-tmp/, run
  * from the repository root), whatever its strings hold.
  */
@@ -222,20 +222,20 @@ static void test_oracle__mount_options(void **state)
 	char buf[256];
 
 	(void)state;
-	orc_mount_options(&c, buf, sizeof(buf));
-	assert_string_equal(buf, "data=ordered,commit=600,noatime");
+	orc_mount_options_all(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "data=ordered,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime");
 	c.dioread_nolock = false;
-	orc_mount_options(&c, buf, sizeof(buf));
-	assert_string_equal(buf, "data=ordered,dioread_lock,commit=600,noatime");
+	orc_mount_options_all(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "data=ordered,delalloc,dioread_lock,auto_da_alloc,commit=600,noatime");
 	c.delalloc = false;
-	orc_mount_options(&c, buf, sizeof(buf));
-	assert_string_equal(buf, "data=ordered,nodelalloc,commit=600,noatime");
+	orc_mount_options_all(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "data=ordered,nodelalloc,auto_da_alloc,commit=600,noatime");
 	c.data = SCN_DATA_WRITEBACK;
-	orc_mount_options(&c, buf, sizeof(buf));
-	assert_string_equal(buf, "data=writeback,nodelalloc,commit=600,noatime");
+	orc_mount_options_all(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "data=writeback,nodelalloc,auto_da_alloc,commit=600,noatime");
 	c.data = SCN_DATA_JOURNAL;
-	orc_mount_options(&c, buf, sizeof(buf));
-	assert_string_equal(buf, "data=journal,commit=600,noatime");
+	orc_mount_options_all(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "data=journal,nodelalloc,auto_da_alloc,commit=600,noatime");
 	orc_config_key(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "4096 journal nodelalloc");
 }
