@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* One line: the message (control bytes in @arg as '?'), then where usage is. */
 int bad_usage(const char *fmt, const char *arg)
@@ -522,29 +524,59 @@ static int check_keeps(const struct loaded *ld)
 	return 0;
 }
 
-/*
- * The work budget: the bytes the steps write and read, summed over the
- * scenario, must stay within --max-bytes (default SCN_RUN_BYTES_DEFAULT),
- * as they bound what the page cache and the device hold.  Refused at the
- * step that passes it, before anything runs.
- */
-static int check_budget(const struct cli *c, const struct scenario *s)
+/* "FILE:LINE:COL: " of step @i of @s, or "ext4sim: -c step N: " for a -c step. */
+static void print_step_position(const struct scenario *s, unsigned i)
 {
-	int64_t max = c->o.max_bytes ? c->o.max_bytes : SCN_RUN_BYTES_DEFAULT, sum = 0;
+	const struct scn_step *st = &s->steps[i];
+
+	if (st->s_line)
+		fprintf(stderr, "%s:%u:%u: ", s->path, st->s_line, st->s_col);
+	else
+		fprintf(stderr, "ext4sim: -c step %u: ", i + 1);
+}
+
+/*
+ * The memory this process may use: the physical memory, or less under an
+ * address-space or data limit (ulimit -v, ulimit -d); in *@what, which.
+ */
+static int64_t memory_limit(const char **what)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	int64_t lim = pages > 0 && psize > 0 ? (int64_t)pages * psize : INT64_MAX;
+	static const int res[2] = { RLIMIT_AS, RLIMIT_DATA };
+	static const char *const names[2] = { "the address-space limit (ulimit -v)",
+					      "the data-segment limit (ulimit -d)" };
+	struct rlimit rl;
+
+	*what = "the physical memory";
+	for (int i = 0; i < 2; i++)
+		if (getrlimit(res[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    (uint64_t)rl.rlim_cur < (uint64_t)lim) {
+			lim = (int64_t)rl.rlim_cur;
+			*what = names[i];
+		}
+	return lim;
+}
+
+/*
+ * The memory the run needs (sim_mem_add_step's bound) against what the
+ * process may use: refused at the step that passes it, before anything runs,
+ * rather than a failed allocation in the middle of the run.
+ */
+static int check_memory(const struct scenario *s)
+{
+	struct sim_mem_estimate me = { 0 };
+	const char *what;
+	int64_t lim = memory_limit(&what), need = 0;
 
 	for (unsigned i = 0; i < s->nr_steps; i++) {
-		const struct scn_step *st = &s->steps[i];
-
-		sum += scn_step_bytes(st);
-		if (sum <= max)
+		if ((need = sim_mem_add_step(&me, &s->steps[i])) <= lim)
 			continue;
-		if (st->s_line)
-			fprintf(stderr, "%s:%u:%u: ", s->path, st->s_line, st->s_col);
-		else
-			fprintf(stderr, "ext4sim: -c step %u: ", i + 1);
-		fprintf(stderr, "this step brings the bytes the steps write and read to %lld, "
-			"past the limit of %lld (--max-bytes N raises it, up to %lld)\n",
-			(long long)sum, (long long)max, (long long)SCN_RUN_BYTES_MAX);
+		print_step_position(s, i);
+		fprintf(stderr, "this step brings the memory the run needs to about %lld MiB "
+			"(%d.%d bytes a byte written), more than the %lld MiB of %s\n",
+			(long long)(need >> 20), SIM_MEM_PER_BYTE_X10 / 10,
+			SIM_MEM_PER_BYTE_X10 % 10, (long long)(lim >> 20), what);
 		return 2;
 	}
 	return 0;
@@ -578,6 +610,27 @@ static void layer_judging(struct cli *c, const struct scn_run_config *rc)
 		SIM_ASSERT(inv >= 0);   /* the loader checked the name */
 		c->o.fail_on[inv] = true;
 	}
+}
+
+/*
+ * The work budget: the bytes the steps write and read, summed over the
+ * scenario, must stay within --max-bytes (default SCN_RUN_BYTES_DEFAULT),
+ * as they bound what the page cache and the device hold; and the memory
+ * that comes to must fit.  Refused at the step that passes either, before
+ * anything runs.
+ */
+static int check_budget(const struct cli *c, const struct scenario *s)
+{
+	int64_t max = c->o.max_bytes ? c->o.max_bytes : SCN_RUN_BYTES_DEFAULT, sum;
+	int bad = scn_budget_step(s->steps, s->nr_steps, max, &sum);
+	char msg[256];
+
+	if (bad < 0)
+		return check_memory(s);
+	print_step_position(s, (unsigned)bad);
+	scn_budget_message(msg, sizeof(msg), sum, max);
+	fprintf(stderr, "%s\n", msg);
+	return 2;
 }
 
 int load_one(struct cli *c, const char *path, struct loaded *ld)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -107,13 +108,23 @@ static int run_one(struct cli *c, struct loaded *ld, bool first_json, unsigned *
 	return failed;
 }
 
+/* Whether @path is a regular file (read again to run it); a FIFO or a device is read once. */
+static bool rereadable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 /*
  * Every input loaded and checked first (then freed: memory does not grow
  * with their number), so that bad input prints nothing on stdout; then
- * each loaded again, run and freed in turn.  A --dump-file path is tried
- * first too.
+ * each loaded again, run and freed in turn.  An input that is not a regular
+ * file (a FIFO, /dev/stdin) cannot be read twice: what the check loaded is
+ * kept in @kept[i] for the run.  A --dump-file path is tried first too.
  */
-static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr)
+static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr,
+			struct loaded **kept)
 {
 	struct loaded *ld = calloc(1, sizeof(*ld));
 	char err[OUTFILE_PATH_MAX + 128];
@@ -125,35 +136,40 @@ static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr)
 			rc = inline_scenario(c, &ld->s);
 		if (rc == 0)
 			rc = load_one(c, c->nr_cmds ? NULL : l->paths[i], ld);
+		if (rc == 0 && !c->nr_cmds && !rereadable(l->paths[i])) {
+			kept[i] = ld;
+			ld = calloc(1, sizeof(*ld));
+			SIM_ASSERT(ld != NULL);
+			continue;
+		}
 		scn_free(&ld->s);
 		memset(ld, 0, sizeof(*ld));
 	}
 	free(ld);
-	if (rc == 0 && c->o.dump_file) {
-		struct outfile o;
-
-		if (outfile_open(&o, c->o.dump_file, false, err, sizeof(err)) < 0) {
-			fprintf(stderr, "%s\n", err);
-			return 2;
-		}
-		outfile_abort(&o);
+	if (rc == 0 && c->o.dump_file && outfile_probe(c->o.dump_file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
 	}
 	return rc;
 }
 
-/* Load input @i again and run it; -1 when it no longer loads or a run failed. */
+/*
+ * Load input @i again (or take what the check kept of it) and run it; -1
+ * when it no longer loads or a run failed.
+ */
 static int run_input(struct cli *c, const struct input_list *l, unsigned i, unsigned *nr_run,
-		     FILE *out)
+		     FILE *out, struct loaded **kept)
 {
-	struct loaded *ld = calloc(1, sizeof(*ld));
+	struct loaded *ld = kept[i] ? kept[i] : calloc(1, sizeof(*ld));
 	int f = -1;
 
 	SIM_ASSERT(ld != NULL);
-	if ((c->nr_cmds ? inline_scenario(c, &ld->s) : 0) == 0 &&
-	    load_one(c, c->nr_cmds ? NULL : l->paths[i], ld) == 0)
+	if (kept[i] || ((c->nr_cmds ? inline_scenario(c, &ld->s) : 0) == 0 &&
+			load_one(c, c->nr_cmds ? NULL : l->paths[i], ld) == 0))
 		f = run_one(c, ld, i == 0, nr_run, out);
 	scn_free(&ld->s);
 	free(ld);
+	kept[i] = NULL;
 	return f;
 }
 
@@ -164,6 +180,7 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 	unsigned nr = 0, nr_run = 0, failed = 0;
 	bool quiz = false, reveal = false;
 	struct quiz_out q = { 0 };
+	struct loaded **kept = NULL;
 	int rc;
 
 	SIM_ASSERT(c != NULL);
@@ -182,7 +199,9 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 		goto out_free;
 	}
 	nr = c->nr_cmds ? 1 : l.nr;
-	if ((rc = check_inputs(c, &l, nr)))
+	kept = calloc(nr, sizeof(*kept));
+	SIM_ASSERT(kept != NULL);
+	if ((rc = check_inputs(c, &l, nr, kept)))
 		goto out_free;
 	c->o.json_state = c->o.json;    /* each step's state in the JSON (docs/json.md) */
 	c->o.record_events = c->o.json || c->o.events || c->o.explain || c->o.timeline;
@@ -192,7 +211,7 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 	c->o.quiz_lines = quiz;         /* no line's absence tells a blank's value */
 	q.out = quiz ? quiz_open(&q) : stdout;
 	for (unsigned i = 0; i < nr; i++) {
-		int f = run_input(c, &l, i, &nr_run, q.out);
+		int f = run_input(c, &l, i, &nr_run, q.out, kept);
 
 		if (f < 0)
 			rc = 2;
@@ -209,6 +228,12 @@ static int cmd_run(int argc, struct cmd_opt *opts)
 	if (quiz)
 		rc = quiz_close(&q, reveal, rc);
 out_free:
+	for (unsigned i = 0; kept && i < nr; i++)
+		if (kept[i]) {
+			scn_free(&kept[i]->s);
+			free(kept[i]);
+		}
+	free(kept);
 	for (unsigned i = 0; i < l.nr; i++)
 		free(l.paths[i]);
 	free(l.paths);

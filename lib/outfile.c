@@ -1,11 +1,14 @@
 /*
- * outfile.c - files written through a temporary and renamed, the list of
- * temporaries a signal removes, and the check of stdout at exit (see
- * outfile.h).
+ * outfile.c - files written through a temporary and renamed, the targets
+ * that are not regular files written in place, the list of temporaries a
+ * signal removes, and the check of stdout at exit (see outfile.h).
  */
+#define _XOPEN_SOURCE 700                /* realpath */
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +17,7 @@
 volatile sig_atomic_t outfile_signal;
 static char tmp_names[OUTFILE_OPEN_MAX][OUTFILE_PATH_MAX];
 static volatile sig_atomic_t tmp_used[OUTFILE_OPEN_MAX];
+static bool at_exit_set;
 
 static int fail(char *err, size_t errlen, const char *path, int e)
 {
@@ -21,11 +25,62 @@ static int fail(char *err, size_t errlen, const char *path, int e)
 	return -1;
 }
 
+/*
+ * Where @path leads: o->target is the path itself, or the file a symbolic
+ * link chain ends at (a link to nothing, or a loop, is @path's error); and
+ * whether that file exists and is not a regular file (a device, a FIFO, a
+ * socket, a directory), in *@special with its mode in *@mode.  0, or an errno.
+ */
+static int resolve_target(struct outfile *o, const char *path, bool *special, mode_t *mode)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	*special = false;
+	snprintf(o->target, sizeof(o->target), "%s", path);
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : errno;
+	if (S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real))
+			return errno;
+		if (strlen(real) + 10 >= OUTFILE_PATH_MAX)
+			return ENAMETOOLONG;
+		snprintf(o->target, sizeof(o->target), "%s", real);
+		if (stat(real, &st) != 0)
+			return errno;
+	}
+	*special = !S_ISREG(st.st_mode);
+	*mode = st.st_mode;
+	return 0;
+}
+
+/* A target that is not a regular file: opened and written in place, never replaced. */
+static int open_in_place(struct outfile *o, mode_t mode, char *err, size_t errlen)
+{
+	int fd;
+
+	if (S_ISDIR(mode))
+		return fail(err, errlen, o->path, EISDIR);
+	if ((fd = open(o->target, O_WRONLY | O_NOCTTY)) < 0)
+		return fail(err, errlen, o->path, errno);
+	if (!(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+
+		close(fd);
+		return fail(err, errlen, o->path, e);
+	}
+	o->in_place = true;
+	o->slot = -1;
+	return 0;
+}
+
 int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size_t errlen)
 {
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0, fd, slot = -1, e;
+	const char *slash;
+	int dirlen, fd, slot = -1, e;
 	sigset_t block, old;
+	bool special;
+	mode_t mode = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (int i = 0; i < OUTFILE_OPEN_MAX && slot < 0; i++)
@@ -33,7 +88,15 @@ int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size
 	if (slot < 0 || strlen(path) + 10 >= OUTFILE_PATH_MAX || !*path || path[strlen(path) - 1] == '/')
 		return fail(err, errlen, path, slot < 0 ? EMFILE : ENAMETOOLONG);
 	snprintf(o->path, sizeof(o->path), "%s", path);
-	snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", dirlen, path, path + dirlen);
+	if ((e = resolve_target(o, path, &special, &mode)) != 0)
+		return fail(err, errlen, path, e);
+	if (special)
+		return open_in_place(o, mode, err, errlen);
+	slash = strrchr(o->target, '/');
+	dirlen = slash ? (int)(slash - o->target + 1) : 0;
+	if (snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", dirlen, o->target,
+		     o->target + dirlen) >= (int)sizeof(o->tmp))
+		return fail(err, errlen, path, ENAMETOOLONG);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
@@ -58,11 +121,38 @@ int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size
 	return 0;
 }
 
+int outfile_probe(const char *path, char *err, size_t errlen)
+{
+	struct outfile *o = calloc(1, sizeof(*o));
+	bool special;
+	mode_t mode = 0;
+	int e, rc;
+
+	if (!o)
+		return fail(err, errlen, path, ENOMEM);
+	if (strlen(path) + 10 >= OUTFILE_PATH_MAX || !*path)
+		e = ENAMETOOLONG;
+	else
+		e = resolve_target(o, path, &special, &mode);
+	if (e == 0 && special)
+		e = S_ISDIR(mode) ? EISDIR : access(o->target, W_OK) != 0 ? errno : 0;
+	if (e != 0 || special) {
+		free(o);
+		return e ? fail(err, errlen, path, e) : 0;
+	}
+	if ((rc = outfile_open(o, path, false, err, errlen)) == 0)
+		outfile_abort(o);
+	free(o);
+	return rc;
+}
+
 static void release(struct outfile *o)
 {
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
+	if (o->in_place)
+		return;
 	unlink(o->tmp);
 	tmp_used[o->slot] = 0;
 }
@@ -78,14 +168,17 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 	int e = 0;
 
 	umask(mask);
+	errno = 0;
 	if (fflush(o->f) != 0 || ferror(o->f))
 		e = errno ? errno : EIO;
-	if (!e && fchmod(fileno(o->f), (o->exec ? 0777 : 0666) & ~mask) != 0)
+	if (!e && !o->in_place && fchmod(fileno(o->f), (o->exec ? 0777 : 0666) & ~mask) != 0)
 		e = errno;
 	if (fclose(o->f) != 0 && !e)
 		e = errno ? errno : EIO;
 	o->f = NULL;
-	if (!e && rename(o->tmp, o->path) != 0)
+	if (!e && o->in_place)
+		return 0;
+	if (!e && rename(o->tmp, o->target) != 0)
 		e = errno;
 	if (!e) {
 		tmp_used[o->slot] = 0;
@@ -104,6 +197,14 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+/* At exit (exit 2 on a failed allocation among them): no temporary left behind. */
+static void remove_temporaries(void)
+{
+	for (int i = 0; i < OUTFILE_OPEN_MAX; i++)
+		if (tmp_used[i])
+			unlink(tmp_names[i]);
+}
+
 static void note_signal(int sig)
 {
 	outfile_signal = sig;
@@ -118,6 +219,9 @@ void outfile_catch_signals(bool defer)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGXFSZ, SIG_IGN);       /* a file size limit: write(2) fails with EFBIG */
+	if (!at_exit_set && atexit(remove_temporaries) == 0)
+		at_exit_set = true;
 }
 
 int outfile_close_stdout(void)

@@ -4,6 +4,13 @@
  * path only once every byte is written and closed without error; and what
  * SIGINT and SIGTERM do (remove the temporaries, or let a long command stop
  * cleanly and say so).
+ *
+ * Only a regular file is ever replaced.  A path that is a symbolic link is
+ * followed: the file the link chain ends at is what is written (a regular
+ * one replaced through a temporary in its own folder, the link kept); a link
+ * to nothing is refused.  A target that exists and is not a regular file (a
+ * device, a FIFO) is opened and written in place, as a shell's `>` would:
+ * never replaced, never made anew, its mode left alone.
  */
 #ifndef EXT4SIM_OUTFILE_H
 #define EXT4SIM_OUTFILE_H
@@ -20,12 +27,20 @@ struct outfile {
 	FILE *f;                        /* write here */
 	char path[OUTFILE_PATH_MAX];
 	char tmp[OUTFILE_PATH_MAX];     /* DIR/.NAME.XXXXXX */
+	char target[OUTFILE_PATH_MAX];  /* @path, or the file its symbolic links end at */
 	bool exec;                      /* mode 0777 & ~umask, else 0666 & ~umask */
-	int slot;
+	bool in_place;                  /* not a regular file: written in place */
+	int slot;                       /* -1 in place */
 };
 
 /* Create the temporary for @path; 0, or -1 with "ext4sim: cannot write PATH: why" in @err. */
 int outfile_open(struct outfile *o, const char *path, bool exec, char *err, size_t errlen);
+/*
+ * Whether @path could be written (its folder, or a target written in place:
+ * writable), without opening a target written in place (a FIFO would wait
+ * for a reader); 0, or -1 with @err as outfile_open gives it.
+ */
+int outfile_probe(const char *path, char *err, size_t errlen);
 /* Close it, checking every write, and rename it over @path; 0, or -1 (removed) with @err. */
 int outfile_commit(struct outfile *o, char *err, size_t errlen);
 /* Close and remove the temporary. */
@@ -35,7 +50,10 @@ void outfile_abort(struct outfile *o);
  * SIGINT and SIGTERM: with @defer false the temporaries are removed and the
  * process dies of the signal; with @defer true the signal is only noted in
  * outfile_signal, for a command that stops at the next safe point, writes
- * what it has marked incomplete and exits 128 + the signal.
+ * what it has marked incomplete and exits 128 + the signal.  SIGXFSZ (a file
+ * size limit, `ulimit -f`) is ignored either way: the write that passes the
+ * limit fails with EFBIG and ends as a full disk does (exit 2, the message,
+ * the temporary removed).
  */
 void outfile_catch_signals(bool defer);
 extern volatile sig_atomic_t outfile_signal;

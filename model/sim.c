@@ -1,5 +1,7 @@
 /*
- * sim.c - shared helpers: the assertion handler and allocation wrappers.
+ * sim.c - shared helpers: the assertion handler and allocation wrappers
+ * (an allocation that fails ends the process with a message and exit 2,
+ * never an assertion's abort).
  */
 #include "sim.h"
 
@@ -14,11 +16,24 @@ _Noreturn void sim_assert_fail(const char *expr, const char *file, int line)
 	abort();
 }
 
+/*
+ * Out of memory: the run needs more than the machine gives (the check before
+ * a run, docs/performance.md "Limits", estimates it from the steps; this is
+ * what is left when the estimate was short).  Exit 2 after one line.
+ */
+_Noreturn static void sim_out_of_memory(size_t size)
+{
+	fprintf(stderr, "ext4sim: out of memory: %zu more bytes could not be allocated "
+		"(docs/performance.md, \"Limits\")\n", size);
+	exit(2);
+}
+
 void *sim_zalloc(size_t size)
 {
 	void *p = calloc(1, size ? size : 1);
 
-	SIM_ASSERT(p != NULL);
+	if (p == NULL)
+		sim_out_of_memory(size);
 	return p;
 }
 
@@ -28,7 +43,8 @@ void *sim_realloc_array(void *ptr, size_t nmemb, size_t size)
 
 	SIM_ASSERT(size == 0 || nmemb <= SIZE_MAX / size);
 	p = realloc(ptr, (nmemb * size) != 0 ? nmemb * size : 1);
-	SIM_ASSERT(p != NULL);
+	if (p == NULL)
+		sim_out_of_memory(nmemb * size);
 	return p;
 }
 

@@ -547,6 +547,8 @@ static int xfs_io_step(struct imp *m, unsigned line, const char *text, unsigned 
 	}
 	if (scn_parse_step(text, &m->steps[m->nr], err, sizeof(err), &col) != 0)
 		return imp_err(m, line, lead + col + 1, "%s", err);
+	m->steps[m->nr].s_line = line;          /* where the budget check points */
+	m->steps[m->nr].s_col = lead + 1;
 	m->nr++;
 	m->nr_ops++;
 	return 0;
@@ -1015,6 +1017,25 @@ static int import_args(struct imp *m, int argc, const struct cmd_opt *opts)
 	return 0;
 }
 
+/*
+ * The work budget run checks (scn_budget_step, at run's default: there is
+ * no config key for it): steps that write and read more than run takes are
+ * refused at the input line that passes it, rather than written as a
+ * scenario run then refuses.  0, or -1 with the message in m->err.
+ */
+static int import_check_budget(struct imp *m)
+{
+	int64_t sum;
+	int bad = scn_budget_step(m->steps, m->nr, SCN_RUN_BYTES_DEFAULT, &sum);
+
+	if (bad < 0)
+		return 0;
+	return imp_err(m, m->steps[bad].s_line, m->steps[bad].s_col, "this operation brings "
+		       "the bytes the steps write and read to %lld, past the limit of %lld that "
+		       "run takes (a scenario file cannot raise it); import a part of the input",
+		       (long long)sum, (long long)SCN_RUN_BYTES_DEFAULT);
+}
+
 int cmd_import(int argc, struct cmd_opt *opts)
 {
 	struct imp *m = sim_zalloc(sizeof(*m));
@@ -1025,7 +1046,7 @@ int cmd_import(int argc, struct cmd_opt *opts)
 
 	if ((rc = import_args(m, argc, opts)))
 		goto out;
-	if (read_input(m) < 0) {
+	if (read_input(m) < 0 || import_check_budget(m) < 0) {
 		fprintf(stderr, "%s\n", m->err);
 		rc = 2;
 		goto out;

@@ -285,6 +285,15 @@ int scn_parse_cvtnum(const char *s, int64_t *out);
  */
 int64_t scn_step_bytes(const struct scn_step *st);
 
+/*
+ * The work budget, as run checks it and import with it: the index of the
+ * first of @steps that brings the sum of their scn_step_bytes() past @max,
+ * the sum up to it in *@sum; -1 when every step stays within @max.
+ */
+int scn_budget_step(const struct scn_step *steps, unsigned nr, int64_t max, int64_t *sum);
+/* Its message (no position): "this step brings ... past the limit of @max (...)". */
+void scn_budget_message(char *buf, size_t len, int64_t sum, int64_t max);
+
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);
 /* The name of an inject step's fault (enum scn_fault), or "?". */

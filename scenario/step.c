@@ -847,6 +847,24 @@ int64_t scn_step_bytes(const struct scn_step *st)
 	}
 }
 
+int scn_budget_step(const struct scn_step *steps, unsigned nr, int64_t max, int64_t *sum)
+{
+	*sum = 0;
+	for (unsigned i = 0; i < nr; i++) {
+		*sum += scn_step_bytes(&steps[i]);
+		if (*sum > max)
+			return (int)i;
+	}
+	return -1;
+}
+
+void scn_budget_message(char *buf, size_t len, int64_t sum, int64_t max)
+{
+	snprintf(buf, len, "this step brings the bytes the steps write and read to %lld, "
+		 "past the limit of %lld (--max-bytes N raises it, up to %lld)", (long long)sum,
+		 (long long)max, (long long)SCN_RUN_BYTES_MAX);
+}
+
 /* The name of inject's fault @fault (enum scn_fault), or "?". */
 const char *scn_fault_name(unsigned fault)
 {

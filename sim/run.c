@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "blkdev.h"
@@ -989,6 +990,28 @@ void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out)
 	sim_stream_free(ss);
 }
 
+/* --- the memory a run needs --- */
+
+int64_t sim_mem_add_step(struct sim_mem_estimate *me, const struct scn_step *st)
+{
+	int64_t reach;
+
+	switch (st->s_op) {
+	case SCN_PWRITE: case SCN_MWRITE:
+		me->me_written += st->s_len;
+		me->me_end = SIM_MAX(me->me_end, st->s_off + st->s_len);
+		break;
+	case SCN_FINSERT:
+		me->me_inserted += st->s_len;
+		break;
+	default:
+		me->me_read += scn_step_bytes(st);
+		break;
+	}
+	reach = SIM_MIN(me->me_written, me->me_end + me->me_inserted);
+	return SIM_MEM_BASE + reach / 10 * SIM_MEM_PER_BYTE_X10 + me->me_read / 4;
+}
+
 /* --- --dump-file --- */
 
 static int write_all(int fd, const uint8_t *buf, size_t n, off_t off)
@@ -1011,14 +1034,49 @@ static bool zero_page(const uint8_t *buf, size_t n)
 	return n == 0 || (buf[0] == 0 && memcmp(buf, buf + 1, n - 1) == 0);
 }
 
-/* Dump the non-hole parts; the rest (zero pages too: unwritten extents) stays sparse zeros. */
+/*
+ * Into a target that is not a regular file (a device, a FIFO: written in
+ * place, not seekable), the whole file in order, holes as the zeros they read.
+ */
+static int dump_stream(const struct ext4_fs *fs, int fd)
+{
+	uint8_t *buf = sim_zalloc(PAGE_SIZE);
+	int rc = 0;
+
+	for (int64_t p = 0; rc == 0 && p < fs->inode.i_size; p += PAGE_SIZE) {
+		size_t n = (size_t)SIM_MIN((int64_t)PAGE_SIZE, fs->inode.i_size - p);
+		const uint8_t *b = buf;
+
+		ext4_peek(fs, p, (int64_t)n, buf);
+		while (rc == 0 && n > 0) {
+			ssize_t k = write(fd, b, n);
+
+			rc = k < 0 ? -1 : 0;
+			b += k > 0 ? k : 0;
+			n -= k > 0 ? (size_t)k : 0;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+/*
+ * Dump the non-hole parts; the rest (zero pages too: unwritten extents) stays
+ * sparse zeros.  A target that is not a regular file gets the whole stream.
+ */
 static int dump_contents(const struct ext4_fs *fs, int fd)
 {
 	const struct address_space *m = &fs->inode.i_mapping;
 	const struct ext4_es_tree *t = &fs->inode.i_es;
 	uint32_t bits = ext4_blkbits(fs);
-	uint8_t *buf = sim_zalloc(PAGE_SIZE);
-	int rc = ftruncate(fd, (off_t)fs->inode.i_size);
+	struct stat st;
+	uint8_t *buf;
+	int rc;
+
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
+		return dump_stream(fs, fd);
+	buf = sim_zalloc(PAGE_SIZE);
+	rc = ftruncate(fd, (off_t)fs->inode.i_size);
 
 	for (uint32_t i = 0; rc == 0 && i < m->a_nr; i++) {
 		int64_t p = (int64_t)m->a_folios[i]->index << PAGE_SHIFT;

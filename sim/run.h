@@ -194,6 +194,23 @@ const struct ext4_fs *sim_stream_fs(const struct sim_stream *ss);
 /* The counts and verdict; frees @ss. */
 void sim_stream_close(struct sim_stream *ss, struct sim_stream_result *out);
 
+/*
+ * The memory a run holds, an upper bound from its steps alone (measured,
+ * docs/performance.md, "Limits"): SIM_MEM_PER_BYTE_X10 / 10 bytes a byte of
+ * the file a write reaches (the page cache's copy, the device's and their
+ * indexes), counting at most the bytes written and at most the furthest
+ * write's end plus the bytes inserted; a quarter byte a byte read (a read
+ * of a hole caches its pages); SIM_MEM_BASE for the rest.  Fed one step at a
+ * time, so that the step that passes a limit can be named.
+ */
+#define SIM_MEM_PER_BYTE_X10 24
+#define SIM_MEM_BASE ((int64_t)64 << 20)
+struct sim_mem_estimate {
+	int64_t me_written, me_end, me_inserted, me_read;
+};
+/* Add step @st; returns the estimate of the steps added so far, in bytes. */
+int64_t sim_mem_add_step(struct sim_mem_estimate *me, const struct scn_step *st);
+
 /* Write the final file content (as a reader sees it) to @path, atomically. */
 int sim_dump_file(const struct ext4_fs *fs, const char *path, char *err, size_t errlen);
 

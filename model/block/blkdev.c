@@ -188,6 +188,7 @@ uint64_t blkdev_submit_bio(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 						sizeof(*bd->bd_bios));
 	}
 	b = &bd->bd_bios[bd->bd_nr_bios++];
+	bd->bd_bio_filter[blk % BLKDEV_FILTER_BITS / 64] |= 1ull << (blk % BLKDEV_FILTER_BITS % 64);
 	memset(b, 0, sizeof(*b));
 	b->b_seq = bd->bd_next_seq++;
 	b->b_blocknr = blk;
@@ -203,6 +204,21 @@ uint64_t blkdev_submit_bio(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 		ev_record5(bd->bd_events, EV_BIO_SUBMIT, bi->bi_func, blk, bi->bi_what,
 			   bio_what_block(bi), bi->bi_tid, fua);
 	return b->b_seq;
+}
+
+/* May a write in bd_bios target @blk?  false: none does (see bd_bio_filter). */
+static bool bio_filter_may(const struct blkdev *bd, uint32_t blk)
+{
+	uint32_t bit = blk % BLKDEV_FILTER_BITS;
+
+	return (bd->bd_bio_filter[bit / 64] >> (bit % 64)) & 1;
+}
+
+/* With bd_bios empty no bit need stay set. */
+static void bio_filter_reset_if_empty(struct blkdev *bd)
+{
+	if (bd->bd_nr_bios == 0)
+		memset(bd->bd_bio_filter, 0, sizeof(bd->bd_bio_filter));
 }
 
 static struct bio_rec *find_bio(const struct blkdev *bd, uint64_t seq)
@@ -229,6 +245,7 @@ static void remove_bio(struct blkdev *bd, struct bio_rec *b)
 	free(b->b_data);
 	memmove(b, b + 1, (bd->bd_nr_bios - i - 1) * sizeof(*b));
 	bd->bd_nr_bios--;
+	bio_filter_reset_if_empty(bd);
 }
 
 bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq)
@@ -326,6 +343,7 @@ static void drop_completed(struct blkdev *bd)
 			free(bd->bd_bios[i].b_data);
 	}
 	bd->bd_nr_bios = k;
+	bio_filter_reset_if_empty(bd);
 }
 
 /*
@@ -393,7 +411,7 @@ bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk)
 	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
 	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
 		return true;
-	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
+	for (uint32_t i = 0; bio_filter_may(bd, blk) && i < bd->bd_nr_bios; i++)
 		if (bd->bd_bios[i].b_blocknr == blk)
 			return true;
 	return false;
@@ -403,6 +421,8 @@ const uint8_t *blkdev_peek(const struct blkdev *bd, uint32_t blk)
 {
 	const struct bio_rec *newest = NULL;
 
+	if (!bio_filter_may(bd, blk))
+		return blkdev_peek_durable(bd, blk);
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
 		const struct bio_rec *b = &bd->bd_bios[i];
 
@@ -435,6 +455,7 @@ void blkdev_crash(struct blkdev *bd)
 			bd->bd_bios[k++] = bd->bd_bios[i];
 	}
 	bd->bd_nr_bios = k;
+	bio_filter_reset_if_empty(bd);
 	blkdev_flush(bd, "blkdev_crash");
 	bd->bd_flushes--;       /* not a flush the file system issued */
 	SIM_ASSERT(bd->bd_nr_bios == 0);        /* (3): nothing left pending */
@@ -453,6 +474,7 @@ void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
 		free(bd->bd_bios[i].b_data);
 	bd->bd_nr_bios = 0;
+	bio_filter_reset_if_empty(bd);
 }
 
 /* (1): the newest completed write to @b's block is @b or a newer one. */

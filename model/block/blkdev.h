@@ -32,6 +32,7 @@
 
 #define BLKDEV_SENTINEL 0xee
 #define BLKDEV_CHUNK_SHIFT 8
+#define BLKDEV_FILTER_BITS 4096
 
 enum bio_state { BIO_SUBMITTED, BIO_COMPLETED };
 
@@ -94,6 +95,14 @@ struct blkdev {
 	uint64_t bd_durable_sum[2];
 	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
 	uint32_t bd_nr_bios;
+	/*
+	 * A bit per block number modulo BLKDEV_FILTER_BITS, set for the block of
+	 * every write added to bd_bios and cleared only when bd_bios is empty: a
+	 * read of a block whose bit is clear has no write to look for there and
+	 * skips the list (recovery's reads of the log while its replay writes
+	 * pile up, which made each mount quadratic in the log's length).
+	 */
+	uint64_t bd_bio_filter[BLKDEV_FILTER_BITS / 64];
 	uint32_t bd_cap_bios;
 	uint64_t bd_next_seq;
 	uint64_t bd_next_done;
