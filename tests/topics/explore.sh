@@ -316,6 +316,26 @@ run "$sim" run --summary "$tmp/judged-0.yaml"
 check judged-bound-honoured '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out" &&
 	grep -q "^  crash_bound: 0$" "$tmp/judged-0.yaml" &&
 	grep -q "^  crash_everywhere: true$" "$tmp/judged-0.yaml"'
+# how a file is judged is shown: the run header names the keys that are not the default
+# (and nothing for a file without them), run --json's "judging" gives all three, and
+# export --format yaml carries crash_bound and fail_on into what it writes (which then
+# runs judged so), not crash_everywhere (model only: the exported test has no crash
+# inside a step)
+run "$sim" run "$tmp/judged-b.yaml" --fail-on post_eof_zero_strict
+check judged-header '[ "$(grep -c "^-- variant .* blocks; crash judged inside every step, crash bound 64, fail on post_eof_zero_strict$" "$out")" = 2 ]'
+run "$sim" run "$tmp/plain.yaml"
+check judged-header-default '[ "$rc" = 0 ] && grep -q "^-- variant off: .*, [0-9]* blocks$" "$out"'
+run "$sim" run --json "$tmp/judged-b.yaml" --variant off
+check judged-json '[ "$rc" = 0 ] && grep -q "\"json_version\": 3," "$out" &&
+	grep -q "\"judging\": {\"crash_everywhere\": true, \"crash_bound\": 64, \"fail_on\": \[\]}" "$out"'
+sed 's/^  crash_bound: 64$/  crash_bound: 64\n  fail_on: [post_eof_zero_strict]/' "$tmp/judged-b.yaml" > "$tmp/judged-f.yaml"
+run "$sim" export --format yaml "$tmp/judged-f.yaml" --variant off
+cp "$out" "$tmp/judged-x.yaml"
+run "$sim" run "$tmp/judged-x.yaml"
+check judged-export-yaml 'grep -q "^  crash_bound: 64$" "$tmp/judged-x.yaml" &&
+	grep -q "^  fail_on: \[post_eof_zero_strict\]$" "$tmp/judged-x.yaml" &&
+	! grep -q crash_everywhere "$tmp/judged-x.yaml" &&
+	grep -q "^-- variant default: .* blocks; crash bound 64, fail on post_eof_zero_strict$" "$out"'
 # equal states are met again and counted (stderr), and their subtrees are not run
 run "$sim" explore --steps 4 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 \
 	--diff short_copy_zero --no-minimize --json --share-stats
