@@ -94,6 +94,25 @@ run "$sim" explore --steps 3 --kinds write,truncate,mwrite --diff exp_grow_zero_
 	--dioread-nolock --dioread-lock --noauto-da-alloc --auto-da-alloc --out "$tmp/swd"
 check sweep-diff-mount-modes '[ "$rc" = 0 ] && grep -q "^  a sweep of 4 configuration(s), 4 distinct: dioread_nolock,dioread_lock; auto_da_alloc,noauto_da_alloc; the space is their sum$" "$out" &&
 	grep -q "causes 1$" "$out" && [ "$(ls "$tmp/swd" | wc -l)" = 1 ]'
+# --json lists the sweep's configurations (the text report's line, each configuration's
+# swept values, the one a configuration mounts as); shards of a sweep merge into the
+# single run's report, sweep included; a report of another sweep (the same space) is refused
+run "$sim" explore --steps 1 --kinds write --data ordered,journal --delalloc --nodelalloc --no-minimize --json
+check sweep-json-configurations '[ "$rc" = 0 ] && head -1 "$out" | grep -qF "\"ext4sim_explore\": 2, " &&
+	head -1 "$out" | grep -qF ", \"sweep\": {\"summary\": \"data ordered,journal; delalloc,nodelalloc\", \"count\": 4, \"distinct\": 3, \"configurations\": [{\"configuration\": 1, \"data\": \"ordered\", \"delalloc\": true}, {\"configuration\": 2, \"data\": \"journal\", \"delalloc\": true}, {\"configuration\": 3, \"data\": \"ordered\", \"delalloc\": false}, {\"configuration\": 4, \"data\": \"journal\", \"delalloc\": false, \"mounts_as\": 2}]}, \"findings\": [" &&
+	"$build/tests/json-check" "$out"'
+swj=(--steps 2 --kinds write,persist --block-size 1024,4096 --no-minimize --json)
+"$sim" explore "${swj[@]}" --kernel 6.1,6.12 > "$tmp/swj.json" 2> /dev/null
+"$sim" explore "${swj[@]}" --kernel 6.1,6.12 --shard 0/2 > "$tmp/swj0.json" 2> /dev/null
+"$sim" explore "${swj[@]}" --kernel 6.1,6.12 --shard 1/2 > "$tmp/swj1.json" 2> /dev/null
+"$sim" explore "${swj[@]}" --kernel 6.1,6.6 --shard 1/2 > "$tmp/swj1-other.json" 2> /dev/null
+run "$sim" merge --json "$tmp/swj0.json" "$tmp/swj1.json"
+check sweep-merge-json '[ "$rc" = 0 ] && grep -q "\"sweep\": {\"summary\": \"kernel 6.1,6.12; block-size 1024,4096\", \"count\": 4," "$out" &&
+	sed "1s/\"shards\": 2,/\"shards\": 1,/" "$out" | cmp -s - "$tmp/swj.json"'
+run "$sim" merge "$tmp/swj0.json" "$tmp/swj1.json"
+check sweep-merge-text '[ "$rc" = 0 ] && grep -q "^  a sweep of 4 configuration(s), 4 distinct: kernel 6.1,6.12; block-size 1024,4096; the space is their sum$" "$out"'
+expect_exit2 sweep-merge-other-sweep "$sim" merge "$tmp/swj0.json" "$tmp/swj1-other.json"
+check sweep-merge-other-sweep-says 'grep -q "swj1-other.json:1:1: a different exploration (mode, grammar, steps, space, sweep or shard count)" "$err"'
 expect_exit2 sweep-value-twice "$sim" explore --kernel 6.1,6.1
 expect_exit2 sweep-empty-value "$sim" explore --block-size 1024,
 expect_exit2 sweep-bad-value "$sim" explore --data ordered,nope
