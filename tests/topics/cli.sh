@@ -320,6 +320,10 @@ done > "$tmp/xflags.diff" <<EOF
 --data journal|--format yaml -c PW
 --delalloc|--format yaml --nodelalloc -c PW
 --nodelalloc|--format yaml -c PW
+--dioread-lock|--format yaml -c PW
+--dioread-nolock|--format yaml --dioread-lock -c PW
+--noauto-da-alloc|--format yaml -c PW
+--auto-da-alloc|--format yaml --noauto-da-alloc -c PW
 --kernel 6.1|--format yaml -c PW
 --disk-blocks 4096|--format yaml -c PW
 --patch short_copy_zero=off|--format yaml -c PW
