@@ -281,6 +281,8 @@ static void print_crash_points_text(const struct sim_variant_result *r)
 				if (st->violated[inv])
 					printf(" %s", chk_inv_info(inv)->name);
 			putchar('\n');
+			if (st->runs[0])
+				printf("      bytes: %s\n", st->runs);
 			if (st->tx_kept)
 				printf("      size and extents: recovered %s; lost %s\n", st->tx_kept,
 				       st->tx_lost ? st->tx_lost : "nothing");
