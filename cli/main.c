@@ -36,19 +36,24 @@ static void usage(FILE *out)
 	cmd_usage_all(out);
 }
 
-static void print_header(FILE *out, const struct loaded *ld, const struct sim_variant_cfg *cfg)
+/*
+ * The variant's header line: its kernel, its mount options as the mount sees
+ * them (report_mount_words) and, where @o judges it otherwise than by
+ * default, how (report_judging_words: the scenario's config: keys and the
+ * flags).
+ */
+static void print_header(FILE *out, const struct sim_variant_cfg *cfg, const struct sim_options *o)
 {
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
-	/* dioread_nolock only where the mount uses it (ext4_should_dioread_nolock) */
-	const struct ext4_mount_opts m = ext4_set_def_opts(&cfg->opts, &cfg->sem), *o = &m;
+	char mount[96], judged[SIM_JUDGING_WORDS_MAX];
+	struct sim_judging j;
 
-	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s%s%s, %u blocks\n",
-	       cfg->name, cfg->profile->name, o->block_size, modes[o->data],
-	       o->delalloc ? "delalloc" : "nodelalloc",
-	       ext4_should_dioread_nolock_opts(o) ? ", dioread_nolock" :
-	       o->delalloc ? ", dioread_lock" : "", o->auto_da_alloc ? "" : ", noauto_da_alloc",
-	       o->disk_blocks);
-	(void)ld;
+	sim_judging_of(&j, o);
+	report_mount_words(mount, sizeof(mount), cfg);
+	report_judging_words(judged, sizeof(judged), &j);
+	fprintf(out, "-- variant %s: kernel %s; block size %u, data=%s, %s, %u blocks%s\n",
+		cfg->name, cfg->profile->name, cfg->opts.block_size, modes[cfg->opts.data], mount,
+		cfg->opts.disk_blocks, judged);
 }
 
 /* The dump path of one variant: PATH, or PATH.VARIANT when there are several. */
@@ -82,7 +87,7 @@ static int run_one(struct cli *c, struct loaded *ld, bool first_json, unsigned *
 		if (c->o.variant && strcmp(cfg->name, c->o.variant))
 			continue;
 		if (text)
-			print_header(out, ld, cfg);
+			print_header(out, cfg, &c->o);
 		report_reproduce(repro[n], sizeof(repro[n]), &ld->s, &c->ov, cfg->name,
 				 ld->nr_cfg > 1);
 		repro_p[n] = repro[n];
@@ -276,6 +281,8 @@ static void print_crash_points_text(const struct sim_variant_result *r)
 				if (st->violated[inv])
 					printf(" %s", chk_inv_info(inv)->name);
 			putchar('\n');
+			if (st->runs[0])
+				printf("      bytes: %s\n", st->runs);
 			if (st->tx_kept)
 				printf("      size and extents: recovered %s; lost %s\n", st->tx_kept,
 				       st->tx_lost ? st->tx_lost : "nothing");

@@ -53,6 +53,7 @@
 #include "sweep.h"
 #include "tree.h"
 
+#define EXPLORE_JSON_VERSION 2          /* the --json report's shape (2: its "sweep") */
 #define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
 #define CRASH_MEMO_BYTES ((uint64_t)64 << 20)  /* results of crash points kept for reuse */
@@ -128,6 +129,8 @@ struct explore {
 	unsigned nr_configs;            /* their combinations: 1 without a sweep */
 	unsigned nr_distinct;           /* of them, those that mount differently */
 	int *same_as;                   /* per configuration: an earlier one it equals, or -1 */
+	char sweep_text[512];           /* the report's sweep in words (sweep_summary), or "" */
+	char *sweep_json;               /* its JSON "sweep" object (merge: as read), or NULL */
 	struct cp_memo *crash_memo;     /* the walk's crash points, shared with the replays of
 					   its findings (minimize, cause): NULL when not shared */
 	/* results */
@@ -949,11 +952,9 @@ static void report_text(const struct explore *e)
 	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g,
 	       e->random && e->fixed_length ? "" : "1..", e->steps,
 	       (unsigned long long)e->space, e->shard, e->nr_shards);
-	if (e->nr_configs > 1) {
-		sweep_summary(&e->sweep, cmd, sizeof(cmd));
+	if (e->nr_configs > 1)
 		printf("  a sweep of %u configuration(s), %u distinct: %s; the space is their sum\n",
-		       e->nr_configs, e->nr_distinct, cmd);
-	}
+		       e->nr_configs, e->nr_distinct, e->sweep_text);
 	printf("  run %llu, pruned %llu (a persistence step repeated), with a finding %llu, "
 	       "distinct findings %u, causes %u\n", (unsigned long long)e->run,
 	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding,
@@ -985,20 +986,53 @@ static void report_text(const struct explore *e)
 	}
 }
 
+/*
+ * The report's sweep (without one, nothing): its words for the text report,
+ * and its JSON object for --json, which ends the report's first line: the
+ * summary, the number of configurations and of distinct ones, and each
+ * configuration in order with its swept values and, when it mounts as an
+ * earlier one and was not run again, "mounts_as" (that one's number).  The
+ * same for every shard of one sweep, so merge compares and keeps it.
+ */
+static void sweep_report(struct explore *e)
+{
+	size_t len = 0;
+	FILE *f;
+
+	if (e->nr_configs < 2)
+		return;
+	sweep_summary(&e->sweep, e->sweep_text, sizeof(e->sweep_text));
+	f = open_memstream(&e->sweep_json, &len);
+	SIM_ASSERT(f != NULL);
+	fprintf(f, "{\"summary\": \"%s\", \"count\": %u, \"distinct\": %u, \"configurations\": [",
+		e->sweep_text, e->nr_configs, e->nr_distinct);
+	for (unsigned k = 0; k < e->nr_configs; k++) {
+		fprintf(f, "%s{\"configuration\": %u, ", k ? ", " : "", k + 1);
+		sweep_json_values(&e->sweep, k, f);
+		if (e->same_as[k] >= 0)
+			fprintf(f, ", \"mounts_as\": %d", e->same_as[k] + 1);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+	SIM_ASSERT(fclose(f) == 0);
+}
+
 /* JSON, one finding per line (ext4sim merge reads it back). */
 static void report_json(const struct explore *e)
 {
 	char cmd[2048];
 
-	printf("{\"ext4sim_explore\": 1, \"mode\": \"%s\", \"grammar\": %u, \"steps\": %u, "
+	printf("{\"ext4sim_explore\": %d, \"mode\": \"%s\", \"grammar\": %u, \"steps\": %u, "
 	       "\"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, \"pruned\": %llu, "
-	       "\"with_finding\": %llu", e->random ? "random" : "exhaustive",
+	       "\"with_finding\": %llu", EXPLORE_JSON_VERSION, e->random ? "random" : "exhaustive",
 	       e->nr_g, e->steps, (unsigned long long)e->space, e->shard, e->nr_shards,
 	       (unsigned long long)e->run, (unsigned long long)e->pruned,
 	       (unsigned long long)e->with_finding);
 	if (e->random && e->steps > EXPLORE_STEPS_MAX)
 		printf(", \"steps_run\": %llu, \"crash_points\": %llu",
 		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points);
+	if (e->sweep_json)
+		printf(", \"sweep\": %s", e->sweep_json);
 	printf(", \"findings\": [\n");
 	for (unsigned i = 0; i < e->nr_f; i++) {
 		const struct finding *f = &e->f[i];
@@ -1424,6 +1458,7 @@ int cmd_explore(int argc, struct cmd_opt *opts)
 	if ((rc = space_check(e)) || (rc = explore_configs(e)))
 		goto out;
 	write_causes(e);
+	sweep_report(e);
 	if (e->c->o.json)
 		report_json(e);
 	else
@@ -1433,6 +1468,7 @@ out:
 	for (unsigned i = 0; i < e->nr_f; i++)
 		free(e->f[i].ex);
 	free(e->same_as);
+	free(e->sweep_json);
 	free(args);
 	free(e->gf);
 	free(e->c);
@@ -1538,33 +1574,74 @@ static int merge_findings(struct explore *e, FILE *f, const char *path)
 	return rc;
 }
 
+/*
+ * The sweep of a report's first line @line (the "sweep" object that ends it,
+ * before "findings"), compared with the reports' before it (@first: none):
+ * shards of one sweep carry the same one.  Kept in @e (its words from the
+ * summary) for the merged report; 0, or -1 when it differs or is malformed.
+ */
+static int merge_sweep(struct explore *e, const char *line, bool first)
+{
+	const char *p = strstr(line, ", \"sweep\": "), *end = strstr(line, ", \"findings\": [\n");
+	char *sw = NULL;
+	unsigned count = 0, distinct = 0;
+
+	if (p && end && end > p) {
+		p += strlen(", \"sweep\": ");
+		sw = strndup(p, (size_t)(end - p));
+		SIM_ASSERT(sw != NULL);
+		if (sscanf(sw, "{\"summary\": \"%511[^\"]\", \"count\": %u, \"distinct\": %u",
+			   e->sweep_text, &count, &distinct) != 3 || count < 2 || distinct < 1 ||
+		    distinct > count || count > SWEEP_CONFIGS_MAX) {
+			free(sw);
+			return -1;
+		}
+	}
+	if (!first && ((sw == NULL) != (e->sweep_json == NULL) ||
+		       (sw && strcmp(sw, e->sweep_json) != 0))) {
+		free(sw);
+		return -1;
+	}
+	free(e->sweep_json);
+	e->sweep_json = sw;
+	e->nr_configs = sw ? count : 1;
+	e->nr_distinct = sw ? distinct : 1;
+	return 0;
+}
+
 /* Read @path's explore report into @e (counts added, findings merged). */
 static int merge_file(struct explore *e, const char *path, unsigned char *seen, bool first)
 {
-	char line[8192], mode[16];
-	unsigned grammar, steps, shard, shards;
+	char mode[16], *line = NULL;
+	unsigned version, grammar, steps, shard, shards;
 	unsigned long long space, run, pruned, with;
+	size_t cap = 0;
 	FILE *f = fopen(path, "r");
 	int rc = 0;
 
 	if (!f)
 		return bad_usage("cannot read '%s'", path);
-	if (!fgets(line, sizeof(line), f) ||
-	    sscanf(line, "{\"ext4sim_explore\": 1, \"mode\": \"%15[a-z]\", \"grammar\": %u, "
+	if (getline(&line, &cap, f) < 0 || strlen(line) > MERGE_LINE_MAX ||
+	    sscanf(line, "{\"ext4sim_explore\": %u, \"mode\": \"%15[a-z]\", \"grammar\": %u, "
 		   "\"steps\": %u, \"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, "
-		   "\"pruned\": %llu, \"with_finding\": %llu", mode, &grammar, &steps, &space, &shard,
-		   &shards, &run, &pruned, &with) != 9) {
+		   "\"pruned\": %llu, \"with_finding\": %llu", &version, mode, &grammar, &steps,
+		   &space, &shard, &shards, &run, &pruned, &with) != 10 ||
+	    version < 1 || version > EXPLORE_JSON_VERSION) {
 		fclose(f);
+		free(line);
 		fprintf(stderr, "%s:1:1: not an ext4sim explore --json report\n", path);
 		return 2;
 	}
-	if (!first && (e->nr_g != grammar || e->steps != steps || e->space != space ||
-		       e->nr_shards != shards || e->random != (strcmp(mode, "random") == 0))) {
+	if ((!first && (e->nr_g != grammar || e->steps != steps || e->space != space ||
+			e->nr_shards != shards || e->random != (strcmp(mode, "random") == 0))) ||
+	    merge_sweep(e, line, first) < 0) {
 		fclose(f);
-		fprintf(stderr, "%s:1:1: a different exploration (mode, grammar, steps, space or "
-			"shard count) than the reports before it\n", path);
+		free(line);
+		fprintf(stderr, "%s:1:1: a different exploration (mode, grammar, steps, space, "
+			"sweep or shard count) than the reports before it\n", path);
 		return 2;
 	}
+	free(line);
 	if (shards > MERGE_SHARDS_MAX || shard >= shards || seen[shard]++) {
 		fclose(f);
 		fprintf(stderr, "%s:1:1: shard %u/%u is %s\n", path, shard, shards,
@@ -1618,6 +1695,7 @@ int cmd_merge(int argc, struct cmd_opt *opts)
 			report_text(e);
 	}
 	free(seen);
+	free(e->sweep_json);
 	free(e);
 	return rc;
 }

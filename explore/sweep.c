@@ -214,3 +214,27 @@ void sweep_summary(const struct explore_sweep *sw, char *buf, size_t cap)
 		}
 	}
 }
+
+/* Configuration @k's swept values as JSON keys (sweep.h). */
+void sweep_json_values(const struct explore_sweep *sw, unsigned k, FILE *out)
+{
+	static const char *const key[SD_NR] = { "kernel", "block_size", "data", "delalloc",
+						"dioread_nolock", "auto_da_alloc" };
+	unsigned any = 0;
+
+	for (int d = 0; d < SD_NR; d++) {
+		unsigned i = digit(sw, k, d);
+
+		if (sw->nr[d] < 2)
+			continue;
+		fprintf(out, "%s\"%s\": ", any++ ? ", " : "", key[d]);
+		if (d == SD_KERNEL)
+			fprintf(out, "\"%s\"", sw->kernels[i]);
+		else if (d == SD_BLOCK_SIZE)
+			fprintf(out, "%u", sw->block_sizes[i]);
+		else if (d == SD_DATA)
+			fprintf(out, "\"%s\"", data_names[sw->data[i]]);
+		else
+			fputs(i == 0 ? "true" : "false", out);
+	}
+}

@@ -10,6 +10,8 @@
 #ifndef EXT4SIM_SWEEP_H
 #define EXT4SIM_SWEEP_H
 
+#include <stdio.h>
+
 #include "cli.h"
 
 #define SWEEP_KERNELS_MAX 32            /* kernels one sweep lists */
@@ -38,5 +40,11 @@ void sweep_apply(const struct explore_sweep *sw, unsigned k, struct sim_override
 void sweep_describe(const struct explore_sweep *sw, unsigned k, char *buf, size_t cap);
 /* "kernel 6.1,6.12; data ordered,journal": the swept dimensions and their values. */
 void sweep_summary(const struct explore_sweep *sw, char *buf, size_t cap);
+/*
+ * Configuration @k's swept values as JSON keys, in dimension order:
+ * "kernel": "6.1", "block_size": 1024, "data": "journal", "delalloc": false,
+ * "dioread_nolock": true, "auto_da_alloc": false (only the swept ones).
+ */
+void sweep_json_values(const struct explore_sweep *sw, unsigned k, FILE *out);
 
 #endif

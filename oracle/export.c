@@ -128,6 +128,26 @@ static void add_patches(struct orc_config *oc, const struct scn_patch_setting *p
 }
 
 /*
+ * The judging keys of the exported YAML: the crash bound where it is not the
+ * default and the informational invariants counted, as the export judged
+ * the scenario (its config: keys with the flags over them).  A
+ * crash_everywhere is not written: the exported test crashes at the crash
+ * steps alone (note_judging), and so does the YAML of what it runs.
+ */
+static void fill_judging(struct scn_run_config *rc, const struct sim_options *o)
+{
+	rc->rc_set_crash_bound = o->crash_bound != CS_BOUND_DEFAULT;
+	rc->rc_crash_bound = o->crash_bound;
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		if (!o->fail_on[inv])
+			continue;
+		SIM_ASSERT(rc->rc_nr_fail_on < SCN_EXPECT_MAX);
+		snprintf(rc->rc_fail_on[rc->rc_nr_fail_on++], SCN_NAME_MAX, "%s",
+			 chk_inv_info(inv)->name);
+	}
+}
+
+/*
  * The configuration written to the exported YAML and to the mount options:
  * the variant's mount options and profile, and every patch setting (the
  * scenario's, the variant's, the command line's, each over the last).
@@ -150,6 +170,7 @@ static void fill_config(struct xctx *x, const struct scn_variant *v)
 	if (v)
 		add_patches(oc, v->v_patches, v->v_nr_patches);
 	add_patches(oc, x->c->ov.patches, x->c->ov.nr_patches);
+	fill_judging(&oc->judging, &x->c->o);
 }
 
 /* The number of invariants variant @name is expected to violate, or -1 without an entry. */

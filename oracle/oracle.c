@@ -201,7 +201,8 @@ void orc_make_step(struct scn_step *st, const char *fmt, ...)
 	snprintf(st->s_text, sizeof(st->s_text), "%s", text);
 }
 
-/* config: with every key explicit (but the defaults of disk_blocks and kernel). */
+/* config: with every key explicit (but the defaults of disk_blocks and kernel, and the
+ * judging keys: each only where set). */
 static void write_config(FILE *out, const struct orc_config *c)
 {
 	fprintf(out, "config:\n  block_size: %u\n  data: %s\n  delalloc: %s\n",
@@ -220,6 +221,11 @@ static void write_config(FILE *out, const struct orc_config *c)
 			fprintf(out, "    %s: %s\n", c->patches[i].p_name,
 				c->patches[i].p_on ? "on" : "off");
 	}
+	if (c->judging.rc_set_crash_bound)
+		fprintf(out, "  crash_bound: %llu\n", (unsigned long long)c->judging.rc_crash_bound);
+	for (unsigned i = 0; i < c->judging.rc_nr_fail_on; i++)
+		fprintf(out, "%s%s%s", i ? ", " : "  fail_on: [", c->judging.rc_fail_on[i],
+			i + 1 == c->judging.rc_nr_fail_on ? "]\n" : "");
 }
 
 void orc_write_yaml(FILE *out, const struct orc_yaml *y)

@@ -339,21 +339,73 @@ static void json_step(FILE *out, const struct scenario *s, const struct sim_vari
 	fputc('}', out);
 }
 
+void report_mount_words(char *buf, size_t cap, const struct sim_variant_cfg *cfg)
+{
+	const struct ext4_mount_opts m = ext4_set_def_opts(&cfg->opts, &cfg->sem);
+
+	snprintf(buf, cap, "%s%s%s", m.delalloc ? "delalloc" : "nodelalloc",
+		 ext4_should_dioread_nolock_opts(&m) ? ", dioread_nolock" :
+		 m.delalloc ? ", dioread_lock" : "", m.auto_da_alloc ? "" : ", noauto_da_alloc");
+}
+
+void report_judging_words(char *buf, size_t cap, const struct sim_judging *j)
+{
+	size_t n = 0;
+	unsigned any = 0;
+
+	SIM_ASSERT(cap > 0);
+	buf[0] = '\0';
+	if (j->j_crash_everywhere)
+		n += (size_t)snprintf(buf + n, cap - n, "%scrash judged inside every step",
+				      any++ ? ", " : "; ");
+	if (n < cap && j->j_crash_bound != CS_BOUND_DEFAULT)
+		n += (size_t)snprintf(buf + n, cap - n, "%scrash bound %llu", any++ ? ", " : "; ",
+				      (unsigned long long)j->j_crash_bound);
+	for (int inv = 0, f = 0; inv < INV_COUNT && n < cap; inv++)
+		if (j->j_fail_on[inv])
+			n += (size_t)snprintf(buf + n, cap - n, "%s%s", f++ ? ", " :
+					      any++ ? ", fail on " : "; fail on ",
+					      chk_inv_info(inv)->name);
+}
+
+/*
+ * A variant's "judging": how its crash points and invariants were judged
+ * (the scenario's config: keys crash_everywhere, crash_bound and fail_on,
+ * with the command line's flags layered over them), every key always
+ * written; fail_on in the checker's table order.
+ */
+static void json_judging(FILE *out, const struct sim_judging *j)
+{
+	unsigned any = 0;
+
+	fprintf(out, "{\"crash_everywhere\": %s, \"crash_bound\": %llu, \"fail_on\": [",
+		j->j_crash_everywhere ? "true" : "false", (unsigned long long)j->j_crash_bound);
+	for (int inv = 0; inv < INV_COUNT; inv++)
+		if (j->j_fail_on[inv])
+			fprintf(out, "%s\"%s\"", any++ ? ", " : "", chk_inv_info(inv)->name);
+	fputs("]}", out);
+}
+
 void report_json_variant(FILE *out, const struct scenario *s,
 			 const struct sim_variant_result *r, const char *reproduce)
 {
 	const struct ext4_mount_opts *o = &r->cfg.opts;
 	static const char *const modes[] = { "ordered", "writeback", "journal" };
+	char mount[96];
 
 	fprintf(out, "{\"name\": ");
 	json_string(out, r->cfg.name);
 	fprintf(out, ", \"kernel\": ");
 	json_string(out, r->cfg.profile->name);
+	report_mount_words(mount, sizeof(mount), &r->cfg);
 	fprintf(out, ", \"config\": {\"block_size\": %u, \"data\": \"%s\", \"delalloc\": %s, "
-		"\"dioread_nolock\": %s, \"auto_da_alloc\": %s, \"disk_blocks\": %u}",
+		"\"dioread_nolock\": %s, \"auto_da_alloc\": %s, \"disk_blocks\": %u, "
+		"\"mount\": \"%s\"}",
 		o->block_size, modes[o->data], o->delalloc ? "true" : "false",
 		o->dioread_nolock ? "true" : "false", o->auto_da_alloc ? "true" : "false",
-		o->disk_blocks);
+		o->disk_blocks, mount);
+	fputs(", \"judging\": ", out);
+	json_judging(out, &r->judging);
 	fprintf(out, ", \"toggles_on\": [");
 	for (unsigned t = 0, any = 0; t < ext4_toggle_count(); t++) {
 		if (!ext4_toggle_get(&r->cfg.sem, ext4_toggle_at(t)))

@@ -21,6 +21,20 @@ void report_json_scenario(FILE *out, const struct scenario *s,
 void report_json_variant(FILE *out, const struct scenario *s,
 			 const struct sim_variant_result *r, const char *reproduce);
 void json_string(FILE *out, const char *s);
+/*
+ * The mount options of a variant as the mount sees them (ext4_set_def_opts),
+ * in the words of the run header: "delalloc, dioread_nolock", "nodelalloc",
+ * "delalloc, dioread_lock, noauto_da_alloc" (dioread_nolock only where the
+ * mount uses it, ext4_should_dioread_nolock).  The JSON's config "mount".
+ */
+void report_mount_words(char *buf, size_t cap, const struct sim_variant_cfg *cfg);
+/*
+ * How a variant is judged where it is not the default, in words for the run
+ * header: "; crash judged inside every step, crash bound 64, fail on NAME,
+ * NAME", or "" when nothing differs from the defaults.
+ */
+#define SIM_JUDGING_WORDS_MAX (64 + INV_COUNT * 32)
+void report_judging_words(char *buf, size_t cap, const struct sim_judging *j);
 
 /* The run's counters as a flat list (site counters as "folio_lock_under_handle.SITE"). */
 #define REPORT_COUNTERS_MAX 32

@@ -765,6 +765,13 @@ static void trace_violations(FILE *trace, const struct world *w, uint32_t from)
 	}
 }
 
+void sim_judging_of(struct sim_judging *j, const struct sim_options *o)
+{
+	j->j_crash_everywhere = o->crash_everywhere;
+	j->j_crash_bound = o->crash_bound;
+	memcpy(j->j_fail_on, o->fail_on, sizeof(j->j_fail_on));
+}
+
 int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		    const struct sim_options *o, FILE *trace, const char *dump_path,
 		    struct sim_variant_result *r, char *err, size_t errlen)
@@ -777,6 +784,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = *cfg;
+	if (o)
+		sim_judging_of(&r->judging, o);
 	r->show_notes = o && o->notes;
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
 	world_init(&w, cfg, r, o);

@@ -78,6 +78,13 @@ struct sim_variant_cfg {
 	struct ext4_semantics sem;
 };
 
+/* How a variant was judged: the scenario's config: keys with the flags layered over them. */
+struct sim_judging {
+	bool j_crash_everywhere;        /* a crash judged after and inside every step */
+	uint64_t j_crash_bound;         /* crash states evaluated per crash point; 0: none */
+	bool j_fail_on[INV_COUNT];      /* informational invariants counted */
+};
+
 /* What one step did, for traces and JSON. */
 struct sim_step_result {
 	int err;                        /* 0 or -errno */
@@ -97,6 +104,7 @@ struct sim_step_result {
 
 struct sim_variant_result {
 	struct sim_variant_cfg cfg;
+	struct sim_judging judging;     /* as the options said (all off without options) */
 	struct sim_step_result *steps;
 	struct chk_state chk;           /* violations live here */
 	struct sim_counters counters;
@@ -117,6 +125,9 @@ struct sim_variant_result {
 	struct ext4_layout lay;         /* the file system's layout, to name blocks */
 	struct sim_content final_content;       /* with final_digest or final_bytes */
 };
+
+/* How @o judges a run (its crash_everywhere, crash_bound and fail_on). */
+void sim_judging_of(struct sim_judging *j, const struct sim_options *o);
 
 /*
  * Resolve every variant's settings; on an unknown kernel profile or patch

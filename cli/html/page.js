@@ -688,15 +688,26 @@ function violationItem(ul, v, x) {
 	a.href = '#step=' + x.step;
 	li.appendChild(document.createTextNode(': ' + x.invariant + (counted ? '' : ' (a note, not counted)') + ': ' + x.message));
 }
+/* The variant's configuration as the text run header says it: the mount options as the
+ * mount sees them (config.mount: dioread_nolock only where it is used), and how it is
+ * judged where that is not the default (judging; 4096 is the default crash bound). */
+function configLine(v) {
+	var j = v.judging, how = [];
+	if (j.crash_everywhere) how.push('crash judged inside every step');
+	if (j.crash_bound !== 4096) how.push('crash bound ' + j.crash_bound);
+	if (j.fail_on.length) how.push('fail on ' + j.fail_on.join(', '));
+	return 'kernel ' + v.kernel + '; block size ' + v.config.block_size + ', data=' + v.config.data + ', ' +
+	    v.config.mount + ', ' + v.config.disk_blocks + ' blocks' + (how.length ? '; ' + how.join(', ') : '');
+}
+
 function panelVerdict(ctx) {
 	var v = ctx.side.v, p = panel(ctx.root, 'Verdict', true);
 	var line = add(p, 'div');
 	add(line, 'span', 'verdict ' + v.verdict, v.verdict.toUpperCase());
 	line.appendChild(document.createTextNode(' ' + (v.verdict === 'pass' ? 'as the scenario expects' : 'not as the scenario expects') +
 		'; invariants violated: ' + (v.violated.length ? v.violated.join(', ') : 'none')));
-	add(p, 'div', 'hint', 'kernel ' + v.kernel + ', block size ' + v.config.block_size + ', data=' + v.config.data +
-	    (v.config.delalloc ? ', delalloc' : ', nodelalloc') + (v.config.dioread_nolock ? ', dioread_nolock' : '') +
-	    ', ' + plural(v.toggles_on.length, 'patch toggle') + ' on').title = 'on: ' + v.toggles_on.join(', ');
+	add(p, 'div', 'hint', configLine(v) + '; ' + plural(v.toggles_on.length, 'patch toggle') + ' on').title =
+	    'on: ' + v.toggles_on.join(', ');
 	if (v.crash_states_check) add(p, 'div', 'cverdict bad', v.crash_states_check);
 	var here = v.violations.filter(function (x) { return x.step === ctx.i; });
 	var ul = add(p, 'ul', 'viols');

@@ -122,6 +122,19 @@ check "crash: the writes a state kept" 'grep -q "writes kept: " "$tmp/crash.dom"
 check "crash: the example --keep" 'grep -q "<code>crash --keep " "$tmp/crash.dom"'
 check "crash: the step's own --keep" 'grep -q "crash --keep: kept: none" "$tmp/crash.dom"'
 
+# --- the config line says what the text run header says: 1 KiB blocks before 6.8 mount
+# dioread_lock although dioread_nolock is set, noauto_da_alloc, a crash bound not the
+# default ---
+cfgf=(scenarios/crash/ordered-waits-for-data.yaml --block-size 1024 --kernel 6.1 --noauto-da-alloc --crash-bound 64)
+page config "${cfgf[@]}"
+browse dom "$tmp/config.dom" "$(url config step=1)"
+"$sim" run "${cfgf[@]}" | sed -n 's/^-- variant [^:]*: //p' > "$tmp/config.header"
+check "config: the run header names dioread_lock" 'grep -q "delalloc, dioread_lock, noauto_da_alloc, 16384 blocks; crash bound 64$" "$tmp/config.header"'
+grep -o '<div class="hint" title="on: [^"]*">kernel [^<]*</div>' "$tmp/config.dom" | sed 's/^[^>]*>//; s/<.*//' > "$tmp/config.line"
+check "config: the page's line is the run header's" \
+	'[ -s "$tmp/config.header" ] && grep -qF "$(cat "$tmp/config.header"); " "$tmp/config.line"'
+check "config: no dioread_nolock where the mount does not use it" '[ -s "$tmp/config.line" ] && ! grep -q "dioread_nolock" "$tmp/config.line"'
+
 # --- sizes and events: ordered-waits-for-data ---
 ord=scenarios/crash/ordered-waits-for-data.yaml
 page ordered "$ord"

@@ -30,6 +30,19 @@ check dump-file-content '[ "$(stat -c %s "$tmp/d")" = $((1048576 + 3)) ] &&
 # 2 blocks: 4 raw states, 2 distinct)
 run "$sim" crashstates --json scenarios/crash/shutdown-completes-inflight.yaml
 check crashstates-json 'golden crashstates-json "$out"'
+# the text lists each state's bytes as runs under its line, as the JSON's "bytes", and
+# keeps the line's "size N sha256 PREFIX..." (the JSON's sha256, 16 digits) for scripts
+for f in scenarios/crash/shutdown-completes-inflight.yaml scenarios/crash/keep-none-no-residue.yaml; do
+	"$sim" crashstates --json "$f" > "$tmp/cs.json"
+	run "$sim" crashstates "$f"
+	check "crashstates-text-bytes-$(basename "$f" .yaml)" '[ "$rc" = 0 ] &&
+		[ "$(grep -c "^    size [0-9]* sha256 " "$out")" -gt 1 ] &&
+		diff <(grep -o "\"bytes\": \"[^\"]*\"" "$tmp/cs.json" | sed "s/^\"bytes\": \"//; s/\"$//") \
+			<(sed -n "s/^      bytes: //p" "$out") &&
+		diff <(grep -o "\"sha256\": \"[0-9a-f]\{16\}" "$tmp/cs.json" | cut -d\" -f4) \
+			<(sed -n "s/^    size [0-9]* sha256 \([0-9a-f]\{16\}\)\.\.\. .*/\1/p" "$out") &&
+		[ "$(grep -c "^      bytes: " "$out")" = "$(grep -c "^    size " "$out")" ]'
+done
 expect_exit2 crashstates-without-file "$sim" crashstates
 expect_exit2 diff-without-patch "$sim" diff scenarios/basic/short-copy.yaml
 expect_exit2 diff-unknown-patch "$sim" diff scenarios/basic/short-copy.yaml --patch no_such_patch

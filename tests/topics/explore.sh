@@ -94,6 +94,25 @@ run "$sim" explore --steps 3 --kinds write,truncate,mwrite --diff exp_grow_zero_
 	--dioread-nolock --dioread-lock --noauto-da-alloc --auto-da-alloc --out "$tmp/swd"
 check sweep-diff-mount-modes '[ "$rc" = 0 ] && grep -q "^  a sweep of 4 configuration(s), 4 distinct: dioread_nolock,dioread_lock; auto_da_alloc,noauto_da_alloc; the space is their sum$" "$out" &&
 	grep -q "causes 1$" "$out" && [ "$(ls "$tmp/swd" | wc -l)" = 1 ]'
+# --json lists the sweep's configurations (the text report's line, each configuration's
+# swept values, the one a configuration mounts as); shards of a sweep merge into the
+# single run's report, sweep included; a report of another sweep (the same space) is refused
+run "$sim" explore --steps 1 --kinds write --data ordered,journal --delalloc --nodelalloc --no-minimize --json
+check sweep-json-configurations '[ "$rc" = 0 ] && head -1 "$out" | grep -qF "\"ext4sim_explore\": 2, " &&
+	head -1 "$out" | grep -qF ", \"sweep\": {\"summary\": \"data ordered,journal; delalloc,nodelalloc\", \"count\": 4, \"distinct\": 3, \"configurations\": [{\"configuration\": 1, \"data\": \"ordered\", \"delalloc\": true}, {\"configuration\": 2, \"data\": \"journal\", \"delalloc\": true}, {\"configuration\": 3, \"data\": \"ordered\", \"delalloc\": false}, {\"configuration\": 4, \"data\": \"journal\", \"delalloc\": false, \"mounts_as\": 2}]}, \"findings\": [" &&
+	"$build/tests/json-check" "$out"'
+swj=(--steps 2 --kinds write,persist --block-size 1024,4096 --no-minimize --json)
+"$sim" explore "${swj[@]}" --kernel 6.1,6.12 > "$tmp/swj.json" 2> /dev/null
+"$sim" explore "${swj[@]}" --kernel 6.1,6.12 --shard 0/2 > "$tmp/swj0.json" 2> /dev/null
+"$sim" explore "${swj[@]}" --kernel 6.1,6.12 --shard 1/2 > "$tmp/swj1.json" 2> /dev/null
+"$sim" explore "${swj[@]}" --kernel 6.1,6.6 --shard 1/2 > "$tmp/swj1-other.json" 2> /dev/null
+run "$sim" merge --json "$tmp/swj0.json" "$tmp/swj1.json"
+check sweep-merge-json '[ "$rc" = 0 ] && grep -q "\"sweep\": {\"summary\": \"kernel 6.1,6.12; block-size 1024,4096\", \"count\": 4," "$out" &&
+	sed "1s/\"shards\": 2,/\"shards\": 1,/" "$out" | cmp -s - "$tmp/swj.json"'
+run "$sim" merge "$tmp/swj0.json" "$tmp/swj1.json"
+check sweep-merge-text '[ "$rc" = 0 ] && grep -q "^  a sweep of 4 configuration(s), 4 distinct: kernel 6.1,6.12; block-size 1024,4096; the space is their sum$" "$out"'
+expect_exit2 sweep-merge-other-sweep "$sim" merge "$tmp/swj0.json" "$tmp/swj1-other.json"
+check sweep-merge-other-sweep-says 'grep -q "swj1-other.json:1:1: a different exploration (mode, grammar, steps, space, sweep or shard count)" "$err"'
 expect_exit2 sweep-value-twice "$sim" explore --kernel 6.1,6.1
 expect_exit2 sweep-empty-value "$sim" explore --block-size 1024,
 expect_exit2 sweep-bad-value "$sim" explore --data ordered,nope
@@ -316,6 +335,26 @@ run "$sim" run --summary "$tmp/judged-0.yaml"
 check judged-bound-honoured '[ "$rc" = 1 ] && grep -q "off  *FAIL \[\]" "$out" &&
 	grep -q "^  crash_bound: 0$" "$tmp/judged-0.yaml" &&
 	grep -q "^  crash_everywhere: true$" "$tmp/judged-0.yaml"'
+# how a file is judged is shown: the run header names the keys that are not the default
+# (and nothing for a file without them), run --json's "judging" gives all three, and
+# export --format yaml carries crash_bound and fail_on into what it writes (which then
+# runs judged so), not crash_everywhere (model only: the exported test has no crash
+# inside a step)
+run "$sim" run "$tmp/judged-b.yaml" --fail-on post_eof_zero_strict
+check judged-header '[ "$(grep -c "^-- variant .* blocks; crash judged inside every step, crash bound 64, fail on post_eof_zero_strict$" "$out")" = 2 ]'
+run "$sim" run "$tmp/plain.yaml"
+check judged-header-default '[ "$rc" = 0 ] && grep -q "^-- variant off: .*, [0-9]* blocks$" "$out"'
+run "$sim" run --json "$tmp/judged-b.yaml" --variant off
+check judged-json '[ "$rc" = 0 ] && grep -q "\"json_version\": 3," "$out" &&
+	grep -q "\"judging\": {\"crash_everywhere\": true, \"crash_bound\": 64, \"fail_on\": \[\]}" "$out"'
+sed 's/^  crash_bound: 64$/  crash_bound: 64\n  fail_on: [post_eof_zero_strict]/' "$tmp/judged-b.yaml" > "$tmp/judged-f.yaml"
+run "$sim" export --format yaml "$tmp/judged-f.yaml" --variant off
+cp "$out" "$tmp/judged-x.yaml"
+run "$sim" run "$tmp/judged-x.yaml"
+check judged-export-yaml 'grep -q "^  crash_bound: 64$" "$tmp/judged-x.yaml" &&
+	grep -q "^  fail_on: \[post_eof_zero_strict\]$" "$tmp/judged-x.yaml" &&
+	! grep -q crash_everywhere "$tmp/judged-x.yaml" &&
+	grep -q "^-- variant default: .* blocks; crash bound 64, fail on post_eof_zero_strict$" "$out"'
 # equal states are met again and counted (stderr), and their subtrees are not run
 run "$sim" explore --steps 4 --kinds write,persist,short,evict --block-size 1024 --kernel 5.15 \
 	--diff short_copy_zero --no-minimize --json --share-stats
