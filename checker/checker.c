@@ -785,11 +785,16 @@ bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,
 	uint8_t *sentinel = NULL;
 	bool ok = true;
 
-	SIM_ASSERT(bd->bd_parent == fs->bdev && rec->lay.journal_start == fs->lay.journal_start);
-	for (uint32_t i = 0; ok && i < bd->bd_nr_slots; i++)
-		ok = meta_block_ok(fs, with_committing, rec, bd->bd_slots[i], &sentinel);
-	for (uint32_t i = 0; ok && i < bd->bd_nr_bios; i++)
-		ok = meta_block_ok(fs, with_committing, rec, bd->bd_bios[i].b_blocknr, &sentinel);
+	SIM_ASSERT(rec->lay.journal_start == fs->lay.journal_start);
+	/* every overlay between @rec's device and @fs's: a shared replay may lie under it */
+	for (; ok && bd != fs->bdev; bd = bd->bd_parent) {
+		SIM_ASSERT(bd->bd_parent != NULL);
+		for (uint32_t i = 0; ok && i < bd->bd_nr_slots; i++)
+			ok = meta_block_ok(fs, with_committing, rec, bd->bd_slots[i], &sentinel);
+		for (uint32_t i = 0; ok && i < bd->bd_nr_bios; i++)
+			ok = meta_block_ok(fs, with_committing, rec, bd->bd_bios[i].b_blocknr,
+					   &sentinel);
+	}
 	for (uint32_t i = 0; ok && i < j->j_nr_cp; i++)
 		ok = meta_block_ok(fs, with_committing, rec, j->j_cp[i].cp_blocknr, &sentinel);
 	for (uint32_t i = 0; ok && with_committing && t && i < t->t_nr_buffers; i++)

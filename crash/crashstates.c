@@ -78,6 +78,9 @@ struct cs_ctx {
 	uint32_t *write_block;          /* pending write (0-based) -> its block ... */
 	uint32_t *write_alt;            /* ... and the alternative it is folded into */
 	struct cs_outcome o;
+	uint32_t nr_mounts;
+	struct blkdev *base;            /* the shared log prefix replayed (NULL: none) */
+	struct jbd2_recovery_base rb;
 	uint32_t *slot;                 /* open-addressing index of out->states, 1-based */
 	uint32_t nr_slots;
 	struct cs_point *out;
@@ -495,6 +498,77 @@ static void note_tx_changes(const struct cs_ctx *x, struct cs_state *st,
 }
 
 /*
+ * The replay of the log as the device holds it durably, once a point has a
+ * second mount: every outcome that keeps no pending write to a block it read
+ * or wrote shares it (jbd2.h, struct jbd2_recovery_base).  Not in reference
+ * mode, which mounts each state as a real crash leaves it.
+ */
+static void build_base(struct cs_ctx *x)
+{
+	struct sim_counters c = { 0 };
+	journal_t j;
+
+	if (x->flags & CS_REFERENCE)
+		return;
+	x->base = blkdev_overlay(x->bd);
+	jbd2_journal_init(&j, x->base, x->fs->lay.journal_start, x->fs->lay.journal_blocks,
+			  NULL, NULL, &c);
+	if (jbd2_recovery_prefix(&j, &x->rb)) {
+		x->out->recovery_blocks += x->rb.rb_info.nr_blocks;
+	} else {
+		blkdev_destroy(x->base);
+		x->base = NULL;
+	}
+	jbd2_journal_destroy(&j);
+}
+
+/*
+ * Mount the choice x->digit of blocks[0, @n) on a new overlay, returned: of
+ * the replayed prefix when no chosen write touches a block it read or wrote
+ * and no later revoke cancels its replay, else of the device itself.
+ */
+static struct blkdev *mount_choice(struct cs_ctx *x, uint32_t n, struct ext4_fs *fs,
+				   struct sim_counters *c, struct jbd2_recovery_info *ri)
+{
+	const struct jbd2_recovery_base *rb = NULL;
+	struct blkdev *child;
+
+	if (++x->nr_mounts == 2)
+		build_base(x);
+	if (x->base)
+		rb = &x->rb;
+	for (uint32_t b = 0; b < n && rb; b++)
+		if (x->blocks[b].alts[x->digit[b]].data &&
+		    jbd2_recovery_base_touches(&x->fs->journal, rb, x->blocks[b].blk))
+			rb = NULL;
+	for (;;) {
+		child = blkdev_overlay(rb ? x->base : x->bd);
+		for (uint32_t b = 0; b < n; b++) {
+			const struct cs_alt *a = &x->blocks[b].alts[x->digit[b]];
+
+			if (a->data)
+				blkdev_write_durable(child, x->blocks[b].blk, a->data);
+		}
+		memset(c, 0, sizeof(*c));
+		SIM_ASSERT(ext4_fill_super_base(fs, child, &x->fs->opts, &x->fs->sem, c, ri,
+						rb) == 0);
+		x->out->recovery_blocks += ri->nr_blocks;
+		if (!ri->base_refused)
+			return child;
+		ext4_free_fs(fs);
+		blkdev_destroy(child);
+		rb = NULL;
+	}
+}
+
+/* Did the outcome's recovery write block @blk (on its overlay or the base)? */
+static bool outcome_wrote(const struct cs_ctx *x, uint32_t blk)
+{
+	return blkdev_overlay_has(x->o.child, blk) ||
+	       (x->o.child->bd_parent == x->base && x->base && blkdev_overlay_has(x->base, blk));
+}
+
+/*
  * Materialise the state x->digit on an overlay, mount it (recovery, orphan
  * cleanup) and judge it with a copy of the checker: size, content hash,
  * violations and the first message; the SHA-256 too with @want_digest; with
@@ -503,19 +577,13 @@ static void note_tx_changes(const struct cs_ctx *x, struct cs_state *st,
 static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_digest,
 			bool want_detail)
 {
-	struct blkdev *child = blkdev_overlay(x->bd);
-	struct sim_counters counters = { 0 };
+	struct sim_counters counters;
 	struct jbd2_recovery_info ri;
 	struct chk_state cc;
 	struct ext4_fs fs2;
+	struct blkdev *child = mount_choice((struct cs_ctx *)x, x->nr_blocks, &fs2, &counters,
+					    &ri);
 
-	for (uint32_t b = 0; b < x->nr_blocks; b++) {
-		const struct cs_alt *a = &x->blocks[b].alts[x->digit[b]];
-
-		if (a->data)
-			blkdev_write_durable(child, x->blocks[b].blk, a->data);
-	}
-	SIM_ASSERT(ext4_fill_super(&fs2, child, &x->fs->opts, &x->fs->sem, &counters, &ri) == 0);
 	chk_copy(&cc, x->chk);
 	chk_judge_recovered_except(&cc, &fs2, x->out->step, 0, meta_mismatch(x, &ri, &fs2),
 				   NULL, 0);
@@ -599,7 +667,7 @@ static void map_data_blocks(struct cs_ctx *x)
 		struct cs_block *cb = &x->blocks[b];
 
 		cb->lblk = -1;
-		if (cb->nr_alts < 2 || blkdev_overlay_has(x->o.child, cb->blk))
+		if (cb->nr_alts < 2 || outcome_wrote(x, cb->blk))
 			continue;       /* one version, or recovery wrote the block */
 		for (uint32_t i = 0; i < t->es_nr && cb->lblk < 0; i++) {
 			const struct extent_status *e = &t->es[i];
@@ -692,16 +760,7 @@ static void prepare_outcome(struct cs_ctx *x)
 {
 	for (uint32_t b = x->nr_meta; b < x->nr_blocks; b++)
 		x->digit[b] = 0;
-	x->o.child = blkdev_overlay(x->bd);
-	for (uint32_t b = 0; b < x->nr_meta; b++) {
-		const struct cs_alt *a = &x->blocks[b].alts[x->digit[b]];
-
-		if (a->data)
-			blkdev_write_durable(x->o.child, x->blocks[b].blk, a->data);
-	}
-	memset(&x->o.counters, 0, sizeof(x->o.counters));
-	SIM_ASSERT(ext4_fill_super(&x->o.fs, x->o.child, &x->fs->opts, &x->fs->sem,
-				   &x->o.counters, &x->o.ri) == 0);
+	x->o.child = mount_choice(x, x->nr_meta, &x->o.fs, &x->o.counters, &x->o.ri);
 	x->o.whole = (x->flags & CS_REFERENCE) || x->o.fs.inode.i_mapping.a_nr > 0;
 	if (x->o.whole)
 		return;
@@ -913,6 +972,8 @@ static void free_ctx(struct cs_ctx *x)
 	free(x->write_alt);
 	free(x->digit);
 	free(x->slot);
+	blkdev_destroy(x->base);
+	jbd2_recovery_base_free(&x->rb);
 }
 
 void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,

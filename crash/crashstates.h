@@ -75,6 +75,11 @@ struct cs_point {
 	double raw_states;              /* product of (1 + versions); may exceed 2^64 */
 	double reduced_states;          /* after folding equal versions */
 	uint64_t evaluated;
+	/*
+	 * Recovery's work for the point: log blocks read plus blocks written home
+	 * over its mounts, the replay of the log prefix they share counted once.
+	 */
+	uint64_t recovery_blocks;
 	bool exhaustive;
 	struct cs_state *states;
 	uint32_t nr_states;

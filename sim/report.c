@@ -292,10 +292,11 @@ void json_crash_points(FILE *out, const struct sim_variant_result *r)
 		fprintf(out, "%s{\"point\": %u, \"step\": %u, \"where\": \"%s\", "
 			"\"raw_states\": %.0f, \"exhaustive\": %s, \"hypothetical\": %s, "
 			"\"inside_commit\": %u, \"unflushed_writes\": %u, \"reduced_states\": %.0f, "
-			"\"evaluated\": %llu, \"states\": [", i ? ", " : "", p->point_no, p->step,
-			within[p->within], json_count(p->raw_states), p->exhaustive ? "true" : "false",
-			p->hypothetical ? "true" : "false", p->in_commit, p->nr_pending,
-			json_count(p->reduced_states), (unsigned long long)p->evaluated);
+			"\"evaluated\": %llu, \"recovery_blocks\": %llu, \"states\": [", i ? ", " : "",
+			p->point_no, p->step, within[p->within], json_count(p->raw_states),
+			p->exhaustive ? "true" : "false", p->hypothetical ? "true" : "false",
+			p->in_commit, p->nr_pending, json_count(p->reduced_states),
+			(unsigned long long)p->evaluated, (unsigned long long)p->recovery_blocks);
 		for (uint32_t k = 0; k < p->nr_states; k++)
 			json_crash_state(out, r, p, &p->states[k], k == 0);
 		fputc(']', out);

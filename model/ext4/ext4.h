@@ -239,6 +239,12 @@ int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
 		    const struct ext4_mount_opts *opts,
 		    const struct ext4_semantics *sem, struct sim_counters *c,
 		    struct jbd2_recovery_info *rinfo);
+/* The same on an overlay of a device that holds @base's replay (jbd2.h). */
+int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
+			 const struct ext4_mount_opts *opts,
+			 const struct ext4_semantics *sem, struct sim_counters *c,
+			 struct jbd2_recovery_info *rinfo,
+			 const struct jbd2_recovery_base *base);
 void ext4_put_super(struct ext4_fs *fs);        /* clean unmount */
 void ext4_free_fs(struct ext4_fs *fs);          /* drop memory (after crash) */
 int ext4_sync_fs(struct ext4_fs *fs);

@@ -262,6 +262,15 @@ int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
 		    const struct ext4_semantics *sem, struct sim_counters *c,
 		    struct jbd2_recovery_info *rinfo)
 {
+	return ext4_fill_super_base(fs, bd, opts, sem, c, rinfo, NULL);
+}
+
+int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
+			 const struct ext4_mount_opts *opts,
+			 const struct ext4_semantics *sem, struct sim_counters *c,
+			 struct jbd2_recovery_info *rinfo,
+			 const struct jbd2_recovery_base *base)
+{
 	int err;
 
 	memset(fs, 0, sizeof(*fs));
@@ -274,7 +283,7 @@ int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
 		return err;
 	jbd2_journal_init(&fs->journal, bd, fs->lay.journal_start, fs->lay.journal_blocks,
 			  fs, &ext4_jbd2_ops, c);
-	if ((err = jbd2_journal_load(&fs->journal, rinfo)) < 0)
+	if ((err = jbd2_journal_load_base(&fs->journal, rinfo, base)) < 0)
 		return err;
 	load_meta(fs);
 	load_bitmap(fs);

@@ -171,6 +171,34 @@ struct jbd2_recovery_info {
 	uint32_t nr_replayed;           /* blocks written home */
 	uint32_t nr_revoke_hits;        /* blocks skipped because revoked */
 	uint32_t nr_revokes;
+	uint64_t nr_blocks;             /* log blocks read plus blocks written home */
+	bool base_refused;              /* a revoke hit a block the base wrote: no replay */
+};
+
+/*
+ * The three passes over a log's first complete transactions, done once on a
+ * device: where they stopped, the revoke records they collected and the
+ * blocks they wrote home.  A device that is this one's overlay and differs
+ * from it in no block the passes read (the superblock and the log from s_start
+ * to rb_pos) nor wrote recovers as the whole log would from (rb_pos,
+ * rb_end_tid): the same scan, the same records, and the same replay unless a
+ * later transaction revokes a block the prefix wrote (then base_refused).
+ */
+struct jbd2_recovery_base {
+	uint32_t rb_start;              /* the superblock's s_start ... */
+	uint32_t rb_start_tid;          /* ... and s_sequence */
+	uint32_t rb_pos;                /* first log block of tid rb_end_tid */
+	uint32_t rb_end_tid;            /* first tid without a commit block */
+	struct jbd2_revoke_rec *rb_rv;  /* revoke records: block -> newest revoking tid */
+	uint32_t rb_nr_rv;
+	uint32_t *rb_wrote;             /* blocks written home, sorted */
+	uint32_t rb_nr_wrote;
+	struct jbd2_recovery_info rb_info;
+};
+
+struct jbd2_revoke_rec {
+	uint32_t blocknr;
+	uint32_t tid;
 };
 
 /* journal superblock helpers (jbd2_journal.c) */
@@ -179,6 +207,9 @@ void jbd2_journal_init(journal_t *j, struct blkdev *dev, uint32_t blk_offset,
 		       struct sim_counters *counters);
 void jbd2_journal_create(journal_t *j);         /* mkfs: empty journal */
 int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info); /* mount */
+/* The same, the device's parent holding @base's replay (NULL: none). */
+int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
+			   const struct jbd2_recovery_base *base);
 void jbd2_journal_destroy(journal_t *j);        /* free memory only */
 /*
  * A deep copy of @src, between two steps (no handle open, no commit under
@@ -217,5 +248,14 @@ void jbd2_journal_forget_checkpoint(journal_t *j, uint32_t blocknr);
 
 /* recovery.c: replay a crashed log onto the device. */
 int jbd2_journal_recover(journal_t *j, struct jbd2_recovery_info *info);
+/* The same from where @base stopped, on an overlay of the device it replayed. */
+int jbd2_journal_recover_base(journal_t *j, struct jbd2_recovery_info *info,
+			      const struct jbd2_recovery_base *base);
+/* Recover @j's log (not reset) into @b; false if the log is empty. */
+bool jbd2_recovery_prefix(journal_t *j, struct jbd2_recovery_base *b);
+/* Did the prefix read or write device block @blk? */
+bool jbd2_recovery_base_touches(const journal_t *j, const struct jbd2_recovery_base *b,
+				uint32_t blk);
+void jbd2_recovery_base_free(struct jbd2_recovery_base *b);
 
 #endif

@@ -104,6 +104,12 @@ static int read_superblock(journal_t *j, uint32_t *start, uint32_t *sequence)
  */
 int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info)
 {
+	return jbd2_journal_load_base(j, info, NULL);
+}
+
+int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
+			   const struct jbd2_recovery_base *base)
+{
 	uint32_t start, sequence;
 	int err = read_superblock(j, &start, &sequence);
 
@@ -111,7 +117,7 @@ int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info)
 	if (err < 0)
 		return err;
 	if (start != 0) {
-		err = jbd2_journal_recover(j, info);
+		err = jbd2_journal_recover_base(j, info, base);
 		if (err < 0)
 			return err;
 		/* jbd2 skips one tid past the last one found */

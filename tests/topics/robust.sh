@@ -27,6 +27,22 @@ run "$sim" export --format fstests -c "pwrite 0 8192" -c "dio_read 0 4096"
 check export-fstests-dio-read '[ "$rc" = 0 ] && grep -q "^io -d -c \"pread 0 4096\"\$" "$out" &&
 	grep -q "^read 4096/4096 bytes at offset 0\$" "$out"'
 
+# --crash-everywhere with data=journal at 1 KiB blocks: every fsync leaves one more
+# transaction in the log and each crash point mounts hundreds of outcomes; they share the
+# replay of the log's durable prefix, so recovery's work (log blocks read plus blocks
+# written home, "recovery_blocks") doubles with the steps (was four times: each outcome
+# replayed the whole log); counted, not timed
+jrec() {
+	local cmds=() i
+	for i in $(seq 1 "$1"); do cmds+=(-c "pwrite -S 0x11 0 8k" -c fsync); done
+	run "$sim" run --json --crash-everywhere --block-size 1024 --data journal "${cmds[@]}"
+	[ "$rc" = 0 ] && grep -o '"recovery_blocks": [0-9]*' "$out" | awk '{ s += $2 } END { print s + 0 }'
+}
+r10=$(jrec 10)
+r20=$(jrec 20)
+check jdata-crash-everywhere-linear '[ -n "$r10" ] && [ -n "$r20" ] && [ "$r10" -gt 0 ] &&
+	[ $((10 * r20)) -le $((23 * r10)) ]'
+
 # the quadratic paths: 32 MiB written and fsynced with 1 KiB blocks, nodelalloc (was
 # 32 s in the io list and the device's flush), and a delalloc 256 MiB write (was the
 # checker's linear punch and read); a generous bound that a quadratic path misses

@@ -885,6 +885,82 @@ static void test_jbd2__revoke_skips_older_copies(void **state)
 	assert_true(dev_is_fill(f, y, 0xc1));
 }
 
+/*
+ * Recovery from a shared prefix (jbd2_recovery_prefix): A committed when the
+ * prefix is taken on an overlay; then B is committed on the device.  An
+ * overlay of the prefix recovered from where it stopped ends with the same
+ * blocks and counts as an overlay of the device recovered whole; with B
+ * revoking a block A's replay wrote, it refuses (and writes nothing).
+ */
+static void base_case(struct fx *f, bool revoke)
+{
+	struct jbd2_recovery_info whole, part;
+	struct jbd2_recovery_base rb;
+	struct blkdev *base, *c1, *c2;
+	journal_t jb, j1, j2;
+	const uint32_t x = 5, y = 6, z = 4;
+	uint8_t b1[BS], b2[BS];
+	handle_t *h;
+
+	fx_format(f, J_LEN);
+	fx_tx(f, (uint32_t[]){ x, y }, (uint8_t[]){ 0xa1, 0xa2 }, 2);     /* A */
+	base = blkdev_overlay(f->bd);
+	jbd2_journal_init(&jb, base, J_START, J_LEN, NULL, NULL, &f->ctr);
+	assert_true(jbd2_recovery_prefix(&jb, &rb));
+	assert_int_equal(rb.rb_nr_wrote, 2);
+	assert_true(jbd2_recovery_base_touches(&jb, &rb, x));
+	assert_false(jbd2_recovery_base_touches(&jb, &rb, z));
+	assert_true(jbd2_recovery_base_touches(&jb, &rb, J_START));        /* superblock */
+	assert_false(jbd2_recovery_base_touches(&jb, &rb, J_START + rb.rb_pos));
+	h = fx_start(f, 1);
+	if (revoke) {
+		fx_revoke(f, h, x);
+	} else {
+		fx_set(f, z, 0xb1);
+		fx_dirty(f, h, z);
+	}
+	fx_stop(f, h);
+	fx_commit(f);                                                    /* B */
+	c1 = blkdev_overlay(f->bd);
+	c2 = blkdev_overlay(base);
+	jbd2_journal_init(&j1, c1, J_START, J_LEN, NULL, NULL, &f->ctr);
+	jbd2_journal_init(&j2, c2, J_START, J_LEN, NULL, NULL, &f->ctr);
+	assert_int_equal(jbd2_journal_recover(&j1, &whole), 0);
+	assert_int_equal(jbd2_journal_recover_base(&j2, &part, &rb), 0);
+	assert_int_equal(part.base_refused, revoke);
+	assert_false(whole.base_refused);
+	for (uint32_t b = 0; !revoke && b < NR_BLOCKS; b++) {
+		blkdev_read(c1, b, b1);
+		blkdev_read(c2, b, b2);
+		assert_memory_equal(b1, b2, BS);
+	}
+	if (!revoke) {
+		assert_int_equal(part.nr_replayed, whole.nr_replayed);
+		assert_int_equal(part.nr_revokes, whole.nr_revokes);
+		assert_int_equal(part.nr_revoke_hits, whole.nr_revoke_hits);
+		assert_int_equal(part.end_transaction, whole.end_transaction);
+		assert_int_equal(part.start_transaction, whole.start_transaction);
+		assert_true(part.nr_blocks < whole.nr_blocks);  /* only B read again */
+	}
+	jbd2_journal_destroy(&j1);
+	jbd2_journal_destroy(&j2);
+	jbd2_journal_destroy(&jb);
+	jbd2_recovery_base_free(&rb);
+	blkdev_destroy(c2);
+	blkdev_destroy(c1);
+	blkdev_destroy(base);
+}
+
+static void test_jbd2__recovery_base_matches_whole_log(void **state)
+{
+	base_case(*state, false);
+}
+
+static void test_jbd2__recovery_base_refused_by_later_revoke(void **state)
+{
+	base_case(*state, true);
+}
+
 /* Test 2b: revoked in A, journaled again in B: replayed from B. */
 static void test_jbd2__revoke_then_rejournal_replays_newer(void **state)
 {
@@ -1453,6 +1529,8 @@ int main(void)
 		T(test_jbd2__random_crash_recovers_committed_transactions),
 		T(test_jbd2__revoke_skips_older_copies),
 		T(test_jbd2__revoke_then_rejournal_replays_newer),
+		T(test_jbd2__recovery_base_matches_whole_log),
+		T(test_jbd2__recovery_base_refused_by_later_revoke),
 		T(test_jbd2__revoke_records_span_blocks),
 		T(test_jbd2__revoke_then_redirty_same_transaction_is_replayed),
 		T(test_jbd2__forget_in_running_then_checkpoint_keeps_committed_copy),
