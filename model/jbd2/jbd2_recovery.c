@@ -254,7 +254,8 @@ static void resume_from_base(struct recovery *r, const struct jbd2_recovery_base
 	r->nr_base_wrote = b->rb_nr_wrote;
 	r->cap_rv = r->nr_rv = b->rb_nr_rv;
 	r->rv = sim_zalloc((r->cap_rv + 1) * sizeof(*r->rv));
-	memcpy(r->rv, b->rb_rv, r->nr_rv * sizeof(*r->rv));
+	if (r->nr_rv)           /* rb_rv is NULL when the base saw no revoke */
+		memcpy(r->rv, b->rb_rv, r->nr_rv * sizeof(*r->rv));
 	r->info->nr_replayed = b->rb_info.nr_replayed;
 	r->info->nr_revoke_hits = b->rb_info.nr_revoke_hits;
 	r->info->nr_revokes = b->rb_info.nr_revokes;
@@ -298,7 +299,8 @@ bool jbd2_recovery_prefix(journal_t *j, struct jbd2_recovery_base *b)
 		ok = r.stop_pos != 0;   /* stopped at a block, not at the bound */
 		b->rb_pos = r.stop_pos;
 		b->rb_end_tid = r.end_tid;
-		qsort(r.wrote, r.nr_wrote, sizeof(*r.wrote), cmp_u32);
+		if (r.nr_wrote)         /* r.wrote is NULL when nothing was written home */
+			qsort(r.wrote, r.nr_wrote, sizeof(*r.wrote), cmp_u32);
 		for (uint32_t i = 0; i < r.nr_wrote; i++)
 			if (!b->rb_nr_wrote || r.wrote[b->rb_nr_wrote - 1] != r.wrote[i])
 				r.wrote[b->rb_nr_wrote++] = r.wrote[i];
