@@ -71,6 +71,9 @@ bool ev_is(const struct ldr *L, const char *word);
 
 /* Advance to @key's value, which must start with an event of @type. */
 int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type, const char *what);
+/* @key's value, a sequence: @item(L, @ctx) for each element (its first event current). */
+int ldr_sequence(struct ldr *L, const char *key, const char *what,
+		 int (*item)(struct ldr *L, void *ctx), void *ctx);
 int ldr_take_str(struct ldr *L, const char *what, char *dst, size_t cap);
 /* A name: [a-z0-9._-]+, at most SCN_NAME_MAX - 1 bytes. */
 int ldr_name(struct ldr *L, const char *key, char dst[SCN_NAME_MAX]);

@@ -30,8 +30,9 @@ static int ldr_crash_bound(struct ldr *L, struct scn_run_config *rc)
 }
 
 /* One name of fail_on (the current event): a known invariant, not listed before. */
-static int ldr_fail_on_name(struct ldr *L, struct scn_run_config *rc)
+static int ldr_fail_on_name(struct ldr *L, void *vctx)
 {
+	struct scn_run_config *rc = vctx;
 	char *name;
 
 	if (L->l_ev.type != YAML_SCALAR_EVENT)
@@ -54,17 +55,7 @@ static int ldr_fail_on_name(struct ldr *L, struct scn_run_config *rc)
 /* fail_on: a sequence of invariant names. */
 static int ldr_fail_on(struct ldr *L, struct scn_run_config *rc)
 {
-	if (ldr_value(L, "fail_on", YAML_SEQUENCE_START_EVENT,
-		      "a sequence of invariant names") < 0)
-		return -1;
-	for (;;) {
-		if (ldr_next(L) < 0)
-			return -1;
-		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
-		if (ldr_fail_on_name(L, rc) < 0)
-			return -1;
-	}
+	return ldr_sequence(L, "fail_on", "a sequence of invariant names", ldr_fail_on_name, rc);
 }
 
 int ldr_run_config_key(struct ldr *L, unsigned idx, struct scn_run_config *rc)

@@ -407,6 +407,23 @@ int ldr_value(struct ldr *L, const char *key, yaml_event_type_t type,
 			  ldr_kind(&L->l_ev));
 }
 
+/* @key's value, a sequence (@what describes it): @item for each element, the
+ * element's first event current, with @ctx. */
+int ldr_sequence(struct ldr *L, const char *key, const char *what,
+		 int (*item)(struct ldr *L, void *ctx), void *ctx)
+{
+	if (ldr_value(L, key, YAML_SEQUENCE_START_EVENT, what) < 0)
+		return -1;
+	for (;;) {
+		if (ldr_next(L) < 0)
+			return -1;
+		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
+			return 0;
+		if (item(L, ctx) < 0)
+			return -1;
+	}
+}
+
 /* Copy the current scalar into @dst (capacity @cap, NUL included). */
 int ldr_take_str(struct ldr *L, const char *what, char *dst, size_t cap)
 {
@@ -954,12 +971,14 @@ static int ldr_variant_mount_check(struct ldr *L, const struct scn_mount *m)
 }
 
 /* One variants: entry (the current event): a mapping with a name. */
-static int ldr_variant(struct ldr *L)
+static int ldr_variant(struct ldr *L, void *unused)
 {
 	struct scenario *s = L->l_scn;
 	struct scn_variant *v;
 	yaml_mark_t start = L->l_ev.start_mark;
 	uint32_t seen = 0;
+
+	(void)unused;
 
 	if (L->l_ev.type != YAML_MAPPING_START_EVENT)
 		return ldr_err_ev(L, "each variant must be a mapping, not %s",
@@ -985,17 +1004,7 @@ static int ldr_variant(struct ldr *L)
 /* variants: a sequence of variant mappings. */
 static int ldr_variants(struct ldr *L)
 {
-	if (ldr_value(L, "variants", YAML_SEQUENCE_START_EVENT,
-		      "a sequence") < 0)
-		return -1;
-	for (;;) {
-		if (ldr_next(L) < 0)
-			return -1;
-		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
-			return 0;
-		if (ldr_variant(L) < 0)
-			return -1;
-	}
+	return ldr_sequence(L, "variants", "a sequence", ldr_variant, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1003,8 +1012,9 @@ static int ldr_variants(struct ldr *L)
 /* ------------------------------------------------------------------ */
 
 /* One invariant name (the current event) of expect entry @e. */
-static int ldr_invariant(struct ldr *L, struct scn_expect *e)
+static int ldr_invariant(struct ldr *L, void *vctx)
 {
+	struct scn_expect *e = vctx;
 	char *name;
 	unsigned i;
 
@@ -1046,17 +1056,8 @@ static int ldr_expect_entry(struct ldr *L, void *unused)
 	for (i = 0; i < s->nr_expect; i++)
 		if (strcmp(s->expect[i].e_variant, e->e_variant) == 0)
 			return ldr_err_ev(L, "duplicate key '%s'", e->e_variant);
-	if (ldr_value(L, e->e_variant, YAML_SEQUENCE_START_EVENT,
-		      "a sequence of invariant names") < 0)
+	if (ldr_sequence(L, e->e_variant, "a sequence of invariant names", ldr_invariant, e) < 0)
 		return -1;
-	for (;;) {
-		if (ldr_next(L) < 0)
-			return -1;
-		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
-			break;
-		if (ldr_invariant(L, e) < 0)
-			return -1;
-	}
 	s->nr_expect++;
 	return 0;
 }
@@ -1101,8 +1102,9 @@ static int ldr_cs_key(struct ldr *L, unsigned idx, void *vctx)
 }
 
 /* One entry of a crash_states sequence (the current event). */
-static int ldr_cs_entry(struct ldr *L, struct scn_cs_expect_set *xs)
+static int ldr_cs_entry(struct ldr *L, void *vctx)
 {
+	struct scn_cs_expect_set *xs = vctx;
 	yaml_mark_t start = L->l_ev.start_mark;
 	struct scn_cs_expect *x;
 	uint32_t seen = 0;
@@ -1147,17 +1149,9 @@ static int ldr_cs_variant(struct ldr *L, void *unused)
 	for (unsigned i = 0; i < s->nr_cs_expect; i++)
 		if (strcmp(s->cs_expect[i].xs_variant, xs->xs_variant) == 0)
 			return ldr_err_ev(L, "duplicate key '%s'", xs->xs_variant);
-	if (ldr_value(L, xs->xs_variant, YAML_SEQUENCE_START_EVENT,
-		      "a sequence of crash point expectations") < 0)
+	if (ldr_sequence(L, xs->xs_variant, "a sequence of crash point expectations",
+			 ldr_cs_entry, xs) < 0)
 		return -1;
-	for (;;) {
-		if (ldr_next(L) < 0)
-			return -1;
-		if (L->l_ev.type == YAML_SEQUENCE_END_EVENT)
-			break;
-		if (ldr_cs_entry(L, xs) < 0)
-			return -1;
-	}
 	s->nr_cs_expect++;
 	return 0;
 }
