@@ -374,6 +374,8 @@ static void print_toggle(const struct ext4_toggle *t)
 {
 	printf("  %s\n    commit:  %s (%s)\n    before:  %s\n    after:   %s\n    path:    %s\n",
 	       t->name, t->commit, t->release, t->before, t->after, t->path);
+	if (t->stable)
+		printf("    stable:  backported to the last release of %s\n", t->stable);
 	if (t->unmodelled)
 		printf("    model:   %s\n", t->unmodelled);
 	if (t->why)

@@ -388,42 +388,48 @@ static const struct ext4_profile profiles[] = {
 	{ "6.18", "mainline 6.18: the 2025 punch-size fix, the writeback bail-out fix (6.17) "
 	  "and the log flush committing first", "6.13",
 	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
-	     T_ORDERED_DATA_SHUTDOWN_CHECK, T_LOGFLUSH_COMMIT_FIRST) },
-	{ "5.14", "mainline 5.14, before the 2021 delalloc series", NULL, NONE },
-	{ "5.15", "mainline 5.15: the 2021 delalloc series", NULL,
-	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE) },
-	{ "6.1", "mainline 6.1.0", "5.15", NONE },
-	{ "6.4", "mainline 6.4: the short-copy fix", "6.1", ON(T_SHORT_COPY_ZERO) },
+	     T_ORDERED_DATA_SHUTDOWN_CHECK, T_LOGFLUSH_COMMIT_FIRST), NULL },
+	{ "4.4", "4.4.302, the last 4.4 stable release", NULL, NONE, .series = "4.4" },
+	{ "4.9", "4.9.337, the last 4.9 stable release", NULL, NONE, .series = "4.9" },
+	{ "4.14", "4.14.336, the last 4.14 stable release", NULL, NONE, .series = "4.14" },
+	{ "4.19", "4.19.325, the last 4.19 stable release", NULL, NONE, .series = "4.19" },
+	{ "5.4", "5.4's last stable release", NULL, NONE, .series = "5.4" },
+	{ "5.10", "5.10's newest stable release (Debian 11's kernel)", NULL, NONE, .series = "5.10" },
+	{ "5.14", "mainline 5.14, before the 2021 delalloc series", NULL, NONE, .series = "5.14" },
+	{ "5.15", "mainline 5.15: the 2021 delalloc series", "5.14",
+	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE), NULL },
+	{ "6.1", "mainline 6.1.0", "5.15", NONE, NULL },
+	{ "6.4", "mainline 6.4: the short-copy fix", "6.1", ON(T_SHORT_COPY_ZERO), NULL },
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
-	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY) },
+	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY), NULL },
 	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock, an "
 	  "unwritten buffer marked new (6.7)", "6.6",
-	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW) },
+	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW), NULL },
 	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", "6.12",
-	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM) },
+	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM), NULL },
 	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", "6.18",
-	  ON(T_ZERO_ORDERED_WRITTEN_ONLY) },
+	  ON(T_ZERO_ORDERED_WRITTEN_ONLY), NULL },
 	{ "7.1", "mainline 7.1: the 2026 partial-block zeroing series (patches 05, 06+08, "
 	  "09, 10, 12, 13)", "7.0",
 	  ON(T_ZERO_ORDER_EOF_ONLY, T_ZERO_OUTSIDE_HANDLE, T_SYNC_PERSIST_ZERO,
-	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS) },
+	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS), NULL },
 	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
-	  "7.1", ON(T_PUNCH_END_EOF_BLOCK) },
+	  "7.1", ON(T_PUNCH_END_EOF_BLOCK), NULL },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer "
 	  "and punch-size backports", "6.4",
-	  ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW) },
+	  ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW), NULL },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
-	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL) },
+	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL), NULL },
 	{ "debian-6.16.12", "Debian trixie-backports' 6.16.12: the 6.14 fallocate cleanup, "
 	  "the punch-size fix (stable backport), the writeback bail-out fix (Debian's "
 	  "6.16.3), the shutdown test in the commit's data writeback without the log flush "
 	  "committing first", "6.13",
 	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
-	     T_ORDERED_DATA_SHUTDOWN_CHECK) },
+	     T_ORDERED_DATA_SHUTDOWN_CHECK), NULL },
 	{ "debian-6.17.13", "Debian trixie-backports' 6.17.13: as 6.16.12", "debian-6.16.12",
-	  NONE },
-	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE },
+	  NONE, NULL },
+	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE, NULL },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
@@ -460,12 +466,7 @@ const struct ext4_profile *ext4_profile_at(unsigned i)
 
 int ext4_profile_version(const struct ext4_profile *p)
 {
-	unsigned major, minor;
-	char end;
-
-	if (sscanf(p->name, "%u.%u%c", &major, &minor, &end) != 2)
-		return -1;
-	return (int)(major * 100 + minor);
+	return ext4_release_version(p->name);
 }
 
 unsigned ext4_profile_mainline(const struct ext4_profile **out)
@@ -487,10 +488,56 @@ unsigned ext4_profile_mainline(const struct ext4_profile **out)
 	return n;
 }
 
+int ext4_release_version(const char *release)
+{
+	unsigned major, minor;
+	char end;
+
+	if (!release || sscanf(release, "%u.%u%c", &major, &minor, &end) != 2)
+		return -1;
+	return (int)(major * 100 + minor);
+}
+
+/* Does @list (space-separated series, or NULL) name @series? */
+static bool series_listed(const char *list, const char *series)
+{
+	size_t n = strlen(series);
+
+	for (const char *s = list; s && *s; s += strspn(s, " ")) {
+		size_t w = strcspn(s, " ");
+
+		if (w == n && memcmp(s, series, n) == 0)
+			return true;
+		s += w;
+	}
+	return false;
+}
+
+/*
+ * Does the profile of @series have upstream toggle @t: merged at
+ * or before the series' x.y.0, or backported to its last stable release?
+ */
+static bool series_has(const char *series, unsigned t)
+{
+	const struct ext4_toggle *tg;
+	int rel;
+
+	if (t >= T_COUNT)
+		return false;
+	tg = &toggles[t];
+	if (tg->klass != TC_MAINLINE)
+		return false;
+	rel = ext4_release_version(tg->release);
+	SIM_ASSERT(ext4_release_version(series) > 0);
+	return (rel > 0 && rel <= ext4_release_version(series)) || series_listed(tg->stable, series);
+}
+
 bool ext4_profile_has(const struct ext4_profile *p, unsigned t)
 {
 	for (unsigned depth = 0; p; depth++) {
 		SIM_ASSERT(depth < NR_PROFILES);        /* no cycle of bases */
+		if (p->series && series_has(p->series, t))
+			return true;
 		for (const enum ext4_toggle_id *id = p->on; *id != T_COUNT; id++)
 			if ((unsigned)*id == t)
 				return true;

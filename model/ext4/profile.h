@@ -106,18 +106,32 @@ struct ext4_toggle {
 	const char *why;                /* why the change was made, or what the idea is */
 	const char *shown_by;           /* "SCENARIO.yaml VARIANT": where `diff` shows it */
 	enum ext4_toggle_class klass;
+	/*
+	 * The long-term series ("4.19 5.4 5.10") whose last stable release carries
+	 * the commit as a backport, or NULL: a series profile (struct ext4_profile's
+	 * @series) has the toggle when its series is named here.
+	 */
+	const char *stable;
 };
 
 /*
  * A kernel profile: the toggles of @base (another profile's name, or NULL)
- * and those of @on (ended by T_COUNT).
+ * and those of @on (ended by T_COUNT).  A series profile also names its
+ * series in @series ("4.19"): it then has every mainline toggle whose release
+ * is at or before that series (the series' x.y.0) and every toggle whose
+ * @stable names the series (backported to its last stable release), so a
+ * history toggle states its release and backports once, in its own row.
  */
 struct ext4_profile {
 	const char *name;
 	const char *description;
 	const char *base;
 	const enum ext4_toggle_id *on;
+	const char *series;
 };
+
+/* "x.y" as major * 100 + minor, or -1 when @release is not of that form. */
+int ext4_release_version(const char *release);
 
 /* The profile named @name, or NULL. */
 const struct ext4_profile *ext4_profile_find(const char *name);
