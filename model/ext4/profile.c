@@ -26,7 +26,8 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "Raising i_disksize only when i_size grows stops an overwrite below i_size from "
 		"moving i_disksize ahead of writeback, and drops the explicit dirtying: one "
 		"inode update less per append into a written block.",
-		.shown_by = "scenarios/patches/da-disksize-vs-isize-mapped-eof.yaml before-5.14" },
+		.shown_by = "scenarios/patches/da-disksize-vs-isize-mapped-eof.yaml before-5.14",
+		.stable = "5.10" },
 	[T_DA_WRITE_NO_HANDLE] = {
 		"da_write_no_handle",
 		"cc883236b792 ext4: drop unnecessary journal handle in delalloc write", "5.15",
@@ -158,7 +159,8 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "A punch inside (i_disksize, i_size) left i_disksize low; a later mkwrite "
 		"allocated a written block beyond it: e2fsck's \"end of extent exceeds allowed "
 		"value\".",
-		.shown_by = "scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml after-6.18" },
+		.shown_by = "scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml after-6.18",
+		.stable = "5.4 5.10" },
 	[T_ZERO_ORDERED_WRITTEN_ONLY] = {
 		"zero_ordered_written_only",
 		"154922b34da9 ext4: don't order data when zeroing unwritten or delayed block",
