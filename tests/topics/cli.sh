@@ -109,6 +109,10 @@ check quiz-mount-flags '[ "$rc" = 0 ] && grep -q "noauto_da_alloc" "$out"'
 run scripts/patches-doc -b "$build"
 check patches-doc-current 'cmp -s "$out" docs/patches.md ||
 	{ echo "  docs/patches.md is stale: run scripts/patches-doc > docs/patches.md"; false; }'
+# docs/bug-kernels.md (the kernels each bug scenario violates on) is what the code produces
+run scripts/bug-kernels-doc -b "$build"
+check bug-kernels-doc-current 'cmp -s "$out" docs/bug-kernels.md ||
+	{ echo "  docs/bug-kernels.md is stale: run scripts/bug-kernels-doc > docs/bug-kernels.md"; false; }'
 run "$sim" patches
 # (a section whose diff shows nothing is named: its toggle needs a scenario that shows it)
 check patches-doc-every-toggle '[ "$(grep -c "^## \`" docs/patches.md)" = "$(grep -c "^    commit:" "$out")" ] &&
