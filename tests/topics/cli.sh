@@ -426,6 +426,12 @@ done
 run "$sim" run scenarios/xfs_io/shutdown-enotty.yaml
 check shutdown-enotty '[ "$rc" = 0 ] && [ "$(grep -c "error: Inappropriate ioctl for device" "$out")" = 2 ] &&
 	[ "$(grep -c "running transaction 1 lost" "$out")" = 1 ]'
+# an export whose kernel has no shutdown ioctl says that its crashes cannot run there
+mkdir -p "$tmp/exp-old"
+run "$sim" export --format xfs_io -o "$tmp/exp-old" --kernel 4.9 -c "pwrite 0 4k" -c fsync -c crash
+check export-no-shutdown-warning '[ "$rc" = 0 ] && grep -q "has no shutdown ioctl for ext4" "$err"'
+run "$sim" export --format xfs_io -o "$tmp/exp-old" --kernel 4.14 -c "pwrite 0 4k" -c fsync -c crash
+check export-shutdown-no-warning '[ "$rc" = 0 ] && ! grep -q "shutdown ioctl" "$err"'
 # system calls older kernels lack (scenarios/xfs_io/old-syscalls.yaml): each step's error
 # per kernel, and the final bytes (4.4 copies and writes nothing)
 run "$sim" run scenarios/xfs_io/old-syscalls.yaml
