@@ -474,51 +474,64 @@ static const struct ext4_profile profiles[] = {
 	{ "6.18", "mainline 6.18: the 2025 punch-size fix, the writeback bail-out fix (6.17) "
 	  "and the log flush committing first", "6.13",
 	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
-	     T_ORDERED_DATA_SHUTDOWN_CHECK, T_LOGFLUSH_COMMIT_FIRST), NULL },
-	{ "4.4", "4.4.302, the last 4.4 stable release", NULL, NONE, .series = "4.4" },
-	{ "4.9", "4.9.337, the last 4.9 stable release", NULL, NONE, .series = "4.9" },
-	{ "4.14", "4.14.336, the last 4.14 stable release", NULL, NONE, .series = "4.14" },
-	{ "4.19", "4.19.325, the last 4.19 stable release", NULL, NONE, .series = "4.19" },
-	{ "5.4", "5.4's last stable release", NULL, NONE, .series = "5.4" },
-	{ "5.10", "5.10's newest stable release (Debian 11's kernel)", NULL, NONE, .series = "5.10" },
+	     T_ORDERED_DATA_SHUTDOWN_CHECK, T_LOGFLUSH_COMMIT_FIRST), NULL, false },
+	{ "4.4", "mainline 4.4.0", NULL, NONE, .series = "4.4" },
+	{ "4.9", "mainline 4.9.0", NULL, NONE, .series = "4.9" },
+	{ "4.14", "mainline 4.14.0", NULL, NONE, .series = "4.14" },
+	{ "4.19", "mainline 4.19.0", NULL, NONE, .series = "4.19" },
+	{ "5.4", "mainline 5.4.0", NULL, NONE, .series = "5.4" },
+	{ "5.10", "mainline 5.10.0", NULL, NONE, .series = "5.10" },
 	{ "5.14", "mainline 5.14, before the 2021 delalloc series", NULL, NONE, .series = "5.14" },
 	{ "5.15", "mainline 5.15: the 2021 delalloc series", "5.14",
-	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE), NULL },
-	{ "6.1", "mainline 6.1.0", "5.15", NONE, NULL },
+	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE), NULL, false },
+	{ "6.1", "mainline 6.1.0", "5.15", NONE, NULL, false },
 	{ "6.4", "mainline 6.4: the short-copy fix, the ordered-data writeout through "
 	  "ext4_do_writepages (6.2)", "6.1", ON(T_SHORT_COPY_ZERO, T_ORDERED_WRITEOUT_DO_WRITEPAGES),
-	  NULL },
+	  NULL, false },
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
-	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY), NULL },
+	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY), NULL, false },
 	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock, an "
 	  "unwritten buffer marked new (6.7)", "6.6",
-	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW), NULL },
+	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW),
+	  NULL, false },
 	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", "6.12",
-	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM), NULL },
+	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM), NULL, false },
 	{ "7.0", "mainline 7.0: ordered zeroing of written blocks only", "6.18",
-	  ON(T_ZERO_ORDERED_WRITTEN_ONLY), NULL },
+	  ON(T_ZERO_ORDERED_WRITTEN_ONLY), NULL, false },
 	{ "7.1", "mainline 7.1: the 2026 partial-block zeroing series (patches 05, 06+08, "
 	  "09, 10, 12, 13)", "7.0",
 	  ON(T_ZERO_ORDER_EOF_ONLY, T_ZERO_OUTSIDE_HANDLE, T_SYNC_PERSIST_ZERO,
-	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS), NULL },
+	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS), NULL, false },
 	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
-	  "7.1", ON(T_PUNCH_END_EOF_BLOCK), NULL },
+	  "7.1", ON(T_PUNCH_END_EOF_BLOCK), NULL, false },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer, "
 	  "punch-size and log-flush backports", "6.1",
 	  ON(T_SHORT_COPY_ZERO, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW,
-	     T_LOGFLUSH_COMMIT_FIRST), NULL },
+	     T_LOGFLUSH_COMMIT_FIRST), NULL, false },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
-	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL), NULL },
+	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL), NULL, false },
 	{ "debian-6.16.12", "Debian trixie-backports' 6.16.12: the 6.14 fallocate cleanup, "
 	  "the punch-size fix (stable backport), the writeback bail-out fix (Debian's "
 	  "6.16.3), the shutdown test in the commit's data writeback without the log flush "
 	  "committing first", "6.13",
 	  ON(T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_WB_SUBMIT_PARTIAL_FOLIO,
-	     T_ORDERED_DATA_SHUTDOWN_CHECK), NULL },
+	     T_ORDERED_DATA_SHUTDOWN_CHECK), NULL, false },
 	{ "debian-6.17.13", "Debian trixie-backports' 6.17.13: as 6.16.12", "debian-6.16.12",
-	  NONE, NULL },
-	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE, NULL },
+	  NONE, NULL, false },
+	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE, NULL, false },
+	{ "4.4.302", "4.4.302, the last 4.4 stable release: 4.4 with the fixes backported to "
+	  "the series", NULL, NONE, .series = "4.4", .backports = true },
+	{ "4.9.337", "4.9.337, the last 4.9 stable release: 4.9 with the fixes backported to "
+	  "the series", NULL, NONE, .series = "4.9", .backports = true },
+	{ "4.14.336", "4.14.336, the last 4.14 stable release: 4.14 with the fixes backported "
+	  "to the series", NULL, NONE, .series = "4.14", .backports = true },
+	{ "4.19.325", "4.19.325, the last 4.19 stable release: 4.19 with the fixes backported "
+	  "to the series", NULL, NONE, .series = "4.19", .backports = true },
+	{ "5.4.302", "5.4.302, the last 5.4 stable release: 5.4 with the fixes backported to "
+	  "the series", NULL, NONE, .series = "5.4", .backports = true },
+	{ "debian-5.10.262", "Debian 11's 5.10.262: 5.10 with the fixes backported to the "
+	  "series", NULL, NONE, .series = "5.10", .backports = true },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))
@@ -603,10 +616,10 @@ static bool series_listed(const char *list, const char *series)
 }
 
 /*
- * Does the profile of @series have upstream toggle @t: merged at
- * or before the series' x.y.0, or backported to its last stable release?
+ * Does the profile of @series have upstream toggle @t: merged at or before
+ * the series' x.y.0, or (@backports) backported to its last stable release?
  */
-static bool series_has(const char *series, unsigned t)
+static bool series_has(const char *series, bool backports, unsigned t)
 {
 	const struct ext4_toggle *tg;
 	int rel;
@@ -618,14 +631,15 @@ static bool series_has(const char *series, unsigned t)
 		return false;
 	rel = ext4_release_version(tg->release);
 	SIM_ASSERT(ext4_release_version(series) > 0);
-	return (rel > 0 && rel <= ext4_release_version(series)) || series_listed(tg->stable, series);
+	return (rel > 0 && rel <= ext4_release_version(series)) ||
+	       (backports && series_listed(tg->stable, series));
 }
 
 bool ext4_profile_has(const struct ext4_profile *p, unsigned t)
 {
 	for (unsigned depth = 0; p; depth++) {
 		SIM_ASSERT(depth < NR_PROFILES);        /* no cycle of bases */
-		if (p->series && series_has(p->series, t))
+		if (p->series && series_has(p->series, p->backports, t))
 			return true;
 		for (const enum ext4_toggle_id *id = p->on; *id != T_COUNT; id++)
 			if ((unsigned)*id == t)

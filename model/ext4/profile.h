@@ -120,8 +120,8 @@ struct ext4_toggle {
 	enum ext4_toggle_class klass;
 	/*
 	 * The long-term series ("4.19 5.4 5.10") whose last stable release carries
-	 * the commit as a backport, or NULL: a series profile (struct ext4_profile's
-	 * @series) has the toggle when its series is named here.
+	 * the commit as a backport, or NULL: the profile of that release (struct
+	 * ext4_profile's @series with @backports) has the toggle.
 	 */
 	const char *stable;
 };
@@ -130,9 +130,10 @@ struct ext4_toggle {
  * A kernel profile: the toggles of @base (another profile's name, or NULL)
  * and those of @on (ended by T_COUNT).  A series profile also names its
  * series in @series ("4.19"): it then has every mainline toggle whose release
- * is at or before that series (the series' x.y.0) and every toggle whose
- * @stable names the series (backported to its last stable release), so a
- * history toggle states its release and backports once, in its own row.
+ * is at or before that series (the series' x.y.0), and with @backports (the
+ * series' last stable release, "4.19.325") also every toggle whose @stable
+ * names the series, so a history toggle states its release and backports
+ * once, in its own row.
  */
 struct ext4_profile {
 	const char *name;
@@ -140,6 +141,7 @@ struct ext4_profile {
 	const char *base;
 	const enum ext4_toggle_id *on;
 	const char *series;
+	bool backports;
 };
 
 /* "x.y" as major * 100 + minor, or -1 when @release is not of that form. */

@@ -414,9 +414,11 @@ check xfs-io-abbreviations '[ "$rc" = 0 ] && golden xfs-io-abbreviations "$out"'
 # shutdown -f across the history (scenarios/xfs_io/shutdown-logflush.yaml, its first part):
 # the commit's ordered-data writeout refuses after the shutdown flag through ext4_writepage
 # before 59205c8d4eae (6.2) and through ext4_do_writepages from 6.16; the flag is set first
-# unless logflush_commit_first (backported to 5.10 and 6.1): the write is lost on 4.14, 5.4
-# and 6.1.0, kept on 5.10, Debian's 6.1.192, 6.4, 6.12 and 6.18, lost on Debian's 6.17.13
-for kb in 4.14:00 5.4:00 5.10:aa 6.1:00 debian-6.1.192:aa 6.4:aa 6.12:aa debian-6.17.13:00 6.18:aa; do
+# unless logflush_commit_first (backported to 5.10 and 6.1): the write is lost on 4.14.336,
+# 5.4.302, 5.10.0 and 6.1.0, kept on Debian's 5.10.262 and 6.1.192, on 6.4, 6.12 and 6.18,
+# lost on Debian's 6.17.13
+for kb in 4.14.336:00 5.4.302:00 5.10:00 debian-5.10.262:aa 6.1:00 debian-6.1.192:aa 6.4:aa 6.12:aa \
+	debian-6.17.13:00 6.18:aa; do
 	k=${kb%%:*} b=${kb##*:}
 	run "$sim" run --quiet --kernel "$k" --variant k6.18 --dump-file "$tmp/lf.bin" \
 		scenarios/xfs_io/shutdown-logflush.yaml
