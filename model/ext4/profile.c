@@ -377,6 +377,50 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"extent past the on-disk size.  Found while making writeback of large folios "
 		"restart its handle when credits run out (the same series).",
 		.shown_by = "scenarios/bugs/f7-writeback-bailout-stale.yaml before-6.12" },
+	[T_FALLOC_DISKSIZE] = {
+		"falloc_disksize",
+		"51e3ae81ec58 ext4: fix interaction between i_size, fallocate, and delalloc "
+		"after a crash", "4.15",
+		"fallocate and zero range without KEEP_SIZE set a new size only when the range "
+		"ends past i_size: one ending between i_disksize and i_size (delayed writes "
+		"pending past i_disksize) leaves i_disksize where it was",
+		"a range ending past i_disksize sets it too: i_disksize is raised to the "
+		"range's end",
+		"ext4_fallocate (ext4_do_fallocate since 6.14), ext4_zero_range",
+		"alone it leaves nothing the checker flags: the blocks it allocates past the "
+		"on-disk size are unwritten, which e2fsck accepts past EOF; they become a "
+		"written extent past it only through the conversion's zeroout bounded by "
+		"i_size (zeroout_disksize off), as in mainline 4.5 to 4.14, which had "
+		"neither fix.  The commit message speaks of KEEP_SIZE; its diff changes the "
+		"calls without it (the fsx of the time dropped the flag, 801674f34ecf's "
+		"message says)", SEM(falloc_disksize),
+		.why = "With delayed writes pending, i_disksize lags i_size; a preallocation or "
+		"zero range ending between the two and committed before the writeback left its "
+		"blocks past the size a crash recovers, and the writeback's zeroout then "
+		"made them a written extent there (e2fsck: \"end of extent exceeds allowed "
+		"value\"; fstests generic/456, found by random crash tests).",
+		.shown_by = "scenarios/bugs/g456-falloc-disksize.yaml before-4.14.0",
+		.stable = "4.4 4.9 4.14" },
+	[T_ZEROOUT_DISKSIZE] = {
+		"zeroout_disksize",
+		"801674f34ecf ext4: do not zeroout extents beyond i_disksize", "5.7",
+		"converting part of an unwritten extent to written zeroes out and converts the "
+		"rest of it (up to s_extent_max_zeroout_kb) when the extent ends inside the "
+		"EOF block of i_size or the mapped range: with delayed writes pending past "
+		"i_disksize that makes a written extent past the on-disk size",
+		"the bound is the EOF block of i_disksize or the mapped range's end",
+		"ext4_ext_convert_to_initialized, ext4_split_convert_extents",
+		"only ext4_ext_convert_to_initialized's zeroout of small extents (dioread_lock) "
+		"is shown; the zeroout ext4_split_extent_at falls back to when the extent "
+		"tree cannot take a split (ENOSPC, EDQUOT, ENOMEM), which is all that "
+		"ext4_split_convert_extents (the dioread_nolock paths) has, is not modelled: "
+		"the model's fixed extent area refuses the conversion with ENOSPC instead",
+		SEM(zeroout_disksize),
+		.why = "e2fsck cannot tell a written extent past the on-disk size from a corrupt "
+		"size or extent tree (\"i_size is 147456, should be 163840\"): generic/456 with "
+		"dioread_lock failed again once fsx passed KEEP_SIZE to zero range.",
+		.shown_by = "scenarios/bugs/g456-zeroout-disksize.yaml before-5.4.0",
+		.stable = "4.4 4.9 4.14 4.19 5.4" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
