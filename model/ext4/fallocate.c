@@ -188,12 +188,19 @@ static int ext4_alloc_file_blocks(struct ext4_fs *fs, uint32_t lblk, uint64_t le
 	return ret < 0 ? ret : 0;
 }
 
-/* The size mode 0 and ZERO_RANGE aim for: none with KEEP_SIZE (inode_newsize_ok). */
+/*
+ * The size mode 0 and ZERO_RANGE aim for (inode_newsize_ok): none with
+ * KEEP_SIZE, nor for a range ending at or below both sizes.  Before
+ * 51e3ae81ec58 (falloc_disksize off) only i_size counted: a range ending
+ * between i_disksize and i_size, with delayed writes pending there, left
+ * i_disksize as it was.
+ */
 static int falloc_new_size(const struct ext4_fs *fs, int mode, int64_t end, int64_t *new_size)
 {
 	*new_size = 0;
 	if ((mode & FALLOC_FL_KEEP_SIZE) ||
-	    (end <= fs->inode.i_size && end <= fs->inode.i_disksize))
+	    (end <= fs->inode.i_size &&
+	     (end <= fs->inode.i_disksize || !fs->sem.falloc_disksize)))
 		return 0;
 	if (end > ext4_max_size(fs))
 		return -EFBIG;

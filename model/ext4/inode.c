@@ -146,7 +146,10 @@ static void ext4_ext_zeroout(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
  * of the extent after and before the range are zeroed on disk when that
  * keeps the zeroed span within s_extent_max_zeroout_kb, and converted with
  * it, instead of splitting the extent: a later write into those blocks
- * then converts nothing, and survives a crash without a commit.
+ * then converts nothing, and survives a crash without a commit.  Before
+ * 801674f34ecf (zeroout_disksize off) the bound was i_size, so with delayed
+ * writes pending past i_disksize the zeroed blocks could make a written
+ * extent past the on-disk size.
  */
 static int ext4_convert_buffered(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map)
 {
@@ -156,7 +159,8 @@ static int ext4_convert_buffered(struct ext4_fs *fs, handle_t *h, struct ext4_ma
 	uint32_t ee_block = ex->es_lblk, ee_len = ex->es_len, ee_pblk = ex->es_pblk;
 	uint32_t map_len = map->m_len, allocated, max_zeroout;
 	uint32_t split_lblk = map->m_lblk, split_len = map_len;
-	uint64_t eof_block = ((uint64_t)fs->inode.i_disksize + fs->opts.block_size - 1) >> bits;
+	uint64_t eof_block = ((uint64_t)(fs->sem.zeroout_disksize ? fs->inode.i_disksize :
+					 fs->inode.i_size) + fs->opts.block_size - 1) >> bits;
 
 	SIM_ASSERT(ex->es_state == ES_UNWRITTEN && map->m_lblk + map_len <= ee_block + ee_len);
 	if (map->m_lblk == ee_block && map_len < ee_len && i > 0) {

@@ -463,6 +463,50 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "A way to add mmap flags that old kernels must refuse instead of "
 		"ignoring; MAP_SYNC (DAX) was the first.",
 		.shown_by = "scenarios/xfs_io/old-syscalls.yaml k4.4" },
+	[T_FALLOC_DISKSIZE] = {
+		"falloc_disksize",
+		"51e3ae81ec58 ext4: fix interaction between i_size, fallocate, and delalloc "
+		"after a crash", "4.15",
+		"fallocate and zero range without KEEP_SIZE set a new size only when the range "
+		"ends past i_size: one ending between i_disksize and i_size (delayed writes "
+		"pending past i_disksize) leaves i_disksize where it was",
+		"a range ending past i_disksize sets it too: i_disksize is raised to the "
+		"range's end",
+		"ext4_fallocate (ext4_do_fallocate since 6.14), ext4_zero_range",
+		"alone it leaves nothing the checker flags: the blocks it allocates past the "
+		"on-disk size are unwritten, which e2fsck accepts past EOF; they become a "
+		"written extent past it only through the conversion's zeroout bounded by "
+		"i_size (zeroout_disksize off), as in mainline 4.5 to 4.14, which had "
+		"neither fix.  The commit message speaks of KEEP_SIZE; its diff changes the "
+		"calls without it (the fsx of the time dropped the flag, 801674f34ecf's "
+		"message says)", SEM(falloc_disksize),
+		.why = "With delayed writes pending, i_disksize lags i_size; a preallocation or "
+		"zero range ending between the two and committed before the writeback left its "
+		"blocks past the size a crash recovers, and the writeback's zeroout then "
+		"made them a written extent there (e2fsck: \"end of extent exceeds allowed "
+		"value\"; fstests generic/456, found by random crash tests).",
+		.shown_by = "scenarios/bugs/g456-falloc-disksize.yaml before-4.14",
+		.stable = "4.4 4.9 4.14" },
+	[T_ZEROOUT_DISKSIZE] = {
+		"zeroout_disksize",
+		"801674f34ecf ext4: do not zeroout extents beyond i_disksize", "5.7",
+		"converting part of an unwritten extent to written zeroes out and converts the "
+		"rest of it (up to s_extent_max_zeroout_kb) when the extent ends inside the "
+		"EOF block of i_size or the mapped range: with delayed writes pending past "
+		"i_disksize that makes a written extent past the on-disk size",
+		"the bound is the EOF block of i_disksize or the mapped range's end",
+		"ext4_ext_convert_to_initialized, ext4_split_convert_extents",
+		"only ext4_ext_convert_to_initialized's zeroout of small extents (dioread_lock) "
+		"is shown; the zeroout ext4_split_extent_at falls back to when the extent "
+		"tree cannot take a split (ENOSPC, EDQUOT, ENOMEM), which is all that "
+		"ext4_split_convert_extents (the dioread_nolock paths) has, is not modelled: "
+		"the model's fixed extent area refuses the conversion with ENOSPC instead",
+		SEM(zeroout_disksize),
+		.why = "e2fsck cannot tell a written extent past the on-disk size from a corrupt "
+		"size or extent tree (\"i_size is 147456, should be 163840\"): generic/456 with "
+		"dioread_lock failed again once fsx passed KEEP_SIZE to zero range.",
+		.shown_by = "scenarios/bugs/g456-zeroout-disksize.yaml before-5.4",
+		.stable = "4.4 4.9 4.14 4.19 5.4" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
@@ -504,6 +548,18 @@ static const struct ext4_profile profiles[] = {
 	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS), NULL, false },
 	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
 	  "7.1", ON(T_PUNCH_END_EOF_BLOCK), NULL, false },
+	{ "4.4.302", "4.4.302, the last 4.4 stable release: 4.4 with the fixes backported to "
+	  "the series", NULL, NONE, .series = "4.4", .backports = true },
+	{ "4.9.337", "4.9.337, the last 4.9 stable release: 4.9 with the fixes backported to "
+	  "the series", NULL, NONE, .series = "4.9", .backports = true },
+	{ "4.14.336", "4.14.336, the last 4.14 stable release: 4.14 with the fixes backported "
+	  "to the series", NULL, NONE, .series = "4.14", .backports = true },
+	{ "4.19.325", "4.19.325, the last 4.19 stable release: 4.19 with the fixes backported "
+	  "to the series", NULL, NONE, .series = "4.19", .backports = true },
+	{ "5.4.302", "5.4.302, the last 5.4 stable release: 5.4 with the fixes backported to "
+	  "the series", NULL, NONE, .series = "5.4", .backports = true },
+	{ "debian-5.10.262", "Debian 11's 5.10.262: 5.10 with the fixes backported to the "
+	  "series", NULL, NONE, .series = "5.10", .backports = true },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer, "
 	  "punch-size and log-flush backports", "6.1",
 	  ON(T_SHORT_COPY_ZERO, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW,
@@ -520,18 +576,6 @@ static const struct ext4_profile profiles[] = {
 	{ "debian-6.17.13", "Debian trixie-backports' 6.17.13: as 6.16.12", "debian-6.16.12",
 	  NONE, NULL, false },
 	{ "debian-7.2.13", "Debian sid's 7.2.13", "7.2", NONE, NULL, false },
-	{ "4.4.302", "4.4.302, the last 4.4 stable release: 4.4 with the fixes backported to "
-	  "the series", NULL, NONE, .series = "4.4", .backports = true },
-	{ "4.9.337", "4.9.337, the last 4.9 stable release: 4.9 with the fixes backported to "
-	  "the series", NULL, NONE, .series = "4.9", .backports = true },
-	{ "4.14.336", "4.14.336, the last 4.14 stable release: 4.14 with the fixes backported "
-	  "to the series", NULL, NONE, .series = "4.14", .backports = true },
-	{ "4.19.325", "4.19.325, the last 4.19 stable release: 4.19 with the fixes backported "
-	  "to the series", NULL, NONE, .series = "4.19", .backports = true },
-	{ "5.4.302", "5.4.302, the last 5.4 stable release: 5.4 with the fixes backported to "
-	  "the series", NULL, NONE, .series = "5.4", .backports = true },
-	{ "debian-5.10.262", "Debian 11's 5.10.262: 5.10 with the fixes backported to the "
-	  "series", NULL, NONE, .series = "5.10", .backports = true },
 };
 
 #define NR_PROFILES (sizeof(profiles) / sizeof(profiles[0]))

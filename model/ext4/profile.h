@@ -61,6 +61,8 @@ struct ext4_semantics {
 	bool pwritev2_syscall;          /* f17d8b35452c (4.6), RWF_DSYNC e864f39569f4 (4.7) */
 	bool madv_populate;             /* 4ca9b3859dac (5.14) */
 	bool map_shared_validate;       /* 1c9725974074 (4.15) */
+	bool falloc_disksize;           /* 51e3ae81ec58 (4.15) */
+	bool zeroout_disksize;          /* 801674f34ecf (5.7) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -96,6 +98,8 @@ enum ext4_toggle_id {
 	T_PWRITEV2_SYSCALL,
 	T_MADV_POPULATE,
 	T_MAP_SHARED_VALIDATE,
+	T_FALLOC_DISKSIZE,
+	T_ZEROOUT_DISKSIZE,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

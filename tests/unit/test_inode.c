@@ -40,7 +40,8 @@
  * Targeted tests: a sparse write at 1 TiB (a few folios only), EFBIG at
  * and past ext4_max_size(), ENOSPC on a tiny device (the bytes reported
  * written read back, fsync succeeds, and they survive a crash), and the
- * state of a delalloc file after fsync.
+ * state of a delalloc file after fsync; and one for each of several
+ * toggles, its before and after rule (each names its commit).
  *
  * Model bugs this file found, each fixed and kept as a regression test:
  * test_inode__fsync_after_a_short_allocation_writes_every_folio and
@@ -1247,6 +1248,88 @@ static void test_inode__fallback_write_into_unwritten_block(void **state)
 }
 
 /*
+ * fallocate and zero range without KEEP_SIZE ending between i_disksize and
+ * i_size (51e3ae81ec58, scenarios/bugs/g456-falloc-disksize.yaml): a
+ * delalloc write of 8 KiB leaves i_disksize 0; mode 0 or ZERO_RANGE of
+ * [0, 4096) raises i_disksize to 4096 with the fix and leaves it at 0
+ * without; i_size stays 8192 either way.  (Without 9d80eaa1a1d3, whose
+ * ext4_update_disksize_before_punch raises it for zero range by itself.)
+ */
+static void test_inode__falloc_below_isize_raises_disksize(void **state)
+{
+	static const struct cfg cfg = { "4k_ordered_delalloc", 4096, DATA_ORDERED, true, false };
+	static const int modes[] = { 0, FALLOC_FL_ZERO_RANGE };
+
+	(void)state;
+	for (int m = 0; m < 2; m++) {
+		for (int on = 0; on < 2; on++) {
+			struct world *w = world_new(&cfg, DISK_BLOCKS, 0);
+			int64_t written = 0, want = on ? 4096 : 0;
+
+			w->fs.sem.falloc_disksize = on;
+			w->fs.sem.disksize_before_punch_partial = false;
+			set_ctx(w, "falloc_disksize %d: write [0, 8192), fallocate mode 0x%x "
+				"[0, 4096)", on, modes[m]);
+			CHECK(w, ext4_file_write(&w->fs, 0, 8192, 0x11, 8192, &written) == 0 &&
+				 written == 8192, "write %s", "failed");
+			CHECK(w, ext4_fallocate(&w->fs, modes[m], 0, 4096) == 0, "fallocate %s",
+			      "failed");
+			CHECK(w, w->fs.inode.i_size == 8192 && w->fs.inode.i_disksize == want,
+			      "i_size %lld, i_disksize %lld; want 8192 and %lld",
+			      (long long)w->fs.inode.i_size, (long long)w->fs.inode.i_disksize,
+			      (long long)want);
+			world_free(w);
+		}
+	}
+}
+
+/*
+ * The zeroout of ext4_ext_convert_to_initialized (801674f34ecf,
+ * scenarios/bugs/g456-zeroout-disksize.yaml): i_size 64 KiB + 1 with
+ * i_disksize 0, a KEEP_SIZE preallocation of blocks 0-7, a write into
+ * block 1 and its writeback (dioread_lock).  Bounded by i_size (before the
+ * fix) the rest of the extent is zeroed and converted: blocks 1-7 written
+ * while i_disksize is only raised to 8192, a written block past its EOF
+ * block.  Bounded by i_disksize (or the range's end, block 2) the extent
+ * is split: block 1 written, blocks 2-7 unwritten.
+ */
+static void test_inode__convert_zeroout_bounded_by_disksize(void **state)
+{
+	static const struct cfg cfg = { "4k_ordered_delalloc", 4096, DATA_ORDERED, true, false };
+
+	(void)state;
+	for (int on = 0; on < 2; on++) {
+		struct world *w = world_new(&cfg, DISK_BLOCKS, 0);
+		enum es_state want = on ? ES_UNWRITTEN : ES_WRITTEN;
+		uint32_t pblk, len;
+		int64_t written = 0;
+
+		w->fs.sem.zeroout_disksize = on;
+		set_ctx(w, "zeroout_disksize %d: write [65536, 65537), fallocate -k [0, 32768), "
+			"write [4096, 8192), writeback [4096, 8192)", on);
+		CHECK(w, ext4_file_write(&w->fs, 65536, 1, 0x11, 1, &written) == 0 &&
+			 written == 1, "write %s", "failed");
+		CHECK(w, ext4_fallocate(&w->fs, FALLOC_FL_KEEP_SIZE, 0, 32768) == 0,
+		      "fallocate %s", "failed");
+		CHECK(w, ext4_file_write(&w->fs, 4096, 4096, 0x22, 4096, &written) == 0 &&
+			 written == 4096, "write %s", "failed");
+		CHECK(w, ext4_writepages(&w->fs, 4096, 8191, WB_SYNC_ALL, true) == 0,
+		      "writeback %s", "failed");
+		ext4_wait_io_range(&w->fs, 4096, 8191);
+		CHECK(w, es_lookup(&w->fs.inode.i_es, 1, &pblk, &len) == ES_WRITTEN,
+		      "block 1 is %s, want written",
+		      es_state_name(es_lookup(&w->fs.inode.i_es, 1, &pblk, &len)));
+		CHECK(w, es_lookup(&w->fs.inode.i_es, 7, &pblk, &len) == want,
+		      "block 7 is %s, want %s",
+		      es_state_name(es_lookup(&w->fs.inode.i_es, 7, &pblk, &len)),
+		      es_state_name(want));
+		CHECK(w, w->fs.inode.i_disksize == 8192, "i_disksize %lld, want 8192",
+		      (long long)w->fs.inode.i_disksize);
+		world_free(w);
+	}
+}
+
+/*
  * Stale data when the mapping loop bails out (ded2d726a304, scenarios/bugs/f7-*):
  * writeback of 16 delayed 1 KiB blocks whose allocation
  * gets 6 blocks and then an ENOSPC (inject enospc --after 6).  Either way
@@ -1446,6 +1529,8 @@ int main(void)
 		T(test_inode__fsync_delalloc_leaves_only_written_extents),
 		T(test_inode__fsync_after_a_short_allocation_writes_every_folio),
 		T(test_inode__fallback_write_into_unwritten_block),
+		T(test_inode__falloc_below_isize_raises_disksize),
+		T(test_inode__convert_zeroout_bounded_by_disksize),
 		T(test_inode__writeback_enospc_after_first_extent),
 		T(test_inode__writeback_enospc_first_allocation_retries),
 		T(test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end),
