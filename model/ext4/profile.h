@@ -55,6 +55,9 @@ struct ext4_semantics {
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
 	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
 	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
+	bool ordered_delalloc_alloc;    /* 06bd3c36a733 (4.7) */
+	bool disksize_before_punch;     /* 011278485ecc (4.5) */
+	bool dioread_nolock_default;    /* 244adf6426ee (5.6) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -84,6 +87,9 @@ enum ext4_toggle_id {
 	T_IOMAP_DIRTY_WRITE_ONLY,
 	T_GET_BLOCK_UNWRITTEN_NEW,
 	T_WB_SUBMIT_PARTIAL_FOLIO,
+	T_ORDERED_DELALLOC_ALLOC,
+	T_DISKSIZE_BEFORE_PUNCH,
+	T_DIOREAD_NOLOCK_DEFAULT,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 
