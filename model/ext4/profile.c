@@ -489,6 +489,10 @@ static const struct ext4_profile profiles[] = {
 const char *const ext4_not_modelled[] = {
 	"55ce2f649b9e + 6984aef59814 (5.15) the inline-data write_end error path: the model "
 	"has no inline data",
+	"c33fbe8f673f + c8cc88163f40 (5.5) dioread_nolock given explicitly with blocks "
+	"smaller than the page: refused at mount before (EINVAL, \"can't mount with "
+	"dioread_nolock if block size != PAGE_SIZE\"), used with a warning after; the model "
+	"has no explicitly given option (dioread_nolock: true is the default mount)",
 	NULL
 };
 
