@@ -198,15 +198,20 @@ static inline bool ext4_should_dioread_nolock_opts(const struct ext4_mount_opts 
 }
 
 /*
- * ext4_set_def_opts(): before e89fdcc425b6 (the dioread_nolock_subpage
- * toggle off) dioread_nolock is the default only for page-sized blocks, so a
- * smaller block size mounts with dioread_lock.  Returns @o as the mount sees it.
+ * ext4_set_def_opts(): dioread_nolock (true) stands for the kernel's default
+ * mount.  Before 244adf6426ee (the dioread_nolock_default toggle off) the
+ * default is dioread_lock for every block size; before e89fdcc425b6 (the
+ * dioread_nolock_subpage toggle off) dioread_nolock is the default only for
+ * page-sized blocks, so a smaller block size mounts with dioread_lock.
+ * Returns @o as the mount sees it.
  */
 static inline struct ext4_mount_opts ext4_set_def_opts(const struct ext4_mount_opts *o,
 							const struct ext4_semantics *sem)
 {
 	struct ext4_mount_opts m = *o;
 
+	if (!sem->dioread_nolock_default)
+		m.dioread_nolock = false;
 	if (!sem->dioread_nolock_subpage && m.block_size < PAGE_SIZE)
 		m.dioread_nolock = false;
 	return m;
@@ -272,6 +277,7 @@ void ext4_bitmap_dirty(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t 
 		       bool used);
 void ext4_jbd2_inode_add_write(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len);
 void ext4_jbd2_inode_add_wait(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len);
+void ext4_jbd2_file_inode(struct ext4_fs *fs, handle_t *h);
 void ext4_update_inode_fsync_trans(struct ext4_fs *fs, handle_t *h, bool datasync);
 extern const struct jbd2_fs_ops ext4_jbd2_ops;
 void sim_folio_lock(struct ext4_fs *fs, struct folio *f, enum sim_lock_site site);

@@ -159,6 +159,16 @@ void ext4_jbd2_inode_add_wait(struct ext4_fs *fs, handle_t *h, int64_t start, in
 	fs->counters->ordered_ranges_added++;
 }
 
+/*
+ * ext4_jbd2_file_inode(): the whole file on the transaction's list (the
+ * kernels before the ranged calls; ext4_write_end's ordering before
+ * 06bd3c36a733): commit writes and waits for every dirty mapped block.
+ */
+void ext4_jbd2_file_inode(struct ext4_fs *fs, handle_t *h)
+{
+	ext4_jbd2_inode_add_write(fs, h, 0, INT64_MAX);
+}
+
 void sim_folio_lock(struct ext4_fs *fs, struct folio *f, enum sim_lock_site site)
 {
 	(void)f;

@@ -278,14 +278,17 @@ static const struct ext4_size_rule disksize_before_punch = EXT4_SIZE_RULE_TOGGLE
  * ext4_update_disksize_before_punch(): the page cache of the range is about
  * to go, and with it the delalloc writeback that would raise i_disksize;
  * raise it now, in a handle of its own, to min(i_size, offset + len) (before
- * 9d80eaa1a1d3: to i_size, and only when the range reached it).
+ * 9d80eaa1a1d3: to i_size, and only when the range reached it).  Before
+ * 011278485ecc (disksize_before_punch off) the function did not exist: punch
+ * and zero range dropped the page cache with i_disksize as it was (and the
+ * later change to it, disksize_before_punch_partial, has nothing to change).
  */
 static int ext4_update_disksize_before_punch(struct ext4_fs *fs, int64_t offset, int64_t len)
 {
 	int64_t size = fs->inode.i_size;
 	handle_t *h;
 
-	if (offset > size)
+	if (!fs->sem.disksize_before_punch || offset > size)
 		return 0;
 	if (offset + len < size) {
 		if (!fs->sem.disksize_before_punch_partial)

@@ -75,7 +75,12 @@ static int ext4_alloc_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_bl
 	return (int)got;
 }
 
-/* ext4_map_blocks() tail: new written blocks go on the ordered list. */
+/*
+ * ext4_map_blocks() tail: new written blocks go on the ordered list.  Before
+ * 06bd3c36a733 (the ordered_delalloc_alloc toggle off) ext4_map_blocks
+ * ordered nothing: only ext4_write_end put the inode on the list, so blocks
+ * allocated by delalloc writeback or a nodelalloc page fault were not.
+ */
 static void ext4_map_order(struct ext4_fs *fs, handle_t *h, const struct ext4_map_blocks *map,
 			   uint32_t flags)
 {
@@ -83,7 +88,7 @@ static void ext4_map_order(struct ext4_fs *fs, handle_t *h, const struct ext4_ma
 	int64_t len = (int64_t)map->m_len << ext4_blkbits(fs);
 
 	if (!(map->m_flags & MAP_NEW) || (map->m_flags & MAP_UNWRITTEN) ||
-	    !ext4_should_order_data(fs))
+	    !ext4_should_order_data(fs) || !fs->sem.ordered_delalloc_alloc)
 		return;
 	if (flags & GET_BLOCKS_IO_SUBMIT)
 		ext4_jbd2_inode_add_wait(fs, h, start, len);
@@ -848,7 +853,11 @@ static const struct ext4_size_rule write_end_disksize = EXT4_SIZE_RULE("ext4_wri
 	"without delalloc the blocks are already allocated: i_disksize follows i_size at "
 	"write_end");
 
-/* ext4_write_end(): raise i_size and i_disksize together, inside the handle. */
+/*
+ * ext4_write_end(): raise i_size and i_disksize together, inside the handle.
+ * Before 06bd3c36a733 (ordered_delalloc_alloc off) it first put the whole
+ * inode on the transaction's ordered list in data=ordered, allocation or not.
+ */
 static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
 			  struct folio *f)
 {
@@ -857,6 +866,8 @@ static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_
 	bool changed;
 
 	SIM_ASSERT(h != NULL);
+	if (!fs->sem.ordered_delalloc_alloc && ext4_should_order_data(fs))
+		ext4_jbd2_file_inode(fs, h);
 	copied = block_write_end(fs, pos, len, copied, f);
 	changed = ext4_update_inode_size(fs, pos + copied, &write_end_isize, &write_end_disksize);
 	ext4_write_end_finish(fs, h, old_size, pos, len, changed);

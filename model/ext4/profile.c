@@ -507,6 +507,58 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"dioread_lock failed again once fsx passed KEEP_SIZE to zero range.",
 		.shown_by = "scenarios/bugs/g456-zeroout-disksize.yaml before-5.4",
 		.stable = "4.4 4.9 4.14 4.19 5.4" },
+	[T_ORDERED_DELALLOC_ALLOC] = {
+		"ordered_delalloc_alloc",
+		"06bd3c36a733 ext4: fix data exposure after a crash", "4.7",
+		"data=ordered: only ext4_write_end puts the inode on the transaction's ordered "
+		"list (the whole file, at every nodelalloc write); blocks that delalloc "
+		"writeback or a nodelalloc page fault allocate as written join no ordered "
+		"list, so the commit attaching them may reach the disk before their data",
+		"ext4_map_blocks orders every range it allocates or converts as written "
+		"(data=ordered); ext4_write_end orders nothing itself",
+		"ext4_map_blocks, ext4_write_end", "kernels without the ranged ordered list "
+		"(4.4, 4.9) ordered the whole file in ext4_map_blocks; the model orders the "
+		"allocated range (the commit writes the same blocks unless other dirty folios "
+		"are mapped)",
+		SEM(ordered_delalloc_alloc),
+		.why = "f3b59291a69d had dropped the delalloc path's ordering: a commit could "
+		"make freshly allocated written blocks part of the file while their data was "
+		"still in flight, so a crash exposed the blocks' old contents (data=ordered; "
+		"also a hole filled through mmap with nodelalloc).",
+		.shown_by = "scenarios/bugs/2016-ordered-delalloc-stale.yaml before-4.4",
+		.stable = "4.4" },
+	[T_DISKSIZE_BEFORE_PUNCH] = {
+		"disksize_before_punch",
+		"011278485ecc ext4: fix races of writeback with punch hole and zero range",
+		"4.5",
+		"punch hole and zero range drop the range's page cache with i_disksize as it "
+		"is: a delalloc tail dropped so never raises the on-disk size",
+		"ext4_update_disksize_before_punch raises i_disksize to i_size first (in a "
+		"1-credit handle) when the range reaches i_size",
+		"ext4_update_disksize_before_punch (ext4_punch_hole, ext4_zero_range)", NULL,
+		SEM(disksize_before_punch),
+		.why = "With delalloc the on-disk size is raised at writeback; punching or "
+		"zeroing the tail of a file discarded the folio whose writeback would have "
+		"raised it, so an fsync after the punch left a short file after a crash.",
+		.shown_by = "scenarios/bugs/2015-zero-range-eof-disksize.yaml before-4.4",
+		.stable = "4.4" },
+	[T_DIOREAD_NOLOCK_DEFAULT] = {
+		"dioread_nolock_default",
+		"244adf6426ee ext4: make dioread_nolock the default", "5.6",
+		"a delalloc mount without the option writes back with dioread_lock: blocks "
+		"are allocated written, before the I/O",
+		"dioread_nolock is the default (page-sized blocks until e89fdcc425b6): "
+		"writeback allocates unwritten extents, converted at I/O end",
+		"ext4_fill_super (default mount options), ext4_should_dioread_nolock",
+		"the model has no separate default: dioread_nolock: true means the kernel's "
+		"default, so with this toggle off it mounts with dioread_lock (as "
+		"dioread_nolock: false does); the option given explicitly is not modelled",
+		SEM(dioread_nolock_default),
+		.why = "Converting at I/O end fixes the direct I/O versus writeback race that "
+		"could reveal stale data and shortens commits on slow devices (the commit's "
+		"message); a crash between commit and I/O end leaves unwritten (zero) blocks "
+		"instead of written ones whose data the commit waited for.",
+		.shown_by = "scenarios/patches/dioread-nolock-default.yaml before-5.6" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
@@ -583,6 +635,10 @@ static const struct ext4_profile profiles[] = {
 const char *const ext4_not_modelled[] = {
 	"55ce2f649b9e + 6984aef59814 (5.15) the inline-data write_end error path: the model "
 	"has no inline data",
+	"c33fbe8f673f + c8cc88163f40 (5.5) dioread_nolock given explicitly with blocks "
+	"smaller than the page: refused at mount before (EINVAL, \"can't mount with "
+	"dioread_nolock if block size != PAGE_SIZE\"), used with a warning after; the model "
+	"has no explicitly given option (dioread_nolock: true is the default mount)",
 	NULL
 };
 

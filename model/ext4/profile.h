@@ -63,6 +63,9 @@ struct ext4_semantics {
 	bool map_shared_validate;       /* 1c9725974074 (4.15) */
 	bool falloc_disksize;           /* 51e3ae81ec58 (4.15) */
 	bool zeroout_disksize;          /* 801674f34ecf (5.7) */
+	bool ordered_delalloc_alloc;    /* 06bd3c36a733 (4.7) */
+	bool disksize_before_punch;     /* 011278485ecc (4.5) */
+	bool dioread_nolock_default;    /* 244adf6426ee (5.6) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -100,6 +103,9 @@ enum ext4_toggle_id {
 	T_MAP_SHARED_VALIDATE,
 	T_FALLOC_DISKSIZE,
 	T_ZEROOUT_DISKSIZE,
+	T_ORDERED_DELALLOC_ALLOC,
+	T_DISKSIZE_BEFORE_PUNCH,
+	T_DIOREAD_NOLOCK_DEFAULT,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

@@ -9,7 +9,8 @@
  * device (long runs of each value, single bits, and both at once), and its
  * free count with the bitmap's zero bits.  chk_device_meta_hash() is
  * compared with FNV-1a byte by byte over the metadata blocks as a reader
- * sees them, with zero stretches of every length and position.
+ * sees them, with zero stretches of every length and position.  The
+ * default mount's dioread_nolock follows the profile (ext4_set_def_opts).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,6 +28,7 @@
 #include "ext4.h"
 #include "fixture.h"
 #include "prng.h"
+#include "profile.h"
 
 /* The bitmap blocks as a reader sees them, in one buffer. */
 static uint8_t *read_bitmap(const struct blkdev *bd, const struct ext4_layout *lay)
@@ -184,9 +186,38 @@ static void test_super__meta_hash_matches_bytewise_fnv(void **state)
 	}
 }
 
+/*
+ * ext4_set_def_opts(): dioread_nolock (the default mount) is dioread_lock
+ * before 244adf6426ee (5.6) for every block size, and below the page size
+ * before e89fdcc425b6 (6.8); dioread_nolock: false is dioread_lock always.
+ */
+static void test_super__def_opts_dioread_by_release(void **state)
+{
+	static const struct { const char *kernel; uint32_t bs; bool nolock; } cases[] = {
+		{ "4.4", 4096, false }, { "5.4", 4096, false }, { "5.4", 1024, false },
+		{ "5.10", 4096, true }, { "5.10", 1024, false }, { "6.6", 1024, false },
+		{ "6.12", 1024, true }, { "6.18", 4096, true },
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ext4_profile *p = ext4_profile_find(cases[i].kernel);
+		struct ext4_mount_opts o = fx_opts(cases[i].bs, DATA_ORDERED, true, 16384);
+		struct ext4_semantics sem;
+
+		assert_non_null(p);
+		ext4_profile_semantics(p, &sem);
+		o.dioread_nolock = true;
+		assert_int_equal(ext4_set_def_opts(&o, &sem).dioread_nolock, cases[i].nolock);
+		o.dioread_nolock = false;
+		assert_false(ext4_set_def_opts(&o, &sem).dioread_nolock);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_super__def_opts_dioread_by_release),
 		cmocka_unit_test_teardown(test_super__mkfs_bitmap_matches_definition,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_super__mount_free_map_matches_bitmap,
