@@ -55,6 +55,8 @@ struct ext4_semantics {
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
 	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
 	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
+	bool fdatasync_extent_ops;      /* 67a7d5f561f4 (4.12) */
+	bool fdatasync_fallocate;       /* c894aa97577e (4.15) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -84,6 +86,8 @@ enum ext4_toggle_id {
 	T_IOMAP_DIRTY_WRITE_ONLY,
 	T_GET_BLOCK_UNWRITTEN_NEW,
 	T_WB_SUBMIT_PARTIAL_FOLIO,
+	T_FDATASYNC_EXTENT_OPS,
+	T_FDATASYNC_FALLOCATE,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 
