@@ -290,6 +290,8 @@ void chk_note_punch(struct chk_state *c, int64_t off, int64_t len)
 	int64_t s = blk_down(c, off), e = blk_up(c, off + len);
 
 	chk_note_zero(c, off, len, false);
+	if (len <= 0)
+		return;
 	runs_fill(&c->falloc, s, e - s, 0);
 	runs_fill(&c->falloc_durable, s, e - s, 0);
 }
