@@ -78,7 +78,6 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		"auto_da_alloc is there to prevent" },
 };
 
-
 /*
  * The cases an invariant tells apart, each with its words: a violation's
  * message is printed with its case's marker (the same macro), so the words
