@@ -62,6 +62,20 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		"on every folio lock", "no folio lock is taken while a jbd2 handle is open",
 		"a page-cache folio was locked while a jbd2 handle was open, the lock order iomap"
 		" needs is the other way round" },
+	[INV_PREALLOC_DURABLE] = { "prealloc_durable", false, "after crash + recovery",
+		"every block fallocate allocated (mode 0, KEEP_SIZE, zero range) before the last "
+		"fsync, fdatasync or sync is mapped after the crash, unless a later step may "
+		"have freed it",
+		"blocks that fallocate had preallocated, and that an fsync or fdatasync had made "
+		"durable, were gone after the crash (the file's block count shrank)" },
+	[INV_REPLACE_VIA_TRUNCATE] = { "replace_via_truncate", true,
+		"after crash + recovery (informational)",
+		"a file truncated to 0, rewritten and closed, with a journal commit since the "
+		"close, is not shorter than at the close and its rewritten data is in written "
+		"blocks (the auto_da_alloc heuristic; not a POSIX promise)",
+		"the file was replaced by truncating it and writing it again; after the close "
+		"and a journal commit the crash still left it empty or reading zeros, what "
+		"auto_da_alloc is there to prevent" },
 };
 
 /*
@@ -124,6 +138,9 @@ void chk_init(struct chk_state *c, uint32_t block_size)
 	c->block_size = block_size;
 	runs_init(&c->posix);
 	runs_init(&c->durable);
+	runs_init(&c->falloc);
+	runs_init(&c->falloc_durable);
+	runs_init(&c->rt_data);
 	c->log_mode = CHK_LOG_SUMMARY;
 	c->dps = sim_realloc_array(NULL, 16, sizeof(*c->dps));
 	c->cap_dps = 16;
@@ -155,6 +172,9 @@ void chk_copy(struct chk_state *dst, const struct chk_state *src)
 	*dst = *src;
 	runs_copy(&dst->posix, &src->posix);
 	runs_copy(&dst->durable, &src->durable);
+	runs_copy(&dst->falloc, &src->falloc);
+	runs_copy(&dst->falloc_durable, &src->falloc_durable);
+	runs_copy(&dst->rt_data, &src->rt_data);
 	dst->muts = dup_array(src->muts, src->nr_muts, src->cap_muts, sizeof(*src->muts));
 	dst->dps = dup_array(src->dps, src->nr_dps, src->cap_dps, sizeof(*src->dps));
 	dst->crash_muts = dup_array(src->crash_muts, src->all_muts, src->cap_crash_muts,
@@ -166,6 +186,9 @@ void chk_destroy(struct chk_state *c)
 {
 	runs_destroy(&c->posix);
 	runs_destroy(&c->durable);
+	runs_destroy(&c->falloc);
+	runs_destroy(&c->falloc_durable);
+	runs_destroy(&c->rt_data);
 	free(c->muts);
 	free(c->dps);
 	free(c->crash_muts);
@@ -227,15 +250,67 @@ void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
 	runs_fill(&c->posix, off, len, byte);
 	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
 	note_extension(c, old, c->posix.size);
+	if (c->rt_state >= RT_CLOSED)
+		c->rt_state = RT_NONE;          /* changed after the close: not judged */
+	else if (byte && c->rt_state != RT_NONE)
+		c->rt_state = RT_REWRITTEN;
 	if (c->step_wr_len == 0)
 		c->step_wr_off = off;
 	c->step_wr_len = off + len - c->step_wr_off;
+}
+
+/* The block holding @off, and the first block at or past @off, as byte offsets. */
+static int64_t blk_down(const struct chk_state *c, int64_t off)
+{
+	return off & ~(int64_t)(c->block_size - 1);
+}
+
+static int64_t blk_up(const struct chk_state *c, int64_t off)
+{
+	return blk_down(c, off + c->block_size - 1);
+}
+
+void chk_note_free_from(struct chk_state *c, int64_t off)
+{
+	int64_t from = blk_down(c, SIM_MAX(off, (int64_t)0));
+
+	runs_truncate(&c->falloc, from);
+	runs_truncate(&c->falloc_durable, from);
+}
+
+void chk_note_falloc(struct chk_state *c, int64_t off, int64_t len)
+{
+	if (len > 0)
+		runs_fill(&c->falloc, blk_down(c, off), blk_up(c, off + len) - blk_down(c, off), 1);
+}
+
+void chk_note_punch(struct chk_state *c, int64_t off, int64_t len)
+{
+	int64_t s = blk_down(c, off), e = blk_up(c, off + len);
+
+	chk_note_zero(c, off, len, false);
+	if (len <= 0)
+		return;
+	runs_fill(&c->falloc, s, e - s, 0);
+	runs_fill(&c->falloc_durable, s, e - s, 0);
+}
+
+void chk_note_close(struct chk_state *c, const struct ext4_fs *fs)
+{
+	if (c->rt_state != RT_REWRITTEN)
+		return;
+	c->rt_state = RT_CLOSED;
+	c->rt_close_seq = fs->journal.j_commit_sequence;
+	runs_destroy(&c->rt_data);
+	runs_copy(&c->rt_data, &c->posix);
 }
 
 void chk_note_truncate(struct chk_state *c, int64_t size)
 {
 	int64_t old = c->posix.size;
 
+	chk_note_free_from(c, SIM_MIN(old, size));     /* ext4_truncate: every block past EOF */
+	c->rt_state = size == 0 ? RT_TRUNCATED : RT_NONE;
 	runs_truncate(&c->posix, size);
 	note_mut(c, (struct chk_mut){ .kind = MUT_TRUNC, .off = size });
 	note_extension(c, old, size);
@@ -256,12 +331,16 @@ void chk_note_zero(struct chk_state *c, int64_t off, int64_t len, bool extend)
 
 void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len)
 {
+	chk_note_free_from(c, off);     /* the blocks from @off on move: not followed */
+	c->rt_state = RT_NONE;
 	runs_collapse(&c->posix, off, len);
 	note_mut(c, (struct chk_mut){ .kind = MUT_COLLAPSE, .off = off, .len = len });
 }
 
 void chk_note_insert(struct chk_state *c, int64_t off, int64_t len)
 {
+	chk_note_free_from(c, off);
+	c->rt_state = RT_NONE;
 	runs_insert(&c->posix, off, len);
 	note_mut(c, (struct chk_mut){ .kind = MUT_INSERT, .off = off, .len = len });
 }
@@ -270,6 +349,9 @@ void chk_note_durable(struct chk_state *c)
 {
 	runs_destroy(&c->durable);
 	runs_copy(&c->durable, &c->posix);
+	runs_destroy(&c->falloc_durable);
+	runs_copy(&c->falloc_durable, &c->falloc);
+	c->rt_state = RT_NONE;          /* the durable bytes are fsync_durable's now */
 	chk_log_durable(c);
 }
 
@@ -608,6 +690,8 @@ static void check_folio_locks(struct chk_state *c, const struct ext4_fs *fs, uin
 
 void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
+	if (c->rt_state == RT_CLOSED && fs->journal.j_commit_sequence != c->rt_close_seq)
+		c->rt_state = RT_ARMED;         /* a commit since the close */
 	check_disksize(c, fs, step);
 	check_alloc(c, fs, step);
 	check_reads(c, fs, step);
@@ -1224,6 +1308,75 @@ uint32_t chk_recovered_range_mask(const struct chk_state *c, const struct ext4_f
 	return mask;
 }
 
+/*
+ * prealloc_durable: every block of the runs falloc_durable holds is mapped
+ * (written or unwritten) in the recovered block map.
+ */
+static void check_prealloc_durable(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	uint32_t bits = ext4_blkbits(fs);
+	uint64_t lost = 0, first = 0, last = 0;
+
+	for (uint32_t i = 0; i < c->falloc_durable.nr; i++) {
+		const struct run *r = &c->falloc_durable.r[i];
+		uint64_t b = (uint64_t)r->r_off >> bits, end = (uint64_t)(r->r_off + r->r_len) >> bits;
+
+		while (b < end) {
+			uint32_t pblk, len;
+			enum es_state st = es_lookup(&fs->inode.i_es, (uint32_t)b, &pblk, &len);
+			uint64_t n = len ? SIM_MIN((uint64_t)len, end - b) : end - b;
+
+			if (st == ES_HOLE) {
+				first = lost ? first : b;
+				lost += n;
+				last = b + n - 1;
+			}
+			b += n;
+		}
+	}
+	if (lost)
+		chk_report(c, INV_PREALLOC_DURABLE, step, "%llu preallocated block(s) in [%llu, "
+			   "%llu] are holes after the crash, first block %llu: fallocate allocated "
+			   "them before the last durable point", (unsigned long long)lost,
+			   (unsigned long long)first, (unsigned long long)last,
+			   (unsigned long long)first);
+}
+
+/*
+ * replace_via_truncate, once a commit followed the close: the recovered size
+ * is at least the size at the close, and every block holding a non-zero byte
+ * of the file then is written (a hole or an unwritten block reads zero).
+ */
+static void check_replace(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
+{
+	uint32_t bits = ext4_blkbits(fs);
+
+	if (c->rt_state != RT_ARMED)
+		return;
+	if (fs->inode.i_size < c->rt_data.size) {
+		chk_report(c, INV_REPLACE_VIA_TRUNCATE, step, "recovered size %lld is below %lld, "
+			   "the size at the close after the truncate to 0", (long long)fs->inode.i_size,
+			   (long long)c->rt_data.size);
+		return;
+	}
+	for (uint32_t i = 0; i < c->rt_data.nr; i++) {
+		const struct run *r = &c->rt_data.r[i];
+		uint64_t b = (uint64_t)r->r_off >> bits, end = (uint64_t)(r->r_off + r->r_len - 1) >> bits;
+
+		for (; b <= end; b++) {
+			uint32_t pblk, len;
+			enum es_state st = es_lookup(&fs->inode.i_es, (uint32_t)b, &pblk, &len);
+
+			if (st == ES_WRITTEN)
+				continue;
+			chk_report(c, INV_REPLACE_VIA_TRUNCATE, step, "block %llu, written after the "
+				   "truncate to 0 and before the close, is %s after the crash: it reads "
+				   "zero", (unsigned long long)b, es_state_name(st));
+			return;
+		}
+	}
+}
+
 /* The recovered file becomes the reference and the durable baseline. */
 static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 {
@@ -1250,6 +1403,8 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 	}
 	runs_truncate(&c->posix, fs->inode.i_size);
 	chk_log_crash(c);
+	runs_destroy(&c->falloc);       /* judged once: a second crash starts afresh */
+	runs_init(&c->falloc);
 	chk_note_durable(c);
 	free(l.iv);
 	free(buf);
@@ -1273,6 +1428,8 @@ static void judge_recovered(struct chk_state *c, const struct ext4_fs *fs, uint3
 	if (!eof_block_in(fs, skip, nr_skip))
 		check_post_eof_zero(c, fs, step);
 	check_alloc(c, fs, step);
+	check_prealloc_durable(c, fs, step);
+	check_replace(c, fs, step);
 }
 
 void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,

@@ -35,6 +35,8 @@ enum chk_inv {
 	INV_JOURNAL_PREFIX,
 	INV_POST_EOF_ZERO_STRICT,
 	INV_NO_FOLIO_LOCK_UNDER_HANDLE,
+	INV_PREALLOC_DURABLE,
+	INV_REPLACE_VIA_TRUNCATE,
 	INV_COUNT
 };
 _Static_assert(INV_COUNT <= 32, "crash-state masks hold one bit per invariant");
@@ -98,6 +100,9 @@ struct chk_durable_point {
  */
 enum chk_log_mode { CHK_LOG_SUMMARY, CHK_LOG_FULL, CHK_LOG_EAGER };
 
+/* replace_via_truncate's states (struct chk_state's rt_state), in order. */
+enum chk_rt_state { RT_NONE, RT_TRUNCATED, RT_REWRITTEN, RT_CLOSED, RT_ARMED };
+
 struct chk_state {
 	uint32_t block_size;
 	struct runs posix;              /* what a read must return now */
@@ -119,6 +124,21 @@ struct chk_state {
 	uint32_t crash_next;
 	uint32_t crash_full_next;       /* summarise all of crash_muts when this long */
 	bool sentinel_written;
+	/*
+	 * prealloc_durable: the blocks fallocate allocated (byte ranges of whole
+	 * blocks, byte 1) that no step since may have freed, and those of them
+	 * the last durable point made durable.
+	 */
+	struct runs falloc;
+	struct runs falloc_durable;
+	/*
+	 * replace_via_truncate: truncated to 0 (RT_TRUNCATED), rewritten
+	 * (RT_REWRITTEN), closed (RT_CLOSED: the file then in @rt_data, the
+	 * journal's commit sequence in @rt_close_seq), a commit since (RT_ARMED).
+	 */
+	uint8_t rt_state;               /* enum chk_rt_state */
+	uint32_t rt_close_seq;
+	struct runs rt_data;
 	uint64_t locks_before[SITE_COUNT];
 	uint64_t disksize_over_before;  /* counters->disksize_over_size at step begin */
 	/* this step's extension, for gap_zero_on_extend */
@@ -159,6 +179,21 @@ void chk_note_extend(struct chk_state *c, int64_t size);
  * KEEP_SIZE); without, only the bytes below the size change.
  */
 void chk_note_zero(struct chk_state *c, int64_t off, int64_t len, bool extend);
+/*
+ * The step allocated the blocks of [off, off+len) (fallocate mode 0 or
+ * KEEP_SIZE, zero range): once a durable point follows, a crash must keep
+ * them (prealloc_durable), until a step may free them.
+ */
+void chk_note_falloc(struct chk_state *c, int64_t off, int64_t len);
+/* The step punched [off, off+len): it reads zero and its blocks may be gone. */
+void chk_note_punch(struct chk_state *c, int64_t off, int64_t len);
+/*
+ * The step may have freed every block from the one holding @off on (a short
+ * or failed write past EOF trims what it allocated: ext4_truncate_failed_write).
+ */
+void chk_note_free_from(struct chk_state *c, int64_t off);
+/* The file was closed (ext4_release_file: the auto_da_alloc heuristic). */
+void chk_note_close(struct chk_state *c, const struct ext4_fs *fs);
 /* The step removed [off, off+len) and moved what follows down (collapse range). */
 void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len);
 /* The step moved [off, size) up by @len, leaving zeros (insert range); not an extension. */

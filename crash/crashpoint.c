@@ -135,7 +135,11 @@ static void note_intended(struct chk_state *c, const struct scn_step *st, int64_
 
 	SIM_ASSERT(crash_judgeable_inside(st));
 	switch (st->s_op) {
-	case SCN_PWRITE: chk_note_write(c, off, len, st->s_fill); break;
+	case SCN_PWRITE:
+		chk_note_write(c, off, len, st->s_fill);
+		if (off + len > size)   /* it may fail and trim past EOF */
+			chk_note_free_from(c, SIM_MIN(off, size));
+		break;
 	case SCN_TRUNCATE: chk_note_truncate(c, len); break;
 	case SCN_MWRITE:
 		if (off < size)
@@ -146,7 +150,7 @@ static void note_intended(struct chk_state *c, const struct scn_step *st, int64_
 			chk_note_extend(c, off + len);
 		break;
 	case SCN_FZERO: chk_note_zero(c, off, len, !st->s_keep_size); break;
-	case SCN_FPUNCH: chk_note_zero(c, off, len, false); break;
+	case SCN_FPUNCH: chk_note_punch(c, off, len); break;
 	case SCN_FCOLLAPSE:
 		if (off + len < size)
 			chk_note_collapse(c, off, len);

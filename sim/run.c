@@ -158,6 +158,8 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 	}
 	if (st->s_short_copy >= 0)
 		chk_note_write(w->chk, st->s_off, done, st->s_fill);
+	if (done < st->s_len)           /* ext4_truncate_failed_write past EOF */
+		chk_note_free_from(w->chk, SIM_MIN(st->s_off, w->chk->posix.size));
 	if (sr->err == 0)
 		pwrite_sync_after(w, st, sr);
 	sr->bytes = done;
@@ -214,6 +216,8 @@ static void step_copy_range(struct world *w, const struct scn_step *st,
 		dst += got;
 		len -= got;
 	}
+	if (sr->err)                    /* a failed write trims past EOF */
+		chk_note_free_from(w->chk, SIM_MIN(dst, w->chk->posix.size));
 	sr->bytes = done;
 	note(sr, "copied %lld bytes from %lld to %lld", (long long)done, (long long)st->s_src,
 	     (long long)st->s_off);
@@ -254,9 +258,13 @@ static void step_fallocate(struct world *w, const struct scn_step *st, struct si
 	case SCN_FALLOC:
 		if (!st->s_keep_size)
 			chk_note_extend(w->chk, off + len);
+		chk_note_falloc(w->chk, off, len);
 		break;
-	case SCN_FZERO: chk_note_zero(w->chk, off, len, !st->s_keep_size); break;
-	case SCN_FPUNCH: chk_note_zero(w->chk, off, len, false); break;
+	case SCN_FZERO:
+		chk_note_zero(w->chk, off, len, !st->s_keep_size);
+		chk_note_falloc(w->chk, off, len);
+		break;
+	case SCN_FPUNCH: chk_note_punch(w->chk, off, len); break;
 	case SCN_FCOLLAPSE: chk_note_collapse(w->chk, off, len); break;
 	case SCN_FUNSHARE: break;       /* no block is shared: the data stays */
 	default: chk_note_insert(w->chk, off, len); break;
@@ -422,6 +430,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 		ext4_munmap(&w->fs);
 		w->mapped = false;
 		sr->err = ext4_release_file(&w->fs);
+		chk_note_close(w->chk, &w->fs);
 		break;
 	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
 	case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_FUNSHARE: step_fallocate(w, st, sr); break;

@@ -22,7 +22,8 @@
  *   checker: the POSIX reference, the durable baseline, the mutations since
  *     it (as summarised, checker/log.c) and the sizes the file had since, the
  *     durable points and the mutations since the last
- *     crash, whether the sentinel was written.
+ *     crash, whether the sentinel was written, the preallocated blocks (and
+ *     those a durable point covers), the replace-via-truncate state.
  * Not covered, as nothing later reads them but counts and messages: the run
  * counters (the checker reads only their change within a step), the
  * device's flush count, the crash points seen and the last recovery's
@@ -267,6 +268,13 @@ static void key_checker(struct keyh *h, const struct chk_state *c)
 		put(h, c->dps[i].mut_index);
 	}
 	key_muts(h, c->crash_muts, c->all_muts);
+	key_runs(h, &c->falloc);
+	key_runs(h, &c->falloc_durable);
+	put(h, c->rt_state);
+	if (c->rt_state < RT_CLOSED)    /* before the close nothing reads the rest */
+		return;
+	put(h, c->rt_close_seq);
+	key_runs(h, &c->rt_data);
 }
 
 /* The journal's part of a crash point: checkpoint list, committing transaction, its copies. */

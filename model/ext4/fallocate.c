@@ -28,6 +28,12 @@
  * O_SYNC, which xfs_io never sets, so they are never synchronous here; after
  * it every mode tests IS_SYNC or O_SYNC.
  *
+ * fdatasync: every handle that changes the file's blocks records its
+ * transaction in i_datasync_tid (ext4_update_inode_fsync_trans); before
+ * 67a7d5f561f4 (4.12, fdatasync_extent_ops) punch, zero range, collapse and
+ * insert did not, before c894aa97577e (4.15, fdatasync_fallocate) the
+ * allocation chunks did not.
+ *
  * Not modelled: the ENOSPC retry after a forced commit, FALLOC_FL_WRITE_ZEROES
  * and NO_HIDE_STALE, O_SYNC file descriptors, fast commit, clusters
  * (bigalloc), indirect-block files.
@@ -143,7 +149,7 @@ static int ext4_alloc_chunk(struct ext4_fs *fs, uint32_t lblk, uint64_t len, int
 		ext4_alloc_update_size(fs, h, old_size,
 				       ((int64_t)lblk + mapped) << ext4_blkbits(fs), new_size);
 	ext4_mark_inode_dirty(fs, h);
-	if (mapped > 0)
+	if (mapped > 0 && fs->sem.fdatasync_fallocate)
 		ext4_update_inode_fsync_trans(fs, h, true);
 	ext4_journal_stop(fs, "ext4_alloc_file_blocks", h);
 	return mapped;
@@ -403,7 +409,8 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 			ext4_update_inode_size(fs, new_size, &zero_range_isize,
 					       &zero_range_disksize);
 		ext4_mark_inode_dirty(fs, h);
-		ext4_update_inode_fsync_trans(fs, h, true);
+		if (fs->sem.fdatasync_extent_ops)
+			ext4_update_inode_fsync_trans(fs, h, true);
 		if (falloc_sync(fs, false))
 			ext4_handle_sync(h);
 	}
@@ -477,7 +484,8 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	if (end_lblk > start_lblk)
 		ext4_ext_remove_space(fs, h, (uint32_t)start_lblk, (uint32_t)(end_lblk - 1));
 	ext4_mark_inode_dirty(fs, h);
-	ext4_update_inode_fsync_trans(fs, h, true);
+	if (fs->sem.fdatasync_extent_ops)
+		ext4_update_inode_fsync_trans(fs, h, true);
 	if (falloc_sync(fs, true))
 		ext4_handle_sync(h);
 out:
@@ -562,7 +570,8 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	i_size_write(fs, fs->inode.i_size - len, &collapse_isize);
 	ext4_set_i_disksize(fs, fs->inode.i_size, &collapse_disksize);
 	ext4_mark_inode_dirty(fs, h);
-	ext4_update_inode_fsync_trans(fs, h, true);
+	if (fs->sem.fdatasync_extent_ops)
+		ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
 	return ext4_journal_stop(fs, "ext4_collapse_range", h);
@@ -605,7 +614,8 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	ext4_es_remove_delayed(fs, lblk);
 	es_shift(t, lblk, (uint32_t)(len >> bits), false);                  /* SHIFT_RIGHT */
 	ext4_ext_dirty(fs, h);
-	ext4_update_inode_fsync_trans(fs, h, true);
+	if (fs->sem.fdatasync_extent_ops)
+		ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
 	return ext4_journal_stop(fs, "ext4_insert_range", h);

@@ -559,6 +559,44 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"message); a crash between commit and I/O end leaves unwritten (zero) blocks "
 		"instead of written ones whose data the commit waited for.",
 		.shown_by = "scenarios/patches/dioread-nolock-default.yaml before-5.6" },
+	[T_FDATASYNC_EXTENT_OPS] = {
+		"fdatasync_extent_ops",
+		"67a7d5f561f4 ext4: fix fdatasync(2) after extent manipulation operations "
+		"(Jan Kara)", "4.12",
+		"ext4_punch_hole, ext4_zero_range (its partial-block handle), "
+		"ext4_collapse_range and ext4_insert_range stop their handle without "
+		"ext4_update_inode_fsync_trans(handle, inode, 1): i_datasync_tid moves only "
+		"where ext4_mark_inode_dirty saw i_disksize change, so fdatasync after a "
+		"punch waits for an older transaction and a crash brings the punched data back",
+		"each of the four records its transaction in i_sync_tid and i_datasync_tid",
+		"ext4_punch_hole, ext4_zero_range, ext4_collapse_range, ext4_insert_range",
+		"collapse and insert always change i_disksize, so ext4_mark_inode_dirty "
+		"already made fdatasync wait for them (as in the kernel): the toggle shows on "
+		"punch and zero range only", SEM(fdatasync_extent_ops),
+		.why = "fdatasync(2) must persist a punch hole, a zeroed range or an extent shift "
+		"like any other change of the file's data; the operations did not say that the "
+		"file's data had changed, so fdatasync found nothing to commit (generic/392; "
+		"Fixes: a4bb6b64e39a, the punch-hole support).",
+		.shown_by = "scenarios/bugs/2017-fdatasync-after-punch.yaml after-4.14",
+		.stable = "4.4 4.9" },
+	[T_FDATASYNC_FALLOCATE] = {
+		"fdatasync_fallocate",
+		"c894aa97577e ext4: fix fdatasync(2) after fallocate(2) operation (Eryu Guan)",
+		"4.15",
+		"ext4_alloc_file_blocks stops each chunk's handle without "
+		"ext4_update_inode_fsync_trans(handle, inode, 1); ext4_ext_map_blocks records "
+		"an unwritten allocation in i_sync_tid only, so fdatasync after a fallocate "
+		"that does not change i_disksize (KEEP_SIZE, or inside the size) waits for an "
+		"older transaction and a crash loses the allocated blocks",
+		"every chunk that mapped blocks records its transaction in i_datasync_tid too",
+		"ext4_alloc_file_blocks (fallocate modes 0 and KEEP_SIZE, zero range's "
+		"preallocation)", NULL, SEM(fdatasync_fallocate),
+		.why = "fallocate with KEEP_SIZE, fdatasync, crash: the blocks allocated beyond "
+		"EOF were all lost (stat -c %b; fstests generic/468, CrashMonkey's generic_468 "
+		"on 4.4); 67a7d5f561f4 had fixed the other extent operations but not "
+		"fallocate.",
+		.shown_by = "scenarios/bugs/2017-fdatasync-after-falloc.yaml after-4.19",
+		.stable = "4.4 4.9 4.14" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */

@@ -66,6 +66,8 @@ struct ext4_semantics {
 	bool ordered_delalloc_alloc;    /* 06bd3c36a733 (4.7) */
 	bool disksize_before_punch;     /* 011278485ecc (4.5) */
 	bool dioread_nolock_default;    /* 244adf6426ee (5.6) */
+	bool fdatasync_extent_ops;      /* 67a7d5f561f4 (4.12) */
+	bool fdatasync_fallocate;       /* c894aa97577e (4.15) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -106,6 +108,8 @@ enum ext4_toggle_id {
 	T_ORDERED_DELALLOC_ALLOC,
 	T_DISKSIZE_BEFORE_PUNCH,
 	T_DIOREAD_NOLOCK_DEFAULT,
+	T_FDATASYNC_EXTENT_OPS,
+	T_FDATASYNC_FALLOCATE,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

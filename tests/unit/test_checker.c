@@ -119,10 +119,38 @@ static void step_fallocate(struct fx_world *w, int mode, int64_t off, int64_t le
 		chk_note_collapse(&w->chk, off, len);
 	else if (mode & FALLOC_FL_INSERT_RANGE)
 		chk_note_insert(&w->chk, off, len);
-	else if (mode & (FALLOC_FL_ZERO_RANGE | FALLOC_FL_PUNCH_HOLE))
+	else if (mode & FALLOC_FL_PUNCH_HOLE)
+		chk_note_punch(&w->chk, off, len);
+	else if (mode & FALLOC_FL_ZERO_RANGE)
 		chk_note_zero(&w->chk, off, len, !(mode & FALLOC_FL_KEEP_SIZE));
 	else if (!(mode & FALLOC_FL_KEEP_SIZE))
 		chk_note_extend(&w->chk, off + len);
+	if (!(mode & (FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_INSERT_RANGE | FALLOC_FL_PUNCH_HOLE)))
+		chk_note_falloc(&w->chk, off, len);
+	end(w);
+}
+
+static void step_fdatasync(struct fx_world *w)
+{
+	begin(w);
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, true), 0);
+	chk_note_durable(&w->chk);
+	end(w);
+}
+
+static void step_close(struct fx_world *w)
+{
+	begin(w);
+	assert_int_equal(ext4_release_file(&w->fs), 0);
+	chk_note_close(&w->chk, &w->fs);
+	end(w);
+}
+
+static void step_commit(struct fx_world *w)
+{
+	begin(w);
+	assert_non_null(w->fs.journal.j_running_transaction);
+	jbd2_journal_commit_transaction(&w->fs.journal);
 	end(w);
 }
 
@@ -236,10 +264,11 @@ static void test_checker__invariant_names_round_trip(void **state)
 		"disksize_le_size", "disksize_pending", "gap_zero_on_extend", "no_stale_data",
 		"alloc_consistent", "read_posix", "fsync_durable", "gap_zero_durable",
 		"journal_prefix", "post_eof_zero_strict", "no_folio_lock_under_handle",
+		"prealloc_durable", "replace_via_truncate",
 	};
 
 	(void)state;
-	assert_int_equal(INV_COUNT, 11);
+	assert_int_equal(INV_COUNT, 13);
 	for (int i = 0; i < INV_COUNT; i++) {
 		assert_string_equal(chk_inv_info(i)->name, names[i]);
 		assert_int_equal(chk_inv_lookup(names[i]), i);
@@ -247,7 +276,8 @@ static void test_checker__invariant_names_round_trip(void **state)
 		assert_non_null(chk_inv_info(i)->when);
 		assert_non_null(chk_inv_info(i)->definition);
 		assert_int_equal(chk_inv_info(i)->informational,
-				 i == INV_POST_EOF_ZERO_STRICT || i == INV_NO_FOLIO_LOCK_UNDER_HANDLE);
+				 i == INV_POST_EOF_ZERO_STRICT || i == INV_NO_FOLIO_LOCK_UNDER_HANDLE ||
+				 i == INV_REPLACE_VIA_TRUNCATE);
 	}
 	assert_int_equal(chk_inv_lookup("no_such_invariant"), -1);
 	assert_false(chk_is_invariant_name("no_such_invariant"));
@@ -783,6 +813,83 @@ static void test_checker__nonzero_tail_past_eof_on_disk_is_reported(void **state
 }
 
 /*
+ * prealloc_durable (generic/468): 16 KiB durable, fallocate @mode over
+ * [16k, 24k), fdatasync, crash.  Without c894aa97577e (fdatasync_fallocate
+ * off) a KEEP_SIZE allocation's transaction is not the one fdatasync
+ * commits, and the crash loses its two blocks: bytes and size are as
+ * promised, so no other invariant sees it.  A punch over the blocks before
+ * the crash frees them: nothing is promised there any more.
+ */
+static void crash_after_falloc(int mode, bool fixed, bool punch, unsigned want, const char *what)
+{
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	w->fs.sem.fdatasync_fallocate = fixed;
+	step_write(w, 0, 16384, 0xaa);
+	step_fsync(w);
+	step_fallocate(w, mode, 16384, 8192);
+	step_fdatasync(w);
+	if (punch)
+		step_fallocate(w, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 16384, 8192);
+	from = w->chk.nr_v;
+	step_crash(w, NULL, 0);
+	expect_reported(w, from, true, want, what);
+	fx_world_free(w);
+}
+
+static void test_checker__preallocated_blocks_lost_after_fdatasync_are_reported(void **state)
+{
+	(void)state;
+	crash_after_falloc(FALLOC_FL_KEEP_SIZE, true, false, 0, "falloc -k, fdatasync: fixed");
+	crash_after_falloc(FALLOC_FL_KEEP_SIZE, false, false, BIT(INV_PREALLOC_DURABLE),
+			   "falloc -k, fdatasync: before c894aa97577e");
+	crash_after_falloc(FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE, false, false,
+			   BIT(INV_PREALLOC_DURABLE), "fzero -k, fdatasync: before c894aa97577e");
+	crash_after_falloc(0, false, false, 0, "falloc past EOF: i_disksize changed, committed");
+	crash_after_falloc(FALLOC_FL_KEEP_SIZE, false, true, 0,
+			   "falloc -k, fdatasync, punch: the blocks may be gone");
+}
+
+/*
+ * replace_via_truncate (informational): 10000 bytes durable, truncate to 0,
+ * 6000 new bytes, close, commit, crash.  With auto_da_alloc the close starts
+ * writeback, the commit waits for the data and carries the allocation; with
+ * noauto_da_alloc it carries only the truncate, and the file is empty.
+ */
+static void crash_after_replace(bool auto_da_alloc, bool close, unsigned want, const char *what)
+{
+	struct ext4_mount_opts o = fx_opts(4096, DATA_ORDERED, true, FX_DISK_BLOCKS);
+	struct fx_world *w;
+	uint32_t from;
+
+	o.dioread_nolock = false;
+	o.auto_da_alloc = auto_da_alloc;
+	w = fx_world_new(&o);
+	step_write(w, 0, 10000, 0xaa);
+	step_fsync(w);
+	step_truncate(w, 0);
+	step_write(w, 0, 6000, 0xbb);
+	if (close)
+		step_close(w);
+	step_commit(w);
+	from = w->chk.nr_v;
+	step_crash(w, NULL, 0);
+	expect_reported(w, from, true, want, what);
+	fx_world_free(w);
+}
+
+static void test_checker__replace_via_truncate_left_empty_is_noted(void **state)
+{
+	(void)state;
+	assert_true(chk_inv_info(INV_REPLACE_VIA_TRUNCATE)->informational);
+	crash_after_replace(true, true, 0, "auto_da_alloc: the close pushed the data");
+	crash_after_replace(false, true, BIT(INV_REPLACE_VIA_TRUNCATE),
+			    "noauto_da_alloc: the commit carried the truncate only");
+	crash_after_replace(false, false, 0, "no close: nothing promised");
+}
+
+/*
  * A durable unaligned size (1000), then a durable extension: the on-disk
  * gap [1000, 4096) must read zero.  gap_zero_durable comes with
  * fsync_durable here: the gap was zero at the later durable point too.
@@ -1219,6 +1326,8 @@ int main(void)
 		T(test_checker__journal_not_replayed_as_committed_is_reported),
 		T(test_checker__nonzero_tail_past_eof_on_disk_is_reported),
 		T(test_checker__nonzero_durable_gap_is_reported),
+		T(test_checker__preallocated_blocks_lost_after_fdatasync_are_reported),
+		T(test_checker__replace_via_truncate_left_empty_is_noted),
 		T(test_checker__shifted_bytes_after_a_crash_are_allowed),
 		T(test_checker__eof_store_exposed_only_without_the_6_13_fixes),
 		T(test_checker__zeroing_and_eof_stores_report_nothing),

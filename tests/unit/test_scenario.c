@@ -46,7 +46,7 @@ static bool test_is_invariant(const char *name)
 		"disksize_le_size", "disksize_pending", "gap_zero_on_extend",
 		"gap_zero_durable", "no_stale_data", "fsync_durable",
 		"alloc_consistent", "journal_prefix", "post_eof_zero_strict",
-		"no_folio_lock_under_handle",
+		"no_folio_lock_under_handle", "prealloc_durable", "replace_via_truncate",
 	};
 	size_t i;
 
