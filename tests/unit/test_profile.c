@@ -89,10 +89,23 @@ static int version_of(const char *s)
 	return (int)(major * 100 + minor);
 }
 
+/* Does the space-separated list @stable (or NULL) name @series? */
+static bool stable_names(const char *stable, const char *series)
+{
+	size_t n = strlen(series);
+
+	for (const char *s = stable; s && *s; s += strcspn(s, " "), s += strspn(s, " "))
+		if (strcspn(s, " ") == n && strncmp(s, series, n) == 0)
+			return true;
+	return false;
+}
+
 /*
  * A mainline profile X.Y has exactly the mainline toggles whose release is
- * X.Y or earlier; no profile has an unmerged or experimental toggle.  Derived
- * from the table: a new toggle needs no change here.
+ * X.Y or earlier, and a series profile also those its series' last stable
+ * release carries as backports (the toggle's @stable); no profile has an
+ * unmerged or experimental toggle.  Derived from the table: a new toggle
+ * needs no change here.
  */
 static void test_profile__mainline_follows_releases(void **state)
 {
@@ -110,7 +123,8 @@ static void test_profile__mainline_follows_releases(void **state)
 				continue;
 			}
 			assert_true(r > 0);
-			if (v > 0 && ext4_profile_has(p, t) != (r <= v))
+			if (v > 0 && ext4_profile_has(p, t) !=
+			    (r <= v || (p->series && stable_names(tg->stable, p->series))))
 				fail_msg("profile %s and toggle %s (release %s)", p->name, tg->name,
 					 tg->release);
 		}
@@ -143,6 +157,27 @@ static void test_profile__debian_6_12_has_one_half(void **state)
 	assert_true(has("debian-6.1.192", T_DISKSIZE_BEFORE_PUNCH_PARTIAL));
 }
 
+/*
+ * The 2021 delalloc series on the long-term kernels: 5.10's last release
+ * carries 4df031ff5876 as a stable backport, no series before 5.15 carries
+ * cc883236b792, and 4.19 and 5.4 have neither (4.19 with the series is a
+ * variant: scenarios/patches/backport-4.19-delalloc-series*.yaml).
+ */
+static void test_profile__series_have_the_delalloc_series_backports(void **state)
+{
+	(void)state;
+	assert_true(has("5.10", T_DA_DISKSIZE_VS_ISIZE));
+	assert_false(has("5.10", T_DA_WRITE_NO_HANDLE));
+	assert_false(has("5.14", T_DA_DISKSIZE_VS_ISIZE));
+	for (unsigned i = 0; i < 4; i++) {
+		const char *series = (const char *[]){ "4.4", "4.14", "4.19", "5.4" }[i];
+
+		assert_false(has(series, T_DA_DISKSIZE_VS_ISIZE));
+		assert_false(has(series, T_DA_WRITE_NO_HANDLE));
+	}
+	assert_true(has("5.15", T_DA_DISKSIZE_VS_ISIZE) && has("5.15", T_DA_WRITE_NO_HANDLE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -152,6 +187,7 @@ int main(void)
 		cmocka_unit_test(test_profile__mainline_follows_releases),
 		cmocka_unit_test(test_profile__semantics_follow_toggles),
 		cmocka_unit_test(test_profile__debian_6_12_has_one_half),
+		cmocka_unit_test(test_profile__series_have_the_delalloc_series_backports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
