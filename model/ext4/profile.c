@@ -27,7 +27,6 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"moving i_disksize ahead of writeback, and drops the explicit dirtying: one "
 		"inode update less per append into a written block.",
 		.shown_by = "scenarios/patches/da-disksize-vs-isize-mapped-eof.yaml before-5.14",
-		/* Debian 11's 5.10.262 has it (ext4_da_write_end tests i_size); 5.4.286, 4.19.255 not */
 		.stable = "5.10" },
 	[T_DA_WRITE_NO_HANDLE] = {
 		"da_write_no_handle",
