@@ -381,6 +381,25 @@ static void diff_final_bytes(const struct sim_variant_result *a, const struct si
 		printf("      bytes %s (off | on)\n", line);
 }
 
+/* The steps whose result (0 or the errno) differs between the two runs. */
+static void diff_results(const struct scenario *s, const struct sim_variant_result *a,
+			 const struct sim_variant_result *b)
+{
+	char what[64], x[64], y[64];
+
+	for (uint32_t i = 0; i < s->nr_steps; i++) {
+		int ea = a->steps[i].err, eb = b->steps[i].err;
+
+		if (ea == eb)
+			continue;
+		snprintf(what, sizeof(what), "step %u (%s): result", i + 1,
+			 scn_op_name(s->steps[i].s_op));
+		snprintf(x, sizeof(x), "%s", ea ? strerror(-ea) : "0");
+		snprintf(y, sizeof(y), "%s", eb ? strerror(-eb) : "0");
+		print_row(what, x, y);
+	}
+}
+
 static void diff_text(const struct scenario *s, const struct sim_variant_result *a,
 		      const struct sim_variant_result *b, const char *patch,
 		      const struct side *sa, const struct side *sb)
@@ -399,6 +418,7 @@ static void diff_text(const struct scenario *s, const struct sim_variant_result 
 	snprintf(y, sizeof(y), "%lld", (long long)b->final_disksize);
 	print_row("final i_disksize", x, y);
 	diff_final_bytes(a, b);
+	diff_results(s, a, b);
 	diff_counters(a, b);
 	diff_rules(a, b);
 	diff_points(s, a, b, sa, sb);

@@ -584,6 +584,25 @@ static int export_setup(struct xctx *x, int argc, struct cmd_opt *opts)
 	return load_one(x->c, x->c->nr_cmds ? NULL : x->c->inputs[0], x->ld);
 }
 
+/*
+ * The exported test crashes with xfs_io's `shutdown`; a kernel before
+ * 783d94854499 (4.11, toggle shutdown_ioctl) has no such ioctl for ext4, so
+ * the test cannot crash there: say so on stderr (the outputs are written).
+ */
+static void warn_no_shutdown(const struct xctx *x)
+{
+	bool crashes = false;
+
+	for (uint32_t i = 0; i < x->run.nr_steps; i++)
+		crashes |= xp_is_crash(x->run.steps[i].s_op);
+	if (!crashes || x->cfg->sem.shutdown_ioctl)
+		return;
+	fprintf(stderr, "ext4sim: export: warning: variant %s's kernel (%s) has no shutdown "
+		"ioctl for ext4 (toggle shutdown_ioctl, 4.11): the test's crashes are xfs_io "
+		"`shutdown`, which that kernel refuses with ENOTTY; run it on 4.11 or later\n",
+		x->cfg->name, x->cfg->profile->name);
+}
+
 /* Choose the variant, refuse model-only steps, run the model and write. */
 static int export_run(struct xctx *x)
 {
@@ -607,6 +626,8 @@ static int export_run(struct xctx *x)
 		rc = write_outputs(x);
 	if (!rc)
 		xp_warn_indistinct(x);
+	if (!rc)
+		warn_no_shutdown(x);
 	return rc;
 }
 

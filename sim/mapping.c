@@ -125,6 +125,12 @@ static void step_madvise(struct world *w, const struct scn_step *st, struct sim_
 	int64_t start, len, done = 0;
 	char a = st->s_advice;
 
+	if ((a == 'R' || a == 'W') && !w->fs.sem.madv_populate) {
+		sr->err = -EINVAL;      /* madvise_behavior_valid() */
+		note(sr, "MADV_POPULATE_%s is unknown to this kernel: nothing faulted in",
+		     a == 'R' ? "READ" : "WRITE");
+		return;
+	}
 	if (!map_range(w, st, a == 'W' ? 2 : a == 'R' ? 1 : 0, sr, &start, &len))
 		return;
 	if (a == 'R')
@@ -144,6 +150,11 @@ static void step_madvise(struct world *w, const struct scn_step *st, struct sim_
 /* mmap: the new current mapping; MAP_SYNC (-S) fails on a file without DAX. */
 static void step_mmap(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
+	if (st->s_map_sync && !w->fs.sem.map_shared_validate) {
+		sr->err = -EINVAL;      /* do_mmap(): MAP_SHARED_VALIDATE is no map type */
+		note(sr, "MAP_SHARED_VALIDATE is unknown to this kernel: nothing mapped");
+		return;
+	}
 	if (st->s_map_sync) {
 		sr->err = w->fs.s_shutdown ? -EIO : -EOPNOTSUPP;   /* ext4_file_mmap() */
 		note(sr, "MAP_SYNC needs a DAX file system: nothing mapped");

@@ -129,6 +129,11 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 {
 	int64_t done = 0, call = pwrite_call_size(st);
 
+	if (st->s_dsync && !w->fs.sem.pwritev2_syscall) {
+		sr->err = -ENOSYS;
+		note(sr, "pwritev2(2) does not exist on this kernel: nothing written");
+		return;
+	}
 	if (st->s_atomic) {
 		sr->err = -EOPNOTSUPP;
 		note(sr, "RWF_ATOMIC: the device has no atomic write unit; nothing written");
@@ -192,6 +197,11 @@ static void step_copy_range(struct world *w, const struct scn_step *st,
 	int64_t src = st->s_src, dst = st->s_off, done = 0;
 	int64_t len = st->s_has_len ? st->s_len : w->fs.inode.i_size - src;
 
+	if (!w->fs.sem.copy_file_range_syscall) {
+		sr->err = -ENOSYS;
+		note(sr, "copy_file_range(2) does not exist on this kernel: nothing copied");
+		return;
+	}
 	while (len > 0) {
 		int64_t got;
 
@@ -416,8 +426,9 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
 	case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_FUNSHARE: step_fallocate(w, st, sr); break;
 	case SCN_SHUTDOWN:
-		if (st->s_logflush)
-			ext4_shutdown_logflush(&w->fs);
+		sr->err = ext4_shutdown(&w->fs, st->s_logflush);
+		if (sr->err)
+			break;
 		/* fall through */
 	case SCN_CRASH:
 		w->mapped = false;

@@ -410,5 +410,7 @@ int vfs_copy_file_range(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out, int
 			int64_t *copied);
 /* ext4_force_shutdown(EXT4_GOING_FLAGS_LOGFLUSH)'s commit before the crash */
 void ext4_shutdown_logflush(struct ext4_fs *fs);
+/* ext4_ioctl(EXT4_IOC_SHUTDOWN): -ENOTTY before shutdown_ioctl, else the log flush of -f; 0. */
+int ext4_shutdown(struct ext4_fs *fs, bool logflush);
 
 #endif

@@ -159,7 +159,8 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "A punch inside (i_disksize, i_size) left i_disksize low; a later mkwrite "
 		"allocated a written block beyond it: e2fsck's \"end of extent exceeds allowed "
 		"value\".",
-		.shown_by = "scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml after-6.18" },
+		.shown_by = "scenarios/bugs/2025-punch-mkwrite-beyond-disksize.yaml after-6.18",
+		.stable = "5.4 5.10" },
 	[T_ZERO_ORDERED_WRITTEN_ONLY] = {
 		"zero_ordered_written_only",
 		"154922b34da9 ext4: don't order data when zeroing unwritten or delayed block",
@@ -323,7 +324,8 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "With the flag set first (and ordered_data_shutdown_check), the log flush "
 		"that `shutdown -f` promises loses exactly the transactions that have ordered "
 		"data: the commit's data writeback is refused and the journal aborted.",
-		.shown_by = "scenarios/xfs_io/shutdown-logflush.yaml k6.17" },
+		.shown_by = "scenarios/xfs_io/shutdown-logflush.yaml k6.17",
+		.stable = "5.10" },
 	[T_IOMAP_DIRTY_WRITE_ONLY] = {
 		"iomap_dirty_write_only",
 		"unmerged: Zhongwei Cai, ext4: remove unnecessary ext4_inode_datasync_dirty in "
@@ -378,6 +380,89 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"extent past the on-disk size.  Found while making writeback of large folios "
 		"restart its handle when credits run out (the same series).",
 		.shown_by = "scenarios/bugs/f7-writeback-bailout-stale.yaml before-6.12" },
+	[T_SHUTDOWN_IOCTL] = {
+		"shutdown_ioctl",
+		"783d94854499 ext4: add EXT4_IOC_GOINGDOWN ioctl", "4.11",
+		"ext4 has no shutdown ioctl: xfs_io's `shutdown` (XFS_IOC_GOINGDOWN, the same "
+		"number) fails with ENOTTY and the file system goes on as before",
+		"EXT4_IOC_SHUTDOWN: the file system is shut down (with -f after a log flush); "
+		"the model's `shutdown` step is then a crash",
+		"ext4_ioctl, ext4_shutdown", "the release is the list's record (the ext4 pull "
+		"of the 4.11 merge window); 4.9.337's fs/ext4 has no EXT4_IOC_SHUTDOWN, 4.14.280's "
+		"has it", SEM(shutdown_ioctl),
+		.why = "A way for tests to stop a file system as if the machine had lost power, "
+		"as XFS_IOC_GOINGDOWN does for XFS; fstests' _scratch_shutdown uses it.  "
+		"Before it, a scenario on ext4 needs a power cut (`crash`) to crash.",
+		.shown_by = "scenarios/xfs_io/shutdown-enotty.yaml before-4.11" },
+	[T_ORDERED_WRITEOUT_DO_WRITEPAGES] = {
+		"ordered_writeout_do_writepages",
+		"59205c8d4eae ext4: switch to using ext4_do_writepages() for ordered data "
+		"writeout (Jan Kara's writeback series)", "6.2",
+		"the commit's ordered-data writeout is jbd2's generic_writepages() over "
+		"ext4_writepage(), which refuses after a shutdown (EIO): a commit with ordered "
+		"data to write fails and jbd2 aborts the journal",
+		"ext4_normal_submit_inode_data_buffers() calls ext4_do_writepages(), which has "
+		"no shutdown test until ordered_data_shutdown_check (6.16)",
+		"jbd2_journal_submit_inode_data_buffers, ext4_writepage, "
+		"ext4_normal_submit_inode_data_buffers", "seen only through `shutdown -f`, as "
+		"ordered_data_shutdown_check; the release is the list's record (the 6.2 merge "
+		"window), unconfirmed by tag", SEM(ordered_writeout_do_writepages),
+		.why = "Part of the series that stopped ext4 from providing .writepage: the "
+		"commit writes ordered data with the file system's own writepages, which "
+		"cannot allocate when called from the commit.  It dropped the shutdown test "
+		"of ext4_writepage() from that path as a side effect, until 6.16 tested "
+		"the shutdown in ext4_do_writepages() itself.",
+		.shown_by = "scenarios/xfs_io/shutdown-logflush.yaml k6.12" },
+	[T_COPY_FILE_RANGE_SYSCALL] = {
+		"copy_file_range_syscall",
+		"29732938a628 vfs: add copy_file_range syscall and vfs helper", "4.5",
+		"there is no copy_file_range(2): xfs_io's copy_range fails with ENOSYS",
+		"copy_file_range(2) within the file (do_splice_direct for ext4)",
+		"vfs_copy_file_range", "the release is the list's record; 4.4.220's "
+		"fs/read_write.c has no copy_file_range, 4.9.337's has it",
+		SEM(copy_file_range_syscall),
+		.why = "A system call to copy a range between (or within) files in the kernel, "
+		"without a round trip through user memory.",
+		.shown_by = "scenarios/xfs_io/old-syscalls.yaml k4.4" },
+	[T_PWRITEV2_SYSCALL] = {
+		"pwritev2_syscall",
+		"f17d8b35452c vfs: vfs: Define new syscalls preadv2,pwritev2 (4.6), and "
+		"e864f39569f4 fs: add RWF_DSYNC aand RWF_SYNC (4.7)", "4.7",
+		"there is no pwritev2(2): xfs_io's `pwrite -V N -D` fails with ENOSYS (a plain "
+		"`pwrite -V N`, pwritev(2), works)",
+		"pwritev2(2) with RWF_DSYNC: the write is synced as by O_DSYNC",
+		"vfs_writev, kiocb_set_rw_flags", "no profile lies between the two commits: on "
+		"4.6 alone RWF_DSYNC was refused (EOPNOTSUPP); 4.4.220's fs/read_write.c has no "
+		"pwritev2, 4.9.337's accepts RWF_HIPRI, RWF_DSYNC and RWF_SYNC",
+		SEM(pwritev2_syscall),
+		.why = "Per-call flags for vectored reads and writes; RWF_DSYNC makes one write "
+		"synchronous without opening the file O_DSYNC.",
+		.shown_by = "scenarios/xfs_io/old-syscalls.yaml k4.4" },
+	[T_MADV_POPULATE] = {
+		"madv_populate",
+		"4ca9b3859dac mm/madvise: introduce MADV_POPULATE_(READ|WRITE) to prefault "
+		"page tables", "5.14",
+		"madvise(MADV_POPULATE_READ / _WRITE) is an unknown advice: EINVAL, nothing is "
+		"faulted in (no ->page_mkwrite)",
+		"the range is faulted in, for write through ->page_mkwrite (ext4_page_mkwrite)",
+		"madvise_populate", "5.10's mm/madvise.c (5.10.0) has no MADV_POPULATE, 5.14.0's "
+		"has it", SEM(madv_populate),
+		.why = "Prefaulting a mapping (and for writes, allocating its blocks) without "
+		"touching every page from user space.",
+		.shown_by = "scenarios/xfs_io/old-syscalls.yaml k4.4" },
+	[T_MAP_SHARED_VALIDATE] = {
+		"map_shared_validate",
+		"1c9725974074 mm: introduce MAP_SHARED_VALIDATE, a mechanism to safely define "
+		"new mmap flags (with MAP_SYNC)", "4.15",
+		"xfs_io's `mmap -S` (MAP_SHARED_VALIDATE | MAP_SYNC) is an unknown map type: "
+		"EINVAL",
+		"the flags are validated: MAP_SYNC on a file without DAX is EOPNOTSUPP "
+		"(ext4_file_mmap)",
+		"do_mmap, ext4_file_mmap", "4.14.280's mm/mmap.c has no MAP_SHARED_VALIDATE, "
+		"4.15.0's has it; either way nothing is mapped", SEM(map_shared_validate),
+		.why = "A way to add mmap flags that old kernels must refuse instead of "
+		"ignoring; MAP_SYNC (DAX) was the first.",
+		.shown_by = "scenarios/xfs_io/old-syscalls.yaml k4.4" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
@@ -400,7 +485,9 @@ static const struct ext4_profile profiles[] = {
 	{ "5.15", "mainline 5.15: the 2021 delalloc series", "5.14",
 	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE), NULL },
 	{ "6.1", "mainline 6.1.0", "5.15", NONE, NULL },
-	{ "6.4", "mainline 6.4: the short-copy fix", "6.1", ON(T_SHORT_COPY_ZERO), NULL },
+	{ "6.4", "mainline 6.4: the short-copy fix, the ordered-data writeout through "
+	  "ext4_do_writepages (6.2)", "6.1", ON(T_SHORT_COPY_ZERO, T_ORDERED_WRITEOUT_DO_WRITEPAGES),
+	  NULL },
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
 	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY), NULL },
 	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock, an "
@@ -416,9 +503,10 @@ static const struct ext4_profile profiles[] = {
 	     T_UNIFIED_SYNC_CHECK, T_ISIZE_EXT_OUTSIDE_HANDLE, T_ZERO_EOF_IN_WRITE_CHECKS), NULL },
 	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
 	  "7.1", ON(T_PUNCH_END_EOF_BLOCK), NULL },
-	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer "
-	  "and punch-size backports", "6.4",
-	  ON(T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW), NULL },
+	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer, "
+	  "punch-size and log-flush backports", "6.1",
+	  ON(T_SHORT_COPY_ZERO, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW,
+	     T_LOGFLUSH_COMMIT_FIRST), NULL },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
 	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL), NULL },

@@ -55,6 +55,12 @@ struct ext4_semantics {
 	bool iomap_dirty_write_only;    /* unmerged 2021 read-path patch */
 	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
 	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
+	bool shutdown_ioctl;            /* 783d94854499 (4.11) */
+	bool ordered_writeout_do_writepages;    /* 59205c8d4eae (6.2) */
+	bool copy_file_range_syscall;   /* 29732938a628 (4.5) */
+	bool pwritev2_syscall;          /* f17d8b35452c (4.6), RWF_DSYNC e864f39569f4 (4.7) */
+	bool madv_populate;             /* 4ca9b3859dac (5.14) */
+	bool map_shared_validate;       /* 1c9725974074 (4.15) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -84,6 +90,12 @@ enum ext4_toggle_id {
 	T_IOMAP_DIRTY_WRITE_ONLY,
 	T_GET_BLOCK_UNWRITTEN_NEW,
 	T_WB_SUBMIT_PARTIAL_FOLIO,
+	T_SHUTDOWN_IOCTL,
+	T_ORDERED_WRITEOUT_DO_WRITEPAGES,
+	T_COPY_FILE_RANGE_SYSCALL,
+	T_PWRITEV2_SYSCALL,
+	T_MADV_POPULATE,
+	T_MAP_SHARED_VALIDATE,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

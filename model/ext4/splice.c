@@ -110,7 +110,8 @@ int vfs_copy_file_range(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out, int
  * `shutdown -f`); what the commit waits for (ordered data) is written as
  * at any commit.  Before logflush_commit_first the shutdown flag is set
  * before the commit; where the commit's ordered-data writeback tests that
- * flag (ordered_data_shutdown_check: ext4_do_writepages() returns EIO) and
+ * flag (before ordered_writeout_do_writepages ext4_writepage() returns EIO,
+ * with ordered_data_shutdown_check ext4_do_writepages() does) and
  * the file has dirty folios, jbd2 aborts the journal before the commit
  * block, so the transaction is lost as in a shutdown without -f.  The
  * crash itself is the caller's.
@@ -118,11 +119,28 @@ int vfs_copy_file_range(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out, int
 void ext4_shutdown_logflush(struct ext4_fs *fs)
 {
 	const transaction_t *t = fs->journal.j_running_transaction;
+	bool refused = fs->sem.ordered_data_shutdown_check ||
+		       !fs->sem.ordered_writeout_do_writepages;
 
 	if (fs->s_shutdown || !t)
 		return;
-	if (fs->sem.ordered_data_shutdown_check && !fs->sem.logflush_commit_first &&
+	if (refused && !fs->sem.logflush_commit_first &&
 	    (t->t_ji_flags & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode.i_mapping))
 		return;
 	jbd2_journal_force_commit(&fs->journal);
+}
+
+/*
+ * ext4_ioctl(EXT4_IOC_SHUTDOWN) as xfs_io's `shutdown [-f]` calls it:
+ * before shutdown_ioctl ext4 has no such ioctl (-ENOTTY, nothing changes);
+ * else -f flushes the log first (ext4_shutdown_logflush) and 0 is returned:
+ * the shutdown itself, a crash as the model treats it, is the caller's.
+ */
+int ext4_shutdown(struct ext4_fs *fs, bool logflush)
+{
+	if (!fs->sem.shutdown_ioctl)
+		return -ENOTTY;
+	if (logflush)
+		ext4_shutdown_logflush(fs);
+	return 0;
 }

@@ -110,6 +110,10 @@ check quiz-mount-flags '[ "$rc" = 0 ] && grep -q "noauto_da_alloc" "$out"'
 run scripts/patches-doc -b "$build"
 check patches-doc-current 'cmp -s "$out" docs/patches.md ||
 	{ echo "  docs/patches.md is stale: run scripts/patches-doc > docs/patches.md"; false; }'
+# docs/bug-kernels.md (the kernels each bug scenario violates on) is what the code produces
+run scripts/bug-kernels-doc -b "$build"
+check bug-kernels-doc-current 'cmp -s "$out" docs/bug-kernels.md ||
+	{ echo "  docs/bug-kernels.md is stale: run scripts/bug-kernels-doc > docs/bug-kernels.md"; false; }'
 run "$sim" patches
 # (a section whose diff shows nothing is named: its toggle needs a scenario that shows it)
 check patches-doc-every-toggle '[ "$(grep -c "^## \`" docs/patches.md)" = "$(grep -c "^    commit:" "$out")" ] &&
@@ -408,6 +412,38 @@ done
 run "$sim" run -c "w -S 0x61 0 10" -c "mm -rw 0 4096" -c "mw -S 0x62 2 2" -c "ms -s" \
 	-c "mr -v 0 10" -c "ma -d 0 4096" -c "mu" -c "t 4" -c "r -v 0 4"
 check xfs-io-abbreviations '[ "$rc" = 0 ] && golden xfs-io-abbreviations "$out"'
+# shutdown -f across the history (scenarios/xfs_io/shutdown-logflush.yaml, its first part):
+# the commit's ordered-data writeout refuses after the shutdown flag through ext4_writepage
+# before 59205c8d4eae (6.2) and through ext4_do_writepages from 6.16; the flag is set first
+# unless logflush_commit_first (backported to 5.10 and 6.1): the write is lost on 4.14, 5.4
+# and 6.1.0, kept on 5.10, Debian's 6.1.192, 6.4, 6.12 and 6.18, lost on Debian's 6.17.13
+for kb in 4.14:00 5.4:00 5.10:aa 6.1:00 debian-6.1.192:aa 6.4:aa 6.12:aa debian-6.17.13:00 6.18:aa; do
+	k=${kb%%:*} b=${kb##*:}
+	run "$sim" run --quiet --kernel "$k" --variant k6.18 --dump-file "$tmp/lf.bin" \
+		scenarios/xfs_io/shutdown-logflush.yaml
+	check "shutdown-logflush-$k" '[ "$rc" = 0 ] && [ "$(od -An -tx1 -N1 "$tmp/lf.bin" | tr -d " ")" = "$b" ]'
+done
+# before 783d94854499 (4.11) ext4 has no shutdown ioctl: ENOTTY and nothing happens
+run "$sim" run scenarios/xfs_io/shutdown-enotty.yaml
+check shutdown-enotty '[ "$rc" = 0 ] && [ "$(grep -c "error: Inappropriate ioctl for device" "$out")" = 2 ] &&
+	[ "$(grep -c "running transaction 1 lost" "$out")" = 1 ]'
+# an export whose kernel has no shutdown ioctl says that its crashes cannot run there
+mkdir -p "$tmp/exp-old"
+run "$sim" export --format xfs_io -o "$tmp/exp-old" --kernel 4.9 -c "pwrite 0 4k" -c fsync -c crash
+check export-no-shutdown-warning '[ "$rc" = 0 ] && grep -q "has no shutdown ioctl for ext4" "$err"'
+run "$sim" export --format xfs_io -o "$tmp/exp-old" --kernel 4.14 -c "pwrite 0 4k" -c fsync -c crash
+check export-shutdown-no-warning '[ "$rc" = 0 ] && ! grep -q "shutdown ioctl" "$err"'
+# system calls older kernels lack (scenarios/xfs_io/old-syscalls.yaml): each step's error
+# per kernel, and the final bytes (4.4 copies and writes nothing)
+run "$sim" run scenarios/xfs_io/old-syscalls.yaml
+check old-syscalls '[ "$rc" = 0 ] && [ "$(grep -c "error: Function not implemented" "$out")" = 2 ] &&
+	[ "$(grep -c "error: Invalid argument" "$out")" = 5 ] &&
+	[ "$(grep -c "error: Operation not supported" "$out")" = 2 ]'
+for kb in 4.4:8192 4.9:16384 5.14:16384; do
+	k=${kb%%:*} n=${kb##*:}
+	run "$sim" run --quiet --variant "k$k" --dump-file "$tmp/os.bin" scenarios/xfs_io/old-syscalls.yaml
+	check "old-syscalls-size-$k" '[ "$rc" = 0 ] && [ "$(stat -c %s "$tmp/os.bin")" = "$n" ]'
+done
 # the pwritev2 flags without -V, and -R without -Z, are refused with the reason
 expect_exit2 pwrite-D-without-V "$sim" run -c "pwrite -D 0 4096"
 check pwrite-D-without-V-reason 'grep -q "passes only with -V N" "$err"'
