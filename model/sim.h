@@ -75,6 +75,7 @@ struct sim_counters {
 	uint64_t copy_under_handle;     /* user copies done with a handle open */
 	uint64_t folio_lock_under_handle[SITE_COUNT];
 	uint64_t mark_dirty_calls;      /* ext4_mark_inode_dirty */
+	uint64_t update_i_disksize_calls; /* ext4_update_i_disksize (i_data_sem for writing) */
 	uint64_t ordered_ranges_added;  /* ext4_jbd2_inode_add_write/_wait */
 	uint64_t j_state_lock_reads;    /* read_lock(&journal->j_state_lock) */
 	uint64_t sync_waits;            /* waits for writeback in sync paths */

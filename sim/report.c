@@ -165,6 +165,7 @@ unsigned report_counters_flat(const struct sim_counters *c, struct named_count *
 		out[n++] = (struct named_count){ names[s], c->folio_lock_under_handle[s] };
 	}
 	out[n++] = (struct named_count){ "mark_dirty_calls", c->mark_dirty_calls };
+	out[n++] = (struct named_count){ "update_i_disksize_calls", c->update_i_disksize_calls };
 	out[n++] = (struct named_count){ "ordered_ranges_added", c->ordered_ranges_added };
 	out[n++] = (struct named_count){ "j_state_lock_reads", c->j_state_lock_reads };
 	out[n++] = (struct named_count){ "sync_waits", c->sync_waits };
@@ -187,12 +188,15 @@ void json_counters(FILE *out, const struct sim_counters *c)
 	for (int s = 0; s < SITE_COUNT; s++)
 		fprintf(out, "%s\"%s\": %llu", s ? ", " : "", sim_lock_site_name(s),
 			(unsigned long long)c->folio_lock_under_handle[s]);
-	fprintf(out, "}, \"mark_dirty_calls\": %llu, \"ordered_ranges_added\": %llu, "
+	fprintf(out, "}, \"mark_dirty_calls\": %llu, \"update_i_disksize_calls\": %llu, "
+		"\"ordered_ranges_added\": %llu, "
 		"\"j_state_lock_reads\": %llu, \"sync_waits\": %llu, \"commits\": %llu, "
 		"\"checkpoints\": %llu, \"bios_submitted\": %llu, \"flushes\": %llu, "
 		"\"disksize_over_size\": %llu, \"datasync_dirty_checks\": %llu, "
 		"\"nonda_switches\": %llu}",
-		(unsigned long long)c->mark_dirty_calls, (unsigned long long)c->ordered_ranges_added,
+		(unsigned long long)c->mark_dirty_calls,
+		(unsigned long long)c->update_i_disksize_calls,
+		(unsigned long long)c->ordered_ranges_added,
 		(unsigned long long)c->j_state_lock_reads, (unsigned long long)c->sync_waits,
 		(unsigned long long)c->commits, (unsigned long long)c->checkpoints,
 		(unsigned long long)c->bios_submitted, (unsigned long long)c->flushes,

@@ -329,7 +329,9 @@ struct ext4_size_rule {
  * record it in the event log with its @rule (a static object: the event
  * keeps the pointer), so that a trace can say which kernel function and rule
  * moved a size.  i_size_write() and ext4_set_i_disksize() store @newsize;
- * ext4_update_i_disksize() raises i_disksize, never lowers it;
+ * ext4_update_i_disksize() raises i_disksize, never lowers it, and counts
+ * every call (update_i_disksize_calls: the kernel takes i_data_sem for
+ * writing on each, whether or not the size moves);
  * ext4_update_inode_size() raises both (each with its rule) and says whether
  * either changed.
  */

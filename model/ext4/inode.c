@@ -538,6 +538,7 @@ bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
 void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize,
 			    const struct ext4_size_rule *rule)
 {
+	fs->counters->update_i_disksize_calls++;
 	if (newsize > fs->inode.i_disksize)
 		ext4_set_i_disksize(fs, newsize, rule);
 }

@@ -1,6 +1,7 @@
 # cli.sh - the command line: bad input exits 2 with one message on stderr and nothing on
 # stdout; --dump-file; the outputs of crashstates, diff and patches (goldens under
-# tests/golden/cli/); docs/patches.md is what the code prints.
+# tests/golden/cli/); docs/patches.md is what the code prints; the 4.19 backport's counters and
+# diff command in docs/bug-library.md are what the model measures.
 
 # bad scenario files: exit 2, and the error at the position the file's first line names
 for f in tests/data/yaml-bad/*.yaml; do
@@ -449,3 +450,30 @@ done
 expect_exit2 pwrite-D-without-V "$sim" run -c "pwrite -D 0 4096"
 check pwrite-D-without-V-reason 'grep -q "passes only with -V N" "$err"'
 expect_exit2 pwrite-R-without-Z "$sim" run -c "pwrite -R 0 4096"
+
+# docs/bug-library.md's counters of the 4.19 backport are what `run --json` measures (each
+# variant's row: h, copy, locks by site, dirty, disksize), and its diff command shows the
+# handles, copies and write_begin locks the series removes
+bp=scenarios/patches/backport-4.19-delalloc-series.yaml
+for v in $(sed -n 's/^  - {name: \([a-z0-9.-]*\),.*/\1/p' "$bp"); do
+	run "$sim" run --json --variant "$v" "$bp"
+	row=$(grep -o '"counters": {[^}]*{[^}]*}[^}]*}' "$out" | head -1 | tr -d '{}":,' | awk '{
+		for (i = 1; i < NF; i++) c[$i] = $(i + 1)
+		split("write_begin writepages zero_partial isize_ext read page_mkwrite", site, " ")
+		locks = ""
+		for (s = 1; s <= 6; s++) if (c[site[s]] > 0)
+			locks = locks (locks == "" ? "" : ", ") site[s] " " c[site[s]]
+		printf "| %s | %s | %s | %s | %s |", c["handles_started"], c["copy_under_handle"],
+			locks == "" ? "0" : locks, c["mark_dirty_calls"], c["update_i_disksize_calls"] }')
+	check "bug-library-backport-row $v" '[ "$rc" = 0 ] && [ -n "$row" ] &&
+		grep "^| $v | " docs/bug-library.md | grep -qF -- " $row" ||
+		{ echo "  docs/bug-library.md: the row of $v should end \"$row\""; false; }'
+done
+cmd=$(tr '\n' ' ' < docs/bug-library.md |
+	grep -o 'build/ext4sim diff scenarios/patches/backport-4.19-delalloc-series.yaml --patch [^`]*' |
+	head -1 | sed "s|^build/ext4sim |$sim |")
+run $cmd
+check bug-library-backport-diff '[ "$rc" = 0 ] && [ -n "$cmd" ] &&
+	grep -q "^  handles_started  *502  *302 (-200)   <- differs\$" "$out" &&
+	grep -q "^  copy_under_handle  *500  *0 (-500)   <- differs\$" "$out" &&
+	grep -q "^  folio_lock_under_handle.write_begin 500  *0 (-500)   <- differs\$" "$out"'

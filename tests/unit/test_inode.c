@@ -1488,6 +1488,71 @@ static void test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end(void **s
 		  "model/mm/filemap.c filemap_remove_folio from truncate_pagecache");
 }
 
+/* One delalloc write at @pos of @len bytes; the counter's growth. */
+static uint64_t disksize_calls_of_write(struct ext4_fs *fs, struct sim_counters *c,
+					int64_t pos, int64_t len)
+{
+	uint64_t before = c->update_i_disksize_calls;
+	int64_t written;
+
+	assert_int_equal(ext4_file_write(fs, pos, len, 0x33, len, &written), 0);
+	assert_int_equal(written, len);
+	ext4_check_state(fs);
+	return c->update_i_disksize_calls - before;
+}
+
+/*
+ * update_i_disksize_calls counts ext4_update_i_disksize(), where delalloc
+ * write_end raises i_disksize in a block already on disk.  4 KiB blocks on
+ * @profile (with 4df031ff5876 forced to @disksize_vs_isize): 10 bytes
+ * fsynced (writeback raises i_disksize: 1 call), 10 more inside the
+ * written block 0 past i_size (1 call on every kernel), 4 KiB delayed at
+ * 8 KiB (none), then 10 bytes at 30, in block 0, past i_disksize (20) but
+ * inside i_size: before 4df031ff5876 write_end compared with i_disksize
+ * and raised it to 40 (1 call); after it, with i_size, and left it (0).
+ */
+static void disksize_calls_on(const char *profile, bool disksize_vs_isize)
+{
+	struct ext4_mount_opts o = { .block_size = 4096, .data = DATA_ORDERED, .delalloc = true,
+				     .dioread_nolock = true, .auto_da_alloc = true,
+				     .disk_blocks = DISK_BLOCKS };
+	struct blkdev *bd = blkdev_create(DISK_BLOCKS, 4096);
+	struct ext4_semantics sem;
+	struct sim_counters c = { 0 };
+	struct jbd2_recovery_info ri;
+	struct ext4_fs fs;
+
+	snprintf(g_ctx, sizeof(g_ctx), "update_i_disksize_calls on %s, da_disksize_vs_isize %d",
+		 profile, disksize_vs_isize);
+	assert_non_null(ext4_profile_find(profile));
+	ext4_profile_semantics(ext4_profile_find(profile), &sem);
+	ext4_toggle_set(&sem, ext4_toggle_find("da_disksize_vs_isize"), disksize_vs_isize);
+	ext4_mkfs(bd, &o);
+	assert_int_equal(ext4_fill_super(&fs, bd, &o, &sem, &c, &ri), 0);
+	assert_int_equal(disksize_calls_of_write(&fs, &c, 0, 10), 0);
+	assert_int_equal(ext4_sync_file(&fs, 0, INT64_MAX, false), 0);
+	assert_int_equal(c.update_i_disksize_calls, 1);
+	assert_int_equal(fs.inode.i_disksize, 10);
+	assert_int_equal(disksize_calls_of_write(&fs, &c, 10, 10), 1);
+	assert_int_equal(fs.inode.i_disksize, 20);
+	assert_int_equal(disksize_calls_of_write(&fs, &c, 8192, 4096), 0);
+	assert_int_equal(fs.inode.i_size, 12288);
+	assert_int_equal(disksize_calls_of_write(&fs, &c, 30, 10), disksize_vs_isize ? 0 : 1);
+	assert_int_equal(fs.inode.i_disksize, disksize_vs_isize ? 20 : 40);
+	ext4_free_fs(&fs);
+	blkdev_destroy(bd);
+}
+
+static void test_inode__update_i_disksize_calls_delalloc_write_end(void **state)
+{
+	(void)state;
+	disksize_calls_on("4.19", false);
+	disksize_calls_on("4.19", true);
+	disksize_calls_on("5.14", false);
+	disksize_calls_on("5.15", true);
+	disksize_calls_on("6.18", true);
+}
+
 /* A SIM_ASSERT in the model aborts the binary: say where it happened. */
 static void on_abort(int sig)
 {
@@ -1534,6 +1599,7 @@ int main(void)
 		T(test_inode__writeback_enospc_after_first_extent),
 		T(test_inode__writeback_enospc_first_allocation_retries),
 		T(test_inode__dioread_nolock_wait_for_folio_sharing_an_io_end),
+		T(test_inode__update_i_disksize_calls_delalloc_write_end),
 #undef T
 	};
 

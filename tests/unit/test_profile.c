@@ -158,6 +158,29 @@ static void test_profile__debian_6_12_has_one_half(void **state)
 	assert_true(has("debian-6.1.192", T_DISKSIZE_BEFORE_PUNCH_PARTIAL));
 }
 
+/*
+ * The 2021 delalloc series on the long-term kernels: 5.10's last release
+ * carries 4df031ff5876 as a stable backport, no series before 5.15 carries
+ * cc883236b792, and 4.19 and 5.4 have neither (4.19 with the series is a
+ * variant: scenarios/patches/backport-4.19-delalloc-series*.yaml).
+ */
+static void test_profile__series_have_the_delalloc_series_backports(void **state)
+{
+	(void)state;
+	assert_true(has("debian-5.10.262", T_DA_DISKSIZE_VS_ISIZE));
+	assert_false(has("debian-5.10.262", T_DA_WRITE_NO_HANDLE));
+	assert_false(has("5.10", T_DA_DISKSIZE_VS_ISIZE));
+	assert_false(has("5.14", T_DA_DISKSIZE_VS_ISIZE));
+	for (unsigned i = 0; i < 8; i++) {
+		const char *series = (const char *[]){ "4.4", "4.14", "4.19", "5.4", "4.4.302",
+						       "4.14.336", "4.19.325", "5.4.302" }[i];
+
+		assert_false(has(series, T_DA_DISKSIZE_VS_ISIZE));
+		assert_false(has(series, T_DA_WRITE_NO_HANDLE));
+	}
+	assert_true(has("5.15", T_DA_DISKSIZE_VS_ISIZE) && has("5.15", T_DA_WRITE_NO_HANDLE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +190,7 @@ int main(void)
 		cmocka_unit_test(test_profile__mainline_follows_releases),
 		cmocka_unit_test(test_profile__semantics_follow_toggles),
 		cmocka_unit_test(test_profile__debian_6_12_has_one_half),
+		cmocka_unit_test(test_profile__series_have_the_delalloc_series_backports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
