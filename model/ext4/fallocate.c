@@ -13,7 +13,10 @@
  * mode (sync_persist_zero), one SYNC test for every mode
  * (unified_sync_check), the size raised once after the last chunk and the
  * EOF folio write-protected after that (isize_ext_outside_handle); and
- * 7.2's punch ending at the block holding i_size (punch_end_eof_block).
+ * 7.2's punch ending at the block holding i_size (punch_end_eof_block); and,
+ * by its toggle, insert range's right shift as it was before 4.10, which
+ * forgot a one-block extent at the offset that ends a leaf
+ * (insert_shift_start_block).
  *
  * Journalled metadata: every allocation chunk, conversion and size change
  * is one handle (the extent blocks, the bitmap, the raw inode); punch,
@@ -558,6 +561,28 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	return ext4_journal_stop(fs, "ext4_collapse_range", h);
 }
 
+/*
+ * ext4_ext_shift_extents(), SHIFT_RIGHT (insert range): every extent from
+ * @start on moves @shift blocks right.  The kernel walks the leaves from the
+ * last one back, shifting in each the extents from @start on, and goes on to
+ * the leaf before while @start is below the walked leaf's first block less
+ * one; before 14d981f468a1 (insert_shift_start_block off) the test was
+ * `start < stop`, not `start <= stop`, so when the extent at @start is a
+ * single block ending a leaf and the next leaf starts right after it, that
+ * leaf is never walked and the block stays at @start: the hole opens one
+ * block late.  The model's leaves are its extent blocks (ext4_ext_dirty);
+ * the skipped extent is left merged with the rest of the one split at @start.
+ */
+static void ext4_ext_shift_extents(struct ext4_fs *fs, uint32_t start, uint32_t shift)
+{
+	struct ext4_es_tree *t = &fs->inode.i_es;
+
+	if (!fs->sem.insert_shift_start_block &&
+	    es_shift_right_misses_start(t, start, fs->lay.extents_per_block))
+		start++;
+	es_shift(t, start, shift, false);                                  /* SHIFT_RIGHT */
+}
+
 static const struct ext4_size_rule insert_isize = EXT4_SIZE_RULE("ext4_insert_range",
 	"insert range lengthens the file by the inserted length");
 static const struct ext4_size_rule insert_disksize = EXT4_SIZE_RULE("ext4_insert_range",
@@ -593,7 +618,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	ext4_set_i_disksize(fs, fs->inode.i_disksize + len, &insert_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_es_remove_delayed(fs, lblk);
-	es_shift(t, lblk, (uint32_t)(len >> bits), false);                  /* SHIFT_RIGHT */
+	ext4_ext_shift_extents(fs, lblk, (uint32_t)(len >> bits));
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode.i_flags & EXT4_SYNC_FL)

@@ -377,6 +377,32 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"extent past the on-disk size.  Found while making writeback of large folios "
 		"restart its handle when credits run out (the same series).",
 		.shown_by = "scenarios/bugs/f7-writeback-bailout-stale.yaml before-6.12" },
+	[T_INSERT_SHIFT_START_BLOCK] = {
+		"insert_shift_start_block",
+		"14d981f468a1 ext4: Include forgotten start block on fallocate insert range",
+		"4.10",
+		"insert range's right shift walks the extent tree's leaves from the last one "
+		"back and goes on to the leaf before while start < (the walked leaf's first "
+		"block - 1): a one-block extent at the insert offset that ends a leaf, the "
+		"next leaf starting right after it, is never shifted, so the hole opens one "
+		"block late and the block keeps its old offset",
+		"the walk goes on while start <= that block (and stops at block 0): every "
+		"extent from the offset on is shifted",
+		"ext4_ext_shift_extents (ext4_insert_range)",
+		"the model's leaves are its extent blocks, packed in order (84 extents a leaf "
+		"at 1 KiB blocks, 340 at 4 KiB), not leaves a real ext4 splits at the "
+		"insertion point, so the steps that put a leaf boundary after the extent at "
+		"the offset differ from a real kernel's (generic/404 reaches one by 498 "
+		"inserts at one offset); the skipped block stays merged with the rest of the "
+		"extent split at the offset (two extents in the kernel); the extent-cache "
+		"pollution of the same walk (2b3864b32403) is not modelled",
+		SEM(insert_shift_start_block),
+		.why = "Insert range moved every extent from the offset on except, when the "
+		"extent tree had more than one leaf, a single-block extent at the offset ending "
+		"a leaf: the hole appeared one block after the offset, reads there returned "
+		"the old block, and a write to the offset overwrote it (generic/404).",
+		.shown_by = "scenarios/bugs/2017-insert-range-start-block.yaml after-4.4",
+		.stable = "4.4 4.9" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
