@@ -403,6 +403,27 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"the old block, and a write to the offset overwrote it (generic/404).",
 		.shown_by = "scenarios/bugs/2017-insert-range-start-block.yaml after-4.4",
 		.stable = "4.4 4.9" },
+	[T_JDATA_WRITE_END_COPIED] = {
+		"jdata_write_end_copied",
+		"3b136499e906 ext4: fix data corruption in data=journal mode", "4.12",
+		"data=journal, a short copy: ext4_journalled_write_end journals and marks "
+		"uptodate every mapped buffer of the write's range [from, to), also those the "
+		"copy did not reach (a short copy into a folio that is not uptodate counts as 0 "
+		"bytes); a buffer the write covered whole was not read, so its stale folio "
+		"bytes go to the log and stay in the page cache as uptodate",
+		"only the buffers of [from, from + copied) are journalled: with nothing copied, "
+		"none, and the retry reads the block first",
+		"ext4_journalled_write_end", "the folio's stale bytes are the model's fresh-folio "
+		"fill (0xee), not what a reused page held; the companion b90197b65518 (the zeroed "
+		"new buffers journalled instead of dirtied, whose dirty bit tripped a jbd2 "
+		"assertion at commit) is in both sides", SEM(jdata_write_end_copied),
+		.why = "In data=journal a write whose user buffer faulted part-way journalled the "
+		"whole range it was asked to write, so blocks the write would have overwritten "
+		"whole, never read from disk, reached the journal and then their home with "
+		"whatever the page held: data corruption, in the page cache at once and on disk "
+		"after the commit.",
+		.shown_by = "scenarios/bugs/2017-jdata-short-copy.yaml after-4.4",
+		.stable = "4.4 4.9" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */

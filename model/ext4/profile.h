@@ -56,6 +56,7 @@ struct ext4_semantics {
 	bool get_block_unwritten_new;   /* 2cd8bdb5efc1 (6.7) */
 	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
 	bool insert_shift_start_block;  /* 14d981f468a1 (4.10; in 4.4 and 4.9 stable) */
+	bool jdata_write_end_copied;    /* 3b136499e906 (4.12; in 4.4 and 4.9 stable) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -86,6 +87,7 @@ enum ext4_toggle_id {
 	T_GET_BLOCK_UNWRITTEN_NEW,
 	T_WB_SUBMIT_PARTIAL_FOLIO,
 	T_INSERT_SHIFT_START_BLOCK,
+	T_JDATA_WRITE_END_COPIED,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 
