@@ -416,6 +416,13 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
 	case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_FUNSHARE: step_fallocate(w, st, sr); break;
 	case SCN_SHUTDOWN:
+		if (!w->fs.sem.goingdown_ioctl) {
+			/* ext4_ioctl() has no EXT4_IOC_SHUTDOWN: -ENOTTY, nothing shut down */
+			sr->err = -ENOTTY;
+			note(sr, "no EXT4_IOC_SHUTDOWN in this kernel (goingdown_ioctl off): "
+			     "nothing shut down");
+			break;
+		}
 		if (st->s_logflush)
 			ext4_shutdown_logflush(&w->fs);
 		/* fall through */

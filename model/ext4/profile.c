@@ -424,6 +424,23 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"after the commit.",
 		.shown_by = "scenarios/bugs/2017-jdata-short-copy.yaml after-4.4",
 		.stable = "4.4 4.9" },
+	[T_GOINGDOWN_IOCTL] = {
+		"goingdown_ioctl",
+		"783d94854499 ext4: add EXT4_IOC_GOINGDOWN ioctl (id and release from the "
+		"list's record, unconfirmed; with the shutdown flag the file system's paths "
+		"test)", "4.11",
+		"ext4_ioctl() has no EXT4_IOC_SHUTDOWN (XFS_IOC_GOINGDOWN's number): xfs_io's "
+		"`shutdown` fails with ENOTTY and the file system goes on",
+		"`shutdown` (and `shutdown -f`, EXT4_GOING_FLAGS_LOGFLUSH) stops the file system "
+		"as a crash would leave it",
+		"ext4_ioctl (ext4_shutdown)", "a `shutdown` step is the interpreter's, not a "
+		"model function: with the toggle off the step returns ENOTTY and changes "
+		"nothing; the `crash` step, the model's power cut, needs no ioctl and is the same "
+		"on every kernel", SEM(goingdown_ioctl),
+		.why = "A way for tests (xfstests' godown and shutdown tests) to stop an ext4 "
+		"file system at once, as XFS had: writes in flight finish, nothing after them "
+		"reaches the disk, and the next mount recovers the journal as after a crash.",
+		.shown_by = "scenarios/xfs_io/shutdown-ioctl.yaml k4.14" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */

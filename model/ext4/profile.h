@@ -57,6 +57,7 @@ struct ext4_semantics {
 	bool wb_submit_partial_folio;   /* ded2d726a304 (6.17) */
 	bool insert_shift_start_block;  /* 14d981f468a1 (4.10; in 4.4 and 4.9 stable) */
 	bool jdata_write_end_copied;    /* 3b136499e906 (4.12; in 4.4 and 4.9 stable) */
+	bool goingdown_ioctl;           /* the EXT4_IOC_SHUTDOWN ioctl (4.11) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -88,6 +89,7 @@ enum ext4_toggle_id {
 	T_WB_SUBMIT_PARTIAL_FOLIO,
 	T_INSERT_SHIFT_START_BLOCK,
 	T_JDATA_WRITE_END_COPIED,
+	T_GOINGDOWN_IOCTL,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

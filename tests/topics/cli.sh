@@ -157,6 +157,14 @@ check diff-points-by-place 'golden diff-points-by-place "$out" && [ "$rc" = 0 ] 
 		grep -q "^    the run.s point 17 | 18 .*   <- differs (the states)\$" &&
 	grep -A1 "^  step 14 (pread): after it\$" "$out" | grep -q "^    the run.s point 20 | 21 "'
 
+# shutdown on a kernel without EXT4_IOC_SHUTDOWN (4.9): ENOTTY, nothing stops, the unsynced
+# write is still read; on 4.14 the step stops the file system and the write is lost
+run "$sim" run scenarios/xfs_io/shutdown-ioctl.yaml --variant k4.9
+check shutdown-ioctl-4.9 '[ "$rc" = 0 ] && golden shutdown-ioctl-4.9 "$out"'
+run "$sim" run scenarios/xfs_io/shutdown-ioctl.yaml --variant k4.14
+check shutdown-ioctl-4.14 '[ "$rc" = 0 ] && ! grep -q "Inappropriate ioctl" "$out" &&
+	grep -A2 "^  \[5\] pread" "$out" | grep -q "00000000: 11 11 11"'
+
 # matrix: every profile in release order, the rows that change marked; --toggles
 run "$sim" matrix scenarios/bugs/2024-eof-pollution-extend.yaml
 check matrix-profiles 'golden matrix-profiles "$out" && [ "$rc" = 0 ]'
