@@ -199,7 +199,7 @@ void crash_here(struct world *w, const struct scn_step *st, uint32_t idx,
 {
 	struct cs_point *pt;
 
-	if (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN)
+	if (st->s_op == SCN_CRASH || (st->s_op == SCN_SHUTDOWN && sr->err == 0))
 		return;
 	pt = enumerate_crash_states(w, idx, w->chk);
 	if (!pt)

@@ -13,7 +13,10 @@
  * mode (sync_persist_zero), one SYNC test for every mode
  * (unified_sync_check), the size raised once after the last chunk and the
  * EOF folio write-protected after that (isize_ext_outside_handle); and
- * 7.2's punch ending at the block holding i_size (punch_end_eof_block).
+ * 7.2's punch ending at the block holding i_size (punch_end_eof_block); and,
+ * by its toggle, insert range's right shift as it was before 4.10, which
+ * forgot a one-block extent at the offset that ends a leaf
+ * (insert_shift_start_block).
  *
  * Journalled metadata: every allocation chunk, conversion and size change
  * is one handle (the extent blocks, the bitmap, the raw inode); punch,
@@ -577,6 +580,39 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	return ext4_journal_stop(fs, "ext4_collapse_range", h);
 }
 
+/*
+ * ext4_ext_shift_extents(), SHIFT_RIGHT (insert range): every extent from
+ * @start on moves @shift blocks right.  The kernel walks the leaves from the
+ * last one back, shifting in each the extents from @start on, and goes on to
+ * the leaf before while @start is below the walked leaf's first block less
+ * one; before 14d981f468a1 (insert_shift_start_block off) the test was
+ * `start < stop`, not `start <= stop`, so when the extent at @start is a
+ * single block ending a leaf and the next leaf starts right after it, that
+ * leaf is never walked and the block stays at @start: the hole opens one
+ * block late.  The model's leaves are its extent blocks (ext4_ext_dirty);
+ * the skipped extent is left merged with the rest of the one split at @start.
+ * EINVAL, shifting nothing, when the last extent would end past
+ * EXT_MAX_BLOCKS (349fa7d6e193, in every modelled kernel).
+ */
+static int ext4_ext_shift_extents(struct ext4_fs *fs, uint32_t start, uint32_t shift)
+{
+	struct ext4_es_tree *t = &fs->inode.i_es;
+	uint64_t last_end = 0;
+
+	for (uint32_t i = t->es_nr; i-- > 0;)
+		if (t->es[i].es_state != ES_DELAYED) {
+			last_end = (uint64_t)t->es[i].es_lblk + t->es[i].es_len;
+			break;
+		}
+	if (last_end + shift > EXT_MAX_LBLK)            /* past EXT_MAX_BLOCKS: 349fa7d6e193 */
+		return -EINVAL;
+	if (!fs->sem.insert_shift_start_block &&
+	    es_shift_right_misses_start(t, start, fs->lay.extents_per_block))
+		start++;
+	es_shift(t, start, shift, false);                                  /* SHIFT_RIGHT */
+	return 0;
+}
+
 static const struct ext4_size_rule insert_isize = EXT4_SIZE_RULE("ext4_insert_range",
 	"insert range lengthens the file by the inserted length");
 static const struct ext4_size_rule insert_disksize = EXT4_SIZE_RULE("ext4_insert_range",
@@ -587,14 +623,17 @@ static const struct ext4_size_rule insert_disksize = EXT4_SIZE_RULE("ext4_insert
  * before EOF (else EINVAL), not growing past the maximum size (EFBIG).
  * One EXT4_HT_TRUNCATE handle grows i_size and i_disksize by @len, splits
  * the extent across @offset and shifts everything from it right, leaving a
- * hole.  ENOSPC when the extent area has no room for the split.
+ * hole.  ENOSPC when the extent area has no room for the split.  EINVAL
+ * when the shift would move the last extent past EXT_MAX_BLOCKS: the sizes
+ * were raised first ("expand file to avoid data loss if there is error
+ * while shifting") and stay raised, nothing moves.
  */
 static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 {
 	uint32_t bits = ext4_blkbits(fs), lblk = (uint32_t)(offset >> bits);
 	struct ext4_es_tree *t = &fs->inode.i_es;
 	handle_t *h;
-	int err;
+	int err, stop_err;
 
 	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
 		return -EINVAL;
@@ -612,13 +651,16 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	ext4_set_i_disksize(fs, fs->inode.i_disksize + len, &insert_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_es_remove_delayed(fs, lblk);
-	es_shift(t, lblk, (uint32_t)(len >> bits), false);                  /* SHIFT_RIGHT */
-	ext4_ext_dirty(fs, h);
-	if (fs->sem.fdatasync_extent_ops)
-		ext4_update_inode_fsync_trans(fs, h, true);
+	err = ext4_ext_shift_extents(fs, lblk, (uint32_t)(len >> bits));
+	if (err == 0) {
+		ext4_ext_dirty(fs, h);
+		if (fs->sem.fdatasync_extent_ops)
+			ext4_update_inode_fsync_trans(fs, h, true);
+	}
 	if (fs->inode.i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
-	return ext4_journal_stop(fs, "ext4_insert_range", h);
+	stop_err = ext4_journal_stop(fs, "ext4_insert_range", h);
+	return err < 0 ? err : stop_err;        /* a failed shift: the raised sizes stay */
 }
 
 /* vfs_fallocate()'s checks of the arguments. */

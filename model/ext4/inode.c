@@ -898,7 +898,15 @@ static const struct ext4_size_rule journalled_isize = EXT4_SIZE_RULE(
 static const struct ext4_size_rule journalled_disksize = EXT4_SIZE_RULE(
 	"ext4_journalled_write_end", "data=journal: i_disksize follows i_size at write_end");
 
-/* ext4_journalled_write_end(): the data buffers join the transaction. */
+/*
+ * ext4_journalled_write_end(): the data buffers join the transaction.  A
+ * short copy into a folio that is not uptodate counts as 0 bytes; before
+ * 3b136499e906 (jdata_write_end_copied off) every mapped buffer of the
+ * write's range [from, to) was journalled and marked uptodate whatever the
+ * copy reached, so a buffer the write covered whole (hence not read) and
+ * the copy missed went to the log with the folio's stale bytes, and the
+ * page cache kept them as uptodate.
+ */
 static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 				     uint32_t copied, struct folio *f)
 {
@@ -908,7 +916,13 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 	bool changed;
 
 	SIM_ASSERT(h != NULL);
-	if (copied < len && !(f->flags & PG_uptodate)) {
+	if (copied < len && !fs->sem.jdata_write_end_copied) {
+		if (!(f->flags & PG_uptodate))
+			copied = 0;
+		folio_zero_new_buffers(fs, f, from + copied, from + len);
+		block_commit_write(fs, f, from, from + len);
+		ext4_journal_folio_buffers(fs, h, f, from, from + len);
+	} else if (copied < len && !(f->flags & PG_uptodate)) {
 		copied = 0;
 		folio_zero_new_buffers(fs, f, from, from + len);
 	} else {

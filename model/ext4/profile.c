@@ -597,6 +597,53 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"fallocate.",
 		.shown_by = "scenarios/bugs/2017-fdatasync-after-falloc.yaml after-4.19",
 		.stable = "4.4 4.9 4.14" },
+	[T_INSERT_SHIFT_START_BLOCK] = {
+		"insert_shift_start_block",
+		"14d981f468a1 ext4: Include forgotten start block on fallocate insert range",
+		"4.10",
+		"insert range's right shift walks the extent tree's leaves from the last one "
+		"back and goes on to the leaf before while start < (the walked leaf's first "
+		"block - 1): a one-block extent at the insert offset that ends a leaf, the "
+		"next leaf starting right after it, is never shifted, so the hole opens one "
+		"block late and the block keeps its old offset",
+		"the walk goes on while start <= that block (and stops at block 0): every "
+		"extent from the offset on is shifted",
+		"ext4_ext_shift_extents (ext4_insert_range)",
+		"the model's leaves are its extent blocks, packed in order (84 extents a leaf "
+		"at 1 KiB blocks, 340 at 4 KiB), not leaves a real ext4 splits at the "
+		"insertion point, so the steps that put a leaf boundary after the extent at "
+		"the offset differ from a real kernel's (generic/404 reaches one by 498 "
+		"inserts at one offset); the skipped block stays merged with the rest of the "
+		"extent split at the offset (two extents in the kernel); the extent-cache "
+		"pollution of the same walk (2b3864b32403) is not modelled",
+		SEM(insert_shift_start_block),
+		.why = "Insert range moved every extent from the offset on except, when the "
+		"extent tree had more than one leaf, a single-block extent at the offset ending "
+		"a leaf: the hole appeared one block after the offset, reads there returned "
+		"the old block, and a write to the offset overwrote it (generic/404).",
+		.shown_by = "scenarios/bugs/2017-insert-range-start-block.yaml after-4.4.302",
+		.stable = "4.4 4.9" },
+	[T_JDATA_WRITE_END_COPIED] = {
+		"jdata_write_end_copied",
+		"3b136499e906 ext4: fix data corruption in data=journal mode", "4.12",
+		"data=journal, a short copy: ext4_journalled_write_end journals and marks "
+		"uptodate every mapped buffer of the write's range [from, to), also those the "
+		"copy did not reach (a short copy into a folio that is not uptodate counts as 0 "
+		"bytes); a buffer the write covered whole was not read, so its stale folio "
+		"bytes go to the log and stay in the page cache as uptodate",
+		"only the buffers of [from, from + copied) are journalled: with nothing copied, "
+		"none, and the retry reads the block first",
+		"ext4_journalled_write_end", "the folio's stale bytes are the model's fresh-folio "
+		"fill (0xee), not what a reused page held; the companion b90197b65518 (the zeroed "
+		"new buffers journalled instead of dirtied, whose dirty bit tripped a jbd2 "
+		"assertion at commit) is in both sides", SEM(jdata_write_end_copied),
+		.why = "In data=journal a write whose user buffer faulted part-way journalled the "
+		"whole range it was asked to write, so blocks the write would have overwritten "
+		"whole, never read from disk, reached the journal and then their home with "
+		"whatever the page held: data corruption, in the page cache at once and on disk "
+		"after the commit.",
+		.shown_by = "scenarios/bugs/2017-jdata-short-copy.yaml after-4.4.302",
+		.stable = "4.4 4.9" },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */

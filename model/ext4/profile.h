@@ -68,6 +68,8 @@ struct ext4_semantics {
 	bool dioread_nolock_default;    /* 244adf6426ee (5.6) */
 	bool fdatasync_extent_ops;      /* 67a7d5f561f4 (4.12) */
 	bool fdatasync_fallocate;       /* c894aa97577e (4.15) */
+	bool insert_shift_start_block;  /* 14d981f468a1 (4.10; in 4.4 and 4.9 stable) */
+	bool jdata_write_end_copied;    /* 3b136499e906 (4.12; in 4.4 and 4.9 stable) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -110,6 +112,8 @@ enum ext4_toggle_id {
 	T_DIOREAD_NOLOCK_DEFAULT,
 	T_FDATASYNC_EXTENT_OPS,
 	T_FDATASYNC_FALLOCATE,
+	T_INSERT_SHIFT_START_BLOCK,
+	T_JDATA_WRITE_END_COPIED,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 
