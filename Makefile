@@ -17,9 +17,9 @@
 #                   time and peak memory of a 1,000,000-step explore run
 #   make kernel-check  compare the model with the running kernel's ext4 on loop devices
 #                   (root; skipped where that is missing; docs/real-kernel.md)
-#   make kernel-check-vm  the same campaign inside Debian's 6.1, 6.12, 6.17 and 7.2 kernels
-#                   under qemu (6.17 and 7.2: a sample; root for the set-up: apt-get;
-#                   docs/real-kernel.md)
+#   make kernel-check-vm  the same campaign inside Debian's 5.10, 6.1, 6.12, 6.17 and 7.2
+#                   kernels under qemu (5.10, 6.17 and 7.2: a sample; root for the set-up:
+#                   apt-get; docs/real-kernel.md)
 #   make kernel-check-powercut  the model's crash states against the states a power cut
 #                   leaves: writes logged under qemu (Debian's 6.12), every subset after
 #                   the last flush recovered by this machine's ext4 (root; POWERCUT_FLAGS

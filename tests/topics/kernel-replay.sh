@@ -4,7 +4,7 @@
 #     ground-truth-*.txt) replayed in one process each by $build/tests/replay: every recorded point compared byte for byte,
 #     one count per record, and every post-crash state one of those crashstates lists,
 #     one count per postN record; a corpus copy with one record changed must fail once;
-#   - the recorded kernel-check campaigns (this machine's kernel, Debian's 6.1 and 6.12),
+#   - the recorded kernel-check campaigns (this machine's kernel, Debian's 5.10 to 7.2),
 #     one count per scenario (tests/kernel/kernel-check-replay.sh);
 #   - the toggles and the model fixes the kernels told apart: the file after the crash is
 #     what the kernel showed.
