@@ -94,6 +94,8 @@ typedef void (*xp_outside_fn)(struct emitter *e, uint32_t i, void *arg);
 void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg);
 void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix);
 void xp_print_config_line(FILE *out, const struct xctx *x, const char *prefix);
+/* The real mount options of the export (orc_mount_options_all, dioread as the model mounts). */
+void xp_mount_options(const struct xctx *x, char *buf, size_t cap);
 void xp_print_mapping_doc(FILE *out, const char *prefix);
 
 /*

@@ -336,7 +336,7 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 		{ "helpers", NULL, print_helpers },
 	};
 
-	orc_mount_options_all(&x->oc, opts, sizeof(opts));
+	xp_mount_options(x, opts, sizeof(opts));
 	snprintf(bs, sizeof(bs), "%u", x->oc.block_size);
 	xp_fill(test, xp_fstests_preamble, vars, sizeof(vars) / sizeof(vars[0]), x);
 	fprintf(golden, "QA output created by %s\n", x->test_number);

@@ -179,10 +179,27 @@ void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix)
 	}
 }
 
+/*
+ * The exported mount options: the configuration's, with dioread_nolock as
+ * the model mounts it under the variant's kernel (ext4_set_def_opts): the
+ * config's dioread_nolock stands for the kernel's default, which before 6.8
+ * is dioread_lock for blocks smaller than a page and before 5.6 for every
+ * block, while a kernel given `dioread_nolock` by name honours it (5.10,
+ * 6.1) or refuses to mount at those block sizes (4.4 to 5.4).
+ */
+void xp_mount_options(const struct xctx *x, char *buf, size_t cap)
+{
+	struct orc_config m = x->oc;
+
+	m.dioread_nolock = ext4_set_def_opts(&x->cfg->opts, &x->cfg->sem).dioread_nolock;
+	orc_mount_options_all(&m, buf, cap);
+}
+
 /* The model's configuration as two comment lines. */
 void xp_print_config_line(FILE *out, const struct xctx *x, const char *prefix)
 {
-	const struct ext4_mount_opts *o = &x->cfg->opts;
+	const struct ext4_mount_opts o_mount = ext4_set_def_opts(&x->cfg->opts, &x->cfg->sem);
+	const struct ext4_mount_opts *o = &o_mount;
 	bool dio = o->delalloc && o->data != DATA_JOURNAL && o->dioread_nolock;
 
 	fprintf(out, "%sModel: kernel profile %s, variant %s;\n%sblock size %u, data=%s, %s%s.\n",

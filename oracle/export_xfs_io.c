@@ -32,7 +32,7 @@ static void print_model_lines(FILE *out, const struct xctx *x)
 {
 	char opts[256], key[128];
 
-	orc_mount_options_all(&x->oc, opts, sizeof(opts));
+	xp_mount_options(x, opts, sizeof(opts));
 	orc_config_key(&x->oc, key, sizeof(key));
 	fprintf(out, "# model: config block_size %u options %s kernel %s key %s\n",
 		x->oc.block_size, opts, x->cfg->profile->name, key);
@@ -126,7 +126,7 @@ void xp_write_xfs_io(FILE *out, const struct xctx *x)
 		{ "steps", NULL, print_steps }, { "model", NULL, print_model_lines },
 	};
 
-	orc_mount_options_all(&x->oc, opts, sizeof(opts));
+	xp_mount_options(x, opts, sizeof(opts));
 	snprintf(bs, sizeof(bs), "%u", x->oc.block_size);
 	xp_fill(out, xp_xfs_io_preamble, vars, sizeof(vars) / sizeof(vars[0]), x);
 	e->out = out;

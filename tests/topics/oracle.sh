@@ -104,6 +104,20 @@ done
 check export-fstests-mount-options '[ "$mo" = "\"data=ordered,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";\"data=ordered,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=journal,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=writeback,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";" ] ||
 	{ echo "  $mo"; false; }'
 
+# dioread_nolock is exported as the model mounts it under the variant's kernel: the
+# config's `dioread_nolock: true` is the kernel's default, dioread_lock below 6.8 with
+# blocks smaller than a page and before 5.6 for every block, and a kernel given
+# dioread_nolock by name honours it (5.10, 6.1) or refuses to mount (4.4 to 5.4)
+dm=""
+for cfg in "--kernel 6.18 --block-size 1024" "--kernel debian-6.1.192 --block-size 1024" \
+	"--kernel debian-6.1.192" "--kernel 5.4.302" "--kernel debian-5.10.262"; do
+	read -ra args <<< "$cfg"
+	run "$sim" export --format fstests "${args[@]}" -c "pwrite 0 10"
+	dm="$dm$(sed -n 's/^mount_opts=.*\(dioread_[a-z]*\).*/\1/p' "$out");"
+done
+check export-dioread-as-mounted '[ "$dm" = "dioread_nolock;dioread_lock;dioread_nolock;dioread_lock;dioread_nolock;" ] ||
+	{ echo "  $dm"; false; }'
+
 # refusals: a model-only step exits 2 with FILE:LINE:COL, nothing on stdout
 expect_exit2 export-checkpoint "$sim" export scenarios/basic/checkpoint-then-crash.yaml
 check export-checkpoint-message 'golden refuse-checkpoint "$err"'
