@@ -686,15 +686,15 @@ static const struct ext4_profile profiles[] = {
 	{ "7.2", "mainline 7.2: a punch reaching i_size ends at the block holding it",
 	  "7.1", ON(T_PUNCH_END_EOF_BLOCK), NULL, false },
 	{ "4.4.302", "4.4.302, the last 4.4 stable release: 4.4 with the fixes backported to "
-	  "the series", NULL, NONE, .series = "4.4", .backports = true },
+	  "the series (read in 4.4.220)", NULL, NONE, .series = "4.4", .backports = true },
 	{ "4.9.337", "4.9.337, the last 4.9 stable release: 4.9 with the fixes backported to "
 	  "the series", NULL, NONE, .series = "4.9", .backports = true },
 	{ "4.14.336", "4.14.336, the last 4.14 stable release: 4.14 with the fixes backported "
-	  "to the series", NULL, NONE, .series = "4.14", .backports = true },
+	  "to the series (read in 4.14.280)", NULL, NONE, .series = "4.14", .backports = true },
 	{ "4.19.325", "4.19.325, the last 4.19 stable release: 4.19 with the fixes backported "
-	  "to the series", NULL, NONE, .series = "4.19", .backports = true },
+	  "to the series (read in 4.19.255)", NULL, NONE, .series = "4.19", .backports = true },
 	{ "5.4.302", "5.4.302, the last 5.4 stable release: 5.4 with the fixes backported to "
-	  "the series", NULL, NONE, .series = "5.4", .backports = true },
+	  "the series (read in 5.4.286)", NULL, NONE, .series = "5.4", .backports = true },
 	{ "debian-5.10.262", "Debian 11's 5.10.262: 5.10 with the fixes backported to the "
 	  "series", NULL, NONE, .series = "5.10", .backports = true },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer, "
