@@ -95,12 +95,20 @@ check export-nonda-message 'golden refuse-nonda "$err"'
 # the mount options name every mode the model tells apart, defaults too, so fstests'
 # MOUNT_OPTIONS (mounted first) cannot change them: nodelalloc or noauto_da_alloc there
 # made an exported test fail on 6.18
-mo=""
-for cfg in "" "--nodelalloc" "--data journal" "--data writeback --block-size 1024"; do
-	read -ra args <<< "$cfg"
-	run "$sim" export --format fstests "${args[@]}" -c "pwrite 0 10"
-	mo="$mo$(sed -n 's/^mount_opts=//p' "$out");"
-done
+# mount_opts_of SED CFG...: for each CFG (export flags), the exported test's mount_opts
+# line through the sed expression SED, each followed by ';'
+mount_opts_of() {
+	local expr=$1 cfg args all=""
+	shift
+	for cfg in "$@"; do
+		read -ra args <<< "$cfg"
+		run "$sim" export --format fstests "${args[@]}" -c "pwrite 0 10"
+		all="$all$(sed -n "$expr" "$out");"
+	done
+	printf '%s' "$all"
+}
+mo=$(mount_opts_of 's/^mount_opts=//p' "" "--nodelalloc" "--data journal" \
+	"--data writeback --block-size 1024")
 check export-fstests-mount-options '[ "$mo" = "\"data=ordered,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";\"data=ordered,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=journal,nodelalloc,auto_da_alloc,commit=600,noatime\";\"data=writeback,delalloc,dioread_nolock,auto_da_alloc,commit=600,noatime\";" ] ||
 	{ echo "  $mo"; false; }'
 
@@ -108,13 +116,9 @@ check export-fstests-mount-options '[ "$mo" = "\"data=ordered,delalloc,dioread_n
 # config's `dioread_nolock: true` is the kernel's default, dioread_lock below 6.8 with
 # blocks smaller than a page and before 5.6 for every block, and a kernel given
 # dioread_nolock by name honours it (5.10, 6.1) or refuses to mount (4.4 to 5.4)
-dm=""
-for cfg in "--kernel 6.18 --block-size 1024" "--kernel debian-6.1.192 --block-size 1024" \
-	"--kernel debian-6.1.192" "--kernel 5.4.302" "--kernel debian-5.10.262"; do
-	read -ra args <<< "$cfg"
-	run "$sim" export --format fstests "${args[@]}" -c "pwrite 0 10"
-	dm="$dm$(sed -n 's/^mount_opts=.*\(dioread_[a-z]*\).*/\1/p' "$out");"
-done
+dm=$(mount_opts_of 's/^mount_opts=.*\(dioread_[a-z]*\).*/\1/p' \
+	"--kernel 6.18 --block-size 1024" "--kernel debian-6.1.192 --block-size 1024" \
+	"--kernel debian-6.1.192" "--kernel 5.4.302" "--kernel debian-5.10.262")
 check export-dioread-as-mounted '[ "$dm" = "dioread_nolock;dioread_lock;dioread_nolock;dioread_lock;dioread_nolock;" ] ||
 	{ echo "  $dm"; false; }'
 
