@@ -594,7 +594,7 @@ static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint3
 {
 	const struct ext4_es_tree *t = &fs->inode.i_es;
 	struct extent_status *ex = sim_zalloc((t->es_nr + 1) * sizeof(*ex));
-	uint32_t n = 0, bpb = fs->opts.block_size * 8;
+	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < t->es_nr; i++)
 		if (t->es[i].es_state != ES_DELAYED)
@@ -607,9 +607,7 @@ static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint3
 			chk_report(c, INV_ALLOC_CONSISTENT, step, "block %u " AC_TWICE,
 				   ex[i].es_pblk);
 		for (uint32_t b = ex[i].es_pblk; b < ex[i].es_pblk + ex[i].es_len; b++) {
-			const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
-
-			if (!(*byte & (1u << (b % 8))) || bitmap_contains(fs->free_map, b)) {
+			if (!ext4_bitmap_bit(fs, b) || bitmap_contains(fs->free_map, b)) {
 				chk_report(c, INV_ALLOC_CONSISTENT, step,
 					   "block %u " AC_FREE, b);
 				break;
@@ -620,29 +618,12 @@ static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint3
 }
 
 /*
- * Data blocks the on-disk bitmap marks used: a bitmap block at a time, whole
- * words where they are aligned, single bits at the edges.
+ * Data blocks the on-disk bitmaps mark used, the file's extent blocks not
+ * counted (balloc.c: every block of the layout's metadata is marked used).
  */
 static uint64_t used_data_blocks(const struct ext4_fs *fs)
 {
-	uint32_t bpb = fs->opts.block_size * 8;
-	uint64_t used = 0, w;
-
-	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks;) {
-		const uint8_t *map = fs->meta[fs->lay.bitmap_start + b / bpb];
-		uint32_t end = (uint32_t)SIM_MIN((uint64_t)fs->lay.nr_blocks, ((uint64_t)b / bpb + 1) * bpb);
-
-		for (; b < end && b % 64; b++)
-			used += (map[(b % bpb) / 8] >> (b % 8)) & 1;
-		for (const uint8_t *p = map + (b % bpb) / 8; b + 64 <= end; b += 64, p += 8) {
-			memcpy(&w, p, sizeof(w));
-			if (w)          /* most words are free space (no -mpopcnt: a call) */
-				used += (uint64_t)__builtin_popcountll(w);
-		}
-		for (; b < end; b++)
-			used += (map[(b % bpb) / 8] >> (b % 8)) & 1;
-	}
-	return used;
+	return ext4_used_data_blocks(fs) - ext4_ext_meta_blocks(fs);
 }
 
 static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
@@ -790,10 +771,12 @@ uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 	const journal_t *j = &fs->journal;
 	uint8_t *sentinel = NULL;
 	uint64_t h = FNV_BASIS;
-	uint32_t k = 0;
+	uint32_t k = 0, n;
+	uint32_t *set = ext4_journaled_set(fs, &n);
 
-	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++) {
+	for (uint32_t s = 0; s < n; s++) {
 		const uint8_t *c = NULL;
+		uint32_t blk = set[s];
 		bool revoked = false;
 
 		while (k < j->j_nr_cp && j->j_cp[k].cp_blocknr < blk)
@@ -807,6 +790,7 @@ uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 					fs->opts.block_size);
 		h = fnv1a(h, c, fs->opts.block_size);
 	}
+	free(set);
 	free(sentinel);
 	return h;
 }
@@ -815,10 +799,13 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 {
 	uint8_t *sentinel = NULL;
 	uint64_t h = FNV_BASIS;
+	uint32_t n;
+	uint32_t *set = ext4_journaled_set(fs, &n);
 
-	for (uint32_t blk = 0; blk < fs->lay.journal_start; blk++)
-		h = fnv1a(h, or_sentinel(blkdev_peek(fs->bdev, blk), &sentinel,
+	for (uint32_t s = 0; s < n; s++)
+		h = fnv1a(h, or_sentinel(blkdev_peek(fs->bdev, set[s]), &sentinel,
 					 fs->opts.block_size), fs->opts.block_size);
+	free(set);
 	free(sentinel);
 	return h;
 }
@@ -853,7 +840,7 @@ static const uint8_t *expected_block(const struct ext4_fs *fs, uint32_t blk, boo
 static bool meta_block_ok(const struct ext4_fs *fs, bool with_committing, const struct ext4_fs *rec,
 			  uint32_t blk, uint8_t **sentinel)
 {
-	if (blk >= fs->lay.journal_start)
+	if (!ext4_is_meta_block(fs, blk) && !ext4_is_meta_block(rec, blk))
 		return true;
 	return memcmp(expected_block(fs, blk, with_committing, sentinel),
 		      or_sentinel(blkdev_peek(rec->bdev, blk), sentinel, fs->opts.block_size),
@@ -869,7 +856,7 @@ bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,
 	uint8_t *sentinel = NULL;
 	bool ok = true;
 
-	SIM_ASSERT(rec->lay.journal_start == fs->lay.journal_start);
+	SIM_ASSERT(rec->lay.sb_blk == fs->lay.sb_blk && rec->lay.inode_blk == fs->lay.inode_blk);
 	/* every overlay between @rec's device and @fs's: a shared replay may lie under it */
 	for (; ok && bd != fs->bdev; bd = bd->bd_parent) {
 		SIM_ASSERT(bd->bd_parent != NULL);

@@ -73,7 +73,7 @@ struct cs_ctx {
 	unsigned flags;
 	struct cs_block *blocks;        /* sorted by block number */
 	uint32_t nr_blocks;
-	uint32_t nr_meta;               /* blocks[0, nr_meta) lie below the data area */
+	uint32_t nr_meta;               /* blocks[0, nr_meta): metadata and journal (meta_first) */
 	uint32_t *digit;                /* the state being evaluated */
 	uint32_t *write_block;          /* pending write (0-based) -> its block ... */
 	uint32_t *write_alt;            /* ... and the alternative it is folded into */
@@ -116,6 +116,24 @@ static uint32_t add_version(struct cs_ctx *x, struct cs_block *cb, const struct 
 	return cb->nr_alts++;
 }
 
+/*
+ * Reorder @v (sorted by block) so that the writes to metadata and journal
+ * blocks come first, each part still in block order: blocks[0, nr_meta) are
+ * the ones a mount reads.
+ */
+static void meta_first(const struct ext4_fs *fs, const struct bio_rec **v, uint32_t n)
+{
+	const struct bio_rec **tmp = sim_zalloc((n + 1) * sizeof(*tmp));
+	uint32_t k = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (uint32_t i = 0; i < n; i++)
+			if (ext4_is_data_block(fs, v[i]->b_blocknr) == (pass == 1))
+				tmp[k++] = v[i];
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+}
+
 /* Group the pending writes by block: alternatives and weights per block. */
 static void build_blocks(struct cs_ctx *x)
 {
@@ -126,6 +144,7 @@ static void build_blocks(struct cs_ctx *x)
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
 		v[i] = &bd->bd_bios[i];
 	qsort(v, bd->bd_nr_bios, sizeof(*v), cmp_bio);
+	meta_first(x->fs, v, bd->bd_nr_bios);
 	x->blocks = sim_zalloc((bd->bd_nr_bios + 1) * sizeof(*x->blocks));
 	x->write_block = sim_zalloc((bd->bd_nr_bios + 1) * sizeof(*x->write_block));
 	x->write_alt = sim_zalloc((bd->bd_nr_bios + 1) * sizeof(*x->write_alt));
@@ -138,7 +157,7 @@ static void build_blocks(struct cs_ctx *x)
 			cb->alts = sim_zalloc((bd->bd_nr_bios + 1) * sizeof(*cb->alts));
 			cb->alts[0] = (struct cs_alt){ .weight = 1 };
 			cb->nr_alts = 1;
-			if (cb->blk < x->fs->lay.data_start)
+			if (!ext4_is_data_block(x->fs, cb->blk))
 				x->nr_meta++;
 			blkdev_read_durable(bd, cb->blk, durable);
 		} else {
@@ -511,8 +530,8 @@ static void build_base(struct cs_ctx *x)
 	if (x->flags & CS_REFERENCE)
 		return;
 	x->base = blkdev_overlay(x->bd);
-	jbd2_journal_init(&j, x->base, x->fs->lay.journal_start, x->fs->lay.journal_blocks,
-			  NULL, NULL, &c);
+	jbd2_journal_init(&j, x->base, x->fs->lay.jmap, x->fs->lay.nr_jmap,
+			  x->fs->lay.journal_blocks, NULL, NULL, &c);
 	if (jbd2_recovery_prefix(&j, &x->rb)) {
 		x->out->recovery_blocks += x->rb.rb_info.nr_blocks;
 	} else {

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "blkdev.h"
+#include "ext4_disk.h"
 #include "extents.h"
 #include "filemap.h"
 #include "jbd2.h"
@@ -58,23 +59,71 @@ struct ext4_mount_opts {
 	uint32_t disk_blocks;
 };
 
+/* What a block of the device is, by its place in the layout (ext4_block_role). */
+enum ext4_role {
+	ROLE_DATA, ROLE_SUPER, ROLE_SUPER_BACKUP, ROLE_GDT, ROLE_GDT_BACKUP, ROLE_RESERVED_GDT,
+	ROLE_BLOCK_BITMAP, ROLE_INODE_BITMAP, ROLE_INODE_TABLE, ROLE_JOURNAL, ROLE_ROOT_DIR,
+	ROLE_LOST_FOUND, ROLE_EXTENT_BLOCK, ROLE_COUNT
+};
+
+/* A run of blocks with one role; the layout keeps them sorted by mr_start. */
+struct ext4_meta_range {
+	uint32_t mr_start;
+	uint32_t mr_len;
+	uint32_t mr_role;               /* enum ext4_role */
+};
+
+#define EXT4_LAYOUT_MAX_RANGES 4096u    /* a bigger layout is refused at mount */
+#define EXT4_LAYOUT_MAX_LEAVES 32u      /* extent blocks named in traces, first ones */
+#define EXT4_JOURNAL_MAX_EXTENTS 16u    /* the journal inode's extents (in i_block or one leaf) */
+
+/*
+ * The geometry the superblock and group descriptors give (the kernel's
+ * ext4_sb_info fields it stands for are named), read at mount; a value
+ * type, so that a run's report keeps a copy to name blocks with.
+ */
 struct ext4_layout {
-	uint32_t nr_blocks;
-	uint32_t bitmap_start;
-	uint32_t bitmap_blocks;
-	uint32_t inode_blk;
-	uint32_t ext_start;
-	uint32_t ext_blocks;
-	uint32_t journal_start;
-	uint32_t journal_blocks;
-	uint32_t data_start;
-	uint32_t extents_per_block;
+	uint32_t nr_blocks;             /* ext4_blocks_count() */
+	uint32_t block_size;
+	uint32_t first_data_block;      /* s_first_data_block: 1 with 1 KiB blocks */
+	uint32_t blocks_per_group;      /* s_blocks_per_group */
+	uint32_t inodes_per_group;      /* s_inodes_per_group */
+	uint32_t inode_size;            /* s_inode_size */
+	uint32_t desc_size;             /* s_desc_size */
+	uint32_t groups_count;          /* s_groups_count */
+	uint32_t gdt_blocks;            /* s_gdb_count */
+	uint32_t sb_blk, sb_off;        /* the primary superblock's block and byte offset */
+	uint32_t inode_blk, inode_off;  /* the file's inode: its inode-table block and offset */
+	uint32_t data_start;            /* the allocator's first goal: group 0's first block */
+	uint32_t extents_per_block;     /* an extent block's eh_max */
+	uint32_t csum_seed;             /* s_csum_seed */
+	uint32_t feature_compat, feature_incompat, feature_ro_compat;
+	uint32_t journal_blocks;        /* the journal inode's length */
+	uint32_t nr_jmap;
+	struct jbd2_extent jmap[EXT4_JOURNAL_MAX_EXTENTS];     /* the journal's blocks */
+	uint32_t nr_ranges;
+	struct ext4_meta_range ranges[EXT4_LAYOUT_MAX_RANGES];
+	uint32_t nr_leaves_seen;
+	uint32_t leaves_seen[EXT4_LAYOUT_MAX_LEAVES];
+};
+
+/* A metadata buffer the file system holds (the kernel's buffer heads of metadata). */
+struct ext4_mbuf {
+	uint32_t mb_blocknr;
+	uint8_t *mb_data;
+};
+
+#define EXT4_INODE_MAX_SIZE 1024u       /* a larger s_inode_size is refused at mount */
+#define EXT4_EXT_ROOT_MAX 4u            /* entries in i_block's root */
+#define EXT4_EXT_MAX_LEAVES EXT4_EXT_ROOT_MAX   /* depth 1: one index per leaf in the root */
+
+/* An extent block of a depth-1 tree: its index entry in the root. */
+struct ext4_ext_leaf {
+	uint32_t el_lblk;               /* ei_block */
+	uint32_t el_pblk;               /* ei_leaf */
 };
 
 #define EXT4_SYNC_FL 0x8u               /* chattr +S */
-#define EXT4_EXTENT_BLOCKS 16u
-#define EXT4_EXTENT_SIZE 12u
-#define EXT4_EXT_HEADER 12u
 
 /* What a partial-block zeroing did, for its ordered-data step. */
 struct zero_result {
@@ -88,10 +137,14 @@ struct ext4_inode_info {
 	uint32_t i_flags;
 	uint32_t i_sync_tid;
 	uint32_t i_datasync_tid;
-	bool i_orphan;                  /* on the orphan list */
+	bool i_orphan;                  /* on the orphan list (s_last_orphan names it) */
 	bool i_da_alloc_close;          /* EXT4_STATE_DA_ALLOC_CLOSE */
 	uint32_t i_reserved_data_blocks;
+	uint32_t i_csum_seed;           /* crc32c of the file system's seed, number, generation */
 	struct ext4_es_tree i_es;       /* extent tree + extent status tree */
+	uint32_t i_ext_depth;           /* the on-disk tree's depth: 0 (in i_block) or 1 */
+	uint32_t i_ext_nr_leaves;       /* depth 1: its extent blocks, in lblk order */
+	struct ext4_ext_leaf i_ext_leaves[EXT4_EXT_MAX_LEAVES];
 	struct address_space i_mapping;
 };
 
@@ -125,7 +178,10 @@ struct ext4_fs {
 	struct blkdev *bdev;            /* not owned: survives a crash */
 	struct sim_counters *counters;  /* not owned: counts across mounts */
 	journal_t journal;
-	uint8_t **meta;                 /* blocks [0, journal_start), one allocation at meta[0] */
+	struct ext4_mbuf *s_bufs;       /* metadata buffers, sorted by block (ext4_meta_bh) */
+	uint32_t s_nr_bufs;
+	uint32_t s_cap_bufs;
+	const char *s_mount_error;      /* why the last mount refused the device, or NULL */
 	struct sim_bitmap *free_map;    /* allocatable now (freed blocks: after commit) */
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
@@ -239,7 +295,6 @@ void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev
 int64_t ext4_max_size(const struct ext4_fs *fs);
 
 /* super.c */
-void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts);
 int ext4_fill_super(struct ext4_fs *fs, struct blkdev *bd,
 		    const struct ext4_mount_opts *opts,
 		    const struct ext4_semantics *sem, struct sim_counters *c,
@@ -251,11 +306,76 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 			 struct jbd2_recovery_info *rinfo,
 			 const struct jbd2_recovery_base *base);
 void ext4_put_super(struct ext4_fs *fs);        /* clean unmount */
+void ext4_free_bufs_from(struct ext4_fs *fs, uint32_t from);
 void ext4_free_fs(struct ext4_fs *fs);          /* drop memory (after crash) */
 int ext4_sync_fs(struct ext4_fs *fs);
-void ext4_layout_compute(struct ext4_layout *lay, uint32_t nr_blocks, uint32_t bs);
-void ext4_serialize_inode(struct ext4_fs *fs, uint8_t *blk);
+/*
+ * The metadata buffer of block @blk (the kernel's sb_bread of a block the
+ * file system holds): ext4_meta_bh() asserts it is held, ext4_meta_peek()
+ * returns NULL when not; ext4_meta_get() reads it from the device when not
+ * yet held; ext4_meta_new() holds it zeroed (a new extent block);
+ * ext4_meta_forget() drops it (a freed extent block).
+ */
+uint8_t *ext4_meta_bh(struct ext4_fs *fs, uint32_t blk);
+const uint8_t *ext4_meta_peek(const struct ext4_fs *fs, uint32_t blk);
+uint8_t *ext4_meta_get(struct ext4_fs *fs, uint32_t blk);
+uint8_t *ext4_meta_new(struct ext4_fs *fs, uint32_t blk);
+void ext4_meta_forget(struct ext4_fs *fs, uint32_t blk);
+/* ext4_handle_dirty_super(): the superblock's checksum, then the buffer under @h. */
+void ext4_handle_dirty_super(struct ext4_fs *fs, handle_t *h);
+/* The superblock in its buffer, read and written by copy. */
+void ext4_get_super(const struct ext4_fs *fs, struct ext4_super_block *es);
+void ext4_put_super_fields(struct ext4_fs *fs, const struct ext4_super_block *es);
+/* Why ext4_fill_super() refused the device (its errno's reason), or NULL. */
+const char *ext4_mount_error(const struct ext4_fs *fs);
 void ext4_check_state(const struct ext4_fs *fs);
+
+/* balloc.c: block groups, their descriptors and block bitmaps (fs/ext4/balloc.c, bitmap.c) */
+uint32_t ext4_group_of(const struct ext4_layout *lay, uint32_t blk);
+uint32_t ext4_group_first_block_no(const struct ext4_layout *lay, uint32_t group);
+uint32_t ext4_group_nr_blocks(const struct ext4_layout *lay, uint32_t group);
+bool ext4_bg_has_super(const struct ext4_layout *lay, uint32_t group);
+uint32_t ext4_bg_num_gdb(const struct ext4_layout *lay, uint32_t group);
+void ext4_get_group_desc(const struct ext4_fs *fs, uint32_t group, struct ext4_group_desc *gd);
+void ext4_put_group_desc(struct ext4_fs *fs, uint32_t group, struct ext4_group_desc *gd);
+uint32_t ext4_block_bitmap(const struct ext4_fs *fs, uint32_t group);
+uint16_t ext4_group_desc_csum(const struct ext4_layout *lay, uint32_t group,
+			      const struct ext4_group_desc *gd);
+int ext4_check_descriptors(struct ext4_fs *fs);
+const uint8_t *ext4_read_block_bitmap(struct ext4_fs *fs, uint32_t group);
+int ext4_layout_ranges(struct ext4_fs *fs);
+bool ext4_bitmap_bit(const struct ext4_fs *fs, uint32_t blk);
+uint32_t ext4_free_blocks_count(const struct ext4_fs *fs);
+/* Used blocks of the bitmaps outside the layout's metadata ranges (the file's and its tree's). */
+uint64_t ext4_used_data_blocks(const struct ext4_fs *fs);
+/*
+ * The blocks whose on-disk bytes the journal changes besides extent blocks,
+ * sorted: the superblock's, the descriptor blocks, every block bitmap and
+ * the file's inode-table block (a new array; *@n its length).
+ */
+uint32_t *ext4_journaled_set(const struct ext4_fs *fs, uint32_t *n);
+
+/* extents.c: the on-disk extent tree (fs/ext4/extents.c) */
+int ext4_ext_load(struct ext4_fs *fs);
+/* Can the tree take @extra more extents (a split's two) without a second level? */
+bool ext4_ext_has_room(const struct ext4_fs *fs, uint32_t extra);
+uint32_t ext4_ext_capacity(const struct ext4_fs *fs);
+/* Is the extent [@start, @start + 1) the last of its leaf, the next leaf starting after it? */
+bool ext4_ext_leaf_ends_at(const struct ext4_fs *fs, uint32_t start);
+/* The root as i_block holds it (60 bytes), from the in-memory tree. */
+void ext4_ext_root(const struct ext4_fs *fs, uint8_t root[60]);
+uint32_t ext4_ext_meta_blocks(const struct ext4_fs *fs);
+bool ext4_ext_is_leaf(const struct ext4_fs *fs, uint32_t blk);
+/* Parse an extent root or block's entries (depth 0: extents into the block map). */
+int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bool insert,
+			struct jbd2_extent *map, uint32_t *nr_map, uint32_t cap_map);
+
+/* inode.c: the raw inode (__ext4_iget, ext4_do_update_inode) */
+int ext4_iget(struct ext4_fs *fs);
+void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw);
+uint32_t ext4_inode_csum(const struct ext4_layout *lay, uint32_t ino, const uint8_t *raw);
+void ext4_inode_loc(const struct ext4_layout *lay, const struct ext4_fs *fs, uint32_t ino,
+		    uint32_t *blk, uint32_t *off);
 
 /* ext4_jbd2.c */
 /*
@@ -287,6 +407,8 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 		       bool reserved, uint32_t *pblk, uint32_t *got);
 void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len);
 void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len);
+int ext4_mb_new_meta_block(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t *pblk);
+void ext4_free_meta_block(struct ext4_fs *fs, handle_t *h, uint32_t pblk);
 int ext4_da_reserve_space(struct ext4_fs *fs);
 void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr);
 bool ext4_nonda_switch(struct ext4_fs *fs);
@@ -300,8 +422,14 @@ int ext4_buffered_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 			int64_t readable, int64_t *written);
 int generic_perform_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 			  const uint8_t *src, int64_t readable, int64_t *written);
-/* What disk block @blk holds in the model's layout: "superblock", "block bitmap", ... */
+/* What disk block @blk holds in the layout: "superblock", "block bitmap", ... */
 const char *ext4_block_role(const struct ext4_layout *lay, uint32_t blk);
+/* The same, naming the file system's current extent blocks too. */
+const char *ext4_block_role_fs(const struct ext4_fs *fs, uint32_t blk);
+/* Is @blk a data block: in no metadata range of the layout, not an extent block? */
+bool ext4_is_data_block(const struct ext4_fs *fs, uint32_t blk);
+/* Is @blk one of the blocks the model journals as metadata (ext4_journaled_set, extent blocks)? */
+bool ext4_is_meta_block(const struct ext4_fs *fs, uint32_t blk);
 /*
  * The rule behind a change of i_size or i_disksize, written at the call that
  * makes it: the kernel function that applies it, the condition and the new

@@ -65,84 +65,28 @@ void ext4_update_inode_fsync_trans(struct ext4_fs *fs, handle_t *h, bool datasyn
 }
 
 /*
- * ext4_mark_inode_dirty(): copy the in-memory inode (i_disksize, flags,
- * orphan mark) into the raw inode buffer under @h.  A changed size makes
- * the transaction the one fdatasync must commit (ext4_do_update_inode).
+ * ext4_mark_inode_dirty(): copy the in-memory inode (i_disksize, i_blocks,
+ * flags, the extent root) into the raw inode in its inode-table block, and
+ * journal that block under @h (its neighbours' inodes with it).  A changed
+ * size makes the transaction the one fdatasync must commit
+ * (ext4_do_update_inode).
  */
 int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h)
 {
-	uint8_t *raw = fs->meta[fs->lay.inode_blk];
-	bool size_changed = (int64_t)get_le64(raw + 4) != fs->inode.i_disksize;
+	uint8_t *raw = ext4_meta_bh(fs, fs->lay.inode_blk) + fs->lay.inode_off;
+	struct ext4_inode old;
+	bool size_changed;
 
 	SIM_ASSERT(h != NULL);
 	SIM_ASSERT(fs->inode.i_disksize >= 0);
-	ext4_serialize_inode(fs, raw);
+	memcpy(&old, raw, sizeof(old));
+	size_changed = (int64_t)(old.i_size_lo | (uint64_t)old.i_size_high << 32) !=
+		       fs->inode.i_disksize;
+	ext4_fill_raw_inode(fs, raw);
 	jbd2_journal_dirty_metadata(h, fs->lay.inode_blk);
 	ext4_update_inode_fsync_trans(fs, h, size_changed);
 	fs->counters->mark_dirty_calls++;
 	return 0;
-}
-
-/* Serialize the written and unwritten extents into the extent blocks. */
-static void serialize_extents(const struct ext4_fs *fs, uint8_t *out)
-{
-	const struct ext4_es_tree *t = &fs->inode.i_es;
-	uint32_t bs = fs->lay.nr_blocks ? fs->opts.block_size : 0, k = 0;
-
-	memset(out, 0, (size_t)fs->lay.ext_blocks * bs);
-	for (uint32_t i = 0; i < t->es_nr; i++) {
-		const struct extent_status *e = &t->es[i];
-		uint32_t blk = k / fs->lay.extents_per_block;
-		uint8_t *b = out + (size_t)blk * bs;
-		uint8_t *x;
-
-		if (e->es_state == ES_DELAYED)
-			continue;
-		SIM_ASSERT(blk < fs->lay.ext_blocks);
-		x = b + EXT4_EXT_HEADER + (k % fs->lay.extents_per_block) * EXT4_EXTENT_SIZE;
-		put_le32(x, e->es_lblk);
-		put_le32(x + 4, (e->es_state == ES_UNWRITTEN ? EXT_INIT_MAX_LEN : 0) + e->es_len);
-		put_le32(x + 8, e->es_pblk);
-		put_le32(b, 0xf30a);
-		put_le32(b + 4, get_le32(b + 4) + 1);
-		k++;
-	}
-}
-
-/* ext4_ext_dirty(): journal the extent blocks whose bytes changed. */
-void ext4_ext_dirty(struct ext4_fs *fs, handle_t *h)
-{
-	uint32_t bs = fs->opts.block_size;
-	uint8_t *img = sim_realloc_array(NULL, fs->lay.ext_blocks, bs);  /* zeroed by the serializer */
-
-	SIM_ASSERT(h != NULL);
-	serialize_extents(fs, img);
-	for (uint32_t i = 0; i < fs->lay.ext_blocks; i++) {
-		uint32_t blk = fs->lay.ext_start + i;
-
-		if (memcmp(fs->meta[blk], img + (size_t)i * bs, bs) == 0)
-			continue;
-		memcpy(fs->meta[blk], img + (size_t)i * bs, bs);
-		jbd2_journal_dirty_metadata(h, blk);
-	}
-	free(img);
-}
-
-/* Set or clear the bitmap-buffer bits of [pblk, pblk+len) under @h. */
-void ext4_bitmap_dirty(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len,
-		       bool used)
-{
-	uint32_t bits_per_block = fs->opts.block_size * 8;
-
-	for (uint32_t b = pblk; b < pblk + len; b++) {
-		uint32_t blk = fs->lay.bitmap_start + b / bits_per_block;
-		uint8_t *byte = fs->meta[blk] + (b % bits_per_block) / 8;
-		uint8_t bit = (uint8_t)(1u << (b % 8));
-
-		SIM_ASSERT(((*byte & bit) != 0) == !used);
-		*byte = used ? (uint8_t)(*byte | bit) : (uint8_t)(*byte & ~bit);
-		jbd2_journal_dirty_metadata(h, blk);
-	}
 }
 
 /* ext4_jbd2_inode_add_write(): commit submits and waits for the range. */
@@ -198,8 +142,7 @@ static void ext4_get_journal_block(void *p, const struct jbd2_buf *b, uint8_t *o
 	uint64_t pos;
 
 	if (b->jb_lblk < 0) {
-		SIM_ASSERT(b->jb_blocknr < fs->lay.journal_start);
-		memcpy(out, fs->meta[b->jb_blocknr], bs);
+		memcpy(out, ext4_meta_bh(fs, b->jb_blocknr), bs);
 		return;
 	}
 	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);

@@ -589,7 +589,7 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
  * `start < stop`, not `start <= stop`, so when the extent at @start is a
  * single block ending a leaf and the next leaf starts right after it, that
  * leaf is never walked and the block stays at @start: the hole opens one
- * block late.  The model's leaves are its extent blocks (ext4_ext_dirty);
+ * block late.  The leaves are the file's extent blocks (extents.c);
  * the skipped extent is left merged with the rest of the one split at @start.
  * EINVAL, shifting nothing, when the last extent would end past
  * EXT_MAX_BLOCKS (349fa7d6e193, in every modelled kernel).
@@ -607,7 +607,7 @@ static int ext4_ext_shift_extents(struct ext4_fs *fs, uint32_t start, uint32_t s
 	if (last_end + shift > EXT_MAX_LBLK)            /* past EXT_MAX_BLOCKS: 349fa7d6e193 */
 		return -EINVAL;
 	if (!fs->sem.insert_shift_start_block &&
-	    es_shift_right_misses_start(t, start, fs->lay.extents_per_block))
+	    ext4_ext_leaf_ends_at(fs, start))
 		start++;
 	es_shift(t, start, shift, false);                                  /* SHIFT_RIGHT */
 	return 0;
@@ -642,7 +642,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 		return -EINVAL;
 	if (len > ext4_max_size(fs) - fs->inode.i_size)
 		return -EFBIG;
-	if (es_nr_disk_extents(t) + 2 > fs->lay.ext_blocks * fs->lay.extents_per_block)
+	if (!ext4_ext_has_room(fs, 2))
 		return -ENOSPC;
 	if ((err = shift_prepare(fs, offset, 0)) < 0)
 		return err;

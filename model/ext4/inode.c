@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "blkdev.h"
+#include "crc32c.h"
 #include "ext4.h"
 
 /*
@@ -40,11 +41,10 @@ static uint32_t ext4_ext_find_goal(const struct ext4_fs *fs, uint32_t lblk)
 	return fs->s_mb_last_block;
 }
 
-/* Room for one more on-disk extent split (the model's fixed extent area). */
+/* Room for one more on-disk extent split (extents.c: at most four leaves). */
 static bool extent_room(const struct ext4_fs *fs)
 {
-	return es_nr_disk_extents(&fs->inode.i_es) + 2 <=
-	       fs->lay.ext_blocks * fs->lay.extents_per_block;
+	return ext4_ext_has_room(fs, 2);
 }
 
 /* Allocate blocks for a hole or delayed range: ext4_ext_map_blocks(CREATE). */
@@ -1253,4 +1253,129 @@ int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f)
 	else if (err == 0)
 		folio_mark_dirty(f);
 	return err;
+}
+
+/* --- the raw inode: __ext4_iget() and ext4_do_update_inode() --- */
+
+/* __ext4_get_inode_loc(): inode @ino's inode-table block and byte offset. */
+void ext4_inode_loc(const struct ext4_layout *lay, const struct ext4_fs *fs, uint32_t ino,
+		    uint32_t *blk, uint32_t *off)
+{
+	uint32_t group = (ino - 1) / lay->inodes_per_group, index = (ino - 1) % lay->inodes_per_group;
+	uint32_t per = lay->block_size / lay->inode_size;
+	struct ext4_group_desc gd;
+
+	SIM_ASSERT(ino >= 1 && group < lay->groups_count);
+	ext4_get_group_desc(fs, group, &gd);
+	*blk = gd.bg_inode_table_lo + index / per;
+	*off = (index % per) * lay->inode_size;
+}
+
+/*
+ * ext4_inode_csum(): crc32c seeded by the inode's seed (the file system's,
+ * then the inode number and generation) over the inode with both checksum
+ * halves as zero.
+ */
+uint32_t ext4_inode_csum(const struct ext4_layout *lay, uint32_t ino, const uint8_t *raw)
+{
+	uint32_t lo = offsetof(struct ext4_inode, l_i_checksum_lo);
+	uint32_t hi = offsetof(struct ext4_inode, i_checksum_hi), gen, c;
+	uint16_t dummy = 0, extra;
+
+	memcpy(&gen, raw + offsetof(struct ext4_inode, i_generation), sizeof(gen));
+	memcpy(&extra, raw + offsetof(struct ext4_inode, i_extra_isize), sizeof(extra));
+	c = crc32c(crc32c(lay->csum_seed, &ino, sizeof(ino)), &gen, sizeof(gen));
+	c = crc32c(c, raw, lo);
+	c = crc32c(c, &dummy, sizeof(dummy));
+	c = crc32c(c, raw + lo + 2, EXT4_GOOD_OLD_INODE_SIZE - lo - 2);
+	if (lay->inode_size > EXT4_GOOD_OLD_INODE_SIZE) {
+		c = crc32c(c, raw + EXT4_GOOD_OLD_INODE_SIZE, hi - EXT4_GOOD_OLD_INODE_SIZE);
+		if (EXT4_GOOD_OLD_INODE_SIZE + extra >= hi + 2) {
+			c = crc32c(c, &dummy, sizeof(dummy));
+			hi += 2;
+		}
+		c = crc32c(c, raw + hi, lay->inode_size - hi);
+	}
+	return c;
+}
+
+static void inode_csum_set(const struct ext4_layout *lay, uint8_t *raw)
+{
+	struct ext4_inode in;
+	uint32_t c;
+
+	if (!(lay->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
+		return;
+	c = ext4_inode_csum(lay, EXT4_FILE_INO, raw);
+	memcpy(&in, raw, sizeof(in));
+	in.l_i_checksum_lo = (uint16_t)(c & 0xffff);
+	if (EXT4_GOOD_OLD_INODE_SIZE + in.i_extra_isize >= offsetof(struct ext4_inode, i_checksum_hi) + 2)
+		in.i_checksum_hi = (uint16_t)(c >> 16);
+	memcpy(raw, &in, sizeof(in));
+}
+
+/* i_blocks in 512-byte sectors: the written and unwritten blocks and the extent blocks. */
+static uint64_t inode_sectors(const struct ext4_fs *fs)
+{
+	uint64_t blocks = es_count(&fs->inode.i_es, ES_WRITTEN) +
+			  es_count(&fs->inode.i_es, ES_UNWRITTEN) + ext4_ext_meta_blocks(fs);
+
+	return blocks * (fs->opts.block_size / 512);
+}
+
+/*
+ * ext4_fill_raw_inode() for what the model changes: the size (i_disksize),
+ * i_blocks, the flags chattr sets, the orphan link (i_dtime: no next
+ * orphan), the extent root, then the checksum.  Mode, owner, times and
+ * generation stay as the raw inode holds them (no clock).
+ */
+void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw)
+{
+	struct ext4_inode in;
+	uint64_t sectors = inode_sectors(fs);
+
+	memcpy(&in, raw, sizeof(in));
+	in.i_size_lo = (uint32_t)fs->inode.i_disksize;
+	in.i_size_high = (uint32_t)((uint64_t)fs->inode.i_disksize >> 32);
+	in.i_blocks_lo = (uint32_t)sectors;
+	in.l_i_blocks_high = (uint16_t)(sectors >> 32);
+	in.i_flags = (in.i_flags & ~(EXT4_SYNC_FL | EXT4_HUGE_FILE_FL)) | fs->inode.i_flags;
+	in.i_dtime = 0;
+	ext4_ext_root(fs, (uint8_t *)in.i_block);
+	memcpy(raw, &in, sizeof(in));
+	inode_csum_set(&fs->lay, raw);
+}
+
+/*
+ * __ext4_iget() for the file: its raw inode held, its checksum checked, the
+ * sizes, flags and orphan state read (on the orphan list when the
+ * superblock's s_last_orphan names it).
+ */
+int ext4_iget(struct ext4_fs *fs)
+{
+	const struct ext4_layout *lay = &fs->lay;
+	const uint8_t *raw = ext4_meta_get(fs, lay->inode_blk) + lay->inode_off;
+	struct ext4_super_block es;
+	struct ext4_inode in;
+	uint32_t c = ext4_inode_csum(lay, EXT4_FILE_INO, raw);
+
+	memcpy(&in, raw, sizeof(in));
+	if ((lay->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    (in.l_i_checksum_lo != (c & 0xffff) || in.i_checksum_hi != (c >> 16))) {
+		fs->s_mount_error = "the file's inode checksum fails (ext4_iget)";
+		return -EBADMSG;
+	}
+	if ((in.i_mode & 0170000) != 0100000 || in.i_links_count == 0 ||
+	    !(in.i_flags & EXT4_EXTENTS_FL)) {
+		fs->s_mount_error = "inode 12 is not a linked regular file with extents";
+		return -EUCLEAN;
+	}
+	fs->inode.i_disksize = (int64_t)(in.i_size_lo | (uint64_t)in.i_size_high << 32);
+	fs->inode.i_size = fs->inode.i_disksize;
+	fs->inode.i_flags = in.i_flags & EXT4_SYNC_FL;
+	fs->inode.i_csum_seed = crc32c(crc32c(lay->csum_seed, &(uint32_t){ EXT4_FILE_INO }, 4),
+				       &in.i_generation, sizeof(in.i_generation));
+	ext4_get_super(fs, &es);
+	fs->inode.i_orphan = es.s_last_orphan == EXT4_FILE_INO;
+	return 0;
 }

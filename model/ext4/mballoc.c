@@ -90,7 +90,6 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 	*got = bitmap_run_length(fs->free_map, start, len);
 	*pblk = start;
 	SIM_ASSERT(*got > 0);
-	SIM_ASSERT(start >= fs->lay.data_start);
 	bitmap_remove_range(fs->free_map, start, (uint64_t)start + *got);
 	SIM_ASSERT(fs->s_freeclusters >= *got);
 	fs->s_freeclusters -= *got;
@@ -104,7 +103,6 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 /* ext4_free_blocks(): the bitmap buffer now, the allocator at commit. */
 void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t len)
 {
-	SIM_ASSERT(pblk >= fs->lay.data_start);
 	SIM_ASSERT((uint64_t)pblk + len <= fs->lay.nr_blocks);
 	ext4_bitmap_dirty(fs, h, pblk, len, false);
 	EV_RECORD(fs->bdev->bd_events, EV_FREE, "ext4_free_blocks", pblk, len, 0,
@@ -120,6 +118,44 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 }
 
 /* The freeing transaction committed (ext4_free_data_in_buddy). */
+/*
+ * ext4_new_meta_blocks() for one extent block near @goal: not the data
+ * path's reservations nor its injected faults, and the root-reserved blocks
+ * usable (an extent block must not fail where its data did not).
+ */
+int ext4_mb_new_meta_block(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t *pblk)
+{
+	uint32_t start;
+
+	SIM_ASSERT(h != NULL);
+	if (fs->s_freeclusters == 0)
+		return -ENOSPC;
+	if (goal < fs->lay.data_start || goal >= fs->lay.nr_blocks)
+		goal = fs->lay.data_start;
+	if (!bitmap_next_set(fs->free_map, goal, &start) &&
+	    !bitmap_next_set(fs->free_map, fs->lay.data_start, &start))
+		return -ENOSPC;
+	bitmap_remove_range(fs->free_map, start, (uint64_t)start + 1);
+	fs->s_freeclusters--;
+	ext4_bitmap_dirty(fs, h, start, 1, true);
+	*pblk = start;
+	return 0;
+}
+
+/*
+ * ext4_free_blocks(EXT4_FREE_BLOCKS_METADATA | EXT4_FREE_BLOCKS_FORGET) of
+ * an extent block: revoked (ext4_forget), its checkpoint copy dropped, and
+ * reusable only after the transaction commits, in every data mode.
+ */
+void ext4_free_meta_block(struct ext4_fs *fs, handle_t *h, uint32_t pblk)
+{
+	ext4_bitmap_dirty(fs, h, pblk, 1, false);
+	EV_RECORD(fs->bdev->bd_events, EV_FREE, "ext4_free_blocks", pblk, 1, 0, 1);
+	fs->s_freeclusters++;
+	jbd2_journal_revoke(h, pblk);
+	jbd2_journal_free_blocks(h, pblk, 1);
+}
+
 void ext4_mb_release_freed(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
 {
 	SIM_ASSERT(bitmap_range_cardinality(fs->free_map, pblk, (uint64_t)pblk + len) == 0);

@@ -1,54 +1,37 @@
 /*
- * super.c - mkfs, mount, unmount, syncfs and the raw metadata formats.
- * Mirrors fs/ext4/super.c (ext4_fill_super, ext4_put_super, ext4_sync_fs,
- * ext4_orphan_cleanup's call site) and __ext4_iget()'s reading of the raw
- * inode.  Mount rebuilds all in-memory state from device bytes only, after
- * jbd2 recovery, so a crash test sees exactly what the device kept.
+ * super.c - mount, unmount and syncfs over ext4's real on-disk format: the
+ * superblock, its features, the geometry, the metadata buffers the file
+ * system holds, and the name of every block's role.  Mirrors
+ * fs/ext4/super.c (ext4_fill_super, ext4_feature_set_ok, ext4_setup_super,
+ * ext4_commit_super, ext4_put_super, ext4_sync_fs, ext4_get_journal_inode,
+ * ext4_orphan_cleanup's call site).
+ *
+ * Mount rebuilds all in-memory state from device bytes only, after jbd2
+ * recovery, so a crash test sees exactly what the device kept.  The device
+ * starts as mke2fs made it (e2fs/); mount reads the superblock, checks the
+ * features the model handles (any other is refused with its name), the
+ * group descriptors, the journal inode's extents (the log's place), then
+ * recovers the log, writes the superblock with needs_recovery set (as
+ * ext4_setup_super does), reads the block bitmaps into the allocator's free
+ * map and the file's inode and extent tree.
+ *
+ * Simplified, and said in docs/architecture.md: the superblock's free counts
+ * are the sum of the group descriptors' at every superblock write (the
+ * kernel's percpu counters agree at unmount; e2fsck recomputes them), the
+ * superblock writes of mount and unmount are durable at once (a FUA write
+ * with nothing else in flight), s_kbytes_written and the timestamps do not
+ * move (no clock), and ext4_sample_last_mounted's s_last_mounted is not
+ * written.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bitmap.h"
 #include "blkdev.h"
+#include "crc32c.h"
 #include "ext4.h"
 
-#define EXT4SIM_SB_MAGIC 0x4d533445u    /* "E4SM" */
-#define EXT4SIM_INODE_MAGIC 0x444f4e49u /* "INOD" */
-#define EXT4_EXT_MAGIC 0xf30au
-
-/* mke2fs's ext2fs_default_journal_size(), capped for tiny devices. */
-static uint32_t default_journal_blocks(uint32_t nr_blocks)
-{
-	uint32_t j;
-
-	if (nr_blocks < 32768)
-		j = 1024;
-	else if (nr_blocks < 256 * 1024)
-		j = 4096;
-	else if (nr_blocks < 512 * 1024)
-		j = 8192;
-	else if (nr_blocks < 4096 * 1024)
-		j = 16384;
-	else
-		j = 32768;
-	return SIM_MAX(SIM_MIN(j, nr_blocks / 4), 64u);
-}
-
-void ext4_layout_compute(struct ext4_layout *lay, uint32_t nr_blocks, uint32_t bs)
-{
-	memset(lay, 0, sizeof(*lay));
-	lay->nr_blocks = nr_blocks;
-	lay->bitmap_start = 1;
-	lay->bitmap_blocks = (nr_blocks + bs * 8 - 1) / (bs * 8);
-	lay->inode_blk = lay->bitmap_start + lay->bitmap_blocks;
-	lay->ext_start = lay->inode_blk + 1;
-	lay->ext_blocks = EXT4_EXTENT_BLOCKS;
-	lay->journal_start = lay->ext_start + lay->ext_blocks;
-	lay->journal_blocks = default_journal_blocks(nr_blocks);
-	lay->data_start = lay->journal_start + lay->journal_blocks;
-	lay->extents_per_block = (bs - EXT4_EXT_HEADER) / EXT4_EXTENT_SIZE;
-	SIM_ASSERT(lay->data_start < nr_blocks);
-}
+#define EXT4_SB_CSUM_OFF offsetof(struct ext4_super_block, s_checksum)
 
 int64_t ext4_max_size(const struct ext4_fs *fs)
 {
@@ -56,116 +39,320 @@ int64_t ext4_max_size(const struct ext4_fs *fs)
 	return ((int64_t)1 << 32) * fs->opts.block_size - fs->opts.block_size;
 }
 
-static void write_sb(struct blkdev *bd, const struct ext4_layout *lay, uint32_t bs)
-{
-	uint8_t *b = sim_zalloc(bs);
+/* --- the metadata buffers --- */
 
-	put_le32(b, EXT4SIM_SB_MAGIC);
-	put_le32(b + 4, bs);
-	put_le32(b + 8, lay->nr_blocks);
-	put_le32(b + 12, lay->journal_start);
-	put_le32(b + 16, lay->journal_blocks);
-	blkdev_write_durable(bd, 0, b);
-	free(b);
+static uint32_t mbuf_find(const struct ext4_fs *fs, uint32_t blk)
+{
+	uint32_t lo = 0, hi = fs->s_nr_bufs;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (fs->s_bufs[mid].mb_blocknr < blk)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const uint8_t *ext4_meta_peek(const struct ext4_fs *fs, uint32_t blk)
+{
+	uint32_t i = mbuf_find(fs, blk);
+
+	return i < fs->s_nr_bufs && fs->s_bufs[i].mb_blocknr == blk ? fs->s_bufs[i].mb_data : NULL;
+}
+
+uint8_t *ext4_meta_bh(struct ext4_fs *fs, uint32_t blk)
+{
+	uint32_t i = mbuf_find(fs, blk);
+
+	SIM_ASSERT(i < fs->s_nr_bufs && fs->s_bufs[i].mb_blocknr == blk);
+	return fs->s_bufs[i].mb_data;
+}
+
+/* Hold block @blk (uninitialised bytes); returns its buffer. */
+static uint8_t *mbuf_add(struct ext4_fs *fs, uint32_t blk)
+{
+	uint32_t i = mbuf_find(fs, blk);
+
+	SIM_ASSERT(blk < fs->bdev->bd_nr_blocks);
+	SIM_ASSERT(i == fs->s_nr_bufs || fs->s_bufs[i].mb_blocknr != blk);
+	if (fs->s_nr_bufs == fs->s_cap_bufs) {
+		fs->s_cap_bufs = fs->s_cap_bufs ? 2 * fs->s_cap_bufs : 16;
+		fs->s_bufs = sim_realloc_array(fs->s_bufs, fs->s_cap_bufs, sizeof(*fs->s_bufs));
+	}
+	memmove(fs->s_bufs + i + 1, fs->s_bufs + i, (fs->s_nr_bufs - i) * sizeof(*fs->s_bufs));
+	fs->s_nr_bufs++;
+	fs->s_bufs[i].mb_blocknr = blk;
+	fs->s_bufs[i].mb_data = sim_realloc_array(NULL, 1, fs->bdev->bd_block_size);
+	return fs->s_bufs[i].mb_data;
+}
+
+uint8_t *ext4_meta_get(struct ext4_fs *fs, uint32_t blk)
+{
+	const uint8_t *held = ext4_meta_peek(fs, blk);
+	uint8_t *b;
+
+	if (held)
+		return (uint8_t *)held;
+	b = mbuf_add(fs, blk);
+	blkdev_read(fs->bdev, blk, b);
+	return b;
+}
+
+uint8_t *ext4_meta_new(struct ext4_fs *fs, uint32_t blk)
+{
+	uint8_t *b = ext4_meta_peek(fs, blk) ? ext4_meta_bh(fs, blk) : mbuf_add(fs, blk);
+
+	memset(b, 0, fs->bdev->bd_block_size);
+	return b;
+}
+
+void ext4_meta_forget(struct ext4_fs *fs, uint32_t blk)
+{
+	uint32_t i = mbuf_find(fs, blk);
+
+	SIM_ASSERT(i < fs->s_nr_bufs && fs->s_bufs[i].mb_blocknr == blk);
+	free(fs->s_bufs[i].mb_data);
+	memmove(fs->s_bufs + i, fs->s_bufs + i + 1, (fs->s_nr_bufs - i - 1) * sizeof(*fs->s_bufs));
+	fs->s_nr_bufs--;
+}
+
+/* --- the superblock --- */
+
+void ext4_get_super(const struct ext4_fs *fs, struct ext4_super_block *es)
+{
+	const uint8_t *b = ext4_meta_peek(fs, fs->lay.sb_blk);
+
+	SIM_ASSERT(b != NULL);
+	memcpy(es, b + fs->lay.sb_off, sizeof(*es));
+}
+
+/* ext4_superblock_csum(): crc32c of the bytes before s_checksum. */
+static uint32_t ext4_superblock_csum(const struct ext4_super_block *es)
+{
+	return crc32c(~0u, es, EXT4_SB_CSUM_OFF);
+}
+
+/* Store @es in its buffer with its checksum (ext4_superblock_csum_set). */
+void ext4_put_super_fields(struct ext4_fs *fs, const struct ext4_super_block *es)
+{
+	struct ext4_super_block c = *es;
+
+	if (c.s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		c.s_checksum = ext4_superblock_csum(&c);
+	memcpy(ext4_meta_bh(fs, fs->lay.sb_blk) + fs->lay.sb_off, &c, sizeof(c));
+}
+
+void ext4_handle_dirty_super(struct ext4_fs *fs, handle_t *h)
+{
+	struct ext4_super_block es;
+
+	ext4_get_super(fs, &es);
+	ext4_put_super_fields(fs, &es);
+	jbd2_journal_dirty_metadata(h, fs->lay.sb_blk);
 }
 
 /*
- * One bitmap block, for blocks [@first, @first + 8 * @bs): metadata and
- * blocks past the device's end used, data blocks free.  A byte wholly on
- * one side of both bounds is set at once.
+ * ext4_commit_super(): the free counts from the group descriptors
+ * (ext4_update_super), the checksum, and the block written in place; the
+ * model makes it durable at once (REQ_FUA with nothing in flight).
  */
-static void mkfs_bitmap_block(uint8_t *b, uint64_t first, uint32_t bs,
-			      const struct ext4_layout *lay)
+static void ext4_commit_super(struct ext4_fs *fs)
 {
-	memset(b, 0, bs);
-	for (uint32_t k = 0; k < bs * 8; k += 8) {
-		uint64_t blk = first + k;
+	struct ext4_super_block es;
+	uint32_t free = ext4_free_blocks_count(fs);
 
-		if (blk + 8 <= lay->data_start) {
-			b[k / 8] = 0xff;
-			continue;
+	ext4_get_super(fs, &es);
+	es.s_free_blocks_count_lo = free;
+	es.s_free_blocks_count_hi = 0;
+	ext4_put_super_fields(fs, &es);
+	blkdev_write_durable(fs->bdev, fs->lay.sb_blk, ext4_meta_bh(fs, fs->lay.sb_blk));
+}
+
+const char *ext4_mount_error(const struct ext4_fs *fs)
+{
+	return fs->s_mount_error;
+}
+
+#define COMPAT_OK (EXT4_FEATURE_COMPAT_DIR_PREALLOC | EXT4_FEATURE_COMPAT_HAS_JOURNAL | \
+		   EXT4_FEATURE_COMPAT_EXT_ATTR | EXT4_FEATURE_COMPAT_RESIZE_INODE | \
+		   EXT4_FEATURE_COMPAT_DIR_INDEX)
+#define INCOMPAT_OK (EXT4_FEATURE_INCOMPAT_FILETYPE | EXT4_FEATURE_INCOMPAT_RECOVER | \
+		     EXT4_FEATURE_INCOMPAT_EXTENTS | EXT4_FEATURE_INCOMPAT_64BIT | \
+		     EXT4_FEATURE_INCOMPAT_FLEX_BG)
+#define RO_COMPAT_OK (EXT4_FEATURE_RO_COMPAT_SPARSE_SUPER | EXT4_FEATURE_RO_COMPAT_LARGE_FILE | \
+		      EXT4_FEATURE_RO_COMPAT_HUGE_FILE | EXT4_FEATURE_RO_COMPAT_DIR_NLINK | \
+		      EXT4_FEATURE_RO_COMPAT_EXTRA_ISIZE | EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+
+static const struct feature_name {
+	int fn_word;            /* 0 compat, 1 incompat, 2 ro_compat */
+	uint32_t fn_mask;
+	const char *fn_refusal;
+} feature_names[] = {
+	{ 0, EXT4_FEATURE_COMPAT_SPARSE_SUPER2, "feature sparse_super2 is not modelled" },
+	{ 0, EXT4_FEATURE_COMPAT_FAST_COMMIT, "feature fast_commit is not modelled" },
+	{ 0, EXT4_FEATURE_COMPAT_STABLE_INODES, "feature stable_inodes is not modelled" },
+	{ 0, EXT4_FEATURE_COMPAT_ORPHAN_FILE, "feature orphan_file is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_COMPRESSION, "feature compression is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_JOURNAL_DEV, "feature journal_dev is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_META_BG, "feature meta_bg is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_MMP, "feature mmp is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_EA_INODE, "feature ea_inode is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_DIRDATA, "feature dirdata is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_CSUM_SEED, "feature metadata_csum_seed is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_LARGEDIR, "feature large_dir is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_INLINE_DATA, "feature inline_data is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_ENCRYPT, "feature encrypt is not modelled" },
+	{ 1, EXT4_FEATURE_INCOMPAT_CASEFOLD, "feature casefold is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_GDT_CSUM, "feature uninit_bg (gdt_csum) is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_QUOTA, "feature quota is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_BIGALLOC, "feature bigalloc is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_READONLY, "feature read-only is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_PROJECT, "feature project is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_VERITY, "feature verity is not modelled" },
+	{ 2, EXT4_FEATURE_RO_COMPAT_ORPHAN_PRESENT, "feature orphan_present is not modelled" },
+};
+
+/*
+ * ext4_feature_set_ok(), narrowed to what the model handles: every feature
+ * outside the sets above is refused with its name (or "an unknown ...").
+ */
+static int ext4_feature_set_ok(struct ext4_fs *fs, const struct ext4_super_block *es)
+{
+	uint32_t words[3] = { es->s_feature_compat & ~COMPAT_OK,
+			      es->s_feature_incompat & ~INCOMPAT_OK,
+			      es->s_feature_ro_compat & ~RO_COMPAT_OK };
+
+	for (size_t i = 0; i < sizeof(feature_names) / sizeof(feature_names[0]); i++)
+		if (words[feature_names[i].fn_word] & feature_names[i].fn_mask) {
+			fs->s_mount_error = feature_names[i].fn_refusal;
+			return -EINVAL;
 		}
-		if (blk >= lay->data_start && blk + 8 <= lay->nr_blocks)
-			continue;
-		for (uint32_t j = 0; j < 8; j++)
-			if (blk + j < lay->data_start || blk + j >= lay->nr_blocks)
-				b[k / 8] = (uint8_t)(b[k / 8] | (1u << j));
+	if (words[0] || words[1] || words[2]) {
+		fs->s_mount_error = "an unknown feature is set";
+		return -EINVAL;
 	}
-}
-
-/* mkfs: superblock, bitmap with the metadata in use, empty inode, journal. */
-void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
-{
-	uint32_t bs = opts->block_size;
-	struct ext4_layout lay;
-	uint8_t *b = sim_zalloc(bs);
-	journal_t j;
-	struct sim_counters c = { 0 };
-
-	ext4_layout_compute(&lay, bd->bd_nr_blocks, bs);
-	write_sb(bd, &lay, bs);
-	for (uint32_t i = 0; i < lay.bitmap_blocks; i++) {
-		mkfs_bitmap_block(b, (uint64_t)i * bs * 8, bs, &lay);
-		blkdev_write_durable(bd, lay.bitmap_start + i, b);
+	if (!(es->s_feature_compat & EXT4_FEATURE_COMPAT_HAS_JOURNAL) ||
+	    !(es->s_feature_incompat & EXT4_FEATURE_INCOMPAT_EXTENTS)) {
+		fs->s_mount_error = "the model needs features has_journal and extent";
+		return -EINVAL;
 	}
-	memset(b, 0, bs);
-	put_le32(b, EXT4SIM_INODE_MAGIC);
-	blkdev_write_durable(bd, lay.inode_blk, b);
-	memset(b, 0, bs);
-	for (uint32_t i = 0; i < lay.ext_blocks; i++)
-		blkdev_write_durable(bd, lay.ext_start + i, b);
-	jbd2_journal_init(&j, bd, lay.journal_start, lay.journal_blocks, NULL, NULL, &c);
-	jbd2_journal_create(&j);
-	free(b);
-}
-
-void ext4_serialize_inode(struct ext4_fs *fs, uint8_t *raw)
-{
-	put_le32(raw, EXT4SIM_INODE_MAGIC);
-	put_le64(raw + 4, (uint64_t)fs->inode.i_disksize);
-	put_le32(raw + 12, fs->inode.i_flags);
-	put_le32(raw + 16, fs->inode.i_orphan ? 1 : 0);
-}
-
-static int load_inode(struct ext4_fs *fs)
-{
-	const uint8_t *raw = fs->meta[fs->lay.inode_blk];
-
-	if (get_le32(raw) != EXT4SIM_INODE_MAGIC)
-		return -EUCLEAN;
-	fs->inode.i_disksize = (int64_t)get_le64(raw + 4);
-	fs->inode.i_size = fs->inode.i_disksize;
-	fs->inode.i_flags = get_le32(raw + 12);
-	fs->inode.i_orphan = get_le32(raw + 16) != 0;
 	return 0;
 }
 
-static int load_extents(struct ext4_fs *fs)
+/* The geometry the superblock gives (ext4_fill_super's sbi fields). */
+static int layout_from_super(struct ext4_fs *fs, const struct ext4_super_block *es)
 {
-	for (uint32_t i = 0; i < fs->lay.ext_blocks; i++) {
-		const uint8_t *b = fs->meta[fs->lay.ext_start + i];
-		uint32_t n = get_le32(b + 4);
+	struct ext4_layout *lay = &fs->lay;
+	bool bit64 = es->s_feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT;
 
-		if (n == 0)
-			break;
-		if (get_le32(b) != EXT4_EXT_MAGIC || n > fs->lay.extents_per_block)
-			return -EUCLEAN;
-		for (uint32_t k = 0; k < n; k++) {
-			const uint8_t *x = b + EXT4_EXT_HEADER + k * EXT4_EXTENT_SIZE;
-			uint32_t len = get_le32(x + 4);
-			bool unwritten = len > EXT_INIT_MAX_LEN;
-
-			es_insert(&fs->inode.i_es, get_le32(x),
-				  unwritten ? len - EXT_INIT_MAX_LEN : len, get_le32(x + 8),
-				  unwritten ? ES_UNWRITTEN : ES_WRITTEN);
-		}
+	lay->block_size = 1024u << es->s_log_block_size;
+	lay->nr_blocks = es->s_blocks_count_lo;
+	lay->first_data_block = es->s_first_data_block;
+	lay->blocks_per_group = es->s_blocks_per_group;
+	lay->inodes_per_group = es->s_inodes_per_group;
+	lay->inode_size = es->s_rev_level ? es->s_inode_size : EXT4_GOOD_OLD_INODE_SIZE;
+	lay->desc_size = bit64 ? es->s_desc_size : 32;
+	lay->feature_compat = es->s_feature_compat;
+	lay->feature_incompat = es->s_feature_incompat;
+	lay->feature_ro_compat = es->s_feature_ro_compat;
+	if ((bit64 && es->s_blocks_count_hi) || lay->nr_blocks > fs->bdev->bd_nr_blocks ||
+	    lay->blocks_per_group != lay->block_size * 8 || lay->inodes_per_group == 0 ||
+	    lay->inode_size < 256 || lay->inode_size > EXT4_INODE_MAX_SIZE ||
+	    lay->desc_size < 32 || lay->desc_size > 64 || EXT4_FILE_INO > es->s_inodes_count ||
+	    lay->first_data_block != (lay->block_size == 1024)) {
+		fs->s_mount_error = "the superblock's geometry is not one the model handles "
+				    "(block count, blocks per group, inode or descriptor size)";
+		return -EINVAL;
 	}
+	lay->groups_count = (lay->nr_blocks - lay->first_data_block + lay->blocks_per_group - 1) /
+			    lay->blocks_per_group;
+	lay->gdt_blocks = (lay->groups_count * lay->desc_size + lay->block_size - 1) /
+			  lay->block_size;
+	lay->data_start = lay->first_data_block;
+	lay->extents_per_block = (lay->block_size - sizeof(struct ext4_extent_header)) /
+				 sizeof(struct ext4_extent);
+	lay->csum_seed = crc32c(~0u, es->s_uuid, sizeof(es->s_uuid));
 	return 0;
 }
 
 /*
- * How many bits from block @b on all equal @fill, counted in whole aligned
- * words (else one whole aligned byte, else 0) up to block @end: a run that
+ * Read and check the superblock: its magic, block size, checksum and
+ * features; then the geometry and the group descriptor table.
+ */
+static int read_super(struct ext4_fs *fs)
+{
+	struct ext4_super_block es;
+	uint32_t bs = fs->opts.block_size;
+	int err;
+
+	fs->lay.sb_blk = EXT4_SB_OFFSET / bs;
+	fs->lay.sb_off = EXT4_SB_OFFSET % bs;
+	ext4_meta_get(fs, fs->lay.sb_blk);
+	ext4_get_super(fs, &es);
+	if (es.s_magic != EXT4_SUPER_MAGIC || es.s_log_block_size > 2 ||
+	    (1024u << es.s_log_block_size) != bs) {
+		fs->s_mount_error = "no ext4 superblock with the config's block size";
+		return -EINVAL;
+	}
+	if ((es.s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    ext4_superblock_csum(&es) != es.s_checksum) {
+		fs->s_mount_error = "the superblock's checksum fails";
+		return -EBADMSG;
+	}
+	if ((err = ext4_feature_set_ok(fs, &es)) < 0 || (err = layout_from_super(fs, &es)) < 0)
+		return err;
+	for (uint32_t i = 0; i < fs->lay.gdt_blocks; i++)
+		ext4_meta_get(fs, fs->lay.first_data_block + 1 + i);
+	if ((err = ext4_check_descriptors(fs)) < 0)
+		return err;
+	ext4_inode_loc(&fs->lay, fs, EXT4_FILE_INO, &fs->lay.inode_blk, &fs->lay.inode_off);
+	return 0;
+}
+
+/*
+ * ext4_get_journal_inode(): inode 8's extents, the journal's blocks (a
+ * depth-0 or depth-1 tree), into the layout's journal map.
+ */
+static int load_journal_map(struct ext4_fs *fs)
+{
+	struct ext4_layout *lay = &fs->lay;
+	struct ext4_inode raw;
+	uint32_t blk, off, total = 0;
+	uint8_t *b;
+
+	ext4_inode_loc(lay, fs, EXT4_JOURNAL_INO, &blk, &off);
+	b = sim_realloc_array(NULL, 1, lay->block_size);
+	blkdev_read(fs->bdev, blk, b);
+	memcpy(&raw, b + off, sizeof(raw));
+	free(b);
+	lay->nr_jmap = 0;
+	if (!(raw.i_flags & EXT4_EXTENTS_FL) ||
+	    ext4_ext_parse_leaf(fs, (const uint8_t *)raw.i_block, EXT4_EXT_ROOT_MAX, false,
+				lay->jmap, &lay->nr_jmap, EXT4_JOURNAL_MAX_EXTENTS) < 0) {
+		fs->s_mount_error = "the journal inode's extents are not ones the model reads";
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < lay->nr_jmap; i++) {
+		if (lay->jmap[i].je_lblk != total) {
+			fs->s_mount_error = "the journal inode has a hole";
+			return -EINVAL;
+		}
+		total += lay->jmap[i].je_len;
+	}
+	if (total < 1024 || (uint64_t)total * lay->block_size != raw.i_size_lo) {
+		fs->s_mount_error = "the journal inode is shorter than jbd2's 1024 blocks";
+		return -EINVAL;
+	}
+	lay->journal_blocks = total;
+	return 0;
+}
+
+/*
+ * How many bits from bit @b on all equal @fill, counted in whole aligned
+ * words (else one whole aligned byte, else 0) up to bit @end: a run that
  * these bits only continue can skip them.
  */
 static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t end, uint8_t fill)
@@ -184,72 +371,81 @@ static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t end, uint8_t 
 	return n;
 }
 
-/*
- * The free-space map from the bitmap blocks: one range per run of free
- * blocks, in block order.  Whole words and bytes that only continue the
- * current run (or the current used stretch) are skipped.
- */
-static void load_bitmap(struct ext4_fs *fs)
+/* Group @g's free runs into the free map (a corrupt bitmap: none, as the kernel skips it). */
+static void load_group_bitmap(struct ext4_fs *fs, uint32_t g)
 {
-	uint32_t bpb = fs->opts.block_size * 8;
-	uint64_t run = UINT64_MAX;      /* start of the current run of free blocks */
+	const uint8_t *map = ext4_read_block_bitmap(fs, g);
+	uint32_t first = ext4_group_first_block_no(&fs->lay, g);
+	uint32_t end = ext4_group_nr_blocks(&fs->lay, g), run = UINT32_MAX;
 
-	SIM_ASSERT(bpb % 64 == 0);
-	fs->free_map = bitmap_create();
-	for (uint32_t b = fs->lay.data_start; b < fs->lay.nr_blocks;) {
-		const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
-		uint32_t end = (uint32_t)SIM_MIN((uint64_t)fs->lay.nr_blocks,
-						 ((uint64_t)b / bpb + 1) * bpb);     /* this bitmap block */
-		uint32_t skip = bitmap_skip(byte, b, end, run == UINT64_MAX ? 0xff : 0x00);
-		bool used = *byte & (1u << (b % 8));
+	for (uint32_t b = 0; map && b < end;) {
+		uint32_t skip = bitmap_skip(map + b / 8, b, end, run == UINT32_MAX ? 0xff : 0x00);
+		bool used = map[b / 8] & (1u << (b % 8));
 
 		if (skip) {
 			b += skip;
 			continue;
 		}
-		if (!used && run == UINT64_MAX)
+		if (!used && run == UINT32_MAX)
 			run = b;
-		if (used && run != UINT64_MAX) {
-			bitmap_add_range(fs->free_map, run, b);
-			run = UINT64_MAX;
+		if (used && run != UINT32_MAX) {
+			bitmap_add_range(fs->free_map, first + run, first + b);
+			run = UINT32_MAX;
 		}
 		b++;
 	}
-	if (run != UINT64_MAX)
-		bitmap_add_range(fs->free_map, run, fs->lay.nr_blocks);
+	if (run != UINT32_MAX)
+		bitmap_add_range(fs->free_map, first + run, first + end);
+}
+
+/* The free-space map from every group's block bitmap, in block order. */
+static void load_bitmap(struct ext4_fs *fs)
+{
+	fs->free_map = bitmap_create();
+	for (uint32_t g = 0; g < fs->lay.groups_count; g++)
+		load_group_bitmap(fs, g);
 	fs->s_freeclusters = bitmap_cardinality(fs->free_map);
 	fs->s_mb_last_block = fs->lay.data_start;
 }
 
-static int read_sb(struct ext4_fs *fs)
+/*
+ * ext4_setup_super(): the mount count, needs_recovery set while the journal
+ * is in use, and the superblock written (ext4_commit_super).
+ */
+static void ext4_setup_super(struct ext4_fs *fs)
 {
-	uint8_t *b = sim_zalloc(fs->bdev->bd_block_size);
-	int err = 0;
+	struct ext4_super_block es;
 
-	blkdev_read(fs->bdev, 0, b);
-	if (get_le32(b) != EXT4SIM_SB_MAGIC || get_le32(b + 4) != fs->opts.block_size ||
-	    get_le32(b + 8) != fs->bdev->bd_nr_blocks)
-		err = -EINVAL;
-	free(b);
-	return err;
+	ext4_get_super(fs, &es);
+	if ((int16_t)es.s_max_mnt_count == 0)
+		es.s_max_mnt_count = 0xffff;    /* EXT4_DFL_MAX_MNT_COUNT only when 0: mke2fs's -1 stays */
+	es.s_mnt_count++;
+	es.s_feature_incompat |= EXT4_FEATURE_INCOMPAT_RECOVER;
+	ext4_put_super_fields(fs, &es);
+	ext4_commit_super(fs);
 }
 
-/*
- * The metadata blocks below the journal, read into one allocation:
- * fs->meta[i] points at block i inside fs->meta[0]'s (every byte is read,
- * so none needs zeroing).
- */
-static void load_meta(struct ext4_fs *fs)
+/* The journal: its map, recovery, and the features ext4 sets (set_journal_csum_feature_set). */
+static int load_journal(struct ext4_fs *fs, struct jbd2_recovery_info *rinfo,
+			const struct jbd2_recovery_base *base)
 {
-	uint32_t n = fs->lay.journal_start, bs = fs->opts.block_size;
-	uint8_t *all = sim_realloc_array(NULL, n, bs);
+	uint32_t incompat = 0;
+	int err;
 
-	SIM_ASSERT(n > 0);
-	fs->meta = sim_zalloc(n * sizeof(*fs->meta));
-	for (uint32_t i = 0; i < n; i++) {
-		fs->meta[i] = all + (size_t)i * bs;
-		blkdev_read(fs->bdev, i, fs->meta[i]);
+	if ((err = load_journal_map(fs)) < 0)
+		return err;
+	jbd2_journal_init(&fs->journal, fs->bdev, fs->lay.jmap, fs->lay.nr_jmap,
+			  fs->lay.journal_blocks, fs, &ext4_jbd2_ops, fs->counters);
+	if ((err = jbd2_journal_load_base(&fs->journal, rinfo, base)) < 0) {
+		fs->s_mount_error = "the journal does not load (jbd2_journal_load)";
+		return err;
 	}
+	if (fs->lay.feature_incompat & EXT4_FEATURE_INCOMPAT_64BIT)
+		incompat |= JBD2_FEATURE_INCOMPAT_64BIT;
+	if (fs->lay.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
+		incompat |= JBD2_FEATURE_INCOMPAT_CSUM_V3;
+	jbd2_journal_set_features(&fs->journal, 0, 0, incompat);
+	return 0;
 }
 
 /*
@@ -278,19 +474,18 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	fs->sem = *sem;
 	fs->bdev = bd;
 	fs->counters = c;
-	ext4_layout_compute(&fs->lay, bd->bd_nr_blocks, opts->block_size);
-	if ((err = read_sb(fs)) < 0)
+	memset(rinfo, 0, sizeof(*rinfo));
+	if ((err = read_super(fs)) < 0 || (err = load_journal(fs, rinfo, base)) < 0)
 		return err;
-	jbd2_journal_init(&fs->journal, bd, fs->lay.journal_start, fs->lay.journal_blocks,
-			  fs, &ext4_jbd2_ops, c);
-	if ((err = jbd2_journal_load_base(&fs->journal, rinfo, base)) < 0)
+	ext4_free_bufs_from(fs, 0);     /* recovery may have rewritten what was read */
+	if ((err = read_super(fs)) < 0 || (err = ext4_layout_ranges(fs)) < 0)
 		return err;
-	load_meta(fs);
+	ext4_setup_super(fs);
 	load_bitmap(fs);
 	es_init(&fs->inode.i_es);
 	mapping_init(&fs->inode.i_mapping, opts->block_size);
 	fs->inode.i_mapping.a_events = bd->bd_events;
-	if ((err = load_inode(fs)) < 0 || (err = load_extents(fs)) < 0)
+	if ((err = ext4_iget(fs)) < 0 || (err = ext4_ext_load(fs)) < 0)
 		return err;
 	fs->inode.i_sync_tid = fs->inode.i_datasync_tid = fs->journal.j_commit_sequence;
 	if (fs->inode.i_orphan)
@@ -298,13 +493,20 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	return 0;
 }
 
+/* Drop every metadata buffer from index @from on. */
+void ext4_free_bufs_from(struct ext4_fs *fs, uint32_t from)
+{
+	for (uint32_t i = from; i < fs->s_nr_bufs; i++)
+		free(fs->s_bufs[i].mb_data);
+	fs->s_nr_bufs = SIM_MIN(fs->s_nr_bufs, from);
+}
+
 /* Drop all in-memory state (the half a crash loses). */
 void ext4_free_fs(struct ext4_fs *fs)
 {
 	jbd2_journal_destroy(&fs->journal);
-	if (fs->meta)
-		free(fs->meta[0]);      /* all the blocks (load_meta) */
-	free(fs->meta);
+	ext4_free_bufs_from(fs, 0);
+	free(fs->s_bufs);
 	bitmap_free(fs->free_map);
 	es_destroy(&fs->inode.i_es);
 	mapping_destroy(&fs->inode.i_mapping);
@@ -318,16 +520,16 @@ void ext4_free_fs(struct ext4_fs *fs)
 void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev *bd,
 		   struct sim_counters *c)
 {
-	uint32_t n = src->lay.journal_start, bs = src->opts.block_size;
+	uint32_t bs = src->opts.block_size;
 
 	*dst = *src;
 	dst->bdev = bd;
 	dst->counters = c;
 	jbd2_journal_clone(&dst->journal, &src->journal, bd, dst, c);
-	dst->meta = sim_zalloc(n * sizeof(*dst->meta));
-	dst->meta[0] = sim_dup_array(src->meta[0], (size_t)n * bs, (size_t)n * bs, 1);
-	for (uint32_t i = 1; i < n; i++)
-		dst->meta[i] = dst->meta[0] + (size_t)i * bs;
+	dst->s_bufs = sim_dup_array(src->s_bufs, src->s_nr_bufs, src->s_cap_bufs,
+				    sizeof(*src->s_bufs));
+	for (uint32_t i = 0; i < dst->s_nr_bufs; i++)
+		dst->s_bufs[i].mb_data = sim_dup_array(src->s_bufs[i].mb_data, bs, bs, 1);
 	dst->free_map = bitmap_copy(src->free_map);
 	es_copy(&dst->inode.i_es, &src->inode.i_es);
 	mapping_clone(&dst->inode.i_mapping, &src->inode.i_mapping);
@@ -360,41 +562,30 @@ int ext4_sync_fs(struct ext4_fs *fs)
 	return 0;
 }
 
-/* Clean unmount: sync_filesystem(), then jbd2_journal_destroy(). */
+/*
+ * Clean unmount: sync_filesystem(), jbd2_journal_destroy(), then
+ * needs_recovery cleared and the superblock written (ext4_put_super).
+ */
 void ext4_put_super(struct ext4_fs *fs)
 {
+	struct ext4_super_block es;
+
 	ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_ALL, true);
 	ext4_wait_io_range(fs, 0, INT64_MAX);
 	ext4_sync_fs(fs);
 	jbd2_journal_release(&fs->journal);
+	ext4_get_super(fs, &es);
+	es.s_feature_incompat &= ~EXT4_FEATURE_INCOMPAT_RECOVER;
+	ext4_put_super_fields(fs, &es);
+	ext4_commit_super(fs);
 	ext4_free_fs(fs);
 }
 
-/* Are the bitmap-buffer bits of [pblk, pblk+len) all set? */
-static bool bitmap_buffer_set(const struct ext4_fs *fs, uint32_t pblk, uint32_t len)
+/* Are the bitmap-buffer bits of [pblk, pblk+len) all @set? */
+static bool bitmap_buffer_all(const struct ext4_fs *fs, uint32_t pblk, uint32_t len, bool set)
 {
-	const uint8_t *bits = fs->meta[fs->lay.bitmap_start];  /* the bitmap blocks are contiguous */
-	uint32_t b = pblk, end = pblk + len;
-
-	for (; b < end && b % 8; b++)
-		if (!(bits[b / 8] & (1u << (b % 8))))
-			return false;
-	for (; b + 8 <= end; b += 8)
-		if (bits[b / 8] != 0xff)
-			return false;
-	for (; b < end; b++)
-		if (!(bits[b / 8] & (1u << (b % 8))))
-			return false;
-	return true;
-}
-
-/* Are the bitmap-buffer bits of [pblk, pblk+len) all clear? */
-static bool bitmap_buffer_clear(const struct ext4_fs *fs, uint32_t pblk, uint32_t len)
-{
-	const uint8_t *bits = fs->meta[fs->lay.bitmap_start];
-
 	for (uint32_t b = pblk; b < pblk + len; b++)
-		if (bits[b / 8] & (1u << (b % 8)))
+		if (ext4_bitmap_bit(fs, b) != set)
 			return false;
 	return true;
 }
@@ -408,8 +599,9 @@ static int cmp_extent_pblk(const void *a, const void *b)
 }
 
 /*
- * (2) every written/unwritten extent's blocks are data blocks, allocated in
- * the in-memory bitmap and in the bitmap buffer, and in no other extent.
+ * (2) every written/unwritten extent's blocks are data blocks (no group
+ * metadata, no journal, no extent block), allocated in the in-memory bitmap
+ * and in the bitmap buffer, and in no other extent.
  */
 static void check_extents_allocated(const struct ext4_fs *fs)
 {
@@ -423,11 +615,12 @@ static void check_extents_allocated(const struct ext4_fs *fs)
 
 		if (e->es_state == ES_DELAYED)
 			continue;
-		SIM_ASSERT(e->es_pblk >= fs->lay.data_start);                   /* (2) */
 		SIM_ASSERT((uint64_t)e->es_pblk + e->es_len <= fs->lay.nr_blocks); /* (2) */
+		SIM_ASSERT(!strcmp(ext4_block_role(&fs->lay, e->es_pblk), "data"));    /* (2) */
+		SIM_ASSERT(!ext4_ext_is_leaf(fs, e->es_pblk));                      /* (2) */
 		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, e->es_pblk,
 						    (uint64_t)e->es_pblk + e->es_len) == 0); /* (2) */
-		SIM_ASSERT(bitmap_buffer_set(fs, e->es_pblk, e->es_len));       /* (2) */
+		SIM_ASSERT(bitmap_buffer_all(fs, e->es_pblk, e->es_len, true));     /* (2) */
 		sorted = sorted && (n == 0 || disk[n - 1].es_pblk < e->es_pblk);
 		disk[n++] = *e;
 	}
@@ -476,7 +669,25 @@ static void check_freed_not_reused(const struct ext4_fs *fs)
 
 		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, start,
 						    (uint64_t)start + len) == 0); /* jbd2 (4) */
-		SIM_ASSERT(bitmap_buffer_clear(fs, start, len));                /* jbd2 (4) */
+		SIM_ASSERT(bitmap_buffer_all(fs, start, len, false));           /* jbd2 (4) */
+	}
+}
+
+/*
+ * (5) the buffers agree with the allocator: the superblock and descriptor
+ * blocks are held, every extent block is allocated in the bitmap buffer.
+ */
+static void check_buffers(const struct ext4_fs *fs)
+{
+	SIM_ASSERT(ext4_meta_peek(fs, fs->lay.sb_blk) != NULL);               /* (5) */
+	for (uint32_t i = 0; i < fs->lay.gdt_blocks; i++)
+		SIM_ASSERT(ext4_meta_peek(fs, fs->lay.first_data_block + 1 + i)); /* (5) */
+	for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++) {
+		uint32_t b = fs->inode.i_ext_leaves[i].el_pblk;
+
+		SIM_ASSERT(ext4_meta_peek(fs, b) != NULL);                      /* (5) */
+		SIM_ASSERT(bitmap_buffer_all(fs, b, 1, true));                  /* (5) */
+		SIM_ASSERT(!bitmap_contains(fs->free_map, b));                  /* (5) */
 	}
 }
 
@@ -493,23 +704,8 @@ void ext4_check_state(const struct ext4_fs *fs)
 	check_extents_allocated(fs);
 	check_delayed_buffers(fs);
 	SIM_ASSERT(fs->journal.j_current_handle == NULL);                      /* (4) */
+	check_buffers(fs);
 	jbd2_check(&fs->journal);
 	check_freed_not_reused(fs);
 	blkdev_check(fs->bdev);
-}
-
-const char *ext4_block_role(const struct ext4_layout *lay, uint32_t blk)
-{
-	SIM_ASSERT(blk < lay->nr_blocks);
-	if (blk == 0)
-		return "superblock";
-	if (blk >= lay->bitmap_start && blk - lay->bitmap_start < lay->bitmap_blocks)
-		return "block bitmap";
-	if (blk == lay->inode_blk)
-		return "inode table";
-	if (blk >= lay->ext_start && blk - lay->ext_start < lay->ext_blocks)
-		return "extent block";
-	if (blk >= lay->journal_start && blk - lay->journal_start < lay->journal_blocks)
-		return "journal";
-	return blk >= lay->data_start ? "data" : "unused";
 }

@@ -67,6 +67,13 @@ struct jbd2_buf {
 	int64_t jb_lblk;        /* file block for journaled data, -1 for metadata */
 };
 
+/* A run of journal blocks on the device: the journal inode's extent. */
+struct jbd2_extent {
+	uint32_t je_lblk;
+	uint32_t je_pblk;
+	uint32_t je_len;
+};
+
 struct jbd2_range {
 	uint32_t start;
 	uint32_t len;
