@@ -190,7 +190,7 @@ static void snap_journal(FILE *out, const struct ext4_fs *fs)
 			snap_block_what(fs, j->j_cp[i].cp_blocknr));
 	fprintf(out, "], \"blk_offset\": %u, \"first\": %u, \"last\": %u, \"head\": %u, "
 		"\"tail\": %u, \"tail_sequence\": %u, \"free\": %u, \"commit_sequence\": %u, "
-		"\"next_tid\": %u, \"aborted\": %s}", j->j_blk_offset, j->j_first, j->j_last,
+		"\"next_tid\": %u, \"aborted\": %s}", jbd2_log_block(j, 0), j->j_first, j->j_last,
 		j->j_head, j->j_tail, j->j_tail_sequence, j->j_free, j->j_commit_sequence,
 		j->j_transaction_sequence, j->j_aborted ? "true" : "false");
 }

@@ -138,7 +138,7 @@ static void key_transaction(struct keyh *h, const transaction_t *t)
 
 static void key_journal(struct keyh *h, const journal_t *j, uint32_t bs)
 {
-	put(h, j->j_blk_offset | (uint64_t)j->j_total_len << 32);
+	put(h, jbd2_log_block(j, 0) | (uint64_t)j->j_total_len << 32);
 	put(h, j->j_first | (uint64_t)j->j_last << 32);
 	put(h, j->j_head | (uint64_t)j->j_tail << 32);
 	put(h, j->j_tail_sequence | (uint64_t)j->j_free << 32);

@@ -94,6 +94,12 @@ static void mkfs_bitmap_block(uint8_t *b, uint64_t first, uint32_t bs,
 }
 
 /* mkfs: superblock, bitmap with the metadata in use, empty inode, journal. */
+/* The file system's UUID (mke2fs -U of the recorded runs), the journal's s_uuid. */
+static const uint8_t ext4_mkfs_uuid[16] = {
+	0x0b, 0x7d, 0x3c, 0x2e, 0x1f, 0x2a, 0x4b, 0x5c,
+	0x8d, 0x9e, 0x0a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f,
+};
+
 void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
 {
 	uint32_t bs = opts->block_size;
@@ -114,8 +120,10 @@ void ext4_mkfs(struct blkdev *bd, const struct ext4_mount_opts *opts)
 	memset(b, 0, bs);
 	for (uint32_t i = 0; i < lay.ext_blocks; i++)
 		blkdev_write_durable(bd, lay.ext_start + i, b);
-	jbd2_journal_init(&j, bd, lay.journal_start, lay.journal_blocks, NULL, NULL, &c);
-	jbd2_journal_create(&j);
+	SIM_ASSERT(jbd2_journal_init(&j, bd, &(struct jbd2_extent){ 0, lay.journal_start,
+				     lay.journal_blocks }, 1, NULL, NULL, &c) == 0);
+	jbd2_journal_create(&j, ext4_mkfs_uuid);
+	jbd2_journal_destroy(&j);
 	free(b);
 }
 
@@ -281,8 +289,10 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	ext4_layout_compute(&fs->lay, bd->bd_nr_blocks, opts->block_size);
 	if ((err = read_sb(fs)) < 0)
 		return err;
-	jbd2_journal_init(&fs->journal, bd, fs->lay.journal_start, fs->lay.journal_blocks,
-			  fs, &ext4_jbd2_ops, c);
+	if ((err = jbd2_journal_init(&fs->journal, bd, &(struct jbd2_extent){ 0,
+				     fs->lay.journal_start, fs->lay.journal_blocks }, 1,
+				     fs, &ext4_jbd2_ops, c)) < 0)
+		return err;
 	if ((err = jbd2_journal_load_base(&fs->journal, rinfo, base)) < 0)
 		return err;
 	load_meta(fs);
