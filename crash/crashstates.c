@@ -530,8 +530,8 @@ static void build_base(struct cs_ctx *x)
 	if (x->flags & CS_REFERENCE)
 		return;
 	x->base = blkdev_overlay(x->bd);
-	jbd2_journal_init(&j, x->base, x->fs->lay.jmap, x->fs->lay.nr_jmap,
-			  x->fs->lay.journal_blocks, NULL, NULL, &c);
+	SIM_ASSERT(jbd2_journal_init(&j, x->base, x->fs->journal.j_map, x->fs->journal.j_nr_map,
+				     NULL, NULL, &c) == 0);
 	if (jbd2_recovery_prefix(&j, &x->rb)) {
 		x->out->recovery_blocks += x->rb.rb_info.nr_blocks;
 	} else {

@@ -19,6 +19,7 @@
 #include "blkdev.h"
 #include "crashpoint.h"
 #include "explain.h"
+#include "mke2fs.h"
 #include "outfile.h"
 #include "snapshot.h"
 #include "timeline.h"
@@ -38,14 +39,16 @@ int world_mount(struct world *w)
 static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 		       struct sim_variant_result *r, const struct sim_options *o)
 {
+	const char *why = NULL;
+
 	memset(w, 0, sizeof(*w));
 	w->cfg = cfg;
 	w->r = r;
 	w->c = &r->counters;
 	w->chk = &r->chk;
 	w->rec = &r->last_recovery;
-	w->bd = blkdev_create(cfg->opts.disk_blocks, cfg->opts.block_size);
-	ext4_mkfs(w->bd, &cfg->opts);
+	w->bd = mke2fs_device(cfg->opts.disk_blocks, cfg->opts.block_size, &why);
+	SIM_ASSERT(w->bd != NULL);      /* the loader refuses a geometry mke2fs refuses */
 	SIM_ASSERT(world_mount(w) == 0);
 	memset(w->c, 0, sizeof(*w->c));
 	chk_init(w->chk, cfg->opts.block_size);

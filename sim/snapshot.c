@@ -97,22 +97,22 @@ static void snap_cache(FILE *out, const struct ext4_fs *fs)
 	fputc(']', out);
 }
 
-/* What device block @blk is in the model's layout (ext4.h). */
+/*
+ * What device block @blk is (ext4_block_role_fs), in the JSON's words:
+ * "superblock", "bitmap", "inode", "extent", "journal", "data", or the
+ * layout's other roles by name ("group descriptors", ...).
+ */
 static const char *snap_block_what(const struct ext4_fs *fs, uint32_t blk)
 {
-	const struct ext4_layout *l = &fs->lay;
+	static const char *const json[][2] = {
+		{ "block bitmap", "bitmap" }, { "inode table", "inode" }, { "extent block", "extent" },
+	};
+	const char *role = ext4_block_role_fs(fs, blk);
 
-	if (blk == 0)
-		return "superblock";
-	if (blk >= l->bitmap_start && blk < l->bitmap_start + l->bitmap_blocks)
-		return "bitmap";
-	if (blk == l->inode_blk)
-		return "inode";
-	if (blk >= l->ext_start && blk < l->ext_start + l->ext_blocks)
-		return "extent";
-	if (blk >= l->journal_start && blk < l->journal_start + l->journal_blocks)
-		return "journal";
-	return "data";
+	for (size_t i = 0; i < sizeof(json) / sizeof(json[0]); i++)
+		if (!strcmp(role, json[i][0]))
+			return json[i][1];
+	return role;
 }
 
 static void snap_u32_list(FILE *out, const uint32_t *v, uint32_t nr)
@@ -190,7 +190,7 @@ static void snap_journal(FILE *out, const struct ext4_fs *fs)
 			snap_block_what(fs, j->j_cp[i].cp_blocknr));
 	fprintf(out, "], \"blk_offset\": %u, \"first\": %u, \"last\": %u, \"head\": %u, "
 		"\"tail\": %u, \"tail_sequence\": %u, \"free\": %u, \"commit_sequence\": %u, "
-		"\"next_tid\": %u, \"aborted\": %s}", j->j_blk_offset, j->j_first, j->j_last,
+		"\"next_tid\": %u, \"aborted\": %s}", jbd2_log_block(j, 0), j->j_first, j->j_last,
 		j->j_head, j->j_tail, j->j_tail_sequence, j->j_free, j->j_commit_sequence,
 		j->j_transaction_sequence, j->j_aborted ? "true" : "false");
 }

@@ -138,7 +138,7 @@ static void key_transaction(struct keyh *h, const transaction_t *t)
 
 static void key_journal(struct keyh *h, const journal_t *j, uint32_t bs)
 {
-	put(h, j->j_blk_offset | (uint64_t)j->j_total_len << 32);
+	put(h, jbd2_log_block(j, 0) | (uint64_t)j->j_total_len << 32);
 	put(h, j->j_first | (uint64_t)j->j_last << 32);
 	put(h, j->j_head | (uint64_t)j->j_tail << 32);
 	put(h, j->j_tail_sequence | (uint64_t)j->j_free << 32);
@@ -178,7 +178,10 @@ static void key_inode(struct keyh *h, const struct ext4_inode_info *in)
 	put(h, in->i_flags | (uint64_t)in->i_sync_tid << 32);
 	put(h, in->i_datasync_tid | (uint64_t)in->i_orphan << 32 |
 	       (uint64_t)in->i_da_alloc_close << 40);
-	put(h, in->i_reserved_data_blocks);
+	put(h, in->i_reserved_data_blocks | (uint64_t)in->i_csum_seed << 32);
+	put(h, in->i_ext_depth | (uint64_t)in->i_ext_nr_leaves << 32);
+	for (uint32_t i = 0; i < in->i_ext_nr_leaves; i++)
+		put(h, in->i_ext_leaves[i].el_lblk | (uint64_t)in->i_ext_leaves[i].el_pblk << 32);
 	put(h, in->i_es.es_nr);
 	for (uint32_t i = 0; i < in->i_es.es_nr; i++) {
 		const struct extent_status *e = &in->i_es.es[i];
@@ -205,9 +208,13 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 	put(h, o->block_size | (uint64_t)o->data << 32);
 	put(h, o->delalloc | o->dioread_nolock << 1 | o->auto_da_alloc << 2 |
 	       (uint64_t)o->disk_blocks << 32);
-	bytes(h, &fs->lay, sizeof(fs->lay));
+	/* the geometry (the ranges follow from it; leaves_seen only names blocks) */
+	bytes(h, &fs->lay, offsetof(struct ext4_layout, ranges));
 	key_journal(h, &fs->journal, o->block_size);
-	bytes(h, fs->meta[0], (size_t)fs->lay.journal_start * o->block_size);
+	for (uint32_t i = 0; i < fs->s_nr_bufs; i++) {
+		put(h, fs->s_bufs[i].mb_blocknr);
+		bytes(h, fs->s_bufs[i].mb_data, o->block_size);
+	}
 	key_free_map(h, fs->free_map);
 	put(h, fs->s_freeclusters);
 	put(h, fs->s_dirtyclusters);
@@ -312,7 +319,10 @@ void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_
 	put(&h, o->delalloc | o->dioread_nolock << 1 | o->auto_da_alloc << 2 |
 		(uint64_t)o->disk_blocks << 32);
 	bytes(&h, &w->fs.sem, sizeof(w->fs.sem));
-	bytes(&h, &w->fs.lay, sizeof(w->fs.lay));
+	bytes(&h, &w->fs.lay, offsetof(struct ext4_layout, ranges));
+	/* which pending writes are metadata (crashstates.c's meta_first) */
+	put(&h, w->fs.inode.i_ext_nr_leaves);
+	bytes(&h, w->fs.inode.i_ext_leaves, w->fs.inode.i_ext_nr_leaves * sizeof(struct ext4_ext_leaf));
 	key_journal_crash(&h, &w->fs.journal, o->block_size);
 	key_checker(&h, chk);
 	mix(&h, 0x4352534b);

@@ -196,7 +196,7 @@ static const uint8_t *durable(const struct tl_tracker *t, uint32_t blk)
 
 static bool mounted(const struct ext4_fs *fs)
 {
-	return fs->meta != NULL && fs->inode.i_mapping.a_blocksize != 0;
+	return fs->s_bufs != NULL && fs->inode.i_mapping.a_blocksize != 0;
 }
 
 /* "~V" for a write in flight, "V" for one in the volatile cache. */
@@ -340,7 +340,8 @@ static bool meta_wanted(const struct tl_tracker *t, uint32_t b)
 	const struct ext4_layout *lay = &t->w->r->lay;
 	const journal_t *j = &fs->journal;
 
-	if (b == lay->bitmap_start || b == lay->inode_blk || b == lay->ext_start || newest_bio(t->w->bd, b))
+	if (b == lay->inode_blk || (mounted(fs) && b == ext4_block_bitmap(fs, 0)) ||
+	    newest_bio(t->w->bd, b))
 		return true;
 	for (uint32_t i = 0; i < t->nr_log; i++)
 		if (t->log[i].kind == TLK_META && t->log[i].home == b)
@@ -362,8 +363,8 @@ static void sample_meta(struct tl_tracker *t, uint32_t b, uint32_t col)
 	struct tl_vers *v = vers_of(t, TLK_META, b);
 	char cell[TL_PLACES][TL_LABEL] = { { 0 } };
 
-	if (mounted(fs))
-		snprintf(cell[TL_CACHE], TL_LABEL, "%s", version_label(t, v, fs->meta[b]));
+	if (mounted(fs) && ext4_meta_peek(fs, b))
+		snprintf(cell[TL_CACHE], TL_LABEL, "%s", version_label(t, v, ext4_meta_peek(fs, b)));
 	home_cells(t, v, b, cell);
 	log_cells(t, TLK_META, b, cell);
 	put_cells(t, TLK_META, b, 0, col, cell, true);
@@ -440,18 +441,79 @@ static uint32_t data_rows(const struct tl_tracker *t)
 	return n;
 }
 
+static int cmp_blk(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void cand_add(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t b)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = sim_realloc_array(*v, *cap, sizeof(**v));
+	}
+	(*v)[(*n)++] = b;
+}
+
+/*
+ * The metadata blocks a row may follow, sorted and unique: the journaled
+ * set and extent blocks of the mounted file system, the log's and the rows'
+ * blocks, and every block with a pending write that is neither data nor
+ * journal.
+ */
+static uint32_t *meta_candidates(const struct tl_tracker *t, uint32_t *nr)
+{
+	const struct ext4_fs *fs = &t->w->fs;
+	const struct ext4_layout *lay = &t->w->r->lay;
+	const struct blkdev *bd = t->w->bd;
+	uint32_t n = 0, cap = 0, u = 0, ns = 0, *set = NULL, *v = NULL;
+
+	if (mounted(fs)) {
+		set = ext4_journaled_set(fs, &ns);
+		for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++)
+			cand_add(&v, &n, &cap, fs->inode.i_ext_leaves[i].el_pblk);
+	}
+	for (uint32_t i = 0; i < ns; i++)
+		cand_add(&v, &n, &cap, set[i]);
+	for (uint32_t i = 0; i < t->nr_log; i++)
+		if (t->log[i].kind == TLK_META)
+			cand_add(&v, &n, &cap, t->log[i].home);
+	for (uint32_t i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].kind == TLK_META)
+			cand_add(&v, &n, &cap, (uint32_t)t->rows[i].id);
+	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
+		const char *role = ext4_block_role(lay, bd->bd_bios[i].b_blocknr);
+
+		if (strcmp(role, "data") && strcmp(role, "journal"))
+			cand_add(&v, &n, &cap, bd->bd_bios[i].b_blocknr);
+	}
+	free(set);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_blk);
+	for (uint32_t i = 0; i < n; i++)
+		if (u == 0 || v[u - 1] != v[i])
+			v[u++] = v[i];
+	*nr = u;
+	return v;
+}
+
 /* Every row's places, into column @col. */
 static void sample(struct tl_tracker *t, uint32_t col)
 {
-	uint32_t meta_end = t->w->r->lay.journal_start, nd;
+	uint32_t nd, nc;
+	uint32_t *cand;
 
 	prune_log(t);
 	nd = data_rows(t);
 	for (uint32_t l = 0; l < nd; l++)
 		sample_data(t, l, col);
-	for (uint32_t b = 0; b < meta_end; b++)
-		if (meta_wanted(t, b))
-			sample_meta(t, b, col);
+	cand = meta_candidates(t, &nc);
+	for (uint32_t i = 0; i < nc; i++)
+		if (meta_wanted(t, cand[i]))
+			sample_meta(t, cand[i], col);
+	free(cand);
 	sample_journal(t, col);
 }
 

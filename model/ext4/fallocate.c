@@ -631,7 +631,6 @@ static const struct ext4_size_rule insert_disksize = EXT4_SIZE_RULE("ext4_insert
 static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 {
 	uint32_t bits = ext4_blkbits(fs), lblk = (uint32_t)(offset >> bits);
-	struct ext4_es_tree *t = &fs->inode.i_es;
 	handle_t *h;
 	int err, stop_err;
 

@@ -30,6 +30,7 @@
 #include "blkdev.h"
 #include "crc32c.h"
 #include "ext4.h"
+#include "jbd2_disk.h"
 
 #define EXT4_SB_CSUM_OFF offsetof(struct ext4_super_block, s_checksum)
 
@@ -434,8 +435,11 @@ static int load_journal(struct ext4_fs *fs, struct jbd2_recovery_info *rinfo,
 
 	if ((err = load_journal_map(fs)) < 0)
 		return err;
-	jbd2_journal_init(&fs->journal, fs->bdev, fs->lay.jmap, fs->lay.nr_jmap,
-			  fs->lay.journal_blocks, fs, &ext4_jbd2_ops, fs->counters);
+	if (jbd2_journal_init(&fs->journal, fs->bdev, fs->lay.jmap, fs->lay.nr_jmap, fs,
+			      &ext4_jbd2_ops, fs->counters) < 0) {
+		fs->s_mount_error = "the journal inode's blocks are not a journal jbd2 takes";
+		return -EINVAL;
+	}
 	if ((err = jbd2_journal_load_base(&fs->journal, rinfo, base)) < 0) {
 		fs->s_mount_error = "the journal does not load (jbd2_journal_load)";
 		return err;

@@ -29,27 +29,25 @@
  *       reused only after it commits.  data=writeback frees data blocks
  *       outside it, reusable at once, as ext4 does (mballoc.c).
  *
- * On-disk log format (the model's own, laid out like jbd2's): block 0 of the
- * journal area is the journal superblock; every log block starts with a
- * 12-byte header {magic, blocktype, sequence}.  Descriptor blocks carry 8-byte
- * tags {blocknr, flags}; a journaled block that starts with the magic is
- * escaped.  Not modelled: checksums, async commit, fast commit, barriers off.
+ * On-disk format: jbd2's own (jbd2_disk.h, include/linux/jbd2.h), in the
+ * journal inode's blocks (a block map, struct jbd2_extent): block 0 is the
+ * journal superblock; descriptor blocks with journal_block_tag_t or
+ * journal_block_tag3_t tags, revoke blocks, commit blocks; csum v2/v3 and
+ * 64bit when the file system sets them (jbd2_journal_set_features).  Not
+ * modelled: async commit, fast commit, barriers off, the v1 transaction
+ * checksum (JBD2_FEATURE_COMPAT_CHECKSUM) when writing, the REVOKE feature
+ * jbd2_journal_revoke() sets (recovery reads revoke blocks without it).
  */
 #ifndef EXT4SIM_JBD2_H
 #define EXT4SIM_JBD2_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#define JBD2_MAGIC_NUMBER 0xc03b3998u
-#define JBD2_DESCRIPTOR_BLOCK 1
-#define JBD2_COMMIT_BLOCK 2
-#define JBD2_SUPERBLOCK_V2 4
-#define JBD2_REVOKE_BLOCK 5
-#define JBD2_FLAG_ESCAPE 1u
-#define JBD2_FLAG_LAST_TAG 8u
-#define JBD2_HEADER_SIZE 12u
-#define JBD2_TAG_SIZE 8u
+/* include/linux/jbd2.h's names of the errnos jbd2 returns */
+#define EFSBADCRC EBADMSG               /* bad CRC detected */
+#define EFSCORRUPTED EUCLEAN            /* file system is corrupted */
 
 /* jbd2_inode flags: what commit must do with the inode's dirty range. */
 #define JI_WRITE_DATA 1u        /* submit the range's dirty data */
@@ -65,13 +63,6 @@ enum t_state {
 struct jbd2_buf {
 	uint32_t jb_blocknr;
 	int64_t jb_lblk;        /* file block for journaled data, -1 for metadata */
-};
-
-/* A run of journal blocks on the device: the journal inode's extent. */
-struct jbd2_extent {
-	uint32_t je_lblk;
-	uint32_t je_pblk;
-	uint32_t je_len;
 };
 
 struct jbd2_range {
@@ -142,13 +133,32 @@ struct jbd2_fs_ops {
 	void (*buffer_committed)(void *fs, const struct jbd2_buf *b);
 };
 
+/*
+ * One extent of the journal inode: journal blocks [je_lblk, je_lblk + je_len)
+ * are device blocks [je_pblk, je_pblk + je_len).
+ */
+struct jbd2_extent {
+	uint32_t je_lblk;
+	uint32_t je_pblk;
+	uint32_t je_len;
+};
+
+struct journal_superblock_s;
+
 typedef struct journal_s {
 	struct blkdev *j_dev;
 	void *j_private;
 	const struct jbd2_fs_ops *j_ops;
 	struct sim_counters *j_counters;
-	uint32_t j_blk_offset;          /* device block of journal block 0 */
+	struct jbd2_extent *j_map;      /* the journal inode's blocks (jbd2_journal_bmap) */
+	uint32_t j_nr_map;
 	uint32_t j_total_len;           /* journal blocks incl. the superblock */
+	uint8_t *j_sb_buffer;           /* the journal superblock's block ... */
+	struct journal_superblock_s *j_superblock;      /* ... as journal_superblock_t */
+	int j_format_version;           /* 1 or 2 (JBD2_SUPERBLOCK_V1 / _V2) */
+	uint32_t j_csum_seed;           /* crc32c(~0, s_uuid) with csum v2/v3 */
+	uint32_t j_failed_commit;       /* tid whose commit block failed its checksum */
+	bool j_flushed;                 /* JBD2_FLUSHED: the first commit writes the sb */
 	uint32_t j_first;               /* first log block (1) */
 	uint32_t j_last;                /* one past the last log block */
 	uint32_t j_head;                /* next log block to write */
@@ -209,11 +219,27 @@ struct jbd2_revoke_rec {
 };
 
 /* journal superblock helpers (jbd2_journal.c) */
-void jbd2_journal_init(journal_t *j, struct blkdev *dev, uint32_t blk_offset,
-		       uint32_t total_len, void *priv, const struct jbd2_fs_ops *ops,
-		       struct sim_counters *counters);
-void jbd2_journal_create(journal_t *j);         /* mkfs: empty journal */
-int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info); /* mount */
+/*
+ * jbd2_journal_init_inode(): a journal in the @nr extents of @map (copied),
+ * which must cover journal blocks 0..n-1 without a hole or an overlap, n >=
+ * 64, every device block below the device's size; -EINVAL otherwise.
+ */
+int jbd2_journal_init(journal_t *j, struct blkdev *dev, const struct jbd2_extent *map,
+		      uint32_t nr, void *priv, const struct jbd2_fs_ops *ops,
+		      struct sim_counters *counters);
+/* mkfs (ext2fs_create_journal_superblock2): empty v2 journal, no feature, @uuid */
+void jbd2_journal_create(journal_t *j, const uint8_t uuid[16]);
+/*
+ * mount: journal_get_superblock/load_superblock's checks, recovery, reset;
+ * the kernel's errno (-EINVAL bad superblock or unknown feature, -EFSBADCRC
+ * superblock checksum, -EIO recovery failed, -EFSCORRUPTED a commit block
+ * failed its checksum).
+ */
+int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info);
+/* jbd2_journal_set_features(): 1 when set (or already set), 0 when refused */
+int jbd2_journal_set_features(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat);
+/* jbd2_journal_clear_features() */
+void jbd2_journal_clear_features(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat);
 /* The same, the device's parent holding @base's replay (NULL: none). */
 int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
 			   const struct jbd2_recovery_base *base);
@@ -226,7 +252,11 @@ void jbd2_journal_clone(journal_t *dst, const journal_t *src, struct blkdev *dev
 			struct sim_counters *counters);
 void jbd2_journal_release(journal_t *j);        /* unmount: commit, checkpoint, mark empty */
 void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence);
-uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk);
+/* jbd2_journal_bmap(): the device block of journal block @logblk */
+uint32_t jbd2_journal_bmap(const journal_t *j, uint32_t logblk);
+uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk);   /* the same */
+/* Is device block @blk one of the journal's?  Its journal block in @logblk. */
+bool jbd2_journal_owns(const journal_t *j, uint32_t blk, uint32_t *logblk);
 void jbd2_check(const journal_t *j);            /* assert the invariants, between steps */
 
 /* transaction.c */

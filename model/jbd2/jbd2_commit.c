@@ -31,6 +31,7 @@
 
 #include "blkdev.h"
 #include "jbd2.h"
+#include "jbd2_disk.h"
 #include "sim.h"
 
 struct log_writer {
@@ -41,16 +42,6 @@ struct log_writer {
 	uint32_t written;       /* log blocks used */
 };
 
-static uint32_t tags_per_descriptor(const journal_t *j)
-{
-	return (j->j_dev->bd_block_size - JBD2_HEADER_SIZE) / JBD2_TAG_SIZE;
-}
-
-static uint32_t revokes_per_block(const journal_t *j)
-{
-	return (j->j_dev->bd_block_size - JBD2_HEADER_SIZE - 4) / 4;
-}
-
 static uint32_t div_round_up(uint32_t a, uint32_t b)
 {
 	return (a + b - 1) / b;
@@ -59,8 +50,8 @@ static uint32_t div_round_up(uint32_t a, uint32_t b)
 /* Log blocks a commit of @t takes, commit block included. */
 static uint32_t commit_log_blocks(const journal_t *j, const transaction_t *t)
 {
-	return div_round_up(t->t_nr_revoke, revokes_per_block(j)) +
-	       div_round_up(t->t_nr_buffers, tags_per_descriptor(j)) +
+	return div_round_up(t->t_nr_revoke, journal_revoke_records_per_block(j)) +
+	       div_round_up(t->t_nr_buffers, jbd2_tags_per_descriptor(j)) +
 	       t->t_nr_buffers + 1;
 }
 
@@ -85,30 +76,88 @@ static void log_write(struct log_writer *w, const uint8_t *data, enum bio_kind k
 		j->j_head = j->j_first;
 }
 
-static void put_header(uint8_t *b, uint32_t type, uint32_t tid)
+/* jbd2_journal_get_descriptor_buffer(): a zeroed block with a journal_header_t. */
+static void put_header(uint8_t *b, uint32_t bs, uint32_t type, uint32_t tid)
 {
-	put_le32(b, JBD2_MAGIC_NUMBER);
-	put_le32(b + 4, type);
-	put_le32(b + 8, tid);
+	journal_header_t *h = (journal_header_t *)b;
+
+	memset(b, 0, bs);
+	h->h_magic = cpu_to_be32(JBD2_MAGIC_NUMBER);
+	h->h_blocktype = cpu_to_be32(type);
+	h->h_sequence = cpu_to_be32(tid);
 }
 
-/* jbd2_journal_write_revoke_records() */
+/*
+ * jbd2_journal_write_revoke_records() / write_one_revoke_record() /
+ * flush_descriptor(): records of 8 bytes (64bit) or 4 after the revoke
+ * header, r_count the bytes used, the block tail checksum (csum v2/v3).
+ */
 static void write_revoke_records(struct log_writer *w, const transaction_t *t)
 {
-	uint32_t bs = w->j->j_dev->bd_block_size, per = revokes_per_block(w->j);
+	journal_t *j = w->j;
+	uint32_t bs = j->j_dev->bd_block_size, per = journal_revoke_records_per_block(j);
+	uint32_t sz = jbd2_has_incompat(j, JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
 	uint8_t *b = sim_zalloc(bs);
 
 	for (uint32_t i = 0; i < t->t_nr_revoke; i += per) {
 		uint32_t n = SIM_MIN(per, t->t_nr_revoke - i);
+		uint32_t off = sizeof(jbd2_journal_revoke_header_t);
 
-		memset(b, 0, bs);
-		put_header(b, JBD2_REVOKE_BLOCK, t->t_tid);
-		put_le32(b + JBD2_HEADER_SIZE, JBD2_HEADER_SIZE + 4 + 4 * n);
-		for (uint32_t k = 0; k < n; k++)
-			put_le32(b + JBD2_HEADER_SIZE + 4 + 4 * k, t->t_revoke[i + k]);
+		put_header(b, bs, JBD2_REVOKE_BLOCK, t->t_tid);
+		for (uint32_t k = 0; k < n; k++, off += sz) {
+			if (sz == 8)
+				put_be32(b + off, 0);   /* high word: block numbers are 32-bit here */
+			put_be32(b + off + sz - 4, t->t_revoke[i + k]);
+		}
+		((jbd2_journal_revoke_header_t *)b)->r_count = cpu_to_be32(off);
+		jbd2_descriptor_block_csum_set(j, b);
 		log_write(w, b, BIO_JOURNAL, BW_JREVOKE, t->t_tid, NULL);
 	}
 	free(b);
+}
+
+/*
+ * A buffer's copy as jbd2_journal_write_metadata_buffer() logs it: one that
+ * starts with the magic number has its first word zeroed (*escaped true).
+ */
+static void escape_copy(uint8_t *out, const uint8_t *data, uint32_t bs, bool *escaped)
+{
+	memcpy(out, data, bs);
+	*escaped = get_be32(out) == JBD2_MAGIC_NUMBER;
+	if (*escaped)
+		put_be32(out, 0);
+}
+
+/*
+ * The descriptor's tags as jbd2_journal_commit_transaction() writes them:
+ * write_tag_block(), t_flags (ESCAPE; SAME_UUID after the first, which is
+ * followed by the 16 bytes of j_uuid: nothing sets it, so zeros), the tag
+ * checksum over the escaped copy, LAST_TAG on the last, the tail checksum.
+ */
+static void fill_descriptor(journal_t *j, uint8_t *d, const transaction_t *t, uint32_t first,
+			    uint32_t n, uint8_t **copies, uint8_t **esc)
+{
+	uint32_t bs = j->j_dev->bd_block_size, tb = journal_tag_bytes(j);
+	uint8_t *tagp = d + sizeof(journal_header_t), *tag = tagp;
+	bool escaped;
+
+	put_header(d, bs, JBD2_DESCRIPTOR_BLOCK, t->t_tid);
+	for (uint32_t k = 0; k < n; k++) {
+		uint16_t flags = k ? JBD2_FLAG_SAME_UUID : 0;
+
+		escape_copy(esc[k], copies[first + k], bs, &escaped);
+		if (escaped)
+			flags |= JBD2_FLAG_ESCAPE;
+		if (k + 1 == n)
+			flags |= JBD2_FLAG_LAST_TAG;
+		tag = tagp;
+		jbd2_write_tag_block(j, tag, t->t_buffers[first + k].jb_blocknr);
+		jbd2_set_tag_flags(tag, flags);
+		jbd2_block_tag_csum_set(j, tag, esc[k], t->t_tid);
+		tagp += tb + (k ? 0 : 16);
+		SIM_ASSERT(tagp <= d + bs - (jbd2_journal_has_csum_v2or3(j) ? 4 : 0));
+	}
+	jbd2_descriptor_block_csum_set(j, d);
 }
 
 /* One descriptor block and the copies of up to a descriptor's worth of buffers. */
@@ -117,27 +166,18 @@ static void write_descriptor_group(struct log_writer *w, const transaction_t *t,
 {
 	uint32_t bs = w->j->j_dev->bd_block_size;
 	uint8_t *d = sim_zalloc(bs);
+	uint8_t **esc = sim_zalloc(n * sizeof(*esc));
 
-	uint8_t *esc = sim_zalloc(bs);
-
-	put_header(d, JBD2_DESCRIPTOR_BLOCK, t->t_tid);
-	for (uint32_t k = 0; k < n; k++) {
-		uint8_t *tag = d + JBD2_HEADER_SIZE + k * JBD2_TAG_SIZE;
-		uint32_t flags = k + 1 == n ? JBD2_FLAG_LAST_TAG : 0;
-
-		if (get_le32(copies[first + k]) == JBD2_MAGIC_NUMBER)
-			flags |= JBD2_FLAG_ESCAPE;
-		put_le32(tag, t->t_buffers[first + k].jb_blocknr);
-		put_le32(tag + 4, flags);
-	}
+	for (uint32_t k = 0; k < n; k++)
+		esc[k] = sim_zalloc(bs);
+	fill_descriptor(w->j, d, t, first, n, copies, esc);
 	log_write(w, d, BIO_JOURNAL, BW_JDESC, t->t_tid, NULL);
 	for (uint32_t k = 0; k < n; k++) {
 		const struct jbd2_buf *jb = &t->t_buffers[first + k];
 
-		memcpy(esc, copies[first + k], bs);
-		if (get_le32(esc) == JBD2_MAGIC_NUMBER)
-			put_le32(esc, 0);                       /* escape */
-		log_write(w, esc, BIO_JOURNAL, jb->jb_lblk >= 0 ? BW_JDATA : BW_JCOPY, t->t_tid, jb);
+		log_write(w, esc[k], BIO_JOURNAL, jb->jb_lblk >= 0 ? BW_JDATA : BW_JCOPY,
+			  t->t_tid, jb);
+		free(esc[k]);
 	}
 	free(esc);
 	free(d);
@@ -183,7 +223,7 @@ static uint8_t **snapshot_buffers(journal_t *j, const transaction_t *t)
 /* Descriptors and copies to the log; returns the copies for the checkpoint list. */
 static uint8_t **write_metadata(struct log_writer *w, const transaction_t *t)
 {
-	uint32_t per = tags_per_descriptor(w->j);
+	uint32_t per = jbd2_tags_per_descriptor(w->j);
 	uint8_t **copies = snapshot_buffers(w->j, t);
 
 	for (uint32_t i = 0; i < t->t_nr_buffers; i += per)
@@ -211,6 +251,22 @@ static void wait_log_writes(struct log_writer *w)
 			blkdev_complete(j->j_dev, w->seqs[i]);
 }
 
+/*
+ * journal_submit_commit_record()'s block: the header, the commit time (the
+ * model's fixed JBD2_MODEL_COMMIT_SEC: it has no clock), the checksum of
+ * jbd2_commit_block_csum_set() with csum v2/v3 (h_chksum_type and
+ * h_chksum_size 0, h_chksum[0] the block's crc32c).
+ */
+static void fill_commit_block(journal_t *j, uint8_t *b, uint32_t tid)
+{
+	struct commit_header *h = (struct commit_header *)b;
+
+	put_header(b, j->j_dev->bd_block_size, JBD2_COMMIT_BLOCK, tid);
+	h->h_commit_sec = cpu_to_be64(JBD2_MODEL_COMMIT_SEC);
+	h->h_commit_nsec = cpu_to_be32(JBD2_MODEL_COMMIT_NSEC);
+	jbd2_commit_block_csum_set(j, b);
+}
+
 /* T_COMMIT_JFLUSH: journal_submit_commit_record(): flush, commit block with FUA. */
 static void write_commit_record(struct log_writer *w, const transaction_t *t)
 {
@@ -220,7 +276,7 @@ static void write_commit_record(struct log_writer *w, const transaction_t *t)
 
 	__blkdev_flush(j->j_dev, "jbd2_journal_commit_transaction");
 	j->j_counters->flushes++;
-	put_header(b, JBD2_COMMIT_BLOCK, t->t_tid);
+	fill_commit_block(j, b, t->t_tid);
 	seq = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, j->j_head), b, BIO_COMMIT, true,
 				&(struct bio_info){ .bi_func = "jbd2_journal_commit_transaction",
 				.bi_what = BW_JCOMMIT, .bi_lblk = -1, .bi_tid = t->t_tid });
@@ -320,6 +376,7 @@ void jbd2_journal_commit_transaction(journal_t *j)
 	SIM_ASSERT(t != NULL);
 	SIM_ASSERT(t->t_updates == 0);                  /* jbd2.h (1) */
 	SIM_ASSERT(j->j_current_handle == NULL);        /* jbd2.h (1) */
+	jbd2_commit_flushed_sb(j, t->t_tid);
 	need = commit_log_blocks(j, t);
 	SIM_ASSERT(need <= j->j_last - j->j_first);
 	if (j->j_free < need)

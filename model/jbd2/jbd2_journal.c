@@ -8,64 +8,161 @@
 #include <string.h>
 
 #include "blkdev.h"
+#include "crc32c.h"
 #include "jbd2.h"
+#include "jbd2_disk.h"
 #include "sim.h"
 
-/* Journal superblock fields after the 12-byte header. */
-#define JSB_BLOCKSIZE 12
-#define JSB_MAXLEN 16
-#define JSB_FIRST 20
-#define JSB_SEQUENCE 24
-#define JSB_START 28
-
-void jbd2_journal_init(journal_t *j, struct blkdev *dev, uint32_t blk_offset,
-		       uint32_t total_len, void *priv, const struct jbd2_fs_ops *ops,
-		       struct sim_counters *counters)
+static journal_superblock_t *jsb(journal_t *j)
 {
+	return (journal_superblock_t *)j->j_superblock;
+}
+
+/* The map covers journal blocks 0..n-1 once, inside the device. */
+static int check_map(const struct blkdev *dev, const struct jbd2_extent *map, uint32_t nr,
+		     uint32_t *total)
+{
+	uint32_t next = 0;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		if (map[i].je_lblk != next || map[i].je_len == 0 ||
+		    map[i].je_len > UINT32_MAX - next ||
+		    map[i].je_pblk >= dev->bd_nr_blocks ||
+		    map[i].je_len > dev->bd_nr_blocks - map[i].je_pblk)
+			return -EINVAL;
+		next += map[i].je_len;
+	}
+	*total = next;
+	return next >= 64 ? 0 : -EINVAL;
+}
+
+int jbd2_journal_init(journal_t *j, struct blkdev *dev, const struct jbd2_extent *map,
+		      uint32_t nr, void *priv, const struct jbd2_fs_ops *ops,
+		      struct sim_counters *counters)
+{
+	uint32_t total_len;
+
 	memset(j, 0, sizeof(*j));
-	SIM_ASSERT(total_len >= 64);
+	SIM_ASSERT(dev->bd_block_size >= sizeof(journal_superblock_t));
+	if (check_map(dev, map, nr, &total_len) < 0)
+		return -EINVAL;
 	j->j_dev = dev;
 	j->j_private = priv;
 	j->j_ops = ops;
 	j->j_counters = counters;
-	j->j_blk_offset = blk_offset;
+	j->j_map = sim_dup_array(map, nr, nr, sizeof(*map));
+	j->j_nr_map = nr;
+	j->j_sb_buffer = sim_zalloc(dev->bd_block_size);
+	j->j_superblock = (struct journal_superblock_s *)j->j_sb_buffer;
 	j->j_total_len = total_len;
 	j->j_first = 1;
 	j->j_last = total_len;
 	/* jbd2_journal_get_max_txn_bufs(): a quarter of the log */
 	j->j_max_transaction_buffers = (total_len - 1) / 4;
+	return 0;
+}
+
+/* jbd2_journal_bmap(): bmap() of the journal inode, through its extents. */
+uint32_t jbd2_journal_bmap(const journal_t *j, uint32_t logblk)
+{
+	uint32_t lo = 0, hi = j->j_nr_map;
+
+	SIM_ASSERT(logblk < j->j_total_len);
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (j->j_map[mid].je_lblk <= logblk)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	SIM_ASSERT(logblk - j->j_map[lo].je_lblk < j->j_map[lo].je_len);
+	return j->j_map[lo].je_pblk + (logblk - j->j_map[lo].je_lblk);
 }
 
 uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk)
 {
-	SIM_ASSERT(logblk < j->j_total_len);
-	return j->j_blk_offset + logblk;
+	return jbd2_journal_bmap(j, logblk);
 }
 
-/* Write the journal superblock with REQ_FUA (durable when it completes). */
-void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
+bool jbd2_journal_owns(const journal_t *j, uint32_t blk, uint32_t *logblk)
 {
-	uint8_t *b = sim_zalloc(j->j_dev->bd_block_size);
+	for (uint32_t i = 0; i < j->j_nr_map; i++) {
+		const struct jbd2_extent *e = &j->j_map[i];
+
+		if (blk >= e->je_pblk && blk - e->je_pblk < e->je_len &&
+		    e->je_lblk + (blk - e->je_pblk) < j->j_total_len) {
+			*logblk = e->je_lblk + (blk - e->je_pblk);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Submit the superblock buffer (@fua: REQ_FUA) and wait for it. */
+static void write_sb_buffer(journal_t *j, bool fua, uint32_t tid)
+{
 	uint64_t seq;
 
-	put_le32(b, JBD2_MAGIC_NUMBER);
-	put_le32(b + 4, JBD2_SUPERBLOCK_V2);
-	put_le32(b + 8, 0);
-	put_le32(b + JSB_BLOCKSIZE, j->j_dev->bd_block_size);
-	put_le32(b + JSB_MAXLEN, j->j_total_len);
-	put_le32(b + JSB_FIRST, j->j_first);
-	put_le32(b + JSB_SEQUENCE, sequence);
-	put_le32(b + JSB_START, start);
-	seq = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, 0), b, BIO_JSB, true,
+	if (jbd2_journal_has_csum_v2or3(j))
+		jsb(j)->s_checksum = jbd2_superblock_csum(jsb(j));
+	seq = blkdev_submit_bio(j->j_dev, jbd2_log_block(j, 0), j->j_sb_buffer, BIO_JSB, fua,
 				&(struct bio_info){ .bi_func = "jbd2_write_superblock",
-				.bi_what = BW_JSB, .bi_lblk = -1, .bi_tid = sequence });
+				.bi_what = BW_JSB, .bi_lblk = -1, .bi_tid = tid });
 	blkdev_complete(j->j_dev, seq);
-	free(b);
 }
 
-/* mkfs: an empty journal (s_start == 0), first tid 1. */
-void jbd2_journal_create(journal_t *j)
+/*
+ * jbd2_journal_update_sb_log_tail() / jbd2_mark_journal_empty(): s_start
+ * and s_sequence into the superblock, its checksum, written REQ_FUA (durable
+ * when it completes).
+ */
+void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
 {
+	jsb(j)->s_sequence = cpu_to_be32(sequence);
+	jsb(j)->s_start = cpu_to_be32(start);
+	write_sb_buffer(j, true, sequence);
+	j->j_flushed = start == 0;      /* mark_journal_empty sets JBD2_FLUSHED, a tail clears it */
+}
+
+/*
+ * The first commit after a mount that found the log empty (JBD2_FLUSHED)
+ * writes the superblock (REQ_SYNC, made durable by the commit's flush).  The
+ * model also writes it at every mount (journal_reset), so only a superblock
+ * that changed since (jbd2_journal_set_features) is written again here.
+ */
+void jbd2_commit_flushed_sb(journal_t *j, uint32_t tid)
+{
+	const uint8_t *cur;
+
+	if (!j->j_flushed)
+		return;
+	j->j_flushed = false;
+	if (jbd2_journal_has_csum_v2or3(j))
+		jsb(j)->s_checksum = jbd2_superblock_csum(jsb(j));
+	cur = blkdev_peek(j->j_dev, jbd2_log_block(j, 0));
+	if (!cur || memcmp(cur, j->j_sb_buffer, j->j_dev->bd_block_size) != 0)
+		write_sb_buffer(j, false, tid);
+}
+
+/*
+ * mkfs: ext2fs_create_journal_superblock2() of e2fsprogs: a zeroed block,
+ * V2, s_maxlen the journal's blocks, s_first 1, s_sequence 1, s_start 0 (an
+ * empty log), one user, no feature, the file system's @uuid.
+ */
+void jbd2_journal_create(journal_t *j, const uint8_t uuid[16])
+{
+	journal_superblock_t *sb = jsb(j);
+
+	memset(j->j_sb_buffer, 0, j->j_dev->bd_block_size);
+	sb->s_header.h_magic = cpu_to_be32(JBD2_MAGIC_NUMBER);
+	sb->s_header.h_blocktype = cpu_to_be32(JBD2_SUPERBLOCK_V2);
+	sb->s_blocksize = cpu_to_be32(j->j_dev->bd_block_size);
+	sb->s_maxlen = cpu_to_be32(j->j_total_len);
+	sb->s_nr_users = cpu_to_be32(1);
+	sb->s_first = cpu_to_be32(1);
+	memcpy(sb->s_uuid, uuid, sizeof(sb->s_uuid));
+	j->j_format_version = 2;
 	jbd2_write_superblock(j, 0, 1);
 	blkdev_flush(j->j_dev, "jbd2_journal_create");
 }
@@ -73,6 +170,8 @@ void jbd2_journal_create(journal_t *j)
 /* journal_reset(): an empty log starting at j_first with the next tid. */
 static void journal_reset(journal_t *j, uint32_t next_tid)
 {
+	bool was_empty = jsb(j)->s_start == 0;
+
 	j->j_head = j->j_first;
 	j->j_tail = j->j_first;
 	j->j_free = j->j_last - j->j_first;
@@ -81,21 +180,91 @@ static void journal_reset(journal_t *j, uint32_t next_tid)
 	j->j_commit_sequence = next_tid - 1;
 	j->j_nr_logged = 0;
 	jbd2_write_superblock(j, j->j_tail, j->j_tail_sequence);
+	/* the kernel defers the write of an empty log's superblock (JBD2_FLUSHED) */
+	j->j_flushed = was_empty;
 }
 
-static int read_superblock(journal_t *j, uint32_t *start, uint32_t *sequence)
+/* The format checks of journal_get_superblock() on the buffer read. */
+static int check_superblock(journal_t *j)
 {
-	uint8_t *b = sim_zalloc(j->j_dev->bd_block_size);
-	int err = 0;
+	const journal_superblock_t *sb = jsb(j);
+	uint32_t maxlen = be32_to_cpu(sb->s_maxlen), first = be32_to_cpu(sb->s_first);
 
-	blkdev_read(j->j_dev, jbd2_log_block(j, 0), b);
-	if (get_le32(b) != JBD2_MAGIC_NUMBER || get_le32(b + 4) != JBD2_SUPERBLOCK_V2 ||
-	    get_le32(b + JSB_MAXLEN) != j->j_total_len)
-		err = -EINVAL;
-	*start = get_le32(b + JSB_START);
-	*sequence = get_le32(b + JSB_SEQUENCE);
-	free(b);
-	return err;
+	if (be32_to_cpu(sb->s_header.h_magic) != JBD2_MAGIC_NUMBER ||
+	    be32_to_cpu(sb->s_blocksize) != j->j_dev->bd_block_size)
+		return -EINVAL;         /* "no valid journal superblock found" */
+	switch (be32_to_cpu(sb->s_header.h_blocktype)) {
+	case JBD2_SUPERBLOCK_V1:
+		j->j_format_version = 1;
+		break;
+	case JBD2_SUPERBLOCK_V2:
+		j->j_format_version = 2;
+		break;
+	default:
+		return -EINVAL;         /* "unrecognised superblock format ID" */
+	}
+	if (maxlen > j->j_total_len)
+		return -EINVAL;         /* "journal file too short" */
+	j->j_total_len = maxlen;
+	if (first == 0 || first >= j->j_total_len)
+		return -EINVAL;         /* "Invalid start block of journal" */
+	return 0;
+}
+
+/* journal_get_superblock()'s checksum checks; j_csum_seed. */
+static int check_superblock_csum(journal_t *j)
+{
+	const journal_superblock_t *sb = jsb(j);
+
+	if (jbd2_has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V2) &&
+	    jbd2_has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V3))
+		return -EINVAL;         /* "Can't enable checksumming v2 and v3" */
+	if (jbd2_journal_has_csum_v2or3(j) && jbd2_has_compat(j, JBD2_FEATURE_COMPAT_CHECKSUM))
+		return -EINVAL;         /* "Can't enable checksumming v1 and v2/3" */
+	if (!jbd2_journal_has_csum_v2or3(j))
+		return 0;
+	if (sb->s_checksum_type != JBD2_CRC32C_CHKSUM)
+		return -EINVAL;         /* jbd2_verify_csum_type(): "Unknown checksum type" */
+	if (sb->s_checksum != jbd2_superblock_csum(sb))
+		return -EFSBADCRC;      /* "journal checksum error" */
+	j->j_csum_seed = crc32c(~0u, sb->s_uuid, sizeof(sb->s_uuid));
+	return 0;
+}
+
+/*
+ * journal_get_superblock(): read journal block 0 into j_sb_buffer and check
+ * it (magic, block size, V1/V2, s_maxlen against the mapped length, which
+ * shrinks to it, s_first, the checksum features and the checksum).
+ */
+int jbd2_journal_get_superblock(journal_t *j)
+{
+	int err;
+
+	blkdev_read(j->j_dev, jbd2_log_block(j, 0), j->j_sb_buffer);
+	j->j_format_version = 0;
+	if ((err = check_superblock(j)) < 0 || (err = check_superblock_csum(j)) < 0) {
+		j->j_format_version = 0;
+		return err;
+	}
+	return 0;
+}
+
+/* load_superblock(), then jbd2_journal_load()'s feature check. */
+static int load_superblock(journal_t *j)
+{
+	const journal_superblock_t *sb = jsb(j);
+	int err = jbd2_journal_get_superblock(j);
+
+	if (err < 0)
+		return err;
+	j->j_first = be32_to_cpu(sb->s_first);
+	j->j_last = be32_to_cpu(sb->s_maxlen);
+	j->j_max_transaction_buffers = (j->j_total_len - 1) / 4;
+	if (j->j_format_version >= 2 &&
+	    ((be32_to_cpu(sb->s_feature_ro_compat) & ~JBD2_KNOWN_ROCOMPAT_FEATURES) ||
+	     (be32_to_cpu(sb->s_feature_incompat) & ~JBD2_KNOWN_INCOMPAT_FEATURES)))
+		return -EINVAL;         /* "Unrecognised features on journal" */
+	return 0;
 }
 
 /*
@@ -110,21 +279,98 @@ int jbd2_journal_load(journal_t *j, struct jbd2_recovery_info *info)
 int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
 			   const struct jbd2_recovery_base *base)
 {
-	uint32_t start, sequence;
-	int err = read_superblock(j, &start, &sequence);
+	uint32_t sequence;
+	int err;
 
 	memset(info, 0, sizeof(*info));
-	if (err < 0)
+	if ((err = load_superblock(j)) < 0)
 		return err;
-	if (start != 0) {
-		err = jbd2_journal_recover_base(j, info, base);
-		if (err < 0)
-			return err;
+	sequence = be32_to_cpu(jsb(j)->s_sequence);
+	if (jsb(j)->s_start != 0) {
+		if (jbd2_journal_recover_base(j, info, base) < 0)
+			return -EIO;    /* "recovery failed" */
+		if (j->j_failed_commit)
+			return -EFSCORRUPTED;   /* "journal transaction %u is corrupt" */
 		/* jbd2 skips one tid past the last one found */
 		sequence = info->end_transaction + 1;
 	}
 	journal_reset(j, sequence);
 	return 0;
+}
+
+/*
+ * jbd2_journal_check_used_features(): are all of these set already?
+ * jbd2_journal_check_available_features(): may they be set (V2, known)?
+ */
+static bool features_used(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat)
+{
+	const journal_superblock_t *sb = jsb(j);
+
+	if (!compat && !ro && !incompat)
+		return true;
+	return j->j_format_version >= 2 &&
+	       (be32_to_cpu(sb->s_feature_compat) & compat) == compat &&
+	       (be32_to_cpu(sb->s_feature_ro_compat) & ro) == ro &&
+	       (be32_to_cpu(sb->s_feature_incompat) & incompat) == incompat;
+}
+
+static bool features_available(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat)
+{
+	if (!compat && !ro && !incompat)
+		return true;
+	return j->j_format_version == 2 && (compat & ~JBD2_KNOWN_COMPAT_FEATURES) == 0 &&
+	       (ro & ~JBD2_KNOWN_ROCOMPAT_FEATURES) == 0 &&
+	       (incompat & ~JBD2_KNOWN_INCOMPAT_FEATURES) == 0;
+}
+
+/*
+ * jbd2_journal_set_features(): in the superblock in memory (it reaches the
+ * device with the next superblock write); v2 asked for is v3, v3 drops v1;
+ * turning v3 on sets s_checksum_type and j_csum_seed.  Fast commit is not
+ * modelled (refused).
+ */
+int jbd2_journal_set_features(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat)
+{
+	journal_superblock_t *sb = jsb(j);
+	uint32_t old_incompat = be32_to_cpu(sb->s_feature_incompat);
+	uint32_t old_compat = be32_to_cpu(sb->s_feature_compat);
+
+	if (features_used(j, compat, ro, incompat))
+		return 1;
+	if (!features_available(j, compat, ro, incompat) ||
+	    (incompat & JBD2_FEATURE_INCOMPAT_FAST_COMMIT))
+		return 0;
+	if (incompat & JBD2_FEATURE_INCOMPAT_CSUM_V2)
+		incompat = (incompat & ~JBD2_FEATURE_INCOMPAT_CSUM_V2) | JBD2_FEATURE_INCOMPAT_CSUM_V3;
+	if ((incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3) && (compat & JBD2_FEATURE_COMPAT_CHECKSUM))
+		compat &= ~JBD2_FEATURE_COMPAT_CHECKSUM;
+	if ((incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3) &&
+	    !(old_incompat & JBD2_FEATURE_INCOMPAT_CSUM_V3)) {
+		j->j_csum_seed = crc32c(~0u, sb->s_uuid, sizeof(sb->s_uuid));
+		sb->s_checksum_type = JBD2_CRC32C_CHKSUM;
+		old_compat &= ~JBD2_FEATURE_COMPAT_CHECKSUM;
+	}
+	if ((compat & JBD2_FEATURE_COMPAT_CHECKSUM) && !(old_compat & JBD2_FEATURE_COMPAT_CHECKSUM))
+		old_incompat &= ~(JBD2_FEATURE_INCOMPAT_CSUM_V2 | JBD2_FEATURE_INCOMPAT_CSUM_V3);
+	sb->s_feature_compat = cpu_to_be32(old_compat | compat);
+	sb->s_feature_ro_compat = cpu_to_be32(be32_to_cpu(sb->s_feature_ro_compat) | ro);
+	sb->s_feature_incompat = cpu_to_be32(old_incompat | incompat);
+	if (jbd2_journal_has_csum_v2or3(j))
+		sb->s_checksum = jbd2_superblock_csum(sb);
+	return 1;
+}
+
+/* jbd2_journal_clear_features(): in memory, as set_features (the checksum is
+ * recomputed when the superblock is next written). */
+void jbd2_journal_clear_features(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat)
+{
+	journal_superblock_t *sb = jsb(j);
+	uint32_t c = be32_to_cpu(sb->s_feature_compat), r = be32_to_cpu(sb->s_feature_ro_compat);
+	uint32_t i = be32_to_cpu(sb->s_feature_incompat);
+
+	sb->s_feature_compat = cpu_to_be32(c & ~compat);
+	sb->s_feature_ro_compat = cpu_to_be32(r & ~ro);
+	sb->s_feature_incompat = cpu_to_be32(i & ~incompat);
 }
 
 /* jbd2_journal_destroy() at unmount: commit, checkpoint, mark empty. */
@@ -157,6 +403,12 @@ void jbd2_journal_destroy(journal_t *j)
 	j->j_logged = NULL;
 	j->j_nr_cp = j->j_cap_cp = 0;
 	j->j_nr_logged = j->j_cap_logged = 0;
+	free(j->j_map);
+	free(j->j_sb_buffer);
+	j->j_map = NULL;
+	j->j_nr_map = 0;
+	j->j_sb_buffer = NULL;
+	j->j_superblock = NULL;
 }
 
 /* A deep copy of transaction @t. */
@@ -188,6 +440,9 @@ void jbd2_journal_clone(journal_t *dst, const journal_t *src, struct blkdev *dev
 	dst->j_private = priv;
 	dst->j_counters = counters;
 	bs = dev->bd_block_size;
+	dst->j_map = sim_dup_array(src->j_map, src->j_nr_map, src->j_nr_map, sizeof(*src->j_map));
+	dst->j_sb_buffer = sim_dup_array(src->j_sb_buffer, bs, bs, 1);
+	dst->j_superblock = (struct journal_superblock_s *)dst->j_sb_buffer;
 	if (src->j_running_transaction)
 		dst->j_running_transaction = transaction_clone(src->j_running_transaction);
 	dst->j_logged = sim_dup_array(src->j_logged, src->j_nr_logged, src->j_cap_logged,
@@ -202,9 +457,9 @@ static bool durable_header(const journal_t *j, uint32_t logblk, uint32_t tid, ui
 {
 	const uint8_t *b = blkdev_peek_durable(j->j_dev, jbd2_log_block(j, logblk));
 
-	if (!b || get_le32(b) != JBD2_MAGIC_NUMBER || get_le32(b + 8) != tid)
+	if (!b || get_be32(b) != JBD2_MAGIC_NUMBER || get_be32(b + 8) != tid)
 		return false;
-	return type == 0 || get_le32(b + 4) == type;
+	return type == 0 || get_be32(b + 4) == type;
 }
 
 /*
@@ -254,6 +509,7 @@ void jbd2_check(const journal_t *j)
 	SIM_ASSERT(!h || (h->h_journal == j && h->h_transaction == t && t));   /* (1) */
 	check_logged(j);
 	/* (3) recovery would start at the tail: the superblock names it */
-	SIM_ASSERT(sb && get_le32(sb + JSB_START) == j->j_tail);                 /* (3) */
-	SIM_ASSERT(get_le32(sb + JSB_SEQUENCE) == j->j_tail_sequence);           /* (3) */
+	SIM_ASSERT(sb && get_be32(sb + offsetof(journal_superblock_t, s_start)) == j->j_tail); /* (3) */
+	SIM_ASSERT(get_be32(sb + offsetof(journal_superblock_t, s_sequence)) ==
+		   j->j_tail_sequence);                                         /* (3) */
 }

@@ -11,6 +11,24 @@
  *                unless a transaction at or after it revoked the block.
  * Then the device is flushed (sync_blockdev + flush).
  *
+ * The checksums (csum v2/v3), as 6.1 checks them:
+ *   - a descriptor or revoke block that fails in PASS_SCAN marks the
+ *     transaction (need_check_commit_time); at its commit block a commit
+ *     time not older than the last one ends recovery with -EFSBADCRC, an
+ *     older one (a stale block) ends the scan there with success; a
+ *     descriptor failing in PASS_REVOKE or PASS_REPLAY is -EFSBADCRC;
+ *   - a commit block that fails in PASS_SCAN ends the log at its tid
+ *     (info->end_transaction) and sets j_failed_commit (jbd2_journal_load
+ *     then returns -EFSCORRUPTED), unless its commit time is older than the
+ *     last (then ignored as stale);
+ *   - a data block whose tag checksum fails is not written home in
+ *     PASS_REPLAY; the replay goes on and ends with -EFSBADCRC.
+ * Older kernels (before 5.10's need_check_commit_time, e.g. 5.4): a
+ * descriptor failing in any pass was -EFSBADCRC at once, a revoke block was
+ * checked in PASS_REVOKE (scan_revoke_records: -EFSBADCRC), and a failing
+ * commit block was never taken for a stale one.  The v1 transaction checksum
+ * (JBD2_FEATURE_COMPAT_CHECKSUM, calc_chksums) is not modelled.
+ *
  * jbd2_recovery_prefix() runs the same passes once on a device and keeps
  * where they stopped (jbd2.h, struct jbd2_recovery_base): the crash states of
  * one crash point share the log up to the last commit before it, and each
@@ -22,6 +40,7 @@
 
 #include "blkdev.h"
 #include "jbd2.h"
+#include "jbd2_disk.h"
 #include "sim.h"
 
 enum pass { PASS_SCAN, PASS_REVOKE, PASS_REPLAY };
@@ -33,6 +52,11 @@ struct recovery {
 	uint32_t start;         /* where the passes begin ... */
 	uint32_t start_tid;     /* ... and with which tid */
 	uint32_t end_tid;       /* first tid without a commit block (after scan) */
+	bool end_set;           /* info->end_transaction set during the scan */
+	bool need_check_commit_time;
+	uint64_t last_trans_commit_time;
+	int err;                /* the pass's error: it ends the passes */
+	int success;            /* PASS_REPLAY's error: the replay goes on */
 	uint32_t stop_pos;      /* where the last pass stopped */
 	uint32_t base_tid;      /* revokes from this tid on may not hit ... */
 	const uint32_t *base_wrote;     /* ... these blocks (sorted) */
@@ -102,15 +126,44 @@ static bool test_revoke(const struct recovery *r, uint32_t blocknr, uint32_t tid
 	return false;
 }
 
-static void scan_revoke_block(struct recovery *r, uint32_t tid)
+/* scan_revoke_records(): 4- or 8-byte records up to r_count. */
+static int scan_revoke_records(struct recovery *r, uint32_t tid)
 {
-	uint32_t bs = r->j->j_dev->bd_block_size;
-	uint32_t used = get_le32(r->buf + JBD2_HEADER_SIZE);
+	const journal_t *j = r->j;
+	uint32_t rcount = be32_to_cpu(((const jbd2_journal_revoke_header_t *)r->buf)->r_count);
+	uint32_t csum_size = jbd2_journal_has_csum_v2or3(j) ? 4 : 0;
+	uint32_t len = jbd2_has_incompat(j, JBD2_FEATURE_INCOMPAT_64BIT) ? 8 : 4;
 
-	if (used > bs)
-		used = bs;
-	for (uint32_t off = JBD2_HEADER_SIZE + 4; off + 4 <= used; off += 4)
-		set_revoke(r, get_le32(r->buf + off), tid);
+	if (rcount > j->j_dev->bd_block_size - csum_size)
+		return -EINVAL;
+	for (uint32_t off = sizeof(jbd2_journal_revoke_header_t); off + len <= rcount; off += len) {
+		uint64_t blocknr = get_be32(r->buf + off + len - 4);
+
+		if (len == 8)
+			blocknr |= (uint64_t)get_be32(r->buf + off) << 32;
+		if (blocknr <= UINT32_MAX)      /* the model's blocks are 32-bit */
+			set_revoke(r, (uint32_t)blocknr, tid);
+	}
+	return 0;
+}
+
+/* count_tags(): the tags of the descriptor in r->buf. */
+static uint32_t count_tags(const struct recovery *r)
+{
+	uint32_t size = r->j->j_dev->bd_block_size, tb = journal_tag_bytes(r->j), nr = 0;
+	const uint8_t *tagp = r->buf + sizeof(journal_header_t);
+
+	if (jbd2_journal_has_csum_v2or3(r->j))
+		size -= sizeof(struct jbd2_journal_block_tail);
+	while ((uint32_t)(tagp - r->buf) + tb <= size) {
+		uint16_t flags = jbd2_tag_flags(tagp);
+
+		nr++;
+		tagp += tb + (flags & JBD2_FLAG_SAME_UUID ? 0 : 16);
+		if (flags & JBD2_FLAG_LAST_TAG)
+			break;
+	}
+	return nr;
 }
 
 static void note_wrote(struct recovery *r, uint32_t blocknr)
@@ -124,66 +177,144 @@ static void note_wrote(struct recovery *r, uint32_t blocknr)
 	r->wrote[r->nr_wrote++] = blocknr;
 }
 
-/* A descriptor: walk its tags; in PASS_REPLAY write each block home. */
+static uint32_t advance(const journal_t *j, uint32_t pos, uint32_t n)
+{
+	while (n--)
+		pos = next_log(j, pos);
+	return pos;
+}
+
+/*
+ * One tag of PASS_REPLAY: unless revoked, the log block at @pos, its tag
+ * checksum checked (a failure skips it: -EFSBADCRC at the end), unescaped
+ * and written home.
+ */
+static void replay_tag(struct recovery *r, const uint8_t *tag, uint32_t pos, uint32_t tid)
+{
+	uint64_t blocknr = jbd2_read_tag_block(r->j, tag);
+	struct bio_info bi = { .bi_func = "do_one_pass", .bi_what = BW_REPLAY, .bi_lblk = -1,
+			       .bi_tid = tid };
+
+	if (blocknr <= UINT32_MAX && test_revoke(r, (uint32_t)blocknr, tid)) {
+		r->info->nr_revoke_hits++;
+		return;
+	}
+	if (blocknr >= r->j->j_dev->bd_nr_blocks)
+		return;
+	read_log(r, pos, r->data);
+	if (!jbd2_block_tag_csum_verify(r->j, tag, r->data, tid)) {
+		r->success = -EFSBADCRC;        /* "Invalid checksum recovering data block" */
+		return;
+	}
+	if (jbd2_tag_flags(tag) & JBD2_FLAG_ESCAPE)
+		put_be32(r->data, JBD2_MAGIC_NUMBER);
+	bi.bi_home = (uint32_t)blocknr;
+	blkdev_submit_bio(r->j->j_dev, (uint32_t)blocknr, r->data, BIO_META, false, &bi);
+	r->info->nr_replayed++;
+	r->info->nr_blocks++;
+	note_wrote(r, (uint32_t)blocknr);
+}
+
+/*
+ * A descriptor at @pos: its checksum; in PASS_SCAN and PASS_REVOKE skip the
+ * blocks it tags, in PASS_REPLAY write each home.  Returns the next position.
+ */
 static uint32_t do_descriptor(struct recovery *r, enum pass pass, uint32_t pos,
 			      uint32_t tid)
 {
-	uint32_t bs = r->j->j_dev->bd_block_size;
-	uint8_t *desc = sim_zalloc(bs);
+	uint32_t bs = r->j->j_dev->bd_block_size, tb = journal_tag_bytes(r->j);
+	uint32_t size = bs - (jbd2_journal_has_csum_v2or3(r->j) ? 4 : 0);
+	uint8_t *desc;
 
-	memcpy(desc, r->buf, bs);
-	for (uint32_t off = JBD2_HEADER_SIZE; off + JBD2_TAG_SIZE <= bs; off += JBD2_TAG_SIZE) {
-		uint32_t blocknr = get_le32(desc + off), flags = get_le32(desc + off + 4);
-
-		pos = next_log(r->j, pos);
-		if (pass == PASS_REPLAY) {
-			if (test_revoke(r, blocknr, tid)) {
-				r->info->nr_revoke_hits++;
-			} else if (blocknr < r->j->j_dev->bd_nr_blocks) {
-				read_log(r, pos, r->data);
-				if (flags & JBD2_FLAG_ESCAPE)
-					put_le32(r->data, JBD2_MAGIC_NUMBER);
-				struct bio_info bi = { .bi_func = "do_one_pass",
-						       .bi_what = BW_REPLAY, .bi_lblk = -1,
-						       .bi_tid = tid, .bi_home = blocknr };
-
-				blkdev_submit_bio(r->j->j_dev, blocknr, r->data, BIO_META,
-						  false, &bi);
-				r->info->nr_replayed++;
-				r->info->nr_blocks++;
-				note_wrote(r, blocknr);
-			}
+	if (!jbd2_descriptor_block_csum_verify(r->j, r->buf)) {
+		if (pass != PASS_SCAN) {
+			r->err = -EFSBADCRC;    /* "Invalid checksum recovering block" */
+			return pos;
 		}
+		r->need_check_commit_time = true;       /* maybe a stale block */
+	}
+	pos = next_log(r->j, pos);
+	if (pass != PASS_REPLAY)
+		return advance(r->j, pos, count_tags(r));
+	desc = sim_zalloc(bs);
+	memcpy(desc, r->buf, bs);
+	for (uint8_t *tagp = desc + sizeof(journal_header_t);
+	     (uint32_t)(tagp - desc) + tb <= size;) {
+		uint16_t flags = jbd2_tag_flags(tagp);
+
+		replay_tag(r, tagp, pos, tid);
+		pos = next_log(r->j, pos);
+		tagp += tb + (flags & JBD2_FLAG_SAME_UUID ? 0 : 16);
 		if (flags & JBD2_FLAG_LAST_TAG)
 			break;
 	}
 	free(desc);
-	return next_log(r->j, pos);
+	return pos;
 }
 
-/* One pass over the log; returns the first tid that has no commit block. */
+/*
+ * A commit block of @*tid: in PASS_SCAN its checksum and commit time
+ * (the file's opening comment).  Returns false when the pass ends here.
+ */
+static bool do_commit(struct recovery *r, enum pass pass, uint32_t *tid)
+{
+	uint64_t commit_time = be64_to_cpu(((const struct commit_header *)r->buf)->h_commit_sec);
+
+	if (r->need_check_commit_time) {
+		if (commit_time >= r->last_trans_commit_time)
+			r->err = -EFSBADCRC;    /* "Invalid checksum found in transaction" */
+		return false;                   /* else: stale, recovery ends with success */
+	}
+	if (pass == PASS_SCAN && !jbd2_commit_block_csum_verify(r->j, r->buf) &&
+	    commit_time >= r->last_trans_commit_time) {
+		r->end_tid = *tid;
+		r->end_set = true;
+		r->j->j_failed_commit = *tid;   /* not async_commit: corrupt */
+		return true;                    /* the kernel's break: the scan reads on */
+	}
+	if (pass == PASS_SCAN)
+		r->last_trans_commit_time = commit_time;
+	++*tid;
+	return true;
+}
+
+/* Is the block at @pos, just read, a log block of @tid the pass goes on with? */
+static bool log_block_of(struct recovery *r, enum pass pass, uint32_t tid)
+{
+	const journal_header_t *h = (const journal_header_t *)r->buf;
+
+	return be32_to_cpu(h->h_magic) == JBD2_MAGIC_NUMBER &&
+	       be32_to_cpu(h->h_sequence) == tid &&
+	       (pass == PASS_SCAN || (int32_t)(tid - r->end_tid) < 0);
+}
+
+/* do_one_pass(): one pass over the log; returns the tid it ended at. */
 static uint32_t do_one_pass(struct recovery *r, enum pass pass)
 {
 	uint32_t pos = r->start, tid = r->start_tid;
+	bool go = true;
 
 	r->stop_pos = 0;        /* 0: stopped by the step bound or an unknown block */
-	for (uint32_t steps = 0; steps < r->j->j_total_len * 2; steps++) {
+	r->need_check_commit_time = false;
+	r->last_trans_commit_time = 0;
+	for (uint32_t steps = 0; go && !r->err && steps < r->j->j_total_len * 2; steps++) {
 		read_log(r, pos, r->buf);
-		if (get_le32(r->buf) != JBD2_MAGIC_NUMBER || get_le32(r->buf + 8) != tid ||
-		    (pass != PASS_SCAN && (int32_t)(tid - r->end_tid) >= 0)) {
+		if (!log_block_of(r, pass, tid)) {
 			r->stop_pos = pos;
 			break;
 		}
-		switch (get_le32(r->buf + 4)) {
+		switch (be32_to_cpu(((const journal_header_t *)r->buf)->h_blocktype)) {
 		case JBD2_DESCRIPTOR_BLOCK:
 			pos = do_descriptor(r, pass, pos, tid);
 			continue;
 		case JBD2_REVOKE_BLOCK:
+			if (pass == PASS_SCAN && !jbd2_descriptor_block_csum_verify(r->j, r->buf))
+				r->need_check_commit_time = true;
 			if (pass == PASS_REVOKE)
-				scan_revoke_block(r, tid);
+				r->err = scan_revoke_records(r, tid);
 			break;
 		case JBD2_COMMIT_BLOCK:
-			tid++;
+			go = do_commit(r, pass, &tid);
 			break;
 		default:
 			return tid;
@@ -193,16 +324,24 @@ static uint32_t do_one_pass(struct recovery *r, enum pass pass)
 	return tid;
 }
 
-/* Allocate the buffers and read the superblock; false if the log is empty. */
+/*
+ * Allocate the buffers and read the superblock (checked as
+ * journal_get_superblock does when the journal is not loaded); false if the
+ * log is empty or the superblock is not valid.
+ */
 static bool recovery_begin(struct recovery *r)
 {
 	uint32_t bs = r->j->j_dev->bd_block_size;
+	const journal_superblock_t *sb = (const journal_superblock_t *)r->j->j_superblock;
 
 	r->buf = sim_zalloc(bs);
 	r->data = sim_zalloc(bs);
+	r->j->j_failed_commit = 0;
 	read_log(r, 0, r->buf);
-	r->start = get_le32(r->buf + 28);
-	r->start_tid = get_le32(r->buf + 24);
+	if (r->j->j_format_version == 0 && jbd2_journal_get_superblock(r->j) < 0)
+		return false;
+	r->start = be32_to_cpu(sb->s_start);
+	r->start_tid = be32_to_cpu(sb->s_sequence);
 	r->info->start_transaction = r->start_tid;
 	r->info->end_transaction = r->start_tid;
 	return r->start != 0 && r->start < r->j->j_last;
@@ -226,16 +365,24 @@ static void run_passes(struct recovery *r, uint32_t first_tid)
 	uint32_t tid;
 	uint8_t cause;
 
-	r->end_tid = do_one_pass(r, PASS_SCAN);
+	tid = do_one_pass(r, PASS_SCAN);
+	if (!r->end_set)
+		r->end_tid = tid;
 	/* (3) both passes walk, in tid order from the tail, every committed transaction */
-	tid = do_one_pass(r, PASS_REVOKE);
-	SIM_ASSERT(tid == r->end_tid);          /* (3) */
+	if (!r->err) {
+		tid = do_one_pass(r, PASS_REVOKE);
+		SIM_ASSERT(r->err || tid == r->end_tid);        /* (3) */
+	}
 	r->info->end_transaction = r->end_tid;
 	if (r->refused)
 		return;
 	cause = ev_cause_push(j->j_dev->bd_events, EVC_RECOVERY);
-	tid = do_one_pass(r, PASS_REPLAY);
-	SIM_ASSERT(tid == r->end_tid);          /* (3) */
+	if (!r->err) {
+		tid = do_one_pass(r, PASS_REPLAY);
+		SIM_ASSERT(r->err || tid == r->end_tid);        /* (3) */
+	}
+	if (!r->err)
+		r->err = r->success;
 	blkdev_complete_all(j->j_dev);
 	blkdev_flush(j->j_dev, "jbd2_journal_recover");
 	EV_RECORD(j->j_dev->bd_events, EV_RECOVERY, "jbd2_journal_recover", first_tid, r->end_tid,
@@ -281,7 +428,7 @@ int jbd2_journal_recover_base(journal_t *j, struct jbd2_recovery_info *info,
 		info->base_refused = r.refused;
 	}
 	recovery_end(&r);
-	return 0;
+	return r.err;
 }
 
 bool jbd2_recovery_prefix(journal_t *j, struct jbd2_recovery_base *b)
@@ -296,7 +443,8 @@ bool jbd2_recovery_prefix(journal_t *j, struct jbd2_recovery_base *b)
 		b->rb_start = r.start;
 		b->rb_start_tid = r.start_tid;
 		run_passes(&r, r.start_tid);
-		ok = r.stop_pos != 0;   /* stopped at a block, not at the bound */
+		/* stopped at a block, not at the bound, and no checksum failed */
+		ok = r.stop_pos != 0 && !r.err && !j->j_failed_commit;
 		b->rb_pos = r.stop_pos;
 		b->rb_end_tid = r.end_tid;
 		if (r.nr_wrote)         /* r.wrote is NULL when nothing was written home */
@@ -321,8 +469,7 @@ bool jbd2_recovery_base_touches(const journal_t *j, const struct jbd2_recovery_b
 {
 	uint32_t l;
 
-	if (blk >= j->j_blk_offset && blk - j->j_blk_offset < j->j_total_len) {
-		l = blk - j->j_blk_offset;
+	if (jbd2_journal_owns(j, blk, &l)) {
 		if (l == 0)
 			return true;    /* the superblock */
 		return b->rb_pos >= b->rb_start ? l >= b->rb_start && l < b->rb_pos :

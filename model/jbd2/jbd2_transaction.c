@@ -14,6 +14,7 @@
 
 #include "blkdev.h"
 #include "jbd2.h"
+#include "jbd2_disk.h"
 #include "sim.h"
 
 static transaction_t *jbd2_get_transaction(journal_t *j)
@@ -45,7 +46,7 @@ static uint32_t running_log_estimate(const journal_t *j, uint32_t extra)
 	const transaction_t *t = j->j_running_transaction;
 	uint32_t bufs = extra + (t ? t->t_nr_buffers + t->t_outstanding_credits : 0);
 	uint32_t revokes = t ? t->t_nr_revoke : 0;
-	uint32_t per_desc = (j->j_dev->bd_block_size - JBD2_HEADER_SIZE) / JBD2_TAG_SIZE;
+	uint32_t per_desc = jbd2_tags_per_descriptor(j);
 
 	return bufs + bufs / per_desc + 1 + revokes + 2;
 }

@@ -36,6 +36,7 @@
 
 #include "blkdev.h"
 #include "jbd2.h"
+#include "jbd2_disk.h"
 #include "prng.h"
 #include "sim.h"
 
@@ -56,6 +57,11 @@
 /* seeded failure messages                                             */
 
 static uint32_t g_seed;
+/* the file system's UUID, the journal superblock's s_uuid */
+static const uint8_t fx_uuid[16] = {
+	0x0b, 0x7d, 0x3c, 0x2e, 0x1f, 0x2a, 0x4b, 0x5c,
+	0x8d, 0x9e, 0x0a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f,
+};
 static const char *g_phase = "";
 
 #define CHECK(cond, fmt, ...)                                                 \
@@ -381,17 +387,17 @@ static void fx_format(struct fx *f, uint32_t jlen)
 		for (uint32_t k = 0; k < BS; k++)
 			p[k] = (uint8_t)(b * 7u + k * 13u + 1u);
 		if (b == 7) {
-			put_le32(p, JBD2_MAGIC_NUMBER);
-			put_le32(p + 4, JBD2_COMMIT_BLOCK);
-			put_le32(p + 8, 1);
+			put_be32(p, JBD2_MAGIC_NUMBER);
+			put_be32(p + 4, JBD2_COMMIT_BLOCK);
+			put_be32(p + 8, 1);
 		}
 		blkdev_write_durable(f->bd, b, p);
 	}
 	memcpy(f->mem, f->initial, (size_t)NR_BLOCKS * BS);
 	ref_clear_running(&f->ref);
-	jbd2_journal_init(&f->j, f->bd, J_START, jlen, f, &fx_ops, &f->ctr);
+	jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, jlen }, 1, f, &fx_ops, &f->ctr);
 	f->live = true;
-	jbd2_journal_create(&f->j);
+	jbd2_journal_create(&f->j, fx_uuid);
 	assert_int_equal(jbd2_journal_load(&f->j, &info), 0);
 	assert_int_equal(info.nr_replayed, 0);
 }
@@ -409,7 +415,7 @@ static void fx_crash(struct fx *f, struct jbd2_recovery_info *info)
 	blkdev_crash(f->bd);
 	jbd2_journal_destroy(&f->j);
 	ref_clear_running(&f->ref);
-	jbd2_journal_init(&f->j, f->bd, J_START, f->jlen, f, &fx_ops, &f->ctr);
+	jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, f->jlen }, 1, f, &fx_ops, &f->ctr);
 	CHECK(jbd2_journal_load(&f->j, info) == 0, "%s", "jbd2_journal_load failed");
 	reload_mem(f);
 }
@@ -593,15 +599,15 @@ static void fill_random(struct fx *f, struct prng *r, uint32_t b)
 		put_le64(p + k, prng_next(r));
 	switch ((uint32_t)prng_mod(r, 8)) {
 	case 0:
-		put_le32(p, JBD2_MAGIC_NUMBER);
+		put_be32(p, JBD2_MAGIC_NUMBER);
 		break;
 	case 1:
 		/* a plausible header for the running or the next tid */
-		put_le32(p, JBD2_MAGIC_NUMBER);
-		put_le32(p + 4, types[(uint32_t)prng_mod(r, 4)]);
-		put_le32(p + 8, f->j.j_transaction_sequence - (uint32_t)prng_mod(r, 2));
-		put_le32(p + 12, pick_block(r));
-		put_le32(p + 16, JBD2_FLAG_LAST_TAG);
+		put_be32(p, JBD2_MAGIC_NUMBER);
+		put_be32(p + 4, types[(uint32_t)prng_mod(r, 4)]);
+		put_be32(p + 8, f->j.j_transaction_sequence - (uint32_t)prng_mod(r, 2));
+		put_be32(p + 12, pick_block(r));
+		put_be32(p + 16, JBD2_FLAG_LAST_TAG);
 		break;
 	default:
 		break;
@@ -710,7 +716,7 @@ static void fx_remount_clean(struct fx *f)
 	jbd2_journal_release(&f->j);
 	note_commits(f, c);
 	jbd2_journal_destroy(&f->j);
-	jbd2_journal_init(&f->j, f->bd, J_START, f->jlen, f, &fx_ops, &f->ctr);
+	jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, f->jlen }, 1, f, &fx_ops, &f->ctr);
 	CHECK(jbd2_journal_load(&f->j, &info) == 0, "%s", "load after release failed");
 	CHECK(info.nr_replayed == 0, "clean mount replayed %u blocks", info.nr_replayed);
 	reload_mem(f);
@@ -818,7 +824,7 @@ static void test_jbd2__wrap_live_log_straddles_end(void **state)
 	{
 		handle_t *h = fx_start(f, 2);
 
-		put_le32(blk(f->mem, META_FIRST), JBD2_MAGIC_NUMBER);
+		put_be32(blk(f->mem, META_FIRST), JBD2_MAGIC_NUMBER);
 		fx_dirty(f, h, META_FIRST);
 		fx_dirty(f, h, home_block(20));
 		fx_stop(f, h);
@@ -905,7 +911,7 @@ static void base_case(struct fx *f, bool revoke)
 	fx_format(f, J_LEN);
 	fx_tx(f, (uint32_t[]){ x, y }, (uint8_t[]){ 0xa1, 0xa2 }, 2);     /* A */
 	base = blkdev_overlay(f->bd);
-	jbd2_journal_init(&jb, base, J_START, J_LEN, NULL, NULL, &f->ctr);
+	jbd2_journal_init(&jb, base, &(struct jbd2_extent){ 0, J_START, J_LEN }, 1, NULL, NULL, &f->ctr);
 	assert_true(jbd2_recovery_prefix(&jb, &rb));
 	assert_int_equal(rb.rb_nr_wrote, 2);
 	assert_true(jbd2_recovery_base_touches(&jb, &rb, x));
@@ -923,8 +929,8 @@ static void base_case(struct fx *f, bool revoke)
 	fx_commit(f);                                                    /* B */
 	c1 = blkdev_overlay(f->bd);
 	c2 = blkdev_overlay(base);
-	jbd2_journal_init(&j1, c1, J_START, J_LEN, NULL, NULL, &f->ctr);
-	jbd2_journal_init(&j2, c2, J_START, J_LEN, NULL, NULL, &f->ctr);
+	jbd2_journal_init(&j1, c1, &(struct jbd2_extent){ 0, J_START, J_LEN }, 1, NULL, NULL, &f->ctr);
+	jbd2_journal_init(&j2, c2, &(struct jbd2_extent){ 0, J_START, J_LEN }, 1, NULL, NULL, &f->ctr);
 	assert_int_equal(jbd2_journal_recover(&j1, &whole), 0);
 	assert_int_equal(jbd2_journal_recover_base(&j2, &part, &rb), 0);
 	assert_int_equal(part.base_refused, revoke);
@@ -978,7 +984,7 @@ static void test_jbd2__revoke_then_rejournal_replays_newer(void **state)
 	fx_commit(f);                                                   /* A */
 	h = fx_start(f, 2);
 	fx_set(f, x, 0x21);
-	put_le32(blk(f->mem, x), JBD2_MAGIC_NUMBER);    /* escaped as well */
+	put_be32(blk(f->mem, x), JBD2_MAGIC_NUMBER);    /* escaped as well */
 	fx_dirty(f, h, x);
 	fx_set(f, d, 0x22);
 	fx_dirty(f, h, d);                              /* journaled data */
@@ -987,7 +993,7 @@ static void test_jbd2__revoke_then_rejournal_replays_newer(void **state)
 
 	fx_crash_verify(f, &info);
 	assert_true(dev_is(f, x, blk(f->exp, x)));
-	assert_int_equal(get_le32(blk(f->exp, x)), JBD2_MAGIC_NUMBER);
+	assert_int_equal(get_be32(blk(f->exp, x)), JBD2_MAGIC_NUMBER);
 	assert_true(dev_is_fill(f, d, 0x22));
 	assert_int_equal(info.nr_revoke_hits, 2);       /* T0's copies */
 	assert_int_equal(info.nr_replayed, 2);          /* B's copies */
@@ -1115,8 +1121,8 @@ static uint32_t find_commit_block(struct fx *f, uint32_t tid)
 
 	for (uint32_t l = f->j.j_first; l < f->j.j_last; l++) {
 		read_dev(f, jbd2_log_block(&f->j, l), buf);
-		if (get_le32(buf) == JBD2_MAGIC_NUMBER &&
-		    get_le32(buf + 4) == JBD2_COMMIT_BLOCK && get_le32(buf + 8) == tid) {
+		if (get_be32(buf) == JBD2_MAGIC_NUMBER &&
+		    get_be32(buf + 4) == JBD2_COMMIT_BLOCK && get_be32(buf + 8) == tid) {
 			found = l;
 			n++;
 		}
@@ -1472,17 +1478,17 @@ static void test_jbd2__escaped_blocks_replayed_with_magic(void **state)
 	next = f->j.j_transaction_sequence;
 	/* looks like the commit block of this very transaction */
 	fx_set(f, 1, 0x00);
-	put_le32(blk(f->mem, 1), JBD2_MAGIC_NUMBER);
-	put_le32(blk(f->mem, 1) + 4, JBD2_COMMIT_BLOCK);
-	put_le32(blk(f->mem, 1) + 8, h->h_transaction->t_tid);
+	put_be32(blk(f->mem, 1), JBD2_MAGIC_NUMBER);
+	put_be32(blk(f->mem, 1) + 4, JBD2_COMMIT_BLOCK);
+	put_be32(blk(f->mem, 1) + 8, h->h_transaction->t_tid);
 	fx_dirty(f, h, 1);
 	/* looks like the descriptor of the next one */
 	fx_set(f, DATA_FIRST + 1, 0x00);
-	put_le32(blk(f->mem, DATA_FIRST + 1), JBD2_MAGIC_NUMBER);
-	put_le32(blk(f->mem, DATA_FIRST + 1) + 4, JBD2_DESCRIPTOR_BLOCK);
-	put_le32(blk(f->mem, DATA_FIRST + 1) + 8, next);
-	put_le32(blk(f->mem, DATA_FIRST + 1) + 12, 2);
-	put_le32(blk(f->mem, DATA_FIRST + 1) + 16, JBD2_FLAG_LAST_TAG);
+	put_be32(blk(f->mem, DATA_FIRST + 1), JBD2_MAGIC_NUMBER);
+	put_be32(blk(f->mem, DATA_FIRST + 1) + 4, JBD2_DESCRIPTOR_BLOCK);
+	put_be32(blk(f->mem, DATA_FIRST + 1) + 8, next);
+	put_be32(blk(f->mem, DATA_FIRST + 1) + 12, 2);
+	put_be32(blk(f->mem, DATA_FIRST + 1) + 16, JBD2_FLAG_LAST_TAG);
 	fx_dirty(f, h, DATA_FIRST + 1);
 	fx_set(f, 2, 0x22);
 	fx_dirty(f, h, 2);
@@ -1495,18 +1501,18 @@ static void test_jbd2__escaped_blocks_replayed_with_magic(void **state)
 	for (uint32_t l = f->j.j_first; l < f->j.j_head; l++) {
 		read_dev(f, jbd2_log_block(&f->j, l), buf);
 		if (l == f->j.j_first || l + 1 == f->j.j_head) {
-			assert_int_equal(get_le32(buf), JBD2_MAGIC_NUMBER);
-			assert_int_equal(get_le32(buf + 4), l == f->j.j_first ?
+			assert_int_equal(get_be32(buf), JBD2_MAGIC_NUMBER);
+			assert_int_equal(get_be32(buf + 4), l == f->j.j_first ?
 					 JBD2_DESCRIPTOR_BLOCK : JBD2_COMMIT_BLOCK);
 		} else {
-			assert_int_not_equal(get_le32(buf), JBD2_MAGIC_NUMBER);
+			assert_int_not_equal(get_be32(buf), JBD2_MAGIC_NUMBER);
 		}
 	}
 	fx_crash_verify(f, &info);
 	assert_int_equal(info.nr_replayed, 3);
 	assert_int_equal(info.end_transaction, next);
 	read_dev(f, 1, buf);
-	assert_int_equal(get_le32(buf), JBD2_MAGIC_NUMBER);
+	assert_int_equal(get_be32(buf), JBD2_MAGIC_NUMBER);
 }
 
 /* A SIM_ASSERT in the model aborts the binary: say which seed got there. */
