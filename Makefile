@@ -33,7 +33,7 @@ BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O2 -g
 SRC_DIRS := lib model model/block model/mm model/jbd2 model/ext4 checker scenario crash sim \
-	explore oracle cli logwrites
+	explore oracle cli logwrites e2fs
 
 # evaluated when used, so that a sub-make started after `deps` sees the packages
 YAML_CFLAGS = $(shell pkg-config --cflags yaml-0.1 2>/dev/null)
@@ -50,11 +50,16 @@ LIB_SRC := $(filter-out cli/main.c logwrites/main.c,$(LIB_SRC))
 # logreplay, the write-log replay of the power-cut campaign (logwrites/, docs/real-kernel.md)
 LOGREPLAY := $(BUILD)/logreplay
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-BIN_LIBS = $(YAML_LIBS) -lroaring
+# libext2fs (e2fsprogs) and its com_err: e2fs/, mkfs in process
+EXT2FS_LIBS = $(shell pkg-config --libs ext2fs com_err 2>/dev/null || echo -lext2fs -lcom_err)
+BIN_LIBS = $(YAML_LIBS) -lroaring $(EXT2FS_LIBS)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # logreplay's unit test lives with the real-kernel tools (tests/unit/ is full)
 TEST_BIN += $(BUILD)/tests/test_logwrites
+# the unit tests of subfolders of tests/unit/ (tests/unit/ is full): e2fs/
+SUB_TEST_SRC := $(sort $(wildcard tests/unit/e2fs/test_*.c))
+TEST_BIN += $(patsubst tests/unit/e2fs/%.c,$(BUILD)/tests/%,$(SUB_TEST_SRC))
 # linked into every unit test: the world fixture, and CMOCKA_TEST_FILTER (tests/README.md)
 TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
 # the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
@@ -94,6 +99,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
+$(BUILD)/tests/test_mke2fs: $(BUILD)/obj/tests/unit/e2fs/test_mke2fs.o \
+		$(BUILD)/obj/tests/cmocka-filter.o $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/test_logwrites: $(BUILD)/obj/tests/kernel/test_logwrites.o \
 		$(BUILD)/obj/tests/cmocka-filter.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -111,7 +121,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/f
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -fsanitize=fuzzer -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
 
 deps:
 	@scripts/install-deps

@@ -11,6 +11,22 @@
 #include "sim.h"
 
 #define CHUNK_BLOCKS (1u << BLKDEV_CHUNK_SHIFT)
+#define CHUNK_MASK (CHUNK_BLOCKS - 1)
+
+/* The one zero block every zeroed block points at; never written. */
+static uint8_t zero_block[4096];
+
+bool blkdev_is_zero_block(const uint8_t *p)
+{
+	return p == zero_block;
+}
+
+/* Free a block copy unless it is the shared zero block. */
+static void free_copy(uint8_t *p)
+{
+	if (p != zero_block)
+		free(p);
+}
 
 struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size)
 {
@@ -25,6 +41,67 @@ struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size)
 	bd->bd_next_seq = 1;
 	bd->bd_next_done = 1;
 	return bd;
+}
+
+struct blkdev *blkdev_create_on(struct blkdev_base *base)
+{
+	struct blkdev *bd = blkdev_create(base->bb_nr_blocks, base->bb_block_size);
+
+	blkdev_base_get(base);
+	bd->bd_base = base;
+	return bd;
+}
+
+struct blkdev_base *blkdev_base_freeze(struct blkdev *bd)
+{
+	struct blkdev_base *base = sim_zalloc(sizeof(*base));
+
+	SIM_ASSERT(!bd->bd_parent && !bd->bd_base && !bd->bd_durable_hook);
+	SIM_ASSERT(bd->bd_nr_bios == 0);
+	base->bb_block_size = bd->bd_block_size;
+	base->bb_nr_blocks = bd->bd_nr_blocks;
+	base->bb_chunks = bd->bd_chunks;        /* moved, not copied */
+	base->bb_nr_chunks = bd->bd_nr_chunks;
+	base->bb_slots = bd->bd_slots;
+	base->bb_nr_slots = bd->bd_nr_slots;
+	base->bb_refs = 1;
+	free(bd->bd_bios);
+	free(bd);
+	return base;
+}
+
+void blkdev_base_get(struct blkdev_base *base)
+{
+	SIM_ASSERT(base->bb_refs > 0);
+	base->bb_refs++;
+}
+
+void blkdev_base_put(struct blkdev_base *base)
+{
+	if (!base)
+		return;
+	SIM_ASSERT(base->bb_refs > 0);
+	if (--base->bb_refs)
+		return;
+	for (uint32_t i = 0; i < base->bb_nr_slots; i++) {
+		uint32_t blk = base->bb_slots[i];
+
+		free_copy(base->bb_chunks[blk >> BLKDEV_CHUNK_SHIFT][blk & CHUNK_MASK]);
+	}
+	for (uint32_t c = 0; c < base->bb_nr_chunks; c++)
+		free(base->bb_chunks[c]);
+	free(base->bb_chunks);
+	free(base->bb_slots);
+	free(base);
+}
+
+const uint8_t *blkdev_base_peek(const struct blkdev_base *base, uint32_t blk)
+{
+	uint8_t **chunk;
+
+	SIM_ASSERT(blk < base->bb_nr_blocks);
+	chunk = base->bb_chunks[blk >> BLKDEV_CHUNK_SHIFT];
+	return chunk ? chunk[blk & CHUNK_MASK] : NULL;
 }
 
 struct blkdev *blkdev_overlay(const struct blkdev *parent)
@@ -42,7 +119,7 @@ void blkdev_destroy(struct blkdev *bd)
 	for (uint32_t i = 0; i < bd->bd_nr_slots; i++) {  /* sparse: visit only the used */
 		uint32_t blk = bd->bd_slots[i];
 
-		free(bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT][blk & (CHUNK_BLOCKS - 1)]);
+		free_copy(bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT][blk & CHUNK_MASK]);
 	}
 	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++)
 		free(bd->bd_chunks[c]);
@@ -51,6 +128,7 @@ void blkdev_destroy(struct blkdev *bd)
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)
 		free(bd->bd_bios[i].b_data);
 	free(bd->bd_bios);
+	blkdev_base_put(bd->bd_base);
 	free(bd);
 }
 
@@ -66,11 +144,17 @@ struct blkdev *blkdev_clone(const struct blkdev *src)
 			bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
 	for (uint32_t i = 0; i < bd->bd_nr_slots; i++) {
 		uint32_t blk = bd->bd_slots[i], c = blk >> BLKDEV_CHUNK_SHIFT;
-		uint32_t k = blk & (CHUNK_BLOCKS - 1);
+		uint32_t k = blk & CHUNK_MASK;
 
+		if (blkdev_is_zero_block(src->bd_chunks[c][k])) {
+			bd->bd_chunks[c][k] = zero_block;
+			continue;
+		}
 		bd->bd_chunks[c][k] = sim_realloc_array(NULL, 1, bd->bd_block_size);
 		memcpy(bd->bd_chunks[c][k], src->bd_chunks[c][k], bd->bd_block_size);
 	}
+	if (bd->bd_base)
+		blkdev_base_get(bd->bd_base);   /* shared, not copied */
 	bd->bd_slots = sim_dup_array(src->bd_slots, src->bd_nr_slots, src->bd_cap_slots,
 				 sizeof(*bd->bd_slots));
 	bd->bd_bios = sim_dup_array(src->bd_bios, src->bd_nr_bios, src->bd_cap_bios,
@@ -83,10 +167,10 @@ struct blkdev *blkdev_clone(const struct blkdev *src)
 }
 
 /*
- * The durable copy of @blk, allocated (and listed in bd_slots) on first write;
- * a new copy's bytes are undefined until the caller writes the whole block.
+ * The chunk entry of @blk's durable copy (listed in bd_slots on first use);
+ * the entry is NULL until the caller stores a copy or the zero block.
  */
-static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
+static uint8_t **slot_ref(struct blkdev *bd, uint32_t blk)
 {
 	uint32_t c = blk >> BLKDEV_CHUNK_SHIFT;
 	uint8_t **chunk;
@@ -95,8 +179,7 @@ static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 	if (!bd->bd_chunks[c])
 		bd->bd_chunks[c] = sim_zalloc(CHUNK_BLOCKS * sizeof(uint8_t *));
 	chunk = bd->bd_chunks[c];
-	if (!chunk[blk & (CHUNK_BLOCKS - 1)]) {     /* not zeroed: the caller fills it */
-		chunk[blk & (CHUNK_BLOCKS - 1)] = sim_realloc_array(NULL, 1, bd->bd_block_size);
+	if (!chunk[blk & CHUNK_MASK]) {
 		if (bd->bd_nr_slots == bd->bd_cap_slots) {
 			bd->bd_cap_slots = bd->bd_cap_slots ? 2 * bd->bd_cap_slots : 16;
 			bd->bd_slots = sim_realloc_array(bd->bd_slots, bd->bd_cap_slots,
@@ -104,7 +187,21 @@ static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
 		}
 		bd->bd_slots[bd->bd_nr_slots++] = blk;
 	}
-	return chunk[blk & (CHUNK_BLOCKS - 1)];
+	return &chunk[blk & CHUNK_MASK];
+}
+
+/*
+ * The durable copy of @blk, allocated on first write (or when it was the
+ * zero block); a new copy's bytes are undefined until the caller writes the
+ * whole block.
+ */
+static uint8_t *durable_slot(struct blkdev *bd, uint32_t blk)
+{
+	uint8_t **ref = slot_ref(bd, blk);
+
+	if (!*ref || blkdev_is_zero_block(*ref))   /* not zeroed: the caller fills it */
+		*ref = sim_realloc_array(NULL, 1, bd->bd_block_size);
+	return *ref;
 }
 
 /* A 128-bit hash of block @blk holding @data, into @h (added or taken from a sum). */
@@ -123,23 +220,76 @@ static void block_hash(uint32_t blk, const uint8_t *data, uint32_t bs, uint64_t 
 	h[1] = b ^ (a << 11) ^ (a >> 7);
 }
 
-void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data)
+/* @bd's base copy of @blk, or NULL: the bytes the sum measures against. */
+static const uint8_t *base_bytes(const struct blkdev *bd, uint32_t blk)
 {
-	uint8_t **chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
-	const uint8_t *old = chunk ? chunk[blk & (CHUNK_BLOCKS - 1)] : NULL;
+	return bd->bd_base ? blkdev_base_peek(bd->bd_base, blk) : NULL;
+}
+
+/* Are @data the bytes @ref stands for (NULL: the sentinel)? */
+static bool same_bytes(const uint8_t *data, const uint8_t *ref, uint32_t bs)
+{
+	if (ref)
+		return data == ref || memcmp(data, ref, bs) == 0;
+	for (uint32_t i = 0; i < bs; i++)
+		if (data[i] != BLKDEV_SENTINEL)
+			return false;
+	return true;
+}
+
+/*
+ * Keep bd_durable_sum (blkdev.h) as @blk's own copy goes from @old (NULL:
+ * none, the base's bytes) to @data: only bytes that differ from the base
+ * count.
+ */
+static void sum_update(struct blkdev *bd, uint32_t blk, const uint8_t *old, const uint8_t *data)
+{
+	const uint8_t *ref = base_bytes(bd, blk);
+	uint32_t bs = bd->bd_block_size;
 	uint64_t h[2];
 
-	if (!bd->bd_parent) {
-		if (old) {
-			block_hash(blk, old, bd->bd_block_size, h);
-			bd->bd_durable_sum[0] -= h[0];
-			bd->bd_durable_sum[1] -= h[1];
-		}
-		block_hash(blk, data, bd->bd_block_size, h);
+	if (bd->bd_parent)
+		return;
+	if (old && !same_bytes(old, ref, bs)) {
+		block_hash(blk, old, bs, h);
+		bd->bd_durable_sum[0] -= h[0];
+		bd->bd_durable_sum[1] -= h[1];
+	}
+	if (!same_bytes(data, ref, bs)) {
+		block_hash(blk, data, bs, h);
 		bd->bd_durable_sum[0] += h[0];
 		bd->bd_durable_sum[1] += h[1];
 	}
+}
+
+/* @bd's own durable copy of @blk, or NULL. */
+static const uint8_t *own_copy(const struct blkdev *bd, uint32_t blk)
+{
+	uint8_t **chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
+
+	return chunk ? chunk[blk & CHUNK_MASK] : NULL;
+}
+
+void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data)
+{
+	SIM_ASSERT(blk < bd->bd_nr_blocks);
+	sum_update(bd, blk, own_copy(bd, blk), data);
 	memcpy(durable_slot(bd, blk), data, bd->bd_block_size);
+}
+
+void blkdev_zeroout_durable(struct blkdev *bd, uint32_t blk, uint32_t count)
+{
+	SIM_ASSERT(bd->bd_block_size <= sizeof(zero_block));
+	SIM_ASSERT(count <= bd->bd_nr_blocks && blk <= bd->bd_nr_blocks - count);
+	for (uint32_t b = blk; b < blk + count; b++) {
+		uint8_t **ref;
+
+		sum_update(bd, b, own_copy(bd, b), zero_block);
+		ref = slot_ref(bd, b);
+		if (*ref)
+			free_copy(*ref);
+		*ref = zero_block;
+	}
 }
 
 /* The bio_info a write without one gets: its kind says what it is. */
@@ -388,9 +538,11 @@ const uint8_t *blkdev_peek_durable(const struct blkdev *bd, uint32_t blk)
 
 	SIM_ASSERT(blk < bd->bd_nr_blocks);
 	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
-	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
-		return chunk[blk & (CHUNK_BLOCKS - 1)];
-	return bd->bd_parent ? blkdev_peek_durable(bd->bd_parent, blk) : NULL;
+	if (chunk && chunk[blk & CHUNK_MASK])
+		return chunk[blk & CHUNK_MASK];
+	if (bd->bd_parent)
+		return blkdev_peek_durable(bd->bd_parent, blk);
+	return base_bytes(bd, blk);
 }
 
 void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out)
@@ -409,7 +561,7 @@ bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk)
 
 	SIM_ASSERT(blk < bd->bd_nr_blocks);
 	chunk = bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT];
-	if (chunk && chunk[blk & (CHUNK_BLOCKS - 1)])
+	if (chunk && chunk[blk & CHUNK_MASK])
 		return true;
 	for (uint32_t i = 0; bio_filter_may(bd, blk) && i < bd->bd_nr_bios; i++)
 		if (bd->bd_bios[i].b_blocknr == blk)

@@ -21,6 +21,21 @@
  * An overlay (blkdev_overlay) is a device whose durable contents start as
  * another device's and which stores only the blocks written to it: a crash
  * state costs the blocks it differs in, not a copy of the device.
+ *
+ * A base (struct blkdev_base) is an immutable image shared by every device
+ * made over it (blkdev_create_on: the file system mkfs made, once per
+ * geometry): a block the device holds no copy of reads as the base's, and a
+ * block the base holds none of either reads as the sentinel.  A clone or an
+ * overlay shares its source's base; none copies it.  Zero blocks
+ * (blkdev_zeroout_durable, mkfs's zeroed inode tables and journal) cost no
+ * memory: they all point at one zero block.
+ *
+ * bd_durable_sum: the sum (mod 2^64, each half) of a 128-bit hash of the
+ * number and bytes of every block whose durable bytes differ from the base's
+ * (the sentinel where there is no base or the base holds no copy).  A block
+ * written back with its base bytes counts as unchanged, so two devices over
+ * one base with the same durable bytes have the same sum, whatever wrote
+ * them.
  */
 #ifndef EXT4SIM_BLKDEV_H
 #define EXT4SIM_BLKDEV_H
@@ -79,6 +94,20 @@ struct bio_rec {
 	struct bio_info b_info;
 };
 
+/*
+ * An immutable image: per block a copy, the shared zero block, or nothing
+ * (the sentinel).  Reference-counted: each device over it holds one.
+ */
+struct blkdev_base {
+	uint32_t bb_block_size;
+	uint32_t bb_nr_blocks;
+	uint8_t ***bb_chunks;   /* [blk >> shift][blk & mask], as bd_chunks */
+	uint32_t bb_nr_chunks;
+	uint32_t *bb_slots;     /* the blocks it holds, in order of first write */
+	uint32_t bb_nr_slots;
+	uint32_t bb_refs;
+};
+
 struct blkdev {
 	uint32_t bd_block_size;
 	uint32_t bd_nr_blocks;
@@ -88,11 +117,12 @@ struct blkdev {
 	uint32_t bd_nr_slots;
 	uint32_t bd_cap_slots;
 	/*
-	 * The sum (mod 2^64, each half) of a 128-bit hash of every durable copy's
-	 * block number and bytes, kept as copies change: a state key reads it
-	 * instead of every block (sim/statekey.c).  Not kept for an overlay.
+	 * The sum of the hashes of the blocks that differ from the base (the
+	 * rule above), kept as copies change: a state key reads it instead of
+	 * every block (sim/statekey.c).  Not kept for an overlay.
 	 */
 	uint64_t bd_durable_sum[2];
+	struct blkdev_base *bd_base;    /* the image under it (a reference), or NULL */
 	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
 	uint32_t bd_nr_bios;
 	/*
@@ -120,6 +150,23 @@ struct blkdev {
 
 struct blkdev *blkdev_create(uint32_t nr_blocks, uint32_t block_size);
 /*
+ * A device whose durable contents start as @base's (its geometry), taking a
+ * reference; nothing of the base is copied.
+ */
+struct blkdev *blkdev_create_on(struct blkdev_base *base);
+/*
+ * Turn @bd (no parent, no base, no pending write, no hook) into a base with
+ * one reference, which the caller holds; @bd is consumed.
+ */
+struct blkdev_base *blkdev_base_freeze(struct blkdev *bd);
+void blkdev_base_get(struct blkdev_base *base);
+/* Drop a reference; the last one frees the image. */
+void blkdev_base_put(struct blkdev_base *base);
+/* The base's copy of @blk, or NULL (the sentinel). */
+const uint8_t *blkdev_base_peek(const struct blkdev_base *base, uint32_t blk);
+/* Is @p the shared zero block (a block zeroed without memory)? */
+bool blkdev_is_zero_block(const uint8_t *p);
+/*
  * A device whose durable contents are @parent's (its cache and in-flight
  * writes are not taken); @parent must not change while the overlay lives.
  */
@@ -128,8 +175,9 @@ struct blkdev *blkdev_overlay(const struct blkdev *parent);
 bool blkdev_overlay_has(const struct blkdev *bd, uint32_t blk);
 void blkdev_destroy(struct blkdev *bd);
 /*
- * A deep copy of @src (not an overlay: it owns every block): the device of a
- * forked world (explore's prefix sharing).  @src has no parent and no hook.
+ * A deep copy of @src (not an overlay: it owns a copy of every block @src
+ * holds, and shares @src's base): the device of a forked world (explore's
+ * prefix sharing).  @src has no parent and no hook.
  */
 struct blkdev *blkdev_clone(const struct blkdev *src);
 /* Queue a write of one block; returns its sequence number. */
@@ -173,6 +221,8 @@ void blkdev_crash(struct blkdev *bd);
 void blkdev_crash_keep(struct blkdev *bd, const uint16_t (*keep)[2], uint32_t nr_keep);
 /* Write durable contents directly (mkfs and tests). */
 void blkdev_write_durable(struct blkdev *bd, uint32_t blk, const uint8_t *data);
+/* Durable zeroes in @count blocks from @blk, without memory (mkfs's zeroout). */
+void blkdev_zeroout_durable(struct blkdev *bd, uint32_t blk, uint32_t count);
 /* The name of a enum bio_what ("data", "journal commit", ...). */
 const char *blkdev_what_name(enum bio_what what);
 /* Assert the invariants above that the device's state shows. */

@@ -9,7 +9,9 @@
  * Seeded random sequences of submit (plain and FUA), complete, complete_all,
  * flush, crash, read, read_durable, in_flight and write_durable over a
  * 64-block device of 1 KiB blocks; targeted tests for FUA, completion order,
- * crash, copy-on-submit and sparse storage.
+ * crash, copy-on-submit and sparse storage; a shared base image (reads
+ * through it, zero blocks without memory, clones and overlays share it,
+ * the sum of blocks that differ from it).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -450,6 +452,160 @@ static void test_blkdev__sparse_storage(void **state)
 	blkdev_destroy(bd);
 }
 
+/* A base of NBLK blocks: versions 70.. at blocks 0..3, zeroes at 8..15, nothing else. */
+static struct blkdev_base *make_base(void)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	struct blkdev_base *base;
+	uint8_t data[BS];
+
+	for (uint32_t b = 0; b < 4; b++) {
+		make_block(70 + b, data);
+		blkdev_write_durable(bd, b, data);
+	}
+	make_block(80, data);
+	blkdev_write_durable(bd, 9, data);      /* zeroout replaces a copy */
+	blkdev_zeroout_durable(bd, 8, 8);
+	base = blkdev_base_freeze(bd);
+	assert_int_equal(base->bb_refs, 1);
+	return base;
+}
+
+static void assert_zero_block(const struct blkdev *bd, uint32_t blk)
+{
+	uint8_t out[BS], zero[BS] = { 0 };
+
+	assert_true(blkdev_is_zero_block(blkdev_peek(bd, blk)));
+	blkdev_read(bd, blk, out);
+	assert_memory_equal(out, zero, BS);
+}
+
+static void test_blkdev__base_reads_through(void **state)
+{
+	struct blkdev_base *base = make_base();
+	struct blkdev *a = blkdev_create_on(base), *b = blkdev_create_on(base);
+	uint8_t data[BS];
+
+	(void)state;
+	assert_int_equal(base->bb_refs, 3);
+	assert_int_equal(a->bd_nr_slots, 0);            /* nothing of the base copied */
+	for (uint32_t blk = 0; blk < 4; blk++)
+		assert_block(a, blk, 70 + blk, true);
+	for (uint32_t blk = 8; blk < 16; blk++)
+		assert_zero_block(a, blk);
+	assert_block(a, 4, NO_VERSION, true);           /* never written anywhere */
+	assert_block(a, NBLK - 1, NO_VERSION, false);
+	make_block(90, data);
+	blkdev_write_durable(a, 1, data);
+	blkdev_write_durable(a, 9, data);
+	assert_block(a, 1, 90, true);
+	assert_block(b, 1, 71, true);                   /* the base did not change */
+	assert_zero_block(b, 9);
+	assert_int_equal(a->bd_nr_slots, 2);
+	blkdev_destroy(a);
+	assert_int_equal(base->bb_refs, 2);
+	blkdev_destroy(b);
+	assert_int_equal(base->bb_refs, 1);
+	blkdev_base_put(base);
+}
+
+static void test_blkdev__zeroout_costs_no_memory(void **state)
+{
+	struct blkdev *bd = blkdev_create(NBLK, BS);
+	uint8_t data[BS];
+	uint64_t seq;
+
+	(void)state;
+	blkdev_zeroout_durable(bd, 0, NBLK);
+	for (uint32_t blk = 0; blk < NBLK; blk++)
+		assert_zero_block(bd, blk);
+	make_block(91, data);
+	blkdev_write_durable(bd, 5, data);              /* a write gets its own copy */
+	assert_block(bd, 5, 91, true);
+	assert_zero_block(bd, 4);
+	assert_zero_block(bd, 6);
+	seq = blkdev_submit(bd, 7, data, BIO_DATA, false);
+	blkdev_complete(bd, seq);
+	blkdev_flush(bd, "blkdev_issue_flush");
+	assert_block(bd, 7, 91, true);
+	assert_zero_block(bd, 8);
+	blkdev_destroy(bd);
+}
+
+static void test_blkdev__clone_and_overlay_share_base(void **state)
+{
+	struct blkdev_base *base = make_base();
+	struct blkdev *bd = blkdev_create_on(base), *clone, *ov;
+	uint8_t data[BS];
+
+	(void)state;
+	make_block(92, data);
+	blkdev_write_durable(bd, 2, data);
+	blkdev_zeroout_durable(bd, 3, 1);
+	clone = blkdev_clone(bd);
+	assert_ptr_equal(clone->bd_base, base);
+	assert_int_equal(base->bb_refs, 3);
+	assert_int_equal(clone->bd_nr_slots, 2);        /* its own blocks only */
+	assert_block(clone, 0, 70, true);
+	assert_block(clone, 2, 92, true);
+	assert_zero_block(clone, 3);
+	assert_zero_block(clone, 10);
+	assert_block(clone, 20, NO_VERSION, true);
+	assert_memory_equal(clone->bd_durable_sum, bd->bd_durable_sum, sizeof(bd->bd_durable_sum));
+	ov = blkdev_overlay(clone);
+	assert_block(ov, 1, 71, true);
+	assert_block(ov, 2, 92, true);
+	assert_zero_block(ov, 12);
+	assert_block(ov, 30, NO_VERSION, true);
+	blkdev_destroy(ov);
+	blkdev_destroy(clone);
+	blkdev_destroy(bd);
+	assert_int_equal(base->bb_refs, 1);
+	blkdev_base_put(base);
+}
+
+static bool sums_equal(const struct blkdev *a, const struct blkdev *b)
+{
+	return a->bd_durable_sum[0] == b->bd_durable_sum[0] &&
+	       a->bd_durable_sum[1] == b->bd_durable_sum[1];
+}
+
+static void test_blkdev__sum_counts_blocks_that_differ_from_base(void **state)
+{
+	struct blkdev_base *base = make_base();
+	struct blkdev *fresh = blkdev_create_on(base), *a = blkdev_create_on(base);
+	struct blkdev *b = blkdev_create_on(base), *plain = blkdev_create(NBLK, BS);
+	uint8_t x[BS], y[BS], orig[BS];
+
+	(void)state;
+	make_block(93, x);
+	make_block(94, y);
+	make_block(72, orig);                           /* block 2's base bytes */
+	blkdev_write_durable(a, 2, x);
+	assert_false(sums_equal(a, fresh));
+	blkdev_write_durable(a, 2, orig);               /* back to the base's bytes */
+	assert_true(sums_equal(a, fresh));
+	blkdev_zeroout_durable(a, 12, 1);               /* zeroes over zeroes */
+	assert_true(sums_equal(a, fresh));
+	blkdev_write_durable(a, 5, x);                  /* the same bytes, other histories */
+	blkdev_write_durable(a, 9, y);
+	blkdev_write_durable(b, 9, x);
+	blkdev_write_durable(b, 9, y);
+	blkdev_zeroout_durable(b, 5, 1);
+	blkdev_write_durable(b, 5, x);
+	assert_true(sums_equal(a, b));
+	assert_false(sums_equal(a, fresh));
+	make_block(1, x);                               /* sentinel bytes on no base */
+	blkdev_write_durable(plain, 3, x);
+	assert_int_equal(plain->bd_durable_sum[0], 0);
+	assert_int_equal(plain->bd_durable_sum[1], 0);
+	blkdev_destroy(fresh);
+	blkdev_destroy(a);
+	blkdev_destroy(b);
+	blkdev_destroy(plain);
+	blkdev_base_put(base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +619,10 @@ int main(void)
 		cmocka_unit_test(test_blkdev__complete_all_in_submission_order),
 		cmocka_unit_test(test_blkdev__crash_drops_in_flight),
 		cmocka_unit_test(test_blkdev__sparse_storage),
+		cmocka_unit_test(test_blkdev__base_reads_through),
+		cmocka_unit_test(test_blkdev__zeroout_costs_no_memory),
+		cmocka_unit_test(test_blkdev__clone_and_overlay_share_base),
+		cmocka_unit_test(test_blkdev__sum_counts_blocks_that_differ_from_base),
 	};
 
 	return cmocka_run_group_tests_name("blkdev", tests, NULL, NULL);
