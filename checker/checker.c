@@ -766,6 +766,20 @@ static const uint8_t *or_sentinel(const uint8_t *p, uint8_t **sentinel, uint32_t
 	return *sentinel;
 }
 
+/* fnv1a over block @blk's bytes @p, the superblock's block without what mount rewrites. */
+static uint64_t hash_meta_block(const struct ext4_fs *fs, uint64_t h, uint32_t blk, const uint8_t *p)
+{
+	uint8_t *sb;
+
+	if (blk != fs->lay.sb_blk)
+		return fnv1a(h, p, fs->opts.block_size);
+	sb = sim_realloc_array(NULL, 1, fs->opts.block_size);
+	ext4_sb_journaled_bytes(&fs->lay, p, sb);
+	h = fnv1a(h, sb, fs->opts.block_size);
+	free(sb);
+	return h;
+}
+
 uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 {
 	const journal_t *j = &fs->journal;
@@ -788,7 +802,7 @@ uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 		else if (!c)
 			c = or_sentinel(blkdev_peek_durable(fs->bdev, blk), &sentinel,
 					fs->opts.block_size);
-		h = fnv1a(h, c, fs->opts.block_size);
+		h = hash_meta_block(fs, h, blk, c);
 	}
 	free(set);
 	free(sentinel);
@@ -803,8 +817,8 @@ uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 	uint32_t *set = ext4_journaled_set(fs, &n);
 
 	for (uint32_t s = 0; s < n; s++)
-		h = fnv1a(h, or_sentinel(blkdev_peek(fs->bdev, set[s]), &sentinel,
-					 fs->opts.block_size), fs->opts.block_size);
+		h = hash_meta_block(fs, h, set[s], or_sentinel(blkdev_peek(fs->bdev, set[s]),
+							       &sentinel, fs->opts.block_size));
 	free(set);
 	free(sentinel);
 	return h;
@@ -840,11 +854,15 @@ static const uint8_t *expected_block(const struct ext4_fs *fs, uint32_t blk, boo
 static bool meta_block_ok(const struct ext4_fs *fs, bool with_committing, const struct ext4_fs *rec,
 			  uint32_t blk, uint8_t **sentinel)
 {
+	const uint8_t *want, *got;
+
 	if (!ext4_is_meta_block(fs, blk) && !ext4_is_meta_block(rec, blk))
 		return true;
-	return memcmp(expected_block(fs, blk, with_committing, sentinel),
-		      or_sentinel(blkdev_peek(rec->bdev, blk), sentinel, fs->opts.block_size),
-		      fs->opts.block_size) == 0;
+	want = expected_block(fs, blk, with_committing, sentinel);
+	got = or_sentinel(blkdev_peek(rec->bdev, blk), sentinel, fs->opts.block_size);
+	if (blk == fs->lay.sb_blk)
+		return hash_meta_block(fs, FNV_BASIS, blk, want) == hash_meta_block(fs, FNV_BASIS, blk, got);
+	return memcmp(want, got, fs->opts.block_size) == 0;
 }
 
 bool chk_meta_as_expected(const struct ext4_fs *fs, bool with_committing,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blkdev.h"
 #include "crc32c.h"
 #include "ext4.h"
 
@@ -374,25 +375,35 @@ static int group_super_ranges(struct ext4_fs *fs, uint32_t g, uint32_t reserved)
 	return add_range(fs, first + 1 + gdb, reserved, ROLE_RESERVED_GDT);
 }
 
-/* A directory inode's blocks (a depth-0 tree), named as @role. */
-static int dir_ranges(struct ext4_fs *fs, uint32_t ino, uint32_t role)
+/* Inode @ino as the device holds it (read through a scratch block). */
+static void read_raw_inode(const struct ext4_fs *fs, uint32_t ino, struct ext4_inode *raw)
 {
-	struct jbd2_extent map[EXT4_EXT_ROOT_MAX];
-	uint32_t blk, off, n = 0;
-	struct ext4_inode raw;
-	const uint8_t *b;
-	int err = 0;
+	uint8_t *b = sim_realloc_array(NULL, 1, fs->lay.block_size);
+	uint32_t blk, off;
 
 	ext4_inode_loc(&fs->lay, fs, ino, &blk, &off);
-	b = ext4_meta_get(fs, blk);
-	memcpy(&raw, b + off, sizeof(raw));
+	blkdev_read(fs->bdev, blk, b);
+	memcpy(raw, b + off, sizeof(*raw));
+	free(b);
+}
+
+/* A directory inode's blocks (a depth-0 tree), named as @role; the resize inode's. */
+static int inode_ranges(struct ext4_fs *fs, uint32_t ino, uint32_t role)
+{
+	struct jbd2_extent map[EXT4_EXT_ROOT_MAX];
+	struct ext4_inode raw;
+	uint32_t n = 0;
+	int err = 0;
+
+	read_raw_inode(fs, ino, &raw);
+	if (role == ROLE_RESIZE)
+		return raw.i_block[EXT4_DIND_BLOCK] && raw.i_block[EXT4_DIND_BLOCK] < fs->lay.nr_blocks ?
+		       add_range(fs, raw.i_block[EXT4_DIND_BLOCK], 1, role) : 0;
 	if ((raw.i_flags & EXT4_EXTENTS_FL) &&
 	    ext4_ext_parse_leaf(fs, (const uint8_t *)raw.i_block, EXT4_EXT_ROOT_MAX, false,
 				map, &n, EXT4_EXT_ROOT_MAX) == 0)
 		for (uint32_t i = 0; i < n && err == 0; i++)
 			err = add_range(fs, map[i].je_pblk, map[i].je_len, role);
-	if (blk != fs->lay.inode_blk)
-		ext4_meta_forget(fs, blk);
 	return err;
 }
 
@@ -422,9 +433,11 @@ int ext4_layout_ranges(struct ext4_fs *fs)
 	for (uint32_t i = 0; i < lay->nr_jmap && err == 0; i++)
 		err = add_range(fs, lay->jmap[i].je_pblk, lay->jmap[i].je_len, ROLE_JOURNAL);
 	if (err == 0)
-		err = dir_ranges(fs, EXT4_ROOT_INO, ROLE_ROOT_DIR);
+		err = inode_ranges(fs, EXT4_ROOT_INO, ROLE_ROOT_DIR);
 	if (err == 0)
-		err = dir_ranges(fs, EXT4_FILE_INO - 1, ROLE_LOST_FOUND);
+		err = inode_ranges(fs, EXT4_LOST_FOUND_INO, ROLE_LOST_FOUND);
+	if (err == 0 && (lay->feature_compat & EXT4_FEATURE_COMPAT_RESIZE_INODE))
+		err = inode_ranges(fs, EXT4_RESIZE_INO, ROLE_RESIZE);
 	qsort(lay->ranges, lay->nr_ranges, sizeof(lay->ranges[0]), cmp_range);
 	return err;
 }

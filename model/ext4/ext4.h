@@ -63,7 +63,7 @@ struct ext4_mount_opts {
 enum ext4_role {
 	ROLE_DATA, ROLE_SUPER, ROLE_SUPER_BACKUP, ROLE_GDT, ROLE_GDT_BACKUP, ROLE_RESERVED_GDT,
 	ROLE_BLOCK_BITMAP, ROLE_INODE_BITMAP, ROLE_INODE_TABLE, ROLE_JOURNAL, ROLE_ROOT_DIR,
-	ROLE_LOST_FOUND, ROLE_EXTENT_BLOCK, ROLE_COUNT
+	ROLE_LOST_FOUND, ROLE_RESIZE, ROLE_EXTENT_BLOCK, ROLE_COUNT
 };
 
 /* A run of blocks with one role; the layout keeps them sorted by mr_start. */
@@ -326,6 +326,8 @@ void ext4_handle_dirty_super(struct ext4_fs *fs, handle_t *h);
 /* The superblock in its buffer, read and written by copy. */
 void ext4_get_super(const struct ext4_fs *fs, struct ext4_super_block *es);
 void ext4_put_super_fields(struct ext4_fs *fs, const struct ext4_super_block *es);
+/* The superblock's block without the fields mount and unmount rewrite in place. */
+void ext4_sb_journaled_bytes(const struct ext4_layout *lay, const uint8_t *blk, uint8_t *out);
 /* Why ext4_fill_super() refused the device (its errno's reason), or NULL. */
 const char *ext4_mount_error(const struct ext4_fs *fs);
 void ext4_check_state(const struct ext4_fs *fs);

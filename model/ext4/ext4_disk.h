@@ -22,7 +22,10 @@
 #define EXT4_SUPER_MAGIC 0xef53u
 #define EXT4_SB_OFFSET 1024u            /* byte offset of the superblock on the device */
 #define EXT4_ROOT_INO 2u
+#define EXT4_RESIZE_INO 7u
 #define EXT4_JOURNAL_INO 8u
+#define EXT4_LOST_FOUND_INO 11u
+#define EXT4_DIND_BLOCK 13              /* i_block's doubly-indirect slot (the resize inode) */
 #define EXT4_FILE_INO 12u               /* the model's one file, `f` in the root */
 #define EXT4_N_BLOCKS 15
 #define EXT4_GOOD_OLD_INODE_SIZE 128u

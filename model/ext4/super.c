@@ -713,3 +713,27 @@ void ext4_check_state(const struct ext4_fs *fs)
 	check_freed_not_reused(fs);
 	blkdev_check(fs->bdev);
 }
+
+/*
+ * @blk (the superblock's block) with the fields mount and unmount write in
+ * place zeroed (ext4_setup_super, ext4_commit_super: the mount count and
+ * times, the free counts, needs_recovery, the state, the checksum): what a
+ * journal replay must leave there, compared without what the next mount
+ * rewrites anyway.
+ */
+void ext4_sb_journaled_bytes(const struct ext4_layout *lay, const uint8_t *blk, uint8_t *out)
+{
+	struct ext4_super_block es;
+
+	memcpy(out, blk, lay->block_size);
+	memcpy(&es, out + lay->sb_off, sizeof(es));
+	es.s_mnt_count = 0;
+	es.s_mtime = es.s_wtime = 0;
+	es.s_mtime_hi = es.s_wtime_hi = 0;
+	es.s_free_blocks_count_lo = es.s_free_blocks_count_hi = es.s_free_inodes_count = 0;
+	es.s_kbytes_written = 0;
+	es.s_state = 0;
+	es.s_feature_incompat &= ~EXT4_FEATURE_INCOMPAT_RECOVER;
+	es.s_checksum = 0;
+	memcpy(out + lay->sb_off, &es, sizeof(es));
+}
