@@ -569,12 +569,8 @@ static struct blkdev *mount_choice(struct cs_ctx *x, uint32_t n, struct ext4_fs 
 				blkdev_write_durable(child, x->blocks[b].blk, a->data);
 		}
 		memset(c, 0, sizeof(*c));
-		int merr = ext4_fill_super_base(fs, child, &x->fs->opts, &x->fs->sem, c, ri, rb);
-		if (merr) { const uint8_t *q = blkdev_peek(x->bd, 0), *q2 = blkdev_peek(child, 0); fprintf(stderr, "DEBUG peek %p %p nrbios %u magic %x\n", (const void*)q, (const void*)q2, x->bd->bd_nr_bios, q ? q[1024+56] : 0);
-			for (uint32_t i = 0; i < x->bd->bd_nr_bios; i++) fprintf(stderr, "  bio blk %u state %d kind %d\n", x->bd->bd_bios[i].b_blocknr, x->bd->bd_bios[i].b_state, x->bd->bd_bios[i].b_kind);
-			fprintf(stderr, "DEBUG mount %d %s rb=%p\n", merr, fs->s_mount_error ? fs->s_mount_error : "-", (void*)rb);
-			for (uint32_t b = 0; b < n; b++) fprintf(stderr, " blk %u data %d\n", x->blocks[b].blk, x->blocks[b].alts[x->digit[b]].data != NULL); }
-		SIM_ASSERT(merr == 0);
+		SIM_ASSERT(ext4_fill_super_base(fs, child, &x->fs->opts, &x->fs->sem, c, ri,
+						rb) == 0);
 		x->out->recovery_blocks += ri->nr_blocks;
 		if (!ri->base_refused)
 			return child;
