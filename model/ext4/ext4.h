@@ -118,6 +118,8 @@ struct ext4_io_end {
 	uint32_t ie_first, ie_last;     /* its bios lie in fs->ios[ie_first..ie_last] */
 };
 
+#define EXT4_MOUNT_MSG_MAX 160
+
 struct ext4_fs {
 	struct ext4_mount_opts opts;
 	struct ext4_semantics sem;
@@ -146,6 +148,12 @@ struct ext4_fs {
 	bool s_fault_fired;             /* it fired; ext4_writepages() has not retried yet */
 	bool s_fault_nonda;             /* ext4_nonda_switch() reports too little space */
 	uint32_t s_fault_enospc_after;  /* blocks allocated before the ENOSPC fires */
+	/*
+	 * Why the last ext4_fill_super() refused the device, in words (an
+	 * unsupported feature, a bad superblock); "" after a mount that worked.
+	 * Kept by a failed mount until ext4_free_fs().
+	 */
+	char s_mount_msg[EXT4_MOUNT_MSG_MAX];
 };
 
 /* What an inject step arms (the scenario's enum scn_fault, in the same order). */

@@ -5,6 +5,7 @@
  * inode.  Mount rebuilds all in-memory state from device bytes only, after
  * jbd2 recovery, so a crash test sees exactly what the device kept.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,8 +132,11 @@ static int load_inode(struct ext4_fs *fs)
 {
 	const uint8_t *raw = fs->meta[fs->lay.inode_blk];
 
-	if (get_le32(raw) != EXT4SIM_INODE_MAGIC)
+	if (get_le32(raw) != EXT4SIM_INODE_MAGIC) {
+		snprintf(fs->s_mount_msg, sizeof(fs->s_mount_msg), "bad inode magic in block %u",
+			 fs->lay.inode_blk);
 		return -EUCLEAN;
+	}
 	fs->inode.i_disksize = (int64_t)get_le64(raw + 4);
 	fs->inode.i_size = fs->inode.i_disksize;
 	fs->inode.i_flags = get_le32(raw + 12);
@@ -148,8 +152,11 @@ static int load_extents(struct ext4_fs *fs)
 
 		if (n == 0)
 			break;
-		if (get_le32(b) != EXT4_EXT_MAGIC || n > fs->lay.extents_per_block)
+		if (get_le32(b) != EXT4_EXT_MAGIC || n > fs->lay.extents_per_block) {
+			snprintf(fs->s_mount_msg, sizeof(fs->s_mount_msg), "bad extent block %u",
+				 fs->lay.ext_start + i);
 			return -EUCLEAN;
+		}
 		for (uint32_t k = 0; k < n; k++) {
 			const uint8_t *x = b + EXT4_EXT_HEADER + k * EXT4_EXTENT_SIZE;
 			uint32_t len = get_le32(x + 4);
@@ -227,8 +234,16 @@ static int read_sb(struct ext4_fs *fs)
 	int err = 0;
 
 	blkdev_read(fs->bdev, 0, b);
-	if (get_le32(b) != EXT4SIM_SB_MAGIC || get_le32(b + 4) != fs->opts.block_size ||
-	    get_le32(b + 8) != fs->bdev->bd_nr_blocks)
+	if (get_le32(b) != EXT4SIM_SB_MAGIC)
+		snprintf(fs->s_mount_msg, sizeof(fs->s_mount_msg), "no superblock of the model's in "
+			 "block 0 (magic 0x%08x)", get_le32(b));
+	else if (get_le32(b + 4) != fs->opts.block_size)
+		snprintf(fs->s_mount_msg, sizeof(fs->s_mount_msg), "the superblock's block size is "
+			 "%u, the mount's %u", get_le32(b + 4), fs->opts.block_size);
+	else if (get_le32(b + 8) != fs->bdev->bd_nr_blocks)
+		snprintf(fs->s_mount_msg, sizeof(fs->s_mount_msg), "the superblock's block count "
+			 "is %u, the device's %u", get_le32(b + 8), fs->bdev->bd_nr_blocks);
+	if (fs->s_mount_msg[0])
 		err = -EINVAL;
 	free(b);
 	return err;
