@@ -3,7 +3,7 @@
  * (see cli.h).
  */
 #include "cli.h"
-#include "image.h"
+#include "blkimage.h"
 #include "suggest.h"
 
 #include <dirent.h>
@@ -194,7 +194,7 @@ static int flag_limits(struct cli *c, enum cmd_flag_id id, const char *v)
 	return 0;
 }
 
-/* --image, --from-image, --images and --max-image-bytes (sim/image.h). */
+/* --image, --from-image, --images and --max-image-bytes (sim/blkimage.h). */
 static int flag_image(struct cli *c, enum cmd_flag_id id, const char *v)
 {
 	if (id == F_IMAGE)

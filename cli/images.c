@@ -1,6 +1,6 @@
 /*
  * images.c - the image flags of run and crashstates (see cli.h and
- * sim/image.h): --image and --images want one variant to write,
+ * sim/blkimage.h): --image and --images want one variant to write,
  * --from-image loads its image once, checks its size against the variants'
  * device and that their mount takes it, before anything runs; and
  * crashstates --images holds stdout back until every image is written, so
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "blkdev.h"
-#include "image.h"
+#include "blkimage.h"
 #include "outfile.h"
 
 /* The variants of @ld that run (--variant: one). */

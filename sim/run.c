@@ -19,7 +19,7 @@
 #include "blkdev.h"
 #include "crashpoint.h"
 #include "explain.h"
-#include "image.h"
+#include "blkimage.h"
 #include "outfile.h"
 #include "snapshot.h"
 #include "timeline.h"
@@ -828,7 +828,7 @@ static void trace_violations(FILE *trace, const struct world *w, uint32_t from)
 
 /*
  * run --image: the device as a clean unmount (ext4_put_super, as umount(8)
- * does) leaves it after the last step, written to @path (sim/image.h).  The
+ * does) leaves it after the last step, written to @path (sim/blkimage.h).  The
  * unmount is not part of the run: its events are not recorded and its
  * counters are not kept.  Frees @w's file system; 0, or -1 with @err.
  */

@@ -68,11 +68,11 @@ struct sim_options {
 	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
 	uint8_t checker_log;            /* enum chk_log_mode (--checker-log) */
 	struct cp_memo *crash_memo;     /* crash points' results to share (explore), or NULL */
-	struct cs_image_sink *image_sink;       /* crashstates --images (sim/image.h), or NULL */
+	struct cs_image_sink *image_sink;       /* crashstates --images (sim/blkimage.h), or NULL */
 	const struct blkdev *from_image;        /* run --from-image: the device each world starts
 						 * from (a copy), not mkfs; NULL: mkfs */
 	const char *image;              /* run --image: the device after the last step and a
-					 * clean unmount goes there (sim/image.h) */
+					 * clean unmount goes there (sim/blkimage.h) */
 	int64_t max_image_bytes;        /* --max-image-bytes: the images' data; 0: the default */
 };
 

@@ -1,11 +1,11 @@
 /*
- * image.c - the device as a sparse image file and back, block by block
- * (see image.h): written through lib/outfile (a file, or a directory of
+ * blkimage.c - the device as a sparse image file and back, block by block
+ * (see blkimage.h): written through lib/outfile (a file, or a directory of
  * crash-state images) so that nothing half written is ever left; read with
  * SEEK_DATA and SEEK_HOLE so that a hole costs no read.
  */
 #define _GNU_SOURCE                     /* SEEK_DATA, SEEK_HOLE */
-#include "image.h"
+#include "blkimage.h"
 
 #include <errno.h>
 #include <fcntl.h>

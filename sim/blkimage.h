@@ -1,5 +1,5 @@
 /*
- * image.h - the model's device as a file and back (run --image, run
+ * blkimage.h - the model's device as a file and back (run --image, run
  * --from-image, crashstates --images; docs/scenario-format.md, "Images").
  *
  * An image is the device's blocks in order, bd_nr_blocks * bd_block_size
@@ -12,8 +12,8 @@
  * hole and a block of zeros are both a block of zeros on the device, and
  * every other block is written to it durable.
  */
-#ifndef EXT4SIM_IMAGE_H
-#define EXT4SIM_IMAGE_H
+#ifndef EXT4SIM_BLKIMAGE_H
+#define EXT4SIM_BLKIMAGE_H
 
 #include <stdbool.h>
 #include <stdint.h>
