@@ -82,4 +82,5 @@ check images-one-variant '[ "$rc" = 0 ] && [ "$(ls "$tmp/mv" | wc -l)" -gt 0 ]'
 # a file size limit stands for a full disk: exit 2, no image, no temporary
 run bash -c "ulimit -f 16; exec \"\$0\" run --quiet --image \"\$1\" -c 'pwrite 0 4k'" "$sim" "$tmp/big.img"
 check image-full-disk '[ "$rc" = 2 ] && [ ! -e "$tmp/big.img" ] &&
-	[ -z "$(find "$tmp" -maxdepth 1 -name ".big.img.*")" ]'
+	[ -z "$(find "$tmp" -maxdepth 1 -name ".big.img.*")" ] &&
+	grep -q "^ext4sim: cannot write $tmp/big.img: File too large\$" "$err"'
