@@ -57,11 +57,27 @@ check images-one-per-state '[ "$rc" = 0 ] && [ "$nstates" -gt 8 ] &&
 	     <(ls -d "$tmp/cs"/* | sort) &&
 	[ "$(stat -c %s "$tmp/cs"/* | sort -u)" = $((16384 * 4096)) ] &&
 	ls "$tmp/cs" | grep -q "^step-02-state-0002.img$"'
-# a crash state's image mounts: --from-image of the state before the crash step's
-# recovery reads what crashstates says that state recovers to
-st=$(ls "$tmp/cs" | grep '^step-06-' | head -1)
-run "$sim" run --quiet --dump-file "$tmp/st.bin" --from-image "$tmp/cs/$st" -c "pread 0 1"
-check images-state-mounts '[ "$rc" = 0 ] && [ -f "$tmp/st.bin" ]'
+# every state's image, mounted by run --from-image (its recovery), reads back the file
+# crashstates says that state recovers to (the JSON's sha256)
+grep -o '"sha256": "[0-9a-f]*"[^{}]*"image": "[^"]*"' "$out" |
+	sed 's/"sha256": "\([0-9a-f]*\)".*"image": "\([^"]*\)"/\1 \2/' > "$tmp/pairs"
+: > "$tmp/pairs.bad"
+while read -r want img; do
+	rm -f "$tmp/st.bin"
+	"$sim" run --quiet --from-image "$img" --dump-file "$tmp/st.bin" -c "pread 0 1" > /dev/null 2>&1
+	got=$(sha256sum < "$tmp/st.bin" 2> /dev/null | cut -c1-64)
+	[ "$got" = "$want" ] || echo "  $img: recovers to ${got:-nothing}, crashstates says $want" >> "$tmp/pairs.bad"
+done < "$tmp/pairs"
+cmdline="build/ext4sim run --from-image STATE.img --dump-file F -c 'pread 0 1' (each image of the run above)"
+check images-recover-as-listed '[ "$(wc -l < "$tmp/pairs")" = "$nstates" ] && [ ! -s "$tmp/pairs.bad" ] ||
+	{ cat "$tmp/pairs.bad"; false; }'
+# crashstates --from-image: the states start from the image's file; --point/--keep: one image
+run "$sim" crashstates --from-image "$tmp/a.img" -c "pwrite -S 0x22 0 100" -c "sync_range -w 0 0" -c crash
+check crashstates-from-image '[ "$rc" = 0 ] && [ "$(grep -c "bytes: 0-99: 0x22, 100-9999: 0xab, 10000-39999: 0x00, 40000-44999: 0xcd" "$out")" = 1 ] &&
+	grep -q "bytes: 0-9999: 0xab, 10000-39999: 0x00, 40000-44999: 0xcd" "$out"'
+run "$sim" crashstates --crash-everywhere --point 5 --keep 1 --images "$tmp/pk" "$sc"
+check images-point-keep '[ "$rc" = 0 ] && [ "$(ls "$tmp/pk")" = step-04-state-0001.img ] &&
+	grep -q "^      image: $tmp/pk/step-04-state-0001.img\$" "$out"'
 # a bound too small: exit 2, nothing on stdout, neither the directory nor its temporary
 run "$sim" crashstates --crash-everywhere --images "$tmp/cs-small" --max-image-bytes 100k "$sc"
 check images-max-bytes '[ "$rc" = 2 ] && [ ! -s "$out" ] && [ ! -e "$tmp/cs-small" ] &&
