@@ -30,7 +30,7 @@ static unsigned variants_run(const struct cli *c, const struct loaded *ld)
 /* --from-image against every variant of @ld that runs: its size, then its mount. */
 static int check_from_image(struct cli *c, const struct loaded *ld)
 {
-	char err[SIM_IMAGE_ERR_MAX], msg[EXT4_MOUNT_MSG_MAX + 64];
+	char err[SIM_IMAGE_ERR_MAX], msg[256];
 
 	for (unsigned i = 0; i < ld->nr_cfg; i++) {
 		const struct sim_variant_cfg *cfg = &ld->cfg[i];
