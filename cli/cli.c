@@ -158,7 +158,8 @@ static int flag_number_or_name(struct cli *c, enum cmd_flag_id id, const char *v
 	if (id == F_DISK_BLOCKS) {
 		if (parse_u32(v, &c->ov.disk_blocks) < 0 || c->ov.disk_blocks < SCN_DISK_BLOCKS_MIN ||
 		    c->ov.disk_blocks > SCN_DISK_BLOCKS_MAX)
-			return bad_usage("--disk-blocks out of range: '%s'", v);
+			return bad_usage("--disk-blocks out of range: '%s' (2048 .. 2^24: "
+					 SCN_DISK_BLOCKS_WHY ")", v);
 		c->ov.has_disk_blocks = true;
 		return 0;
 	}

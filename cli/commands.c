@@ -35,7 +35,7 @@
 	{ F_KERNEL, "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
 /* The world a scenario runs in (and export exports), with CONFIG_FLAGS. */
 #define WORLD_FLAGS \
-	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
+	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (2048 .. 2^24)" }, \
 	{ F_PATCH, "--patch", "NAME=on|off", "a toggle over the profile (several allowed)" }, \
 	{ F_VARIANT, "--variant", "NAME", "only that variant" }
 #define CRASH_BOUND_FLAG \
