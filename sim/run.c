@@ -833,18 +833,29 @@ static void trace_violations(FILE *trace, const struct world *w, uint32_t from)
  * run --image: the device as a clean unmount (ext4_put_super, as umount(8)
  * does) leaves it after the last step, written to @path (sim/blkimage.h).  The
  * unmount is not part of the run: its events are not recorded and its
- * counters are not kept.  Frees @w's file system; 0, or -1 with @err.
+ * counters are not kept.  With @trace, the file as a mount of the image
+ * reads it (trace_image_line).  Frees @w's file system; 0, or -1 with @err.
  */
-static int world_write_image(struct world *w, const char *path, int64_t max_bytes, char *err,
-			     size_t errlen)
+static int world_write_image(struct world *w, const char *path, int64_t max_bytes, FILE *trace,
+			     char *err, size_t errlen)
 {
-	struct sim_counters keep = *w->c;
+	struct sim_counters keep = *w->c, c = { 0 };
+	struct jbd2_recovery_info ri;
+	struct blkdev *copy;
+	struct ext4_fs fs;
 
 	w->bd->bd_events = NULL;
 	w->fs.inode.i_mapping.a_events = NULL;
 	w->bd->bd_durable_hook = NULL;
 	ext4_put_super(&w->fs);
 	*w->c = keep;
+	if (trace) {
+		copy = blkdev_clone(w->bd);
+		SIM_ASSERT(ext4_fill_super(&fs, copy, &w->cfg->opts, &w->cfg->sem, &c, &ri) == 0);
+		trace_image_line(trace, path, &fs);
+		ext4_free_fs(&fs);
+		blkdev_destroy(copy);
+	}
 	return sim_image_write(w->bd, path, max_bytes, err, errlen);
 }
 
@@ -933,7 +944,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	if (o && (o->final_digest || o->final_bytes))
 		sim_content_capture(&w.fs, o->final_bytes, &r->final_content);
 	if (o && o->image && ret == 0)
-		ret = world_write_image(&w, o->image, o->max_image_bytes, err, errlen);
+		ret = world_write_image(&w, o->image, o->max_image_bytes, trace, err, errlen);
 	else
 		ext4_free_fs(&w.fs);
 	blkdev_destroy(w.bd);

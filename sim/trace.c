@@ -36,6 +36,25 @@ static void fmt_extents(const struct ext4_fs *fs, char *out, size_t cap)
 		snprintf(out + used, cap - used, ", ... (%u extents)", t->es_nr);
 }
 
+void trace_image_line(FILE *out, const char *path, const struct ext4_fs *fs)
+{
+	const struct ext4_es_tree *t = &fs->inode.i_es;
+
+	fprintf(out, "  image %s: i_size %lld, extents %s", path, (long long)fs->inode.i_size,
+		t->es_nr ? "" : "none");
+	for (uint32_t i = 0; i < t->es_nr; i++) {      /* all of them: debugfs lists all */
+		const struct extent_status *e = &t->es[i];
+
+		fprintf(out, "%s%u", i ? ", " : "", e->es_lblk);
+		if (e->es_len > 1)
+			fprintf(out, "-%u", e->es_lblk + e->es_len - 1);
+		fprintf(out, " %s@%u", es_state_name(e->es_state), e->es_pblk);
+	}
+	for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++)
+		fprintf(out, "%s%u", i ? ", " : "; extent blocks ", fs->inode.i_ext_leaves[i].el_pblk);
+	fputc('\n', out);
+}
+
 static void fmt_cache(const struct ext4_fs *fs, char *out, size_t cap)
 {
 	const struct address_space *m = &fs->inode.i_mapping;

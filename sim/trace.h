@@ -36,5 +36,11 @@ void trace_print_changes(FILE *out, const struct trace_state *before,
 			 const struct trace_state *now, unsigned always);
 /* xfs_io pread -v style: offset, 16 bytes in hex, then text. */
 void trace_hexdump(FILE *out, int64_t off, const uint8_t *buf, int64_t len);
+/*
+ * run --image: "  image PATH: i_size N, extents ...; extent blocks B, ..."
+ * for the file as a mount of the image written reads it (what
+ * `debugfs -R "stat f"` shows of the same image).
+ */
+void trace_image_line(FILE *out, const char *path, const struct ext4_fs *fs);
 
 #endif

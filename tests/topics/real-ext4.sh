@@ -1,0 +1,12 @@
+# real-ext4.sh - the model's device is a real ext4 (docs/real-kernel.md, "The on-disk
+# format"): scripts/real-ext4-check over scenarios/ and a generated campaign of 40:
+# e2fsck -fn and debugfs on every final image; as root with loop devices, also every
+# crash state mounted by this machine's kernel (its jbd2 replays the model's log: the size
+# and bytes the model lists), e2fsck after that recovery, kernel-check images read back
+# with --from-image, and real kernels' logs replayed by the model.  Without e2fsprogs,
+# root or loop devices the script says what it skips; each of its checks is one count.
+
+run scripts/real-ext4-check -b "$build" --count 40 --cases 8
+grep '^real-ext4-check: skipped: \|^real-ext4: figures: ' "$out" | sed 's/^/  /'
+grep '^FAIL ' "$out" | head -20 | sed 's/^/  /'
+tally real-ext4 "$out" real-ext4
