@@ -248,7 +248,7 @@ static void sum_update(struct blkdev *bd, uint32_t blk, const uint8_t *old, cons
 	uint32_t bs = bd->bd_block_size;
 	uint64_t h[2];
 
-	if (bd->bd_parent)
+	if (bd->bd_parent || bd->bd_no_sum)
 		return;
 	if (old && !same_bytes(old, ref, bs)) {
 		block_hash(blk, old, bs, h);

@@ -122,6 +122,11 @@ struct blkdev {
 	 * every block (sim/statekey.c).  Not kept for an overlay.
 	 */
 	uint64_t bd_durable_sum[2];
+	/*
+	 * No sum kept (left 0): a scratch device that is frozen into a base
+	 * (mkfs), where hashing every zeroed block would be most of the cost.
+	 */
+	bool bd_no_sum;
 	struct blkdev_base *bd_base;    /* the image under it (a reference), or NULL */
 	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
 	uint32_t bd_nr_bios;

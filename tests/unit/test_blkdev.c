@@ -599,6 +599,12 @@ static void test_blkdev__sum_counts_blocks_that_differ_from_base(void **state)
 	blkdev_write_durable(plain, 3, x);
 	assert_int_equal(plain->bd_durable_sum[0], 0);
 	assert_int_equal(plain->bd_durable_sum[1], 0);
+	plain->bd_no_sum = true;                        /* a scratch device keeps none */
+	blkdev_write_durable(plain, 4, y);
+	blkdev_zeroout_durable(plain, 5, 2);
+	assert_int_equal(plain->bd_durable_sum[0], 0);
+	assert_int_equal(plain->bd_durable_sum[1], 0);
+	assert_block(plain, 4, 94, true);
 	blkdev_destroy(fresh);
 	blkdev_destroy(a);
 	blkdev_destroy(b);
