@@ -352,9 +352,9 @@ static errcode_t mke2fs_steps(ext2_filsys fs, const char **why)
 
 /*
  * `debugfs -w -R "write EMPTY f"` on what mke2fs closed: open_filesystem()
- * (ext2fs_open(), which writes only the primary superblock and group
- * descriptors back: EXT2_FLAG_MASTER_SB_ONLY; the bitmaps read), the file,
- * close_filesystem().
+ * (ext2fs_open() sets EXT2_FLAG_MASTER_SB_ONLY, so the close writes back
+ * only the primary superblock and group descriptors and the backups keep
+ * mke2fs's counts; the bitmaps read), the file, close_filesystem().
  */
 static errcode_t debugfs_write_file(struct blkdev *bd, const char **why)
 {

@@ -54,6 +54,7 @@ struct blkdev_base *mke2fs_base(uint32_t nr_blocks, uint32_t block_size, const c
 		    mke2fs_cache[i].me_block_size == block_size)
 			return mke2fs_cache[i].me_base;
 	bd = blkdev_create(nr_blocks, block_size);
+	bd->bd_no_sum = true;           /* frozen below: its sum is never read */
 	if (mke2fs_make(bd, why)) {
 		blkdev_destroy(bd);
 		return NULL;

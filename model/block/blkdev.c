@@ -248,7 +248,7 @@ static void sum_update(struct blkdev *bd, uint32_t blk, const uint8_t *old, cons
 	uint32_t bs = bd->bd_block_size;
 	uint64_t h[2];
 
-	if (bd->bd_parent)
+	if (bd->bd_parent || bd->bd_no_sum)
 		return;
 	if (old && !same_bytes(old, ref, bs)) {
 		block_hash(blk, old, bs, h);
@@ -649,12 +649,24 @@ static void check_read_sees(const struct blkdev *bd, const struct bio_rec *b)
  * listed in submission order; in-flight ones have no completion order (1);
  * completed ones are ordered for the next flush and none is FUA, as a FUA
  * write goes to media when it completes (2); a read returns the newest
- * completed write (1).  (3) and the flush half of (2) are asserted where
- * blkdev_crash() and blkdev_flush() finish.
+ * completed write (1); the base is referenced and of the device's
+ * geometry, and the zero block is zero (4).  (3) and the flush half of (2)
+ * are asserted where blkdev_crash() and blkdev_flush() finish.
  */
 void blkdev_check(const struct blkdev *bd)
 {
-	uint64_t prev = 0;
+	uint64_t prev = 0, zero_or = 0, w;
+
+	if (bd->bd_base) {                                              /* (4) */
+		SIM_ASSERT(bd->bd_base->bb_refs > 0);
+		SIM_ASSERT(bd->bd_base->bb_nr_blocks == bd->bd_nr_blocks &&
+			   bd->bd_base->bb_block_size == bd->bd_block_size);
+	}
+	for (uint32_t i = 0; i < sizeof(zero_block); i += 8) {
+		memcpy(&w, zero_block + i, 8);
+		zero_or |= w;
+	}
+	SIM_ASSERT(zero_or == 0);                                       /* (4) */
 
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++) {
 		const struct bio_rec *b = &bd->bd_bios[i];

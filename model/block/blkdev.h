@@ -16,7 +16,10 @@
  *       order; a FUA write is durable when it completes;
  *   (3) blkdev_crash() keeps every completed write and drops every in-flight
  *       one: what a shutdown of a real machine with a write-back cache that
- *       still has power leaves (the crash-state issue enumerates the rest).
+ *       still has power leaves (the crash-state issue enumerates the rest);
+ *   (4) a base (below) never changes: every device over it holds a
+ *       reference and has its geometry, and the shared zero block stays
+ *       zero.
  * Storage is sparse: memory follows the blocks written, not the device size.
  * An overlay (blkdev_overlay) is a device whose durable contents start as
  * another device's and which stores only the blocks written to it: a crash
@@ -122,6 +125,11 @@ struct blkdev {
 	 * every block (sim/statekey.c).  Not kept for an overlay.
 	 */
 	uint64_t bd_durable_sum[2];
+	/*
+	 * No sum kept (left 0): a scratch device that is frozen into a base
+	 * (mkfs), where hashing every zeroed block would be most of the cost.
+	 */
+	bool bd_no_sum;
 	struct blkdev_base *bd_base;    /* the image under it (a reference), or NULL */
 	struct bio_rec *bd_bios;/* in flight and completed-unflushed, by b_seq */
 	uint32_t bd_nr_bios;

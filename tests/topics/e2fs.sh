@@ -1,6 +1,7 @@
 # e2fs.sh - the model's mkfs is e2fsprogs' (e2fs/, docs/architecture.md): for 1, 2 and 4
 # KiB blocks and several sizes (the smallest the model takes, 16384 and 65536 blocks,
-# one block past 512 MiB, where mke2fs's usage type goes from "small" to "default"), the
+# one block past 512 MiB, where mke2fs's usage type goes from "small" to "default"; and
+# two whose last group is short: 10000 blocks of 1 KiB, 32769 of 4 KiB), the
 # image of `test_mke2fs --image` equals what the real mke2fs and debugfs make on a
 # device of sentinel bytes, with the options and the time of e2fs/mke2fs.h: byte for
 # byte but s_kbytes_written and the superblock checksum over it in every superblock copy
@@ -70,4 +71,6 @@ else
 			e2fs_check $nr $bs
 		done
 	done
+	e2fs_check 10000 1024
+	e2fs_check 32769 4096
 fi

@@ -515,6 +515,8 @@ static void test_blkdev__base_reads_through(void **state)
 	assert_block(b, 1, 71, true);                   /* the base did not change */
 	assert_zero_block(b, 9);
 	assert_int_equal(a->bd_nr_slots, 2);
+	blkdev_check(a);
+	blkdev_check(b);
 	blkdev_destroy(a);
 	assert_int_equal(base->bb_refs, 2);
 	blkdev_destroy(b);
@@ -565,6 +567,7 @@ static void test_blkdev__clone_and_overlay_share_base(void **state)
 	assert_zero_block(clone, 10);
 	assert_block(clone, 20, NO_VERSION, true);
 	assert_memory_equal(clone->bd_durable_sum, bd->bd_durable_sum, sizeof(bd->bd_durable_sum));
+	blkdev_check(clone);
 	ov = blkdev_overlay(clone);
 	assert_block(ov, 1, 71, true);
 	assert_block(ov, 2, 92, true);
@@ -612,6 +615,12 @@ static void test_blkdev__sum_counts_blocks_that_differ_from_base(void **state)
 	blkdev_write_durable(plain, 3, x);
 	assert_int_equal(plain->bd_durable_sum[0], 0);
 	assert_int_equal(plain->bd_durable_sum[1], 0);
+	plain->bd_no_sum = true;                        /* a scratch device keeps none */
+	blkdev_write_durable(plain, 4, y);
+	blkdev_zeroout_durable(plain, 5, 2);
+	assert_int_equal(plain->bd_durable_sum[0], 0);
+	assert_int_equal(plain->bd_durable_sum[1], 0);
+	assert_block(plain, 4, 94, true);
 	blkdev_destroy(fresh);
 	blkdev_destroy(a);
 	blkdev_destroy(b);

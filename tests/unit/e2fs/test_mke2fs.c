@@ -283,6 +283,43 @@ static void test_mke2fs__refused_geometries(void **state)
 	assert_null(mke2fs_refuses(E2FS_MIN_BLOCKS, 1024));
 }
 
+/* e2fs_io: byte counts, partial blocks patched in place, ranges, zeroout, refcount. */
+static void test_mke2fs__io_channel(void **state)
+{
+	struct blkdev *bd = blkdev_create(E2FS_MIN_BLOCKS, 4096);
+	uint8_t buf[8192], zero[3072] = { 0 };
+	io_channel ch, none = NULL;
+
+	(void)state;
+	e2fs_io_attach(bd);
+	assert_int_equal(e2fs_io_manager->open("x", IO_FLAG_RW, &ch), 0);
+	assert_int_equal(e2fs_io_manager->open("y", IO_FLAG_RW, &none),   /* attached once */
+			 EXT2_ET_BAD_DEVICE_NAME);
+	io_channel_set_blksize(ch, 512);        /* zap_sector's sectors 2..7 of block 0 */
+	assert_int_equal(io_channel_write_blk64(ch, 2, -3072, zero), 0);
+	io_channel_set_blksize(ch, 4096);
+	assert_int_equal(io_channel_read_blk64(ch, 0, 1, buf), 0);
+	for (unsigned i = 0; i < 4096; i++)
+		assert_int_equal(buf[i], i < 1024 ? BLKDEV_SENTINEL : 0);
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(io_channel_write_blk64(ch, 10, 2, buf), 0);   /* whole blocks */
+	assert_int_equal(blkdev_peek(bd, 11)[4095], 0x5a);
+	assert_int_equal(io_channel_zeroout(ch, 10, 1), 0);
+	assert_true(blkdev_is_zero_block(blkdev_peek(bd, 10)));
+	io_channel_set_blksize(ch, 1024);
+	assert_int_equal(io_channel_zeroout(ch, 45, 1), EXT2_ET_UNIMPLEMENTED);
+	assert_int_equal(io_channel_read_blk64(ch, E2FS_MIN_BLOCKS * 4 - 1, 1, buf), 0);
+	assert_int_equal(io_channel_read_blk64(ch, E2FS_MIN_BLOCKS * 4 - 1, 2, buf),
+			 EXT2_ET_SHORT_READ);           /* past the device's end */
+	assert_int_equal(io_channel_write_blk64(ch, E2FS_MIN_BLOCKS * 4, 1, buf),
+			 EXT2_ET_SHORT_WRITE);
+	io_channel_bumpcount(ch);
+	assert_int_equal(io_channel_close(ch), 0);      /* one reference left */
+	assert_int_equal(ch->refcount, 1);
+	assert_int_equal(io_channel_close(ch), 0);
+	blkdev_destroy(bd);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +330,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_mke2fs__once_per_geometry_and_deterministic),
 		cmocka_unit_test(test_mke2fs__damaged_superblock_refused),
 		cmocka_unit_test(test_mke2fs__refused_geometries),
+		cmocka_unit_test(test_mke2fs__io_channel),
 	};
 
 	if (argc == 5 && strcmp(argv[1], "--image") == 0)
