@@ -173,8 +173,6 @@ void jbd2_journal_create(journal_t *j, const uint8_t uuid[16])
 /* journal_reset(): an empty log starting at j_first with the next tid. */
 static void journal_reset(journal_t *j, uint32_t next_tid)
 {
-	bool was_empty = jsb(j)->s_start == 0;
-
 	j->j_head = j->j_first;
 	j->j_tail = j->j_first;
 	j->j_free = j->j_last - j->j_first;
@@ -183,8 +181,15 @@ static void journal_reset(journal_t *j, uint32_t next_tid)
 	j->j_commit_sequence = next_tid - 1;
 	j->j_nr_logged = 0;
 	jbd2_write_superblock(j, j->j_tail, j->j_tail_sequence);
-	/* the kernel defers the write of an empty log's superblock (JBD2_FLUSHED) */
-	j->j_flushed = was_empty;
+	/*
+	 * The kernel defers the write of an empty log's superblock to the first
+	 * commit (JBD2_FLUSHED), and writes it here after a recovery.  The model
+	 * writes it here in both cases, so s_start is never 0 after a mount; the
+	 * kernel's rule that a superblock naming a log also names its features
+	 * (set by the mount after this write) then needs the first commit after
+	 * every mount to write a superblock that changed (jbd2_commit_flushed_sb).
+	 */
+	j->j_flushed = true;
 }
 
 /* The format checks of journal_get_superblock() on the buffer read. */
