@@ -13,17 +13,20 @@
 #include "jbd2_disk.h"
 #include "sim.h"
 
+/* The journal superblock in memory (jbd2_journal_init allocates it). */
 static const journal_superblock_t *jsb(const journal_t *j)
 {
 	SIM_ASSERT(j->j_superblock != NULL);
 	return (const journal_superblock_t *)j->j_superblock;
 }
 
+/* JBD2_HAS_INCOMPAT_FEATURE(): any of @mask set in a V2 superblock. */
 bool jbd2_has_incompat(const journal_t *j, uint32_t mask)
 {
 	return j->j_format_version >= 2 && (be32_to_cpu(jsb(j)->s_feature_incompat) & mask);
 }
 
+/* JBD2_HAS_COMPAT_FEATURE(): any of @mask set in a V2 superblock. */
 bool jbd2_has_compat(const journal_t *j, uint32_t mask)
 {
 	return j->j_format_version >= 2 && (be32_to_cpu(jsb(j)->s_feature_compat) & mask);
@@ -35,6 +38,7 @@ bool jbd2_journal_has_csum_v2or3(const journal_t *j)
 	return jbd2_has_incompat(j, JBD2_FEATURE_INCOMPAT_CSUM_V2 | JBD2_FEATURE_INCOMPAT_CSUM_V3);
 }
 
+/* include/linux/jbd2.h journal_tag_bytes(): the size of one tag on disk. */
 uint32_t journal_tag_bytes(const journal_t *j)
 {
 	uint32_t sz;
@@ -49,6 +53,7 @@ uint32_t journal_tag_bytes(const journal_t *j)
 	return sz - sizeof(uint32_t);
 }
 
+/* csum_size of commit.c and revoke.c: the block tail when checksummed. */
 static uint32_t tail_size(const journal_t *j)
 {
 	return jbd2_journal_has_csum_v2or3(j) ? sizeof(struct jbd2_journal_block_tail) : 0;
@@ -58,17 +63,15 @@ static uint32_t tail_size(const journal_t *j)
  * jbd2_journal_commit_transaction() adds tags after the header, the 16-byte
  * UUID after the first, and submits the descriptor once space_left <
  * tag_bytes + 16 + csum_size, or at j_wbufsize (block size / 8) buffers.
+ * After n tags space_left is bs - 12 - 16 - n * tb, so the descriptor takes
+ * the first n with bs - 28 - n * tb < tb + 16 + cs: n = (bs - 44 - tb - cs) /
+ * tb + 1 (1 KiB: 122 tags of 8 bytes, 81 of 12, 61 of 16 with csum v3).
  */
 uint32_t jbd2_tags_per_descriptor(const journal_t *j)
 {
 	uint32_t bs = j->j_dev->bd_block_size, tb = journal_tag_bytes(j);
-	uint32_t space_left = bs - sizeof(journal_header_t), n = 0;
 
-	do {
-		space_left -= tb + (n == 0 ? 16 : 0);
-		n++;
-	} while (n < bs / 8 && space_left >= tb + 16 + tail_size(j));
-	return n;
+	return SIM_MIN((bs - 44 - tb - tail_size(j)) / tb + 1, bs / 8);
 }
 
 /* write_one_revoke_record(): 4- or 8-byte records after the 16-byte header. */
@@ -100,6 +103,7 @@ static uint32_t block_csum(const journal_t *j, const uint8_t *b, uint32_t off)
 	return crc32c(c, b + off + 4, bs - off - 4);
 }
 
+/* jbd2_descriptor_block_csum_set(): the tail of a descriptor or revoke block. */
 void jbd2_descriptor_block_csum_set(const journal_t *j, uint8_t *b)
 {
 	uint32_t off = j->j_dev->bd_block_size - sizeof(struct jbd2_journal_block_tail);
@@ -108,6 +112,7 @@ void jbd2_descriptor_block_csum_set(const journal_t *j, uint8_t *b)
 		put_be32(b + off, block_csum(j, b, off));
 }
 
+/* recovery.c jbd2_descriptor_block_csum_verify(): true without csum v2/v3. */
 bool jbd2_descriptor_block_csum_verify(const journal_t *j, const uint8_t *b)
 {
 	uint32_t off = j->j_dev->bd_block_size - sizeof(struct jbd2_journal_block_tail);
@@ -128,6 +133,7 @@ void jbd2_commit_block_csum_set(const journal_t *j, uint8_t *b)
 	h->h_chksum[0] = cpu_to_be32(crc32c(j->j_csum_seed, b, j->j_dev->bd_block_size));
 }
 
+/* recovery.c jbd2_commit_block_csum_verify(): h_chksum[0] read as zero. */
 bool jbd2_commit_block_csum_verify(const journal_t *j, const uint8_t *b)
 {
 	return !jbd2_journal_has_csum_v2or3(j) ||
@@ -135,6 +141,7 @@ bool jbd2_commit_block_csum_verify(const journal_t *j, const uint8_t *b)
 	       block_csum(j, b, offsetof(struct commit_header, h_chksum));
 }
 
+/* The crc32c of a logged block: seed, the be32 sequence, the block. */
 uint32_t jbd2_block_tag_csum(const journal_t *j, const uint8_t *data, uint32_t sequence)
 {
 	uint8_t seq[4];
@@ -143,6 +150,7 @@ uint32_t jbd2_block_tag_csum(const journal_t *j, const uint8_t *data, uint32_t s
 	return crc32c(crc32c(j->j_csum_seed, seq, 4), data, j->j_dev->bd_block_size);
 }
 
+/* commit.c jbd2_block_tag_csum_set(): t_checksum, 32 bits (v3) or the low 16 (v2). */
 void jbd2_block_tag_csum_set(const journal_t *j, uint8_t *tag, const uint8_t *data,
 			     uint32_t sequence)
 {
@@ -157,6 +165,7 @@ void jbd2_block_tag_csum_set(const journal_t *j, uint8_t *tag, const uint8_t *da
 		tag[4] = (uint8_t)(c >> 8), tag[5] = (uint8_t)c;
 }
 
+/* recovery.c jbd2_block_tag_csum_verify(): true without csum v2/v3. */
 bool jbd2_block_tag_csum_verify(const journal_t *j, const uint8_t *tag, const uint8_t *data,
 				uint32_t sequence)
 {
@@ -170,6 +179,7 @@ bool jbd2_block_tag_csum_verify(const journal_t *j, const uint8_t *tag, const ui
 	return (uint16_t)(tag[4] << 8 | tag[5]) == (uint16_t)c;
 }
 
+/* recovery.c read_tag_block(): t_blocknr, with t_blocknr_high under 64bit. */
 uint64_t jbd2_read_tag_block(const journal_t *j, const uint8_t *tag)
 {
 	uint64_t block = get_be32(tag);
@@ -179,6 +189,7 @@ uint64_t jbd2_read_tag_block(const journal_t *j, const uint8_t *tag)
 	return block;
 }
 
+/* commit.c write_tag_block(): the inverse of jbd2_read_tag_block(). */
 void jbd2_write_tag_block(const journal_t *j, uint8_t *tag, uint64_t block)
 {
 	put_be32(tag, (uint32_t)block);
@@ -187,11 +198,13 @@ void jbd2_write_tag_block(const journal_t *j, uint8_t *tag, uint64_t block)
 			 (uint32_t)(block >> 32));
 }
 
+/* be16_to_cpu(tag->t_flags) through journal_block_tag_t, as jbd2 reads both layouts. */
 uint16_t jbd2_tag_flags(const uint8_t *tag)
 {
 	return (uint16_t)(tag[6] << 8 | tag[7]);
 }
 
+/* tag->t_flags = cpu_to_be16(flags), as jbd2_journal_commit_transaction() sets it. */
 void jbd2_set_tag_flags(uint8_t *tag, uint16_t flags)
 {
 	tag[6] = (uint8_t)(flags >> 8);

@@ -13,6 +13,7 @@
 #include "jbd2_disk.h"
 #include "sim.h"
 
+/* The journal superblock in memory, j_sb_buffer as journal_superblock_t. */
 static journal_superblock_t *jsb(journal_t *j)
 {
 	return (journal_superblock_t *)j->j_superblock;
@@ -80,11 +81,13 @@ uint32_t jbd2_journal_bmap(const journal_t *j, uint32_t logblk)
 	return j->j_map[lo].je_pblk + (logblk - j->j_map[lo].je_lblk);
 }
 
+/* The device block of journal block @logblk (jbd2_journal_bmap()). */
 uint32_t jbd2_log_block(const journal_t *j, uint32_t logblk)
 {
 	return jbd2_journal_bmap(j, logblk);
 }
 
+/* Is device block @blk one of the journal's mapped blocks?  Which one, in @logblk. */
 bool jbd2_journal_owns(const journal_t *j, uint32_t blk, uint32_t *logblk)
 {
 	for (uint32_t i = 0; i < j->j_nr_map; i++) {
@@ -166,8 +169,6 @@ void jbd2_journal_create(journal_t *j, const uint8_t uuid[16])
 /* journal_reset(): an empty log starting at j_first with the next tid. */
 static void journal_reset(journal_t *j, uint32_t next_tid)
 {
-	bool was_empty = jsb(j)->s_start == 0;
-
 	j->j_head = j->j_first;
 	j->j_tail = j->j_first;
 	j->j_free = j->j_last - j->j_first;
@@ -283,6 +284,10 @@ int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
 	memset(info, 0, sizeof(*info));
 	if ((err = load_superblock(j)) < 0)
 		return err;
+	/*
+	 * An empty log: 6.1's jbd2_journal_recover() starts it at s_sequence + 1;
+	 * the model at s_sequence, so that its tids count from 1 after mkfs.
+	 */
 	sequence = be32_to_cpu(jsb(j)->s_sequence);
 	if (jsb(j)->s_start != 0) {
 		if (jbd2_journal_recover_base(j, info, base) < 0)
@@ -296,10 +301,7 @@ int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
 	return 0;
 }
 
-/*
- * jbd2_journal_check_used_features(): are all of these set already?
- * jbd2_journal_check_available_features(): may they be set (V2, known)?
- */
+/* jbd2_journal_check_used_features(): are all of these set already? */
 static bool features_used(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat)
 {
 	const journal_superblock_t *sb = jsb(j);
@@ -312,6 +314,7 @@ static bool features_used(journal_t *j, uint32_t compat, uint32_t ro, uint32_t i
 	       (be32_to_cpu(sb->s_feature_incompat) & incompat) == incompat;
 }
 
+/* jbd2_journal_check_available_features(): a V2 superblock, known features. */
 static bool features_available(journal_t *j, uint32_t compat, uint32_t ro, uint32_t incompat)
 {
 	if (!compat && !ro && !incompat)

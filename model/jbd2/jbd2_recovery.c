@@ -178,6 +178,7 @@ static void note_wrote(struct recovery *r, uint32_t blocknr)
 	r->wrote[r->nr_wrote++] = blocknr;
 }
 
+/* @n log blocks on from @pos, wrapping as wrap() does. */
 static uint32_t advance(const journal_t *j, uint32_t pos, uint32_t n)
 {
 	while (n--)

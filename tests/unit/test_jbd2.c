@@ -2001,6 +2001,36 @@ static void test_jbd2__csum_v3_escape_round_trip(void **state)
 	assert_int_equal(copy[4], 0x3c);
 }
 
+/*
+ * Features set by a mount that recovered a log (s_start was not 0): the
+ * first commit writes the superblock naming them before its log blocks, so
+ * a crash after it recovers the csum v3 log it wrote.  (A regression test:
+ * the model once wrote them only at the next checkpoint, and recovery read
+ * 16-byte tags as 8-byte ones.)
+ */
+static void test_jbd2__features_after_recovery_reach_disk_before_log(void **state)
+{
+	struct fx *f = *state;
+	struct jbd2_recovery_info info;
+	uint8_t sb[BS];
+
+	fx_format(f, J_LEN);
+	fx_tx(f, (uint32_t[]){ 1 }, (uint8_t[]){ 0x11 }, 1);
+	fx_crash_verify(f, &info);
+	assert_int_equal(info.nr_replayed, 1);
+	g_incompat = CSUM_V3_64BIT;
+	fx_set_features(f);
+	read_log_block(f, 0, sb);
+	assert_int_equal(get_be32(sb + 0x28), 0);               /* in memory only */
+	fx_tx(f, (uint32_t[]){ 2, 3 }, (uint8_t[]){ 0x22, 0x33 }, 2);
+	assert_int_equal(get_be32(blkdev_peek_durable(f->bd, jbd2_log_block(&f->j, 0)) + 0x28),
+			 CSUM_V3_64BIT);
+	fx_crash_verify(f, &info);
+	assert_int_equal(info.nr_replayed, 2);
+	assert_true(dev_is_fill(f, 2, 0x22));
+	assert_true(dev_is_fill(f, 3, 0x33));
+}
+
 /* The journal in three extents out of order: random crashes, csum v3 + 64bit. */
 static void test_jbd2__random_csum_v3_scattered_map(void **state)
 {
@@ -2247,6 +2277,7 @@ int main(void)
 		T(test_jbd2__csum_v3_revoke_honoured),
 		T(test_jbd2__csum_v3_escape_round_trip),
 		T(test_jbd2__random_csum_v3_scattered_map),
+		T(test_jbd2__features_after_recovery_reach_disk_before_log),
 		T(test_jbd2__e2fsprogs_image),
 #undef T
 	};
