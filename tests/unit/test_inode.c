@@ -69,6 +69,7 @@
 
 #include "blkdev.h"
 #include "ext4.h"
+#include "mke2fs.h"
 #include "prng.h"
 
 /* The default profile's semantics. */
@@ -166,6 +167,7 @@ static struct world *g_live;
 static struct world *world_new(const struct cfg *cfg, uint32_t disk_blocks, uint64_t seed)
 {
 	struct world *w = calloc(1, sizeof(*w));
+	const char *why = NULL;
 
 	assert_non_null(w);
 	g_live = w;
@@ -180,8 +182,9 @@ static struct world *world_new(const struct cfg *cfg, uint32_t disk_blocks, uint
 		.auto_da_alloc = true,
 		.disk_blocks = disk_blocks,
 	};
-	w->bd = blkdev_create(disk_blocks, cfg->bs);
-	ext4_mkfs(w->bd, &w->o);
+	w->bd = mke2fs_device(disk_blocks, cfg->bs, &why);
+	if (!w->bd)
+		fail_msg("mke2fs_device(%u, %u): %s", disk_blocks, cfg->bs, why);
 	set_ctx(w, "mount");
 	mount_world(w);
 	return w;
@@ -1410,7 +1413,8 @@ static int child_io_end_sequence(bool truncate)
 	struct ext4_mount_opts o = { .block_size = 1024, .data = DATA_ORDERED, .delalloc = true,
 				     .dioread_nolock = true, .auto_da_alloc = true,
 				     .disk_blocks = DISK_BLOCKS };
-	struct blkdev *bd = blkdev_create(DISK_BLOCKS, 1024);
+	const char *why = NULL;
+	struct blkdev *bd = mke2fs_device(DISK_BLOCKS, 1024, &why);
 	struct sim_counters c = { 0 };
 	struct jbd2_recovery_info ri;
 	struct ext4_fs fs;
@@ -1420,7 +1424,8 @@ static int child_io_end_sequence(bool truncate)
 
 	snprintf(g_ctx, sizeof(g_ctx), "child: write 8192 at 0, sync_file_range 'w', %s",
 		 truncate ? "truncate to 4096" : "write 10 at 4096, fsync");
-	ext4_mkfs(bd, &o);
+	if (!bd)
+		return 2;
 	if (ext4_fill_super(&fs, bd, &o, default_sem(), &c, &ri) != 0 ||
 	    ext4_file_write(&fs, 0, 8192, 0x41, 8192, &written) != 0 || written != 8192 ||
 	    ext4_sync_file_range(&fs, 0, 0, 'w') != 0)
@@ -1516,7 +1521,8 @@ static void disksize_calls_on(const char *profile, bool disksize_vs_isize)
 	struct ext4_mount_opts o = { .block_size = 4096, .data = DATA_ORDERED, .delalloc = true,
 				     .dioread_nolock = true, .auto_da_alloc = true,
 				     .disk_blocks = DISK_BLOCKS };
-	struct blkdev *bd = blkdev_create(DISK_BLOCKS, 4096);
+	const char *why = NULL;
+	struct blkdev *bd = mke2fs_device(DISK_BLOCKS, 4096, &why);
 	struct ext4_semantics sem;
 	struct sim_counters c = { 0 };
 	struct jbd2_recovery_info ri;
@@ -1527,7 +1533,7 @@ static void disksize_calls_on(const char *profile, bool disksize_vs_isize)
 	assert_non_null(ext4_profile_find(profile));
 	ext4_profile_semantics(ext4_profile_find(profile), &sem);
 	ext4_toggle_set(&sem, ext4_toggle_find("da_disksize_vs_isize"), disksize_vs_isize);
-	ext4_mkfs(bd, &o);
+	assert_non_null(bd);
 	assert_int_equal(ext4_fill_super(&fs, bd, &o, &sem, &c, &ri), 0);
 	assert_int_equal(disksize_calls_of_write(&fs, &c, 0, 10), 0);
 	assert_int_equal(ext4_sync_file(&fs, 0, INT64_MAX, false), 0);
