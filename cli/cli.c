@@ -3,6 +3,7 @@
  * (see cli.h).
  */
 #include "cli.h"
+#include "blkimage.h"
 #include "suggest.h"
 
 #include <dirent.h>
@@ -157,7 +158,8 @@ static int flag_number_or_name(struct cli *c, enum cmd_flag_id id, const char *v
 	if (id == F_DISK_BLOCKS) {
 		if (parse_u32(v, &c->ov.disk_blocks) < 0 || c->ov.disk_blocks < SCN_DISK_BLOCKS_MIN ||
 		    c->ov.disk_blocks > SCN_DISK_BLOCKS_MAX)
-			return bad_usage("--disk-blocks out of range: '%s'", v);
+			return bad_usage("--disk-blocks out of range: '%s' (2048 .. 2^24: "
+					 SCN_DISK_BLOCKS_WHY ")", v);
 		c->ov.has_disk_blocks = true;
 		return 0;
 	}
@@ -193,6 +195,25 @@ static int flag_limits(struct cli *c, enum cmd_flag_id id, const char *v)
 	return 0;
 }
 
+/* --image, --from-image, --images and --max-image-bytes (sim/blkimage.h). */
+static int flag_image(struct cli *c, enum cmd_flag_id id, const char *v)
+{
+	if (id == F_IMAGE)
+		c->o.image = v;
+	else if (id == F_FROM_IMAGE)
+		c->from_image = v;
+	else if (id == F_IMAGES)
+		c->images = v;
+	else if (scn_parse_num(v, &c->o.max_image_bytes) < 0 || c->o.max_image_bytes <= 0 ||
+		 c->o.max_image_bytes > SIM_IMAGE_BYTES_MAX)
+		return bad_usage("--max-image-bytes takes 1 to 1t, not '%s'", v);
+	else
+		c->has_max_image_bytes = true;
+	if (!*v)
+		return bad_usage("%s needs a file name", id == F_IMAGES ? "--images" : "--image");
+	return 0;
+}
+
 /* A run flag with a value: 0, 2 after a message, or 1 when @o is none of them. */
 static int value_flag(struct cli *c, const struct cmd_opt *o)
 {
@@ -217,6 +238,8 @@ static int value_flag(struct cli *c, const struct cmd_opt *o)
 	case F_VARIANT:
 		c->o.variant = o->val;
 		return 0;
+	case F_IMAGE: case F_FROM_IMAGE: case F_IMAGES: case F_MAX_IMAGE_BYTES:
+		return flag_image(c, o->id, o->val);
 	default:
 		return 1;
 	}
@@ -301,9 +324,12 @@ int parse_run_args(struct cli *c, int argc, const struct cmd_opt *opts)
 			return cmd_no_code("run", o);
 		if (rc)
 			return 2;
-		if (o->id != F_DUMP_FILE && o->id != F_VARIANT && o->id != F_FAIL_ON)
+		if (o->id != F_DUMP_FILE && o->id != F_VARIANT && o->id != F_FAIL_ON &&
+		    o->id != F_IMAGE && o->id != F_IMAGES && o->id != F_MAX_IMAGE_BYTES)
 			note_flag(&c->ov, o->name, o->val);
 	}
+	if (c->has_max_image_bytes && !c->o.image && !c->images)
+		return bad_usage("--max-image-bytes bounds the images of --image or --images%s", "");
 	if (c->nr_cmds && c->nr_inputs)
 		return bad_usage("give scenario files or -c steps, not both%s", "");
 	if (!c->nr_cmds && !c->nr_inputs)

@@ -40,6 +40,10 @@ struct cli {
 	unsigned nr_inputs;
 	char *cmds[SCN_STEPS_MAX];
 	unsigned nr_cmds;
+	const char *from_image;         /* --from-image FILE */
+	const char *images;             /* crashstates --images DIR */
+	bool has_max_image_bytes;
+	struct blkdev *from_dev;        /* --from-image's device, loaded (c->o.from_image) */
 };
 
 struct input_list {
@@ -107,6 +111,29 @@ void outcome_verdict_text(const struct run_outcome *oc, char *out, size_t cap);
 /* The scenario's settings under profile @p, with variant @variant's patches (NULL: none). */
 int cfg_for_profile(const struct cli *c, const struct loaded *ld, const char *variant,
 		    const struct ext4_profile *p, struct sim_variant_cfg *out);
+/*
+ * The image flags against scenario @ld (images.c): --image and --images
+ * want one variant to write, --from-image an image of the variants' size
+ * that their mount takes (loaded once into c->from_dev, then c->o.from_image;
+ * every later scenario must have the same size).  0, or 2 after the message.
+ */
+int images_check_loaded(struct cli *c, const struct loaded *ld, bool one_scenario);
+/* Free --from-image's device. */
+void images_free(struct cli *c);
+/*
+ * crashstates --images: stdout into memory (@buf) and DIR's temporary
+ * directory opened as c->o.image_sink; images_end writes the output and
+ * renames the directory, or removes it and exits 2 when an image failed.
+ */
+struct images_run {
+	struct sim_image_dir *dir;
+	FILE *saved_stdout;
+	char *buf;
+	size_t len;
+};
+int images_begin(struct cli *c, const struct loaded *ld, struct images_run *ir);
+int images_end(struct images_run *ir, int rc);
+
 /* Load the one scenario file or the -c steps of command @cmd. */
 int load_single(struct cli *c, struct loaded *ld, const char *cmd);
 

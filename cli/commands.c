@@ -35,13 +35,17 @@
 	{ F_KERNEL, "--kernel", "VERSION", "a kernel profile (ext4sim patches lists them)" }
 /* The world a scenario runs in (and export exports), with CONFIG_FLAGS. */
 #define WORLD_FLAGS \
-	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (256 .. 2^24)" }, \
+	{ F_DISK_BLOCKS, "--disk-blocks", "N", "the device's size in blocks (2048 .. 2^24)" }, \
 	{ F_PATCH, "--patch", "NAME=on|off", "a toggle over the profile (several allowed)" }, \
 	{ F_VARIANT, "--variant", "NAME", "only that variant" }
 #define CRASH_BOUND_FLAG \
 	{ F_CRASH_BOUND, "--crash-bound", "N", "crash states evaluated per crash point (0: none)" }
 #define MAX_BYTES_FLAG \
 	{ F_MAX_BYTES, "--max-bytes", "N", "bytes the steps may write and read (default 1 GiB)" }
+#define FROM_IMAGE_FLAGS \
+	{ F_FROM_IMAGE, "--from-image", "FILE", "start from this device image instead of mkfs" }, \
+	{ F_MAX_IMAGE_BYTES, "--max-image-bytes", "N", "data the images written may hold " \
+	  "(default 1 GiB)" }
 #define C_FLAG \
 	{ F_C, "-c", "STEP", "an inline step in xfs_io syntax (several; the scenario is 'inline')" }
 #define RUN_FLAGS CONFIG_FLAGS, WORLD_FLAGS, \
@@ -61,13 +65,16 @@
 	C_FLAG
 
 static const struct cmd_flag run_flags[] = { RUN_FLAGS,
+	{ F_IMAGE, "--image", "FILE", "the device after the run and a clean unmount, a sparse image" },
+	FROM_IMAGE_FLAGS,
 	{ F_TIMELINE, "--timeline", NULL, "each step's block timeline: where each block's versions are" },
 	{ F_QUIZ, "--quiz", NULL, "sizes, crash states, reads and verdicts as blanks" },
 	{ F_REVEAL, "--reveal", NULL, "with --quiz: the answer key too" }, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag crashstates_flags[] = { RUN_FLAGS,
 	{ F_POINT, "--point", "N", "only crash point N" },
 	{ F_KEEP, "--keep", "LIST", "with --point: the pending writes that reach the media" },
-	{ F_NONE, NULL, NULL, NULL } };
+	{ F_IMAGES, "--images", "DIR", "each distinct state's device before recovery, an image each" },
+	FROM_IMAGE_FLAGS, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag diff_flags[] = { RUN_FLAGS, { F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag matrix_flags[] = { RUN_FLAGS,
 	{ F_TOGGLES, "--toggles", NULL, "one profile with each toggle flipped" }, { F_NONE, NULL, NULL, NULL } };

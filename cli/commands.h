@@ -73,6 +73,10 @@ enum cmd_flag_id {
 	F_INVARIANT,
 	F_ANSWERS,
 	F_YAML,
+	F_IMAGE,
+	F_FROM_IMAGE,
+	F_IMAGES,
+	F_MAX_IMAGE_BYTES,
 	F_NR
 };
 

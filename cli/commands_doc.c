@@ -64,6 +64,9 @@ static const struct {
 	  "steps on the command line, in xfs_io syntax" },
 	{ "ext4sim crashstates scenarios/crash/two-crashes.yaml",
 	  "every state a crash can leave at each crash point, judged" },
+	{ "ext4sim crashstates --images states scenarios/crash/unwritten-until-converted.yaml",
+	  "also each distinct crash state's device as the power cut left it, a sparse image "
+	  "a state under states/ (run --from-image opens one)" },
 	{ "ext4sim diff --patch short_copy_zero scenarios/bugs/2023-short-copy-disksize.yaml",
 	  "each variant with a toggle off and on, side by side (exit 1: a verdict differs)" },
 	{ "ext4sim explore --steps 2 --kinds write,truncate,crash",

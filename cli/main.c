@@ -126,7 +126,8 @@ static bool rereadable(const char *path)
  * with their number), so that bad input prints nothing on stdout; then
  * each loaded again, run and freed in turn.  An input that is not a regular
  * file (a FIFO, /dev/stdin) cannot be read twice: what the check loaded is
- * kept in @kept[i] for the run.  A --dump-file path is tried first too.
+ * kept in @kept[i] for the run.  A --dump-file and an --image path are tried
+ * first too, and --from-image's image loaded and mounted (images.c).
  */
 static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr,
 			struct loaded **kept)
@@ -141,6 +142,8 @@ static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr,
 			rc = inline_scenario(c, &ld->s);
 		if (rc == 0)
 			rc = load_one(c, c->nr_cmds ? NULL : l->paths[i], ld);
+		if (rc == 0)
+			rc = images_check_loaded(c, ld, nr == 1);
 		if (rc == 0 && !c->nr_cmds && !rereadable(l->paths[i])) {
 			kept[i] = ld;
 			ld = calloc(1, sizeof(*ld));
@@ -152,6 +155,10 @@ static int check_inputs(struct cli *c, const struct input_list *l, unsigned nr,
 	}
 	free(ld);
 	if (rc == 0 && c->o.dump_file && outfile_probe(c->o.dump_file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 2;
+	}
+	if (rc == 0 && c->o.image && outfile_probe(c->o.image, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
@@ -242,6 +249,7 @@ out_free:
 	for (unsigned i = 0; i < l.nr; i++)
 		free(l.paths[i]);
 	free(l.paths);
+	images_free(c);
 	free(c);
 	return rc;
 }
@@ -289,6 +297,8 @@ static void print_crash_points_text(const struct sim_variant_result *r)
 			cs_describe_writes(&r->lay, p, st, writes, sizeof(writes));
 			if (writes[0])
 				printf("      %s\n", writes);
+			if (st->image)
+				printf("      image: %s\n", st->image);
 			if (st->detail)
 				printf("    sha256 %s\n%s", st->sha256, st->detail);
 		}
@@ -303,6 +313,7 @@ static int cmd_crashstates(int argc, struct cmd_opt *opts)
 {
 	struct cli *c = calloc(1, sizeof(*c));
 	struct loaded *ld = calloc(1, sizeof(*ld));
+	struct images_run ir = { 0 };
 	int rc, failed = 0;
 
 	SIM_ASSERT(c != NULL && ld != NULL);
@@ -321,7 +332,8 @@ static int cmd_crashstates(int argc, struct cmd_opt *opts)
 	}
 	c->o.record_events = c->o.events;       /* pending writes with their event numbers */
 	if ((c->nr_cmds && (rc = inline_scenario(c, &ld->s))) ||
-	    (rc = load_one(c, c->nr_cmds ? NULL : c->inputs[0], ld)))
+	    (rc = load_one(c, c->nr_cmds ? NULL : c->inputs[0], ld)) ||
+	    (rc = images_check_loaded(c, ld, true)) || (rc = images_begin(c, ld, &ir)))
 		goto out_free;
 	if (c->o.json) {
 		printf("{\"scenario\": ");
@@ -350,8 +362,9 @@ static int cmd_crashstates(int argc, struct cmd_opt *opts)
 	}
 	if (c->o.json)
 		printf("]}\n");
-	rc = failed ? 1 : 0;
+	rc = images_end(&ir, failed ? 1 : 0);
 out_free:
+	images_free(c);
 	scn_free(&ld->s);
 	free(ld);
 	free(c);

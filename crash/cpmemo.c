@@ -64,6 +64,7 @@ static uint64_t point_copy(struct cs_point *dst, const struct cs_point *src)
 		}
 		bytes += dup_text(&dst->states[i].tx_kept, src->states[i].tx_kept);
 		bytes += dup_text(&dst->states[i].tx_lost, src->states[i].tx_lost);
+		bytes += dup_text(&dst->states[i].image, src->states[i].image);
 	}
 	dst->writes = src->writes ? sim_dup_array(src->writes, src->nr_writes, src->nr_writes + 1,
 						  sizeof(*src->writes)) : NULL;

@@ -27,7 +27,8 @@
 
 /*
  * cs_enumerate, or its result for an equal crash point met before, when the
- * options carry a memo (explore's tree walk; crash/cpmemo.c).
+ * options carry a memo (explore's tree walk; crash/cpmemo.c) and no image
+ * sink (a recalled result writes no image).
  */
 static void enumerate_or_recall(struct world *w, const struct chk_state *chk, uint32_t idx,
 				struct cs_point *pt)
@@ -37,13 +38,13 @@ static void enumerate_or_recall(struct world *w, const struct chk_state *chk, ui
 			 (o->crash_reference ? CS_REFERENCE : 0) | (o->name_writes ? CS_WRITES : 0);
 	uint64_t key[2];
 
-	if (o->crash_memo) {
+	if (o->crash_memo && !o->image_sink) {
 		world_crash_key(w, chk, idx, flags, o->crash_bound, key);
 		if (cp_memo_get(o->crash_memo, key, pt))
 			return;
 	}
-	cs_enumerate(&w->fs, w->bd, chk, idx, o->crash_bound, flags, pt);
-	if (o->crash_memo)
+	cs_enumerate_to(&w->fs, w->bd, chk, idx, o->crash_bound, flags, o->image_sink, pt);
+	if (o->crash_memo && !o->image_sink)
 		cp_memo_put(o->crash_memo, key, pt);
 }
 
@@ -67,7 +68,8 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
 	}
 	pt = &r->points[r->nr_points++];
 	if (o->has_keep)
-		cs_evaluate_kept(&w->fs, w->bd, chk, idx, o->keep, o->nr_keep, pt);
+		cs_evaluate_kept_to(&w->fs, w->bd, chk, idx, o->keep, o->nr_keep, o->image_sink,
+				    pt);
 	else
 		enumerate_or_recall(w, chk, idx, pt);
 	pt->point_no = w->points_seen;

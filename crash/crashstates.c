@@ -83,6 +83,7 @@ struct cs_ctx {
 	struct jbd2_recovery_base rb;
 	uint32_t *slot;                 /* open-addressing index of out->states, 1-based */
 	uint32_t nr_slots;
+	struct cs_image_sink *sink;     /* each new distinct state's device, or NULL */
 	struct cs_point *out;
 };
 
@@ -435,7 +436,28 @@ static void index_state(struct cs_ctx *x, uint32_t idx)
 	x->slot[i] = idx + 1;
 }
 
-/* Append a distinct state (in order of first appearance) and index it. */
+/*
+ * The device of the state x->digit as the power cut leaves it, to the sink:
+ * the crash device's durable blocks with the chosen pending writes over them.
+ */
+static void image_state(struct cs_ctx *x, struct cs_state *st)
+{
+	struct blkdev *dev = blkdev_overlay(x->bd);
+
+	for (uint32_t b = 0; b < x->nr_blocks; b++) {
+		const struct cs_alt *a = &x->blocks[b].alts[x->digit[b]];
+
+		if (a->data)
+			blkdev_write_durable(dev, x->blocks[b].blk, a->data);
+	}
+	st->image = x->sink->cis_write(x->sink, x->out, dev);
+	blkdev_destroy(dev);
+}
+
+/*
+ * Append a distinct state (in order of first appearance) and index it; with
+ * a sink, its device (x->digit: the state just evaluated) goes there.
+ */
 static struct cs_state *add_state(struct cs_ctx *x, const struct cs_state *st)
 {
 	struct cs_point *p = x->out;
@@ -453,6 +475,8 @@ static struct cs_state *add_state(struct cs_ctx *x, const struct cs_state *st)
 			index_state(x, i);
 	}
 	index_state(x, p->nr_states - 1);
+	if (x->sink)
+		image_state(x, &p->states[p->nr_states - 1]);
 	return &p->states[p->nr_states - 1];
 }
 
@@ -569,12 +593,8 @@ static struct blkdev *mount_choice(struct cs_ctx *x, uint32_t n, struct ext4_fs 
 				blkdev_write_durable(child, x->blocks[b].blk, a->data);
 		}
 		memset(c, 0, sizeof(*c));
-		int merr = ext4_fill_super_base(fs, child, &x->fs->opts, &x->fs->sem, c, ri, rb);
-		if (merr) { const uint8_t *q = blkdev_peek(x->bd, 0), *q2 = blkdev_peek(child, 0); fprintf(stderr, "DEBUG peek %p %p nrbios %u magic %x\n", (const void*)q, (const void*)q2, x->bd->bd_nr_bios, q ? q[1024+56] : 0);
-			for (uint32_t i = 0; i < x->bd->bd_nr_bios; i++) fprintf(stderr, "  bio blk %u state %d kind %d\n", x->bd->bd_bios[i].b_blocknr, x->bd->bd_bios[i].b_state, x->bd->bd_bios[i].b_kind);
-			fprintf(stderr, "DEBUG mount %d %s rb=%p\n", merr, fs->s_mount_error ? fs->s_mount_error : "-", (void*)rb);
-			for (uint32_t b = 0; b < n; b++) fprintf(stderr, " blk %u data %d\n", x->blocks[b].blk, x->blocks[b].alts[x->digit[b]].data != NULL); }
-		SIM_ASSERT(merr == 0);
+		SIM_ASSERT(ext4_fill_super_base(fs, child, &x->fs->opts, &x->fs->sem, c, ri,
+						rb) == 0);
 		x->out->recovery_blocks += ri->nr_blocks;
 		if (!ri->base_refused)
 			return child;
@@ -1002,7 +1022,15 @@ static void free_ctx(struct cs_ctx *x)
 void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
 		  uint32_t step, uint64_t bound, unsigned flags, struct cs_point *out)
 {
-	struct cs_ctx x = { .fs = fs, .bd = bd, .chk = chk, .flags = flags, .out = out };
+	cs_enumerate_to(fs, bd, chk, step, bound, flags, NULL, out);
+}
+
+void cs_enumerate_to(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
+		     uint32_t step, uint64_t bound, unsigned flags, struct cs_image_sink *sink,
+		     struct cs_point *out)
+{
+	struct cs_ctx x = { .fs = fs, .bd = bd, .chk = chk, .flags = flags, .sink = sink,
+			    .out = out };
 
 	SIM_ASSERT(bound > 0);
 	memset(out, 0, sizeof(*out));
@@ -1035,7 +1063,14 @@ void cs_evaluate_kept(const struct ext4_fs *fs, struct blkdev *bd, const struct 
 		      uint32_t step, const uint16_t (*keep)[2], uint32_t nr_keep,
 		      struct cs_point *out)
 {
-	struct cs_ctx x = { .fs = fs, .bd = bd, .chk = chk, .out = out };
+	cs_evaluate_kept_to(fs, bd, chk, step, keep, nr_keep, NULL, out);
+}
+
+void cs_evaluate_kept_to(const struct ext4_fs *fs, struct blkdev *bd,
+			 const struct chk_state *chk, uint32_t step, const uint16_t (*keep)[2],
+			 uint32_t nr_keep, struct cs_image_sink *sink, struct cs_point *out)
+{
+	struct cs_ctx x = { .fs = fs, .bd = bd, .chk = chk, .sink = sink, .out = out };
 	struct cs_state st = { .raw_states = 1 };
 	uint32_t *latest;
 
@@ -1139,6 +1174,7 @@ void cs_point_free(struct cs_point *p)
 		free(p->states[i].detail);
 		free(p->states[i].tx_kept);
 		free(p->states[i].tx_lost);
+		free(p->states[i].image);
 	}
 	free(p->states);
 	free(p->writes);

@@ -60,6 +60,7 @@ struct cs_state {
 	char *tx_kept;                  /* violating: the recovered size and extents ... */
 	char *tx_lost;                  /* ... and what was lost, by transaction (txlost.h);
 					 * NULL when nothing was */
+	char *image;                    /* with an image sink: the file its device went to */
 };
 
 struct cs_point {
@@ -99,6 +100,28 @@ struct cs_point {
 void cs_enumerate(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
 		  uint32_t step, uint64_t bound, unsigned flags, struct cs_point *out);
 void cs_point_free(struct cs_point *p);
+
+/*
+ * Where the device of each distinct state goes, as the power cut left it
+ * (before recovery): called once per new distinct state, in the order the
+ * states are found, with @dev an overlay of the crash device on which the
+ * state's chosen pending writes are durable (the example's raw state: the
+ * first one found that leads to it).  Returns the image's name (malloc'd,
+ * kept in the state's image and freed with it) or NULL when none was
+ * written (the sink keeps its own error).  Built only when a sink is given.
+ */
+struct cs_image_sink {
+	char *(*cis_write)(struct cs_image_sink *sink, const struct cs_point *p,
+			   const struct blkdev *dev);
+};
+
+/* cs_enumerate and cs_evaluate_kept with every new distinct state's device to @sink. */
+void cs_enumerate_to(const struct ext4_fs *fs, struct blkdev *bd, const struct chk_state *chk,
+		     uint32_t step, uint64_t bound, unsigned flags, struct cs_image_sink *sink,
+		     struct cs_point *out);
+void cs_evaluate_kept_to(const struct ext4_fs *fs, struct blkdev *bd,
+			 const struct chk_state *chk, uint32_t step, const uint16_t (*keep)[2],
+			 uint32_t nr_keep, struct cs_image_sink *sink, struct cs_point *out);
 
 /*
  * Where in its step point @p lies, in words: "after it" (a crash judged

@@ -6,8 +6,10 @@
 #define _XOPEN_SOURCE 700                /* realpath */
 #include "outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,11 +190,190 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 	return fail(err, errlen, o->path, e);
 }
 
+/* --- directories written whole --- */
+
+/* The one directory being written: its files, by name, for a signal to remove. */
+static char dir_tmp[OUTFILE_PATH_MAX];
+static volatile sig_atomic_t dir_used;
+static int dir_fd = -1;
+static char (*dir_names)[OUTFILE_DIR_NAME_MAX];
+static volatile sig_atomic_t dir_nr;
+static uint32_t dir_cap;
+
+/* Remove the temporary directory's files and itself (async-signal-safe). */
+static void dir_remove(void)
+{
+	if (!dir_used)
+		return;
+	for (sig_atomic_t i = 0; i < dir_nr; i++)
+		unlinkat(dir_fd, dir_names[i], 0);
+	rmdir(dir_tmp);
+}
+
+/* Block SIGINT and SIGTERM (into @old) while the lists change. */
+static void block_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+/*
+ * Where @path leads (d->target): itself, or the directory its links end at;
+ * 0 when it does not exist or is an empty directory, else an errno.
+ */
+static int dir_target(struct outfile_dir *d, const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	DIR *dir;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(d->target, sizeof(d->target), "%s", path);
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT ? 0 : errno;
+	if (S_ISLNK(st.st_mode)) {
+		if (!realpath(path, real))
+			return errno;
+		if (strlen(real) + 10 >= OUTFILE_PATH_MAX)
+			return ENAMETOOLONG;
+		snprintf(d->target, sizeof(d->target), "%s", real);
+	}
+	if (!(dir = opendir(d->target)))
+		return errno == ENOTDIR ? EEXIST : errno;
+	while ((e = readdir(dir)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	closedir(dir);
+	return n ? ENOTEMPTY : 0;
+}
+
+int outfile_dir_open(struct outfile_dir *d, const char *path, char *err, size_t errlen)
+{
+	size_t len = strlen(path);
+	const char *slash, *base;
+	sigset_t old;
+	int e, dirlen;
+
+	memset(d, 0, sizeof(*d));
+	d->fd = -1;
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (dir_used || len == 0 || len + 10 >= OUTFILE_PATH_MAX)
+		return fail(err, errlen, path, dir_used ? EBUSY : ENAMETOOLONG);
+	snprintf(d->path, sizeof(d->path), "%.*s", (int)len, path);
+	if ((e = dir_target(d, d->path)) != 0)
+		return fail(err, errlen, d->path, e);
+	slash = strrchr(d->target, '/');
+	base = slash ? slash + 1 : d->target;
+	dirlen = (int)(base - d->target);
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return fail(err, errlen, d->path, EINVAL);
+	if (snprintf(d->tmp, sizeof(d->tmp), "%.*s.%s.XXXXXX", dirlen, d->target, base) >=
+	    (int)sizeof(d->tmp))
+		return fail(err, errlen, d->path, ENAMETOOLONG);
+	block_signals(&old);
+	e = mkdtemp(d->tmp) ? 0 : errno;
+	if (!e && (dir_fd = open(d->tmp, O_RDONLY | O_DIRECTORY)) < 0) {
+		e = errno;
+		rmdir(d->tmp);
+	}
+	if (!e) {
+		memcpy(dir_tmp, d->tmp, sizeof(dir_tmp));
+		dir_nr = 0;
+		dir_used = 1;
+		d->fd = dir_fd;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return e ? fail(err, errlen, d->path, e) : 0;
+}
+
+int outfile_dir_create(struct outfile_dir *d, const char *name, char *err, size_t errlen)
+{
+	sigset_t old;
+	int fd, e = 0;
+
+	if (!dir_used || d->fd != dir_fd)
+		return fail(err, errlen, d->path, EBADF);
+	if (strlen(name) >= OUTFILE_DIR_NAME_MAX || strchr(name, '/') || !*name)
+		return fail(err, errlen, name, EINVAL);
+	block_signals(&old);
+	if ((uint32_t)dir_nr == dir_cap) {
+		uint32_t cap = dir_cap ? 2 * dir_cap : 64;
+		void *p = realloc(dir_names, cap * sizeof(*dir_names));
+
+		if (p) {
+			dir_names = p;
+			dir_cap = cap;
+		}
+	}
+	if ((uint32_t)dir_nr == dir_cap)
+		e = ENOMEM;
+	else if ((fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY, 0666)) < 0)
+		e = errno;
+	else
+		snprintf(dir_names[dir_nr++], OUTFILE_DIR_NAME_MAX, "%s", name);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		char what[OUTFILE_PATH_MAX + OUTFILE_DIR_NAME_MAX];
+
+		snprintf(what, sizeof(what), "%s/%s", d->path, name);
+		return fail(err, errlen, what, e);
+	}
+	return fd;
+}
+
+void outfile_dir_abort(struct outfile_dir *d)
+{
+	sigset_t old;
+
+	if (d->fd < 0)
+		return;
+	block_signals(&old);
+	dir_remove();
+	close(dir_fd);
+	dir_fd = d->fd = -1;
+	dir_used = 0;
+	dir_nr = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int outfile_dir_commit(struct outfile_dir *d, char *err, size_t errlen)
+{
+	mode_t mask = umask(0);
+	sigset_t old;
+	int e = 0;
+
+	umask(mask);
+	if (!dir_used || d->fd != dir_fd)
+		return fail(err, errlen, d->path, EBADF);
+	if (fchmod(dir_fd, 0777 & ~mask) != 0)
+		e = errno;
+	block_signals(&old);
+	if (!e && rename(d->tmp, d->target) != 0)
+		e = errno;
+	if (!e) {
+		close(dir_fd);
+		dir_fd = d->fd = -1;
+		dir_used = 0;
+		dir_nr = 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!e)
+		return 0;
+	outfile_dir_abort(d);
+	return fail(err, errlen, d->path, e);
+}
+
 static void on_signal(int sig)
 {
 	for (int i = 0; i < OUTFILE_OPEN_MAX; i++)
 		if (tmp_used[i])
 			unlink(tmp_names[i]);
+	dir_remove();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -203,6 +384,7 @@ static void remove_temporaries(void)
 	for (int i = 0; i < OUTFILE_OPEN_MAX; i++)
 		if (tmp_used[i])
 			unlink(tmp_names[i]);
+	dir_remove();
 }
 
 static void note_signal(int sig)

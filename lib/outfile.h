@@ -47,6 +47,35 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen);
 void outfile_abort(struct outfile *o);
 
 /*
+ * A directory written whole or not at all: its files are made in a temporary
+ * directory DIR/../.NAME.XXXXXX (mkdtemp, beside @path) and the directory is
+ * renamed to @path once every file is closed; on an error, a signal or an
+ * exit before outfile_dir_commit every file made in it and the directory are
+ * removed.  @path must not exist, or be an empty directory (the rename
+ * replaces it); a symbolic link to one is followed.  One at a time.
+ */
+struct outfile_dir {
+	char path[OUTFILE_PATH_MAX];
+	char target[OUTFILE_PATH_MAX];  /* @path, or the directory its links end at */
+	char tmp[OUTFILE_PATH_MAX];
+	int fd;                         /* the temporary directory, open */
+};
+
+#define OUTFILE_DIR_NAME_MAX 64         /* a file name inside the directory */
+
+/* Make the temporary directory; 0, or -1 with "ext4sim: cannot write PATH: why" in @err. */
+int outfile_dir_open(struct outfile_dir *d, const char *path, char *err, size_t errlen);
+/*
+ * Create file @name (a plain name, new) in the temporary directory, opened
+ * for writing (a descriptor); -1 with @err as outfile_dir_open gives it.
+ */
+int outfile_dir_create(struct outfile_dir *d, const char *name, char *err, size_t errlen);
+/* Rename the directory over @path (mode 0777 & ~umask); 0, or -1 (all removed) with @err. */
+int outfile_dir_commit(struct outfile_dir *d, char *err, size_t errlen);
+/* Remove every file made in it and the temporary directory. */
+void outfile_dir_abort(struct outfile_dir *d);
+
+/*
  * SIGINT and SIGTERM: with @defer false the temporaries are removed and the
  * process dies of the signal; with @defer true the signal is only noted in
  * outfile_signal, for a command that stops at the next safe point, writes

@@ -702,9 +702,9 @@ static int ldr_disk_blocks(struct ldr *L, uint32_t *out)
 	if (ldr_number(L, "disk_blocks", &v) < 0)
 		return -1;
 	if (v < SCN_DISK_BLOCKS_MIN || v > SCN_DISK_BLOCKS_MAX)
-		return ldr_err_ev(L, "'disk_blocks' must be between %u and %u, "
-				  "not '%s'", SCN_DISK_BLOCKS_MIN,
-				  SCN_DISK_BLOCKS_MAX, scn_quote(q, ev_str(L)));
+		return ldr_err_ev(L, "'disk_blocks' must be between %u and %u (%s), "
+				  "not '%s'", SCN_DISK_BLOCKS_MIN, SCN_DISK_BLOCKS_MAX,
+				  SCN_DISK_BLOCKS_WHY, scn_quote(q, ev_str(L)));
 	*out = (uint32_t)v;
 	return 0;
 }

@@ -28,7 +28,12 @@
 #define SCN_TEXT_MAX 4096                /* description / source */
 #define SCN_STEP_TEXT_MAX 256            /* one step line */
 #define SCN_OFFSET_MAX (1LL << 44)       /* 16 TiB: offsets, lengths, sizes */
-#define SCN_DISK_BLOCKS_MIN 256
+/*
+ * mke2fs makes no journal below 2048 blocks (e2fs/mke2fs.h, E2FS_MIN_BLOCKS),
+ * and the model's device starts as mke2fs's file system with one.
+ */
+#define SCN_DISK_BLOCKS_MIN 2048
+#define SCN_DISK_BLOCKS_WHY "mke2fs makes no journal below 2048 blocks"
 #define SCN_DISK_BLOCKS_MAX (1u << 24)
 #define SCN_ERR_MAX 512                  /* error message buffer */
 #define SCN_CS_EXPECT_MAX 16             /* crash_states: entries per variant */

@@ -245,6 +245,10 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 		fprintf(out, ", \"messages\": ");
 		json_string(out, st->detail);
 	}
+	if (st->image) {        /* crashstates --images: the file of its device */
+		fprintf(out, ", \"image\": ");
+		json_string(out, st->image);
+	}
 	if (st->tx_kept) {      /* a violating state: its size and extents, kept and lost */
 		fprintf(out, ", \"recovered\": ");
 		json_string(out, st->tx_kept);

@@ -19,6 +19,7 @@
 #include "blkdev.h"
 #include "crashpoint.h"
 #include "explain.h"
+#include "blkimage.h"
 #include "mke2fs.h"
 #include "outfile.h"
 #include "snapshot.h"
@@ -36,6 +37,40 @@ int world_mount(struct world *w)
 	return ext4_fill_super(&w->fs, w->bd, &w->cfg->opts, &w->cfg->sem, w->c, w->rec);
 }
 
+/*
+ * run --from-image: the checker's reference starts as the file the mount
+ * found (its size, then its bytes as runs of equal bytes), durable: what the
+ * image holds is what a crash must keep.
+ */
+static void world_seed_checker(struct world *w)
+{
+	enum { PIECE = 1 << 16 };
+	uint8_t *buf = sim_zalloc(PIECE);
+	int64_t size = w->fs.inode.i_size;
+
+	chk_note_truncate(w->chk, size);
+	for (int64_t k = 0; k < size; k += PIECE) {
+		int64_t len = SIM_MIN((int64_t)PIECE, size - k), i = 0;
+
+		ext4_peek(&w->fs, k, len, buf);
+		while (i < len) {
+			int64_t j = i;
+
+			while (j < len && buf[j] == buf[i])
+				j++;
+			if (buf[i])
+				chk_note_write(w->chk, k + i, j - i, buf[i]);
+			i = j;
+		}
+	}
+	free(buf);
+	chk_note_durable(w->chk);
+}
+
+/*
+ * A fresh world for variant @cfg: a new device made by mkfs, or with
+ * o->from_image a copy of that device; mounted.
+ */
 static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 		       struct sim_variant_result *r, const struct sim_options *o)
 {
@@ -47,13 +82,19 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 	w->c = &r->counters;
 	w->chk = &r->chk;
 	w->rec = &r->last_recovery;
-	w->bd = mke2fs_device(cfg->opts.disk_blocks, cfg->opts.block_size, &why);
-	SIM_ASSERT(w->bd != NULL);      /* the loader refuses a geometry mke2fs refuses */
+	if (o && o->from_image) {       /* run --from-image: checked to mount (sim_image_probe) */
+		w->bd = blkdev_clone(o->from_image);
+	} else {
+		w->bd = mke2fs_device(cfg->opts.disk_blocks, cfg->opts.block_size, &why);
+		SIM_ASSERT(w->bd != NULL);      /* the loader refuses a geometry mke2fs refuses */
+	}
 	SIM_ASSERT(world_mount(w) == 0);
 	memset(w->c, 0, sizeof(*w->c));
 	chk_init(w->chk, cfg->opts.block_size);
 	if (o)
 		chk_set_log_mode(w->chk, (enum chk_log_mode)o->checker_log);
+	if (o && o->from_image)
+		world_seed_checker(w);
 }
 
 void world_attach_events(struct world *w)
@@ -788,6 +829,41 @@ static void trace_violations(FILE *trace, const struct world *w, uint32_t from)
 	}
 }
 
+/*
+ * run --image: the device as a clean unmount (ext4_put_super, as umount(8)
+ * does) leaves it after the last step, written to @path (sim/blkimage.h).  The
+ * unmount is not part of the run: its events are not recorded and its
+ * counters are not kept.  Frees @w's file system; 0, or -1 with @err.
+ */
+static int world_write_image(struct world *w, const char *path, int64_t max_bytes, char *err,
+			     size_t errlen)
+{
+	struct sim_counters keep = *w->c;
+
+	w->bd->bd_events = NULL;
+	w->fs.inode.i_mapping.a_events = NULL;
+	w->bd->bd_durable_hook = NULL;
+	ext4_put_super(&w->fs);
+	*w->c = keep;
+	return sim_image_write(w->bd, path, max_bytes, err, errlen);
+}
+
+int sim_image_probe(const struct blkdev *bd, const struct sim_variant_cfg *cfg, char *msg,
+		    size_t cap)
+{
+	struct sim_counters c = { 0 };
+	struct jbd2_recovery_info ri;
+	struct blkdev *copy = blkdev_clone(bd);
+	struct ext4_fs fs;
+	int err = ext4_fill_super(&fs, copy, &cfg->opts, &cfg->sem, &c, &ri);
+
+	if (err < 0)
+		snprintf(msg, cap, "%s", ext4_mount_error(&fs) ? ext4_mount_error(&fs) : strerror(-err));
+	ext4_free_fs(&fs);
+	blkdev_destroy(copy);
+	return err < 0 ? -1 : 0;
+}
+
 void sim_judging_of(struct sim_judging *j, const struct sim_options *o)
 {
 	j->j_crash_everywhere = o->crash_everywhere;
@@ -856,7 +932,10 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		ret = sim_dump_file(&w.fs, dump_path, err, errlen);
 	if (o && (o->final_digest || o->final_bytes))
 		sim_content_capture(&w.fs, o->final_bytes, &r->final_content);
-	ext4_free_fs(&w.fs);
+	if (o && o->image && ret == 0)
+		ret = world_write_image(&w, o->image, o->max_image_bytes, err, errlen);
+	else
+		ext4_free_fs(&w.fs);
 	blkdev_destroy(w.bd);
 	compute_verdict(s, o, r);
 	return ret;

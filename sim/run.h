@@ -68,6 +68,12 @@ struct sim_options {
 	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
 	uint8_t checker_log;            /* enum chk_log_mode (--checker-log) */
 	struct cp_memo *crash_memo;     /* crash points' results to share (explore), or NULL */
+	struct cs_image_sink *image_sink;       /* crashstates --images (sim/blkimage.h), or NULL */
+	const struct blkdev *from_image;        /* run --from-image: the device each world starts
+						 * from (a copy), not mkfs; NULL: mkfs */
+	const char *image;              /* run --image: the device after the last step and a
+					 * clean unmount goes there (sim/blkimage.h) */
+	int64_t max_image_bytes;        /* --max-image-bytes: the images' data; 0: the default */
 };
 
 /* The effective settings of one variant. */
@@ -221,6 +227,15 @@ struct sim_mem_estimate {
 };
 /* Add step @st; returns the estimate of the steps added so far, in bytes. */
 int64_t sim_mem_add_step(struct sim_mem_estimate *me, const struct scn_step *st);
+
+/*
+ * run --from-image: would variant @cfg's mount take device @bd (its
+ * recovery and orphan cleanup run on a copy)?  0, or -1 with the mount's
+ * reason in @msg (the feature it does not handle, the superblock it finds).
+ */
+struct blkdev;
+int sim_image_probe(const struct blkdev *bd, const struct sim_variant_cfg *cfg, char *msg,
+		    size_t cap);
 
 /* Write the final file content (as a reader sees it) to @path, atomically. */
 int sim_dump_file(const struct ext4_fs *fs, const char *path, char *err, size_t errlen);

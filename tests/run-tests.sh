@@ -11,7 +11,7 @@
 set -uo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
-all_topics=(tidy unit e2fs scenarios cli events html tutorial determinism kernel-replay crash-reference checker-log explore oracle robust)
+all_topics=(tidy unit e2fs scenarios cli images events html tutorial determinism kernel-replay crash-reference checker-log explore oracle robust)
 build=${BUILD:-build}
 sim=$build/ext4sim
 pass=0

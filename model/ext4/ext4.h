@@ -171,6 +171,7 @@ struct ext4_io_end {
 	uint32_t ie_first, ie_last;     /* its bios lie in fs->ios[ie_first..ie_last] */
 };
 
+
 struct ext4_fs {
 	struct ext4_mount_opts opts;
 	struct ext4_semantics sem;

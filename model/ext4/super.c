@@ -23,7 +23,6 @@
  * move (no clock), and ext4_sample_last_mounted's s_last_mounted is not
  * written.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -297,7 +296,6 @@ static int read_super(struct ext4_fs *fs)
 	if (es.s_magic != EXT4_SUPER_MAGIC || es.s_log_block_size > 2 ||
 	    (1024u << es.s_log_block_size) != bs) {
 		fs->s_mount_error = "no ext4 superblock with the config's block size";
-		fprintf(stderr, "DEBUG magic %x log %u bs %u sbblk %u\n", es.s_magic, es.s_log_block_size, bs, fs->lay.sb_blk);
 		return -EINVAL;
 	}
 	if ((es.s_feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
@@ -711,8 +709,6 @@ void ext4_check_state(const struct ext4_fs *fs)
 	check_delayed_buffers(fs);
 	SIM_ASSERT(fs->journal.j_current_handle == NULL);                      /* (4) */
 	check_buffers(fs);
-	{ uint8_t *d = sim_realloc_array(NULL, 1, fs->lay.block_size); blkdev_read_durable(fs->bdev, fs->lay.sb_blk, d);
-	  fprintf(stderr, "DEBUG check magic %x %x\n", d[fs->lay.sb_off + 56] | d[fs->lay.sb_off+57] << 8, ext4_meta_peek(fs, 0)[1024+56]); free(d); }
 	jbd2_check(&fs->journal);
 	check_freed_not_reused(fs);
 	blkdev_check(fs->bdev);

@@ -127,22 +127,18 @@ void jbd2_write_superblock(journal_t *j, uint32_t start, uint32_t sequence)
 
 /*
  * The first commit after a mount that found the log empty (JBD2_FLUSHED)
- * writes the superblock (REQ_SYNC, made durable by the commit's flush).  The
- * model also writes it at every mount (journal_reset), so only a superblock
- * that changed since (jbd2_journal_set_features) is written again here.
+ * writes the superblock (REQ_SYNC, made durable by the commit's flush):
+ * the log's tail, and the features the file system set since the mount
+ * (jbd2_journal_set_features), before any log block that uses them.
  */
 void jbd2_commit_flushed_sb(journal_t *j, uint32_t tid)
 {
-	const uint8_t *cur;
-
 	if (!j->j_flushed)
 		return;
 	j->j_flushed = false;
-	if (jbd2_journal_has_csum_v2or3(j))
-		jsb(j)->s_checksum = jbd2_superblock_csum(jsb(j));
-	cur = blkdev_peek(j->j_dev, jbd2_log_block(j, 0));
-	if (!cur || memcmp(cur, j->j_sb_buffer, j->j_dev->bd_block_size) != 0)
-		write_sb_buffer(j, false, tid);
+	jsb(j)->s_sequence = cpu_to_be32(j->j_tail_sequence);
+	jsb(j)->s_start = cpu_to_be32(j->j_tail);
+	write_sb_buffer(j, false, tid);
 }
 
 /*
@@ -179,9 +175,11 @@ static void journal_reset(journal_t *j, uint32_t next_tid)
 	j->j_transaction_sequence = next_tid;
 	j->j_commit_sequence = next_tid - 1;
 	j->j_nr_logged = 0;
+	if (was_empty) {        /* JBD2_FLUSHED: written by the first commit */
+		j->j_flushed = true;
+		return;
+	}
 	jbd2_write_superblock(j, j->j_tail, j->j_tail_sequence);
-	/* the kernel defers the write of an empty log's superblock (JBD2_FLUSHED) */
-	j->j_flushed = was_empty;
 }
 
 /* The format checks of journal_get_superblock() on the buffer read. */
@@ -508,8 +506,18 @@ void jbd2_check(const journal_t *j)
 	SIM_ASSERT(!t || (t->t_state == T_RUNNING && t->t_updates == (h ? 1 : 0))); /* (1) */
 	SIM_ASSERT(!h || (h->h_journal == j && h->h_transaction == t && t));   /* (1) */
 	check_logged(j);
-	/* (3) recovery would start at the tail: the superblock names it */
-	SIM_ASSERT(sb && get_be32(sb + offsetof(journal_superblock_t, s_start)) == j->j_tail); /* (3) */
+	/*
+	 * (3) recovery would start at the tail: the superblock names it, or,
+	 * before the first commit of a mount that found the log empty
+	 * (JBD2_FLUSHED), still says the log is empty
+	 */
+	SIM_ASSERT(sb != NULL);                                                 /* (3) */
+	if (j->j_flushed) {
+		SIM_ASSERT(get_be32(sb + offsetof(journal_superblock_t, s_start)) == 0); /* (3) */
+		SIM_ASSERT(j->j_nr_logged == 0);                                /* (3) */
+		return;
+	}
+	SIM_ASSERT(get_be32(sb + offsetof(journal_superblock_t, s_start)) == j->j_tail); /* (3) */
 	SIM_ASSERT(get_be32(sb + offsetof(journal_superblock_t, s_sequence)) ==
 		   j->j_tail_sequence);                                         /* (3) */
 }

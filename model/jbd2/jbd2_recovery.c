@@ -35,6 +35,7 @@
  * recovers only the rest on an overlay of the replayed prefix, the same
  * writes in the same order as the kernel's passes over the whole log.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -16,6 +16,11 @@ expect_exit2 unknown-command "$sim" frobnicate
 expect_exit2 unknown-flag "$sim" run --frob scenarios
 expect_exit2 bad-step "$sim" run -c "pwrite 0"
 expect_exit2 bad-block-size "$sim" run --block-size 512 -c fsync
+# the smallest device is mke2fs's smallest with a journal, and the message says so
+expect_exit2 disk-blocks-below-journal "$sim" run --disk-blocks 2047 -c fsync
+check disk-blocks-below-journal-why 'grep -q "no journal below 2048 blocks" "$err"'
+run "$sim" run --quiet --disk-blocks 2048 -c fsync
+check disk-blocks-smallest '[ "$rc" = 0 ]'
 expect_exit2 unknown-kernel "$sim" run --kernel 2.6 -c fsync
 expect_exit2 unknown-patch "$sim" run --patch nosuch=on -c fsync
 expect_exit2 missing-file "$sim" run "$tmp/nonexistent.yaml"

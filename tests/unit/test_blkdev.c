@@ -11,8 +11,12 @@
  * 64-block device of 1 KiB blocks; targeted tests for FUA, completion order,
  * crash, copy-on-submit and sparse storage; a shared base image (reads
  * through it, zero blocks without memory, clones and overlays share it,
- * the sum of blocks that differ from it).
+ * the sum of blocks that differ from it).  The device as an image file
+ * (sim/blkimage.c): holes exactly where blocks were never written or are
+ * zeros, read back as zero blocks; the size checked; the bound; and the
+ * directory of crash-state images, committed, abandoned or cut by SIGINT.
  */
+#define _GNU_SOURCE                     /* SEEK_DATA, SEEK_HOLE */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,10 +24,19 @@
 #include <cmocka.h>
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "blkdev.h"
+#include "blkimage.h"
+#include "outfile.h"
 #include "prng.h"
 
 #define NBLK 64u
@@ -604,6 +617,204 @@ static void test_blkdev__sum_counts_blocks_that_differ_from_base(void **state)
 	blkdev_destroy(b);
 	blkdev_destroy(plain);
 	blkdev_base_put(base);
+/* --- the device as an image file --- */
+
+#define IMG_BS 4096u
+#define IMG_NBLK 16u
+
+/* A scratch directory of its own under $TMPDIR (or /tmp), into @dir. */
+static void scratch_dir(char *dir, size_t cap)
+{
+	const char *t = getenv("TMPDIR");
+
+	snprintf(dir, cap, "%s/blkimg.XXXXXX", t && *t ? t : "/tmp");
+	assert_non_null(mkdtemp(dir));
+}
+
+/* How many entries @dir holds ("." and ".." aside); -1 when it does not exist. */
+static int dir_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* Blocks 3, 11 and 15 hold data, 10 zeros, 7 a completed write in the cache; the rest never written. */
+static struct blkdev *image_device(void)
+{
+	struct blkdev *bd = blkdev_create(IMG_NBLK, IMG_BS);
+	uint8_t data[IMG_BS];
+
+	memset(data, 0x5a, sizeof(data));
+	blkdev_write_durable(bd, 3, data);
+	data[100] = 1;
+	blkdev_write_durable(bd, 11, data);
+	memset(data, BLKDEV_SENTINEL, sizeof(data));
+	blkdev_write_durable(bd, 15, data);         /* the sentinel's byte, written: data */
+	memset(data, 0, sizeof(data));
+	blkdev_write_durable(bd, 10, data);
+	data[7] = 7;
+	blkdev_complete(bd, blkdev_submit(bd, 7, data, BIO_DATA, false));
+	return bd;
+}
+
+static void test_blkdev__image_holes_round_trip(void **state)
+{
+	static const uint32_t data_blocks[] = { 3, 7, 11, 15 };
+	struct blkdev *bd = image_device(), *back;
+	char dir[256], path[300], err[SIM_IMAGE_ERR_MAX];
+	uint8_t want[IMG_BS], got[IMG_BS];
+	off_t off = 0;
+	unsigned k = 0;
+	int fd;
+
+	(void)state;
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/a.img", dir);
+	assert_int_equal(sim_image_data_bytes(bd), 4 * IMG_BS);
+	assert_int_equal(sim_image_write(bd, path, 0, err, sizeof(err)), 0);
+	assert_true((fd = open(path, O_RDONLY)) >= 0);
+	assert_int_equal(lseek(fd, 0, SEEK_END), (off_t)IMG_NBLK * IMG_BS);
+	/* the data regions are exactly the data blocks, each one alone */
+	while ((off = lseek(fd, off, SEEK_DATA)) >= 0) {
+		assert_true(k < 4);
+		assert_int_equal(off, (off_t)data_blocks[k] * IMG_BS);
+		off = lseek(fd, off, SEEK_HOLE);
+		assert_int_equal(off, (off_t)(data_blocks[k] + 1) * IMG_BS);
+		k++;
+	}
+	assert_int_equal(k, 4);
+	close(fd);
+	back = sim_image_load(path, IMG_BS, IMG_NBLK, err, sizeof(err));
+	assert_non_null(back);
+	for (uint32_t b = 0; b < IMG_NBLK; b++) {
+		blkdev_read(bd, b, want);
+		if (!blkdev_peek(bd, b))
+			memset(want, 0, sizeof(want));  /* never written: a hole, zeros */
+		blkdev_read_durable(back, b, got);
+		assert_memory_equal(got, want, IMG_BS);
+	}
+	blkdev_destroy(back);
+	blkdev_destroy(bd);
+	unlink(path);
+	assert_int_equal(dir_entries(dir), 0);
+	rmdir(dir);
+}
+
+static void test_blkdev__image_size_and_bound(void **state)
+{
+	struct blkdev *bd = image_device();
+	char dir[256], path[300], err[SIM_IMAGE_ERR_MAX], want[600];
+
+	(void)state;
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/a.img", dir);
+	assert_int_equal(sim_image_write(bd, path, 4 * IMG_BS - 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--max-image-bytes 16383: "));
+	assert_int_equal(dir_entries(dir), 0);          /* neither the image nor a temporary */
+	assert_int_equal(sim_image_write(bd, path, 4 * IMG_BS, err, sizeof(err)), 0);
+	assert_null(sim_image_load(path, IMG_BS, 2 * IMG_NBLK, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s: the image is 65536 bytes, the device 131072 (block size "
+		 "4096 times disk_blocks 32)", path);
+	assert_string_equal(err, want);
+	assert_null(sim_image_load(dir, IMG_BS, IMG_NBLK, err, sizeof(err)));
+	unlink(path);
+	rmdir(dir);
+	blkdev_destroy(bd);
+}
+
+/* Two images of step 3 and one of step 12 through the sink; their names. */
+static void write_three(struct sim_image_dir *d, const struct blkdev *bd, char *names[3])
+{
+	struct cs_point p = { .step = 3 };
+
+	names[0] = d->sink.cis_write(&d->sink, &p, bd);
+	names[1] = d->sink.cis_write(&d->sink, &p, bd);
+	p.step = 12;
+	names[2] = d->sink.cis_write(&d->sink, &p, bd);
+}
+
+static void test_blkdev__image_dir_whole_or_nothing(void **state)
+{
+	struct blkdev *bd = image_device();
+	struct sim_image_dir d;
+	char dir[256], path[300], err[SIM_IMAGE_ERR_MAX], want[400], *names[3];
+
+	(void)state;
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/states", dir);
+	assert_int_equal(sim_image_dir_open(&d, path, 0, 120, err, sizeof(err)), 0);
+	write_three(&d, bd, names);
+	assert_int_equal(dir_entries(dir), 1);          /* only the temporary so far */
+	assert_int_equal(dir_entries(path), -1);
+	assert_int_equal(sim_image_dir_close(&d, true, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%s/step-003-state-0002.img", path);
+	assert_string_equal(names[1], want);
+	snprintf(want, sizeof(want), "%s/step-012-state-0001.img", path);
+	assert_string_equal(names[2], want);
+	assert_int_equal(dir_entries(path), 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(unlink(names[i]), 0);
+		free(names[i]);
+	}
+	/* into the empty directory now there; abandoned: nothing changes */
+	assert_int_equal(sim_image_dir_open(&d, path, 0, 9, err, sizeof(err)), 0);
+	write_three(&d, bd, names);
+	assert_int_equal(sim_image_dir_close(&d, false, err, sizeof(err)), -1);
+	assert_int_equal(dir_entries(path), 0);
+	assert_int_equal(dir_entries(dir), 1);
+	/* a bound that only two images fit: the third fails the whole directory */
+	rmdir(path);
+	assert_int_equal(sim_image_dir_open(&d, path, 8 * IMG_BS, 9, err, sizeof(err)), 0);
+	for (int i = 0; i < 3; i++)
+		free(names[i]);
+	write_three(&d, bd, names);
+	assert_non_null(names[1]);
+	assert_null(names[2]);
+	assert_int_equal(sim_image_dir_close(&d, true, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the images through step-12-state-0001.img need 49152 bytes"));
+	assert_int_equal(dir_entries(dir), 0);
+	for (int i = 0; i < 3; i++)
+		free(names[i]);
+	rmdir(dir);
+	blkdev_destroy(bd);
+}
+
+/* SIGINT while the directory is being written: neither it nor its temporary is left. */
+static void test_blkdev__image_dir_sigint(void **state)
+{
+	char dir[256], path[300];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	scratch_dir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/states", dir);
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		struct blkdev *bd = image_device();
+		struct sim_image_dir d;
+		char err[SIM_IMAGE_ERR_MAX], *names[3];
+
+		outfile_catch_signals(false);
+		if (sim_image_dir_open(&d, path, 0, 9, err, sizeof(err)) != 0)
+			_exit(3);
+		write_three(&d, bd, names);
+		raise(SIGINT);
+		_exit(4);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+	assert_int_equal(dir_entries(dir), 0);
+	rmdir(dir);
 }
 
 int main(void)
@@ -623,6 +834,10 @@ int main(void)
 		cmocka_unit_test(test_blkdev__zeroout_costs_no_memory),
 		cmocka_unit_test(test_blkdev__clone_and_overlay_share_base),
 		cmocka_unit_test(test_blkdev__sum_counts_blocks_that_differ_from_base),
+		cmocka_unit_test(test_blkdev__image_holes_round_trip),
+		cmocka_unit_test(test_blkdev__image_size_and_bound),
+		cmocka_unit_test(test_blkdev__image_dir_whole_or_nothing),
+		cmocka_unit_test(test_blkdev__image_dir_sigint),
 	};
 
 	return cmocka_run_group_tests_name("blkdev", tests, NULL, NULL);

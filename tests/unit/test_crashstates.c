@@ -298,6 +298,87 @@ static void test_crashstates__lost_changes_named_by_transaction(void **state)
 	blkdev_destroy(child);
 }
 
+/*
+ * An image sink that checks each device it is given against the crash
+ * device: every block is the durable one or one of its pending versions
+ * (never what recovery writes home), and counts them.
+ */
+struct check_sink {
+	struct cs_image_sink sink;
+	const struct blkdev *crash;
+	uint32_t calls, foreign, pending;
+};
+
+static char *check_device(struct cs_image_sink *sink, const struct cs_point *p,
+			  const struct blkdev *dev)
+{
+	struct check_sink *c = (struct check_sink *)sink;
+	uint32_t bs = dev->bd_block_size;
+	char name[32];
+
+	(void)p;
+	for (uint32_t b = 0; b < dev->bd_nr_blocks; b++) {
+		const uint8_t *got = blkdev_peek(dev, b), *durable = blkdev_peek_durable(c->crash, b);
+		bool ok = got == durable || (got && durable && memcmp(got, durable, bs) == 0);
+
+		for (uint32_t i = 0; i < c->crash->bd_nr_bios && !ok; i++)
+			if (c->crash->bd_bios[i].b_blocknr == b && got &&
+			    memcmp(got, c->crash->bd_bios[i].b_data, bs) == 0) {
+				ok = true;
+				c->pending++;
+			}
+		c->foreign += !ok;
+	}
+	snprintf(name, sizeof(name), "state-%u", ++c->calls);
+	return strdup(name);
+}
+
+/*
+ * The device of each distinct state as the power cut left it: a committed
+ * transaction in the log not yet checkpointed (every mount replays it: its
+ * home blocks change) and two unflushed data overwrites.  The sink gets one
+ * device per distinct state, holding only durable blocks and pending
+ * versions, none of recovery's writes; each state names its image.
+ */
+static void test_crashstates__images_before_recovery(void **state)
+{
+	struct fx_world *w = *state;
+	struct check_sink c = { .sink.cis_write = check_device, .crash = w->bd };
+	struct cs_point p;
+
+	write_fill(w, 0, 8192, 0xaa);
+	fsync_file(w);
+	write_fill(w, 0, 8192, 0xbb);
+	writeback_wait(w);
+	cs_enumerate_to(&w->fs, w->bd, &w->chk, 9, 4096, CS_DIGEST, &c.sink, &p);
+	assert_int_equal(p.nr_states, 4);
+	assert_int_equal(c.calls, p.nr_states);
+	assert_int_equal(c.foreign, 0);
+	assert_int_equal(c.pending, 4);                 /* 0 + 1 + 1 + 2 blocks of 0xbb */
+	assert_true(p.states[0].replay_end > p.states[0].replay_first);       /* it replays */
+	{       /* and a recovered device would not pass: recovery writes blocks home */
+		struct blkdev *child = blkdev_overlay(w->bd);
+		struct sim_counters cnt = { 0 };
+		struct jbd2_recovery_info ri;
+		struct ext4_fs rec;
+		uint32_t before = c.foreign;
+
+		assert_int_equal(ext4_fill_super(&rec, child, &w->fs.opts, &w->fs.sem, &cnt, &ri), 0);
+		free(check_device(&c.sink, &p, child));
+		assert_true(c.foreign > before);
+		c.calls--;
+		ext4_free_fs(&rec);
+		blkdev_destroy(child);
+	}
+	for (uint32_t i = 0; i < p.nr_states; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "state-%u", i + 1);
+		assert_string_equal(p.states[i].image, want);
+	}
+	cs_point_free(&p);
+}
+
 /* A test on the world of setup(), checked and freed by fx_world_teardown(). */
 #define W(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_world_teardown)
 
@@ -311,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_crashstates__overlay),
 		W(test_crashstates__commit_without_commit_block),
 		W(test_crashstates__lost_changes_named_by_transaction),
+		W(test_crashstates__images_before_recovery),
 	};
 
 	return cmocka_run_group_tests_name("crashstates", tests, NULL, NULL);

@@ -57,6 +57,11 @@
 /* seeded failure messages                                             */
 
 static uint32_t g_seed;
+/* features every mount sets (as ext4_fill_super does), 0: none */
+static uint32_t g_incompat;
+/* the journal inode's extents; NULL: one extent at J_START */
+static const struct jbd2_extent *g_map;
+static uint32_t g_nr_map;
 /* the file system's UUID, the journal superblock's s_uuid */
 static const uint8_t fx_uuid[16] = {
 	0x0b, 0x7d, 0x3c, 0x2e, 0x1f, 0x2a, 0x4b, 0x5c,
@@ -356,6 +361,9 @@ static int fx_teardown(void **state)
 	struct fx *f = *state;
 
 	fx_unformat(f);
+	g_incompat = 0;
+	g_map = NULL;
+	g_nr_map = 0;
 	free(f->mem);
 	free(f->initial);
 	free(f->pre);
@@ -363,6 +371,22 @@ static int fx_teardown(void **state)
 	free(f->exp_src);
 	free(f);
 	return 0;
+}
+
+/* jbd2_journal_init_inode() over g_map, or one extent at J_START. */
+static void fx_init_journal(struct fx *f)
+{
+	struct jbd2_extent one = { 0, J_START, f->jlen };
+
+	assert_int_equal(jbd2_journal_init(&f->j, f->bd, g_map ? g_map : &one,
+					   g_map ? g_nr_map : 1, f, &fx_ops, &f->ctr), 0);
+}
+
+/* After a successful load: the features ext4's mount asks for. */
+static void fx_set_features(struct fx *f)
+{
+	if (g_incompat)
+		assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0, g_incompat), 1);
 }
 
 static void reload_mem(struct fx *f)
@@ -395,11 +419,12 @@ static void fx_format(struct fx *f, uint32_t jlen)
 	}
 	memcpy(f->mem, f->initial, (size_t)NR_BLOCKS * BS);
 	ref_clear_running(&f->ref);
-	jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, jlen }, 1, f, &fx_ops, &f->ctr);
+	fx_init_journal(f);
 	f->live = true;
 	jbd2_journal_create(&f->j, fx_uuid);
 	assert_int_equal(jbd2_journal_load(&f->j, &info), 0);
 	assert_int_equal(info.nr_replayed, 0);
+	fx_set_features(f);
 }
 
 static void snapshot_pre(struct fx *f)
@@ -415,8 +440,9 @@ static void fx_crash(struct fx *f, struct jbd2_recovery_info *info)
 	blkdev_crash(f->bd);
 	jbd2_journal_destroy(&f->j);
 	ref_clear_running(&f->ref);
-	jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, f->jlen }, 1, f, &fx_ops, &f->ctr);
+	fx_init_journal(f);
 	CHECK(jbd2_journal_load(&f->j, info) == 0, "%s", "jbd2_journal_load failed");
+	fx_set_features(f);
 	reload_mem(f);
 }
 
@@ -716,8 +742,9 @@ static void fx_remount_clean(struct fx *f)
 	jbd2_journal_release(&f->j);
 	note_commits(f, c);
 	jbd2_journal_destroy(&f->j);
-	jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, f->jlen }, 1, f, &fx_ops, &f->ctr);
+	fx_init_journal(f);
 	CHECK(jbd2_journal_load(&f->j, &info) == 0, "%s", "load after release failed");
+	fx_set_features(f);
 	CHECK(info.nr_replayed == 0, "clean mount replayed %u blocks", info.nr_replayed);
 	reload_mem(f);
 	fx_verify(f);
@@ -1515,6 +1542,666 @@ static void test_jbd2__escaped_blocks_replayed_with_magic(void **state)
 	assert_int_equal(get_be32(buf), JBD2_MAGIC_NUMBER);
 }
 
+/* ------------------------------------------------------------------ */
+/* the on-disk format                                                  */
+
+#define CSUM_V3_64BIT (JBD2_FEATURE_INCOMPAT_64BIT | JBD2_FEATURE_INCOMPAT_CSUM_V3)
+
+/* CRC-32C bit by bit (not lib/crc32c's tables), no final inversion. */
+static uint32_t ref_crc32c(uint32_t crc, const uint8_t *p, size_t n)
+{
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78u : crc >> 1;
+	}
+	return crc;
+}
+
+/* crc32c(seed) over @b with the 4 bytes at @off read as zero. */
+static uint32_t ref_csum_hole(uint32_t seed, const uint8_t *b, uint32_t len, uint32_t off)
+{
+	uint8_t copy[BS];
+
+	memcpy(copy, b, len);
+	memset(copy + off, 0, 4);
+	return ref_crc32c(seed, copy, len);
+}
+
+static uint32_t ref_seed(void)
+{
+	return ref_crc32c(~0u, fx_uuid, 16);
+}
+
+static void read_log_block(struct fx *f, uint32_t l, uint8_t *out)
+{
+	read_dev(f, jbd2_log_block(&f->j, l), out);
+}
+
+/* The kernel's offsets (include/linux/jbd2.h, its 0x00NN comments). */
+static void test_jbd2__structures_at_kernel_offsets(void **state)
+{
+	(void)state;
+	assert_int_equal(offsetof(journal_superblock_t, s_blocksize), 0x0C);
+	assert_int_equal(offsetof(journal_superblock_t, s_maxlen), 0x10);
+	assert_int_equal(offsetof(journal_superblock_t, s_first), 0x14);
+	assert_int_equal(offsetof(journal_superblock_t, s_sequence), 0x18);
+	assert_int_equal(offsetof(journal_superblock_t, s_start), 0x1C);
+	assert_int_equal(offsetof(journal_superblock_t, s_errno), 0x20);
+	assert_int_equal(offsetof(journal_superblock_t, s_feature_compat), 0x24);
+	assert_int_equal(offsetof(journal_superblock_t, s_feature_incompat), 0x28);
+	assert_int_equal(offsetof(journal_superblock_t, s_feature_ro_compat), 0x2C);
+	assert_int_equal(offsetof(journal_superblock_t, s_uuid), 0x30);
+	assert_int_equal(offsetof(journal_superblock_t, s_nr_users), 0x40);
+	assert_int_equal(offsetof(journal_superblock_t, s_max_transaction), 0x48);
+	assert_int_equal(offsetof(journal_superblock_t, s_max_trans_data), 0x4C);
+	assert_int_equal(offsetof(journal_superblock_t, s_checksum_type), 0x50);
+	assert_int_equal(offsetof(journal_superblock_t, s_num_fc_blks), 0x54);
+	assert_int_equal(offsetof(journal_superblock_t, s_checksum), 0xFC);
+	assert_int_equal(offsetof(journal_superblock_t, s_users), 0x100);
+	assert_int_equal(sizeof(journal_superblock_t), 1024);
+	assert_int_equal(sizeof(journal_header_t), 12);
+	assert_int_equal(offsetof(journal_block_tag3_t, t_flags), 4);
+	assert_int_equal(offsetof(journal_block_tag3_t, t_blocknr_high), 8);
+	assert_int_equal(offsetof(journal_block_tag3_t, t_checksum), 12);
+	assert_int_equal(offsetof(journal_block_tag_t, t_checksum), 4);
+	assert_int_equal(offsetof(journal_block_tag_t, t_flags), 6);
+	assert_int_equal(offsetof(journal_block_tag_t, t_blocknr_high), 8);
+	assert_int_equal(offsetof(struct commit_header, h_chksum_type), 12);
+	assert_int_equal(offsetof(struct commit_header, h_chksum_size), 13);
+	assert_int_equal(offsetof(struct commit_header, h_chksum), 16);
+	assert_int_equal(offsetof(struct commit_header, h_commit_sec), 48);
+	assert_int_equal(offsetof(struct commit_header, h_commit_nsec), 56);
+	assert_int_equal(offsetof(jbd2_journal_revoke_header_t, r_count), 12);
+	assert_int_equal(sizeof(struct jbd2_journal_block_tail), 4);
+	/* the reference CRC itself: the check value of CRC-32C */
+	assert_int_equal(ref_crc32c(~0u, (const uint8_t *)"123456789", 9) ^ ~0u, 0xe3069283u);
+}
+
+/* mkfs writes e2fsprogs' superblock; set_features reaches the device later. */
+static void test_jbd2__superblock_as_e2fsprogs_then_features(void **state)
+{
+	struct fx *f = *state;
+	uint8_t sb[BS];
+
+	fx_format(f, J_LEN);
+	read_log_block(f, 0, sb);
+	assert_int_equal(get_be32(sb), JBD2_MAGIC_NUMBER);
+	assert_int_equal(get_be32(sb + 4), JBD2_SUPERBLOCK_V2);
+	assert_int_equal(get_be32(sb + 0x0C), BS);
+	assert_int_equal(get_be32(sb + 0x10), J_LEN);
+	assert_int_equal(get_be32(sb + 0x14), 1);
+	assert_int_equal(get_be32(sb + 0x24), 0);
+	assert_int_equal(get_be32(sb + 0x28), 0);
+	assert_int_equal(get_be32(sb + 0x2C), 0);
+	assert_memory_equal(sb + 0x30, fx_uuid, 16);
+	assert_int_equal(get_be32(sb + 0x40), 1);
+	assert_int_equal(sb[0x50], 0);
+	assert_int_equal(get_be32(sb + 0xFC), 0);
+	/* ext4's mount: 64bit, then csum v3; in memory only */
+	assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0, JBD2_FEATURE_INCOMPAT_64BIT), 1);
+	assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0, JBD2_FEATURE_INCOMPAT_CSUM_V2), 1);
+	read_log_block(f, 0, sb);
+	assert_int_equal(get_be32(sb + 0x28), 0);
+	assert_int_equal(journal_tag_bytes(&f->j), 16);
+	assert_int_equal(f->j.j_csum_seed, ref_seed());
+	/* the first commit after mounting an empty log writes it (JBD2_FLUSHED) */
+	fx_tx(f, (uint32_t[]){ 3 }, (uint8_t[]){ 0x33 }, 1);
+	read_log_block(f, 0, sb);
+	assert_int_equal(get_be32(sb + 0x28), CSUM_V3_64BIT);  /* v2 asked: v3 given */
+	assert_int_equal(sb[0x50], JBD2_CRC32C_CHKSUM);
+	assert_int_equal(get_be32(sb + 0xFC), ref_csum_hole(~0u, sb, 1024, 0xFC));
+	/* already set: nothing changes, 1 */
+	assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0, CSUM_V3_64BIT), 1);
+	/* refused: unknown, and fast commit (not modelled) */
+	assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0, 0x100), 0);
+	assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0,
+						   JBD2_FEATURE_INCOMPAT_FAST_COMMIT), 0);
+}
+
+/* Rewrite journal block 0 through @edit, FUA. */
+static void edit_sb(struct fx *f, void (*edit)(uint8_t *sb), bool fix_csum)
+{
+	uint8_t sb[BS];
+
+	read_log_block(f, 0, sb);
+	edit(sb);
+	if (fix_csum)
+		put_be32(sb + 0xFC, ref_csum_hole(~0u, sb, 1024, 0xFC));
+	blkdev_write_durable(f->bd, jbd2_log_block(&f->j, 0), sb);
+}
+
+static void sb_bad_magic(uint8_t *sb) { sb[0] ^= 1; }
+static void sb_v1(uint8_t *sb) { put_be32(sb + 4, JBD2_SUPERBLOCK_V1); }
+static void sb_v3(uint8_t *sb) { put_be32(sb + 4, 7); }
+static void sb_too_long(uint8_t *sb) { put_be32(sb + 0x10, J_LEN + 1); }
+static void sb_shorter(uint8_t *sb) { put_be32(sb + 0x10, J_LEN - 8); }
+static void sb_first_0(uint8_t *sb) { put_be32(sb + 0x14, 0); }
+static void sb_bad_bs(uint8_t *sb) { put_be32(sb + 0x0C, 4096); }
+static void sb_unknown(uint8_t *sb) { put_be32(sb + 0x28, get_be32(sb + 0x28) | 0x80); }
+static void sb_ro_unknown(uint8_t *sb) { put_be32(sb + 0x2C, 1); }
+static void sb_v2_and_v3(uint8_t *sb) { put_be32(sb + 0x28, get_be32(sb + 0x28) | 8); }
+static void sb_seq(uint8_t *sb) { put_be32(sb + 0x18, get_be32(sb + 0x18) + 1); }
+
+/* Load the journal again after editing its superblock: the kernel's errno. */
+static int load_edited(struct fx *f, void (*edit)(uint8_t *sb), bool fix_csum)
+{
+	struct jbd2_recovery_info info;
+	int err;
+
+	jbd2_journal_release(&f->j);
+	edit_sb(f, edit, fix_csum);
+	jbd2_journal_destroy(&f->j);
+	fx_init_journal(f);
+	err = jbd2_journal_load(&f->j, &info);
+	jbd2_journal_destroy(&f->j);
+	fx_init_journal(f);
+	return err;
+}
+
+static void sb_restore(struct fx *f, const uint8_t *good)
+{
+	blkdev_write_durable(f->bd, jbd2_log_block(&f->j, 0), good);
+	assert_int_equal(jbd2_journal_load(&f->j, &(struct jbd2_recovery_info){ 0 }), 0);
+}
+
+/* journal_get_superblock / load_superblock / jbd2_journal_load's checks. */
+static void test_jbd2__load_checks_superblock(void **state)
+{
+	static const struct { void (*edit)(uint8_t *); bool fix; int err; } cases[] = {
+		{ sb_bad_magic, true, -EINVAL }, { sb_v3, true, -EINVAL },
+		{ sb_too_long, true, -EINVAL }, { sb_first_0, true, -EINVAL },
+		{ sb_bad_bs, true, -EINVAL }, { sb_unknown, true, -EINVAL },
+		{ sb_ro_unknown, true, -EINVAL }, { sb_v2_and_v3, true, -EINVAL },
+		{ sb_seq, false, -EFSBADCRC }, { sb_seq, true, 0 },
+		{ sb_shorter, true, 0 }, { sb_v1, true, 0 },
+	};
+	struct fx *f = *state;
+	uint8_t good[BS];
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	fx_tx(f, (uint32_t[]){ 3 }, (uint8_t[]){ 0x33 }, 1);
+	jbd2_journal_release(&f->j);
+	read_log_block(f, 0, good);
+	assert_int_equal(get_be32(good + 0x28), CSUM_V3_64BIT);
+	jbd2_journal_destroy(&f->j);
+	fx_init_journal(f);
+	assert_int_equal(jbd2_journal_load(&f->j, &(struct jbd2_recovery_info){ 0 }), 0);
+	for (uint32_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load_edited(f, cases[i].edit, cases[i].fix), cases[i].err);
+		sb_restore(f, good);
+	}
+	/* s_maxlen below the mapped length: the log ends there */
+	assert_int_equal(load_edited(f, sb_shorter, true), 0);
+	assert_int_equal(jbd2_journal_load(&f->j, &(struct jbd2_recovery_info){ 0 }), 0);
+	assert_int_equal(f->j.j_last, J_LEN - 8);
+	/* a map with a hole, or too short, is refused */
+	jbd2_journal_destroy(&f->j);
+	assert_int_equal(jbd2_journal_init(&f->j, f->bd, (struct jbd2_extent[]){
+		{ 0, J_START, 100 }, { 101, J_START + 101, 155 } }, 2, f, &fx_ops, &f->ctr), -EINVAL);
+	assert_int_equal(jbd2_journal_init(&f->j, f->bd, &(struct jbd2_extent){ 0, J_START, 63 },
+					   1, f, &fx_ops, &f->ctr), -EINVAL);
+	fx_init_journal(f);
+}
+
+/* Log blocks [from, to) of the last transaction, as read back. */
+static void check_descriptor(struct fx *f, const uint8_t *d, uint32_t tid, uint32_t n,
+			     const uint32_t *blocks, uint32_t first_log)
+{
+	uint8_t copy[BS];
+	uint32_t off = 12;
+
+	assert_int_equal(get_be32(d + 4), JBD2_DESCRIPTOR_BLOCK);
+	assert_int_equal(get_be32(d + 8), tid);
+	for (uint32_t k = 0; k < n; k++) {
+		uint16_t flags = (uint16_t)(d[off + 6] << 8 | d[off + 7]);
+
+		assert_int_equal(get_be32(d + off), blocks[k]);
+		assert_int_equal(get_be32(d + off + 8), 0);             /* t_blocknr_high */
+		assert_int_equal(flags & (JBD2_FLAG_SAME_UUID | JBD2_FLAG_LAST_TAG),
+				 (k ? JBD2_FLAG_SAME_UUID : 0) | (k + 1 == n ? JBD2_FLAG_LAST_TAG : 0));
+		read_log_block(f, first_log + k, copy);
+		/* jbd2_block_tag_csum_set: crc32c(seed, be32 tid) then the block */
+		{
+			uint8_t seq[4];
+
+			put_be32(seq, tid);
+			assert_int_equal(get_be32(d + off + 12),
+					 ref_crc32c(ref_crc32c(ref_seed(), seq, 4), copy, BS));
+		}
+		off += 16;
+		if (k == 0) {
+			for (uint32_t u = 0; u < 16; u++)
+				assert_int_equal(d[off + u], 0);        /* j_uuid: never set */
+			off += 16;
+		}
+	}
+	assert_int_equal(get_be32(d + BS - 4), ref_csum_hole(ref_seed(), d, BS, BS - 4));
+}
+
+/*
+ * csum v3 + 64bit: 16-byte tags, 61 to a 1 KiB descriptor (the kernel's
+ * loop: 12 + 16 + 16 bytes, then 16 a tag while 36 bytes are left), so 62
+ * buffers take two descriptors; every checksum recomputed here.
+ */
+static void test_jbd2__csum_v3_descriptor_commit_and_tags(void **state)
+{
+	struct fx *f = *state;
+	uint32_t blocks[62], start, tid;
+	uint8_t d[BS], c[BS];
+	handle_t *h;
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	assert_int_equal(jbd2_tags_per_descriptor(&f->j), 61);
+	h = fx_start(f, 62);
+	for (uint32_t i = 0; i < 62; i++) {
+		blocks[i] = DATA_FIRST + i;
+		fx_set(f, blocks[i], (uint8_t)(0x40 + i));
+		fx_dirty(f, h, blocks[i]);
+	}
+	tid = h->h_transaction->t_tid;
+	fx_stop(f, h);
+	start = f->j.j_head;
+	fx_commit(f);
+	assert_int_equal(f->j.j_head - start, 1 + 61 + 1 + 1 + 1);
+	read_log_block(f, start, d);
+	check_descriptor(f, d, tid, 61, blocks, start + 1);
+	read_log_block(f, start + 62, d);
+	check_descriptor(f, d, tid, 1, blocks + 61, start + 63);
+	read_log_block(f, start + 64, c);
+	assert_int_equal(get_be32(c + 4), JBD2_COMMIT_BLOCK);
+	assert_int_equal(c[12], 0);
+	assert_int_equal(c[13], 0);
+	assert_int_equal(get_be32(c + 16), ref_csum_hole(ref_seed(), c, BS, 16));
+	assert_int_equal(get_be32(c + 48), 0);
+	assert_int_equal(get_be32(c + 52), (uint32_t)JBD2_MODEL_COMMIT_SEC);
+	struct jbd2_recovery_info info;
+
+	fx_crash_verify(f, &info);
+	assert_int_equal(info.nr_replayed, 62);
+}
+
+/* Without csum: 8-byte tags (122 a descriptor), 12 with 64bit (81). */
+static void test_jbd2__tag_sizes_without_csum(void **state)
+{
+	struct fx *f = *state;
+	uint8_t d[BS];
+	uint32_t start;
+
+	fx_format(f, J_LEN);
+	assert_int_equal(journal_tag_bytes(&f->j), 8);
+	assert_int_equal(jbd2_tags_per_descriptor(&f->j), 122);
+	assert_int_equal(journal_revoke_records_per_block(&f->j), (BS - 16) / 4);
+	start = f->j.j_head;
+	fx_tx(f, (uint32_t[]){ 5, 6 }, (uint8_t[]){ 0x55, 0x66 }, 2);
+	read_log_block(f, start, d);
+	assert_int_equal(get_be32(d + 12), 5);
+	assert_int_equal(d[12 + 7], 0);                         /* first tag: no flag */
+	assert_int_equal(get_be32(d + 12 + 8 + 16), 6);         /* after the UUID */
+	assert_int_equal(d[12 + 8 + 16 + 7], JBD2_FLAG_SAME_UUID | JBD2_FLAG_LAST_TAG);
+	assert_int_equal(jbd2_journal_set_features(&f->j, 0, 0, JBD2_FEATURE_INCOMPAT_64BIT), 1);
+	assert_int_equal(journal_tag_bytes(&f->j), 12);
+	assert_int_equal(jbd2_tags_per_descriptor(&f->j), 81);
+	assert_int_equal(journal_revoke_records_per_block(&f->j), (BS - 16) / 8);
+	start = f->j.j_head;
+	fx_tx(f, (uint32_t[]){ 5, 6 }, (uint8_t[]){ 0x57, 0x68 }, 2);
+	read_log_block(f, start, d);
+	assert_int_equal(get_be32(d + 12 + 12 + 16), 6);
+	assert_int_equal(d[12 + 12 + 16 + 7], JBD2_FLAG_SAME_UUID | JBD2_FLAG_LAST_TAG);
+	assert_int_equal(get_be32(d + 12 + 12 + 16 + 8), 0);    /* t_blocknr_high */
+}
+
+/* Flip one byte of journal block @l (durably). */
+static void corrupt_log_block(struct fx *f, uint32_t l, uint32_t byte)
+{
+	uint8_t b[BS];
+
+	read_log_block(f, l, b);
+	b[byte] ^= 0x5a;
+	blkdev_write_durable(f->bd, jbd2_log_block(&f->j, l), b);
+}
+
+/* Crash and load without the fixture's success check: load's errno. */
+static int crash_load(struct fx *f, struct jbd2_recovery_info *info)
+{
+	int err;
+
+	snapshot_pre(f);
+	blkdev_crash(f->bd);
+	jbd2_journal_destroy(&f->j);
+	ref_clear_running(&f->ref);
+	fx_init_journal(f);
+	err = jbd2_journal_load(&f->j, info);
+	reload_mem(f);
+	return err;
+}
+
+/*
+ * A torn commit block (its checksum fails): the scan ends at its tid
+ * (j_failed_commit), the transactions before it are replayed, and the load
+ * fails with -EFSCORRUPTED as 6.1's jbd2_journal_load does.
+ */
+static void test_jbd2__torn_commit_block_ends_replay(void **state)
+{
+	struct fx *f = *state;
+	struct jbd2_recovery_info info;
+	uint32_t bad;
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	fx_tx(f, (uint32_t[]){ 1, 2 }, (uint8_t[]){ 0x71, 0x72 }, 2);
+	fx_tx(f, (uint32_t[]){ 2, 3 }, (uint8_t[]){ 0x82, 0x83 }, 2);
+	bad = f->j.j_commit_sequence;
+	corrupt_log_block(f, find_commit_block(f, bad), 200);
+	assert_int_equal(crash_load(f, &info), -EFSCORRUPTED);
+	assert_int_equal(f->j.j_failed_commit, bad);
+	assert_int_equal(info.end_transaction, bad);
+	assert_int_equal(info.nr_replayed, 2);
+	assert_true(dev_is_fill(f, 1, 0x71));
+	assert_true(dev_is_fill(f, 2, 0x72));
+	assert_true(dev_is(f, 3, blk(f->initial, 3)));
+}
+
+/* A data block whose tag checksum fails is not written home; the load fails. */
+static void test_jbd2__csum_failing_data_block_skipped(void **state)
+{
+	struct fx *f = *state;
+	struct jbd2_recovery_info info;
+	uint32_t start;
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	start = f->j.j_head;
+	fx_tx(f, (uint32_t[]){ 4, 5, 6 }, (uint8_t[]){ 0x44, 0x55, 0x66 }, 3);
+	corrupt_log_block(f, start + 2, 9);                     /* block 5's copy */
+	assert_int_equal(crash_load(f, &info), -EIO);           /* recovery: -EFSBADCRC */
+	assert_int_equal(info.nr_replayed, 2);
+	assert_true(dev_is_fill(f, 4, 0x44));
+	assert_true(dev_is(f, 5, blk(f->initial, 5)));
+	assert_true(dev_is_fill(f, 6, 0x66));
+}
+
+/* A descriptor whose checksum fails: recovery fails (6.1: at its commit). */
+static void test_jbd2__csum_failing_descriptor_fails_recovery(void **state)
+{
+	struct fx *f = *state;
+	struct jbd2_recovery_info info;
+	uint32_t start;
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	fx_tx(f, (uint32_t[]){ 4 }, (uint8_t[]){ 0x44 }, 1);
+	start = f->j.j_head;
+	fx_tx(f, (uint32_t[]){ 5 }, (uint8_t[]){ 0x55 }, 1);
+	corrupt_log_block(f, start, 600);                       /* unused descriptor space */
+	assert_int_equal(crash_load(f, &info), -EIO);
+	assert_int_equal(info.nr_replayed, 0);
+	assert_true(dev_is(f, 4, blk(f->initial, 4)));
+}
+
+/* Revoke records of 8 bytes (64bit) with the tail checksum are honoured. */
+static void test_jbd2__csum_v3_revoke_honoured(void **state)
+{
+	struct fx *f = *state;
+	struct jbd2_recovery_info info;
+	uint8_t r[BS];
+	uint32_t start;
+	handle_t *h;
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	fx_tx(f, (uint32_t[]){ 7, 8 }, (uint8_t[]){ 0x77, 0x88 }, 2);
+	h = fx_start(f, 1);
+	fx_revoke(f, h, 7);
+	fx_revoke(f, h, 9);
+	fx_stop(f, h);
+	start = f->j.j_head;
+	fx_commit(f);
+	read_log_block(f, start, r);
+	assert_int_equal(get_be32(r + 4), JBD2_REVOKE_BLOCK);
+	assert_int_equal(get_be32(r + 12), 16 + 2 * 8);         /* r_count */
+	assert_int_equal(get_be32(r + 16), 0);
+	assert_int_equal(get_be32(r + 20), 7);
+	assert_int_equal(get_be32(r + 28), 9);
+	assert_int_equal(get_be32(r + BS - 4), ref_csum_hole(ref_seed(), r, BS, BS - 4));
+	fx_crash_verify(f, &info);
+	assert_int_equal(info.nr_revoke_hits, 1);
+	assert_true(dev_is(f, 7, blk(f->initial, 7)));
+	assert_true(dev_is_fill(f, 8, 0x88));
+}
+
+/* A block starting with the big-endian magic: escaped, checksummed, restored. */
+static void test_jbd2__csum_v3_escape_round_trip(void **state)
+{
+	struct fx *f = *state;
+	struct jbd2_recovery_info info;
+	uint8_t d[BS], copy[BS];
+	uint32_t start;
+	handle_t *h;
+
+	g_incompat = CSUM_V3_64BIT;
+	fx_format(f, J_LEN);
+	h = fx_start(f, 1);
+	fx_set(f, 3, 0x3c);
+	put_be32(blk(f->mem, 3), JBD2_MAGIC_NUMBER);
+	fx_dirty(f, h, 3);
+	fx_stop(f, h);
+	start = f->j.j_head;
+	fx_commit(f);
+	read_log_block(f, start, d);
+	assert_int_equal(d[12 + 7], JBD2_FLAG_ESCAPE | JBD2_FLAG_LAST_TAG);
+	read_log_block(f, start + 1, copy);
+	assert_int_equal(get_be32(copy), 0);
+	check_descriptor(f, d, f->j.j_commit_sequence, 1, (uint32_t[]){ 3 }, start + 1);
+	fx_crash_verify(f, &info);
+	read_dev(f, 3, copy);
+	assert_int_equal(get_be32(copy), JBD2_MAGIC_NUMBER);
+	assert_int_equal(copy[4], 0x3c);
+}
+
+/* The journal in three extents out of order: random crashes, csum v3 + 64bit. */
+static void test_jbd2__random_csum_v3_scattered_map(void **state)
+{
+	static const struct jbd2_extent map[] = {
+		{ 0, J_START + 156, 100 }, { 100, J_START, 56 }, { 156, J_START + 56, 100 },
+	};
+	struct fx *f = *state;
+	struct jbd2_recovery_base rb;
+
+	g_incompat = CSUM_V3_64BIT;
+	g_map = map;
+	g_nr_map = 3;
+	for (uint32_t seed = 1; seed <= NR_SEEDS / 5; seed++)
+		run_random_seed(f, seed, J_LEN, false);
+	fx_format(f, J_LEN);
+	assert_int_equal(jbd2_log_block(&f->j, 0), J_START + 156);
+	assert_int_equal(jbd2_log_block(&f->j, 100), J_START);
+	assert_int_equal(jbd2_log_block(&f->j, 255), J_START + 155);
+	fx_tx(f, (uint32_t[]){ 2 }, (uint8_t[]){ 0x22 }, 1);
+	assert_true(jbd2_recovery_prefix(&f->j, &rb));
+	assert_true(jbd2_recovery_base_touches(&f->j, &rb, J_START + 156));    /* the sb */
+	assert_true(jbd2_recovery_base_touches(&f->j, &rb, J_START + 157));    /* log 1 */
+	assert_false(jbd2_recovery_base_touches(&f->j, &rb, J_START + 1));     /* log 101 */
+	jbd2_recovery_base_free(&rb);
+}
+
+/* ------------------------------------------------------------------ */
+/* e2fsprogs reads the model's log (driven by tests/topics/unit.sh)    */
+
+#define IMG_HOMES 70u
+
+/* An mke2fs-made image in a device: the file system the log is written for. */
+struct img {
+	const char *path;
+	struct blkdev *bd;
+	uint32_t nr_blocks;
+	struct jbd2_extent map[16];
+	uint32_t nr_map;
+	uint32_t home[IMG_HOMES];       /* free blocks the transactions journal */
+	uint8_t val[IMG_HOMES];         /* their contents now: one byte value */
+	struct sim_counters ctr;
+};
+
+static uint32_t img_index(const struct img *im, uint32_t blocknr)
+{
+	for (uint32_t i = 0; i < IMG_HOMES; i++)
+		if (im->home[i] == blocknr)
+			return i;
+	fail_msg("block %u is not a home block", blocknr);
+	return 0;
+}
+
+/* Home block i: its byte everywhere; block 1 starts with the magic (escaped). */
+static void img_contents(const struct img *im, uint32_t i, uint8_t *out)
+{
+	memset(out, im->val[i], BS);
+	if (i == 1)
+		put_be32(out, JBD2_MAGIC_NUMBER);
+}
+
+static void img_get_block(void *fs, const struct jbd2_buf *b, uint8_t *out)
+{
+	const struct img *im = fs;
+
+	img_contents(im, img_index(im, b->jb_blocknr), out);
+}
+
+static void img_commit_callback(void *fs, transaction_t *t)
+{
+	(void)fs;
+	(void)t;
+}
+
+static const struct jbd2_fs_ops img_ops = {
+	.get_block = img_get_block,
+	.commit_callback = img_commit_callback,
+};
+
+/* One extent as debugfs's "stat <8>" prints it: "(A-B):C-D" or "(A):C". */
+static void img_extent(struct jbd2_extent *e, const char *tok)
+{
+	uint32_t a, b, c, d;
+
+	if (sscanf(tok, "(%u-%u):%u-%u", &a, &b, &c, &d) == 4) {
+		assert_true(b >= a && d - c == b - a);
+		*e = (struct jbd2_extent){ a, c, b - a + 1 };
+	} else {
+		assert_int_equal(sscanf(tok, "(%u):%u", &a, &c), 2);
+		*e = (struct jbd2_extent){ a, c, 1 };
+	}
+}
+
+/* The extents of debugfs's EXTENTS line, and "b b ..." from the environment. */
+static bool img_parse(struct img *im)
+{
+	const char *m = getenv("EXT4SIM_JBD2_MAP"), *h = getenv("EXT4SIM_JBD2_HOME");
+	int n = 0;
+
+	im->path = getenv("EXT4SIM_JBD2_IMAGE");
+	if (!im->path || !m || !h)
+		return false;
+	for (im->nr_map = 0; (m = strchr(m, '(')) != NULL; m++) {
+		if (strncmp(m, "(ETB", 4) == 0)
+			continue;                       /* an index block, not the journal's */
+		assert_true(im->nr_map < 16);
+		img_extent(&im->map[im->nr_map++], m);
+	}
+	for (uint32_t i = 0; i < IMG_HOMES; i++, h += n)
+		assert_int_equal(sscanf(h, "%u%n", &im->home[i], &n), 1);
+	return true;
+}
+
+static void img_load(struct img *im)
+{
+	uint8_t buf[BS];
+	FILE *fp = fopen(im->path, "rb");
+
+	assert_non_null(fp);
+	fseek(fp, 0, SEEK_END);
+	im->nr_blocks = (uint32_t)(ftell(fp) / BS);
+	rewind(fp);
+	im->bd = blkdev_create(im->nr_blocks, BS);
+	for (uint32_t b = 0; b < im->nr_blocks; b++) {
+		assert_int_equal(fread(buf, BS, 1, fp), 1);
+		blkdev_write_durable(im->bd, b, buf);
+	}
+	fclose(fp);
+}
+
+static void img_store(struct img *im)
+{
+	uint8_t buf[BS];
+	FILE *fp = fopen(im->path, "r+b");
+
+	assert_non_null(fp);
+	for (uint32_t b = 0; b < im->nr_blocks; b++) {
+		blkdev_read(im->bd, b, buf);
+		assert_int_equal(fwrite(buf, BS, 1, fp), 1);
+	}
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* One handle: @n home blocks from @first get @v + i, @rv revoked; a commit. */
+static void img_tx(struct img *im, journal_t *j, uint32_t first, uint32_t n, uint8_t v,
+		   int rv)
+{
+	handle_t *h = jbd2_journal_start(j, n ? n : 1, 1);
+
+	for (uint32_t i = first; i < first + n; i++) {
+		im->val[i] = (uint8_t)(v + i);
+		jbd2_journal_dirty_metadata(h, im->home[i]);
+	}
+	if (rv >= 0)
+		jbd2_journal_revoke(h, im->home[rv]);
+	jbd2_journal_stop(h);
+	jbd2_journal_commit_transaction(j);
+}
+
+/*
+ * With EXT4SIM_JBD2_IMAGE (an mke2fs image), _MAP (its inode 8's extents as
+ * debugfs prints them) and _HOME (70 free blocks): mount its journal with 64bit and csum v3, as
+ * ext4 does, commit three transactions (70 blocks in two descriptors, one
+ * escaped; two rewritten; one revoked), cut the power and write the device
+ * back, for debugfs's logdump and e2fsck's replay.  With _VERIFY set:
+ * check the image after e2fsck replayed it.  Skipped without them.
+ */
+static void test_jbd2__e2fsprogs_image(void **state)
+{
+	static struct img im;
+	struct jbd2_recovery_info info;
+	journal_t j;
+	uint8_t want[BS], got[BS];
+
+	(void)state;
+	if (!img_parse(&im))
+		skip();
+	img_load(&im);
+	if (getenv("EXT4SIM_JBD2_VERIFY")) {
+		for (uint32_t i = 0; i < IMG_HOMES; i++) {
+			im.val[i] = i == 0 ? 0xa0 : i == 2 ? 0xa2 : i == 3 ? 0 : (uint8_t)(0x10 + i);
+			img_contents(&im, i, want);
+			if (i == 3)
+				memset(want, 0, BS);            /* revoked: never written */
+			blkdev_read(im.bd, im.home[i], got);
+			assert_memory_equal(got, want, BS);
+		}
+		blkdev_destroy(im.bd);
+		return;
+	}
+	assert_int_equal(jbd2_journal_init(&j, im.bd, im.map, im.nr_map, &im, &img_ops, &im.ctr), 0);
+	assert_int_equal(jbd2_journal_load(&j, &info), 0);
+	assert_int_equal(jbd2_journal_set_features(&j, 0, 0, CSUM_V3_64BIT), 1);
+	img_tx(&im, &j, 0, IMG_HOMES, 0x10, -1);
+	img_tx(&im, &j, 0, 1, 0xa0, -1);
+	img_tx(&im, &j, 2, 1, 0xa0, 3);
+	blkdev_crash(im.bd);
+	img_store(&im);
+	jbd2_journal_destroy(&j);
+	blkdev_destroy(im.bd);
+}
+
 /* A SIM_ASSERT in the model aborts the binary: say which seed got there. */
 static void on_abort(int sig)
 {
@@ -1549,6 +2236,18 @@ int main(void)
 		T(test_jbd2__counters_top_level_handles_and_commits),
 		T(test_jbd2__clean_release_needs_no_recovery),
 		T(test_jbd2__escaped_blocks_replayed_with_magic),
+		T(test_jbd2__structures_at_kernel_offsets),
+		T(test_jbd2__superblock_as_e2fsprogs_then_features),
+		T(test_jbd2__load_checks_superblock),
+		T(test_jbd2__csum_v3_descriptor_commit_and_tags),
+		T(test_jbd2__tag_sizes_without_csum),
+		T(test_jbd2__torn_commit_block_ends_replay),
+		T(test_jbd2__csum_failing_data_block_skipped),
+		T(test_jbd2__csum_failing_descriptor_fails_recovery),
+		T(test_jbd2__csum_v3_revoke_honoured),
+		T(test_jbd2__csum_v3_escape_round_trip),
+		T(test_jbd2__random_csum_v3_scattered_map),
+		T(test_jbd2__e2fsprogs_image),
 #undef T
 	};
 

@@ -26,6 +26,10 @@
 #include "blkdev.h"
 #include "e2fs_io.h"
 #include "mke2fs.h"
+#include "scenario.h"
+
+/* the loader's and the CLI's smallest device is mke2fs's smallest with a journal */
+_Static_assert(SCN_DISK_BLOCKS_MIN == E2FS_MIN_BLOCKS, "disk_blocks' minimum is mke2fs's");
 
 /* Write the model's image of @nr blocks of @bs bytes to @path: 0, or 1 with a message. */
 static int write_image(const char *path, uint32_t nr, uint32_t bs)
