@@ -117,6 +117,12 @@ void e2ref_set_block(struct e2ref *r, uint64_t blk, bool used)
 	ext2fs_mark_super_dirty(r->fs);
 }
 
+bool e2ref_group_desc_csum_ok(const struct e2ref *r, uint32_t group)
+{
+	assert_true(group < r->fs->group_desc_count);
+	return ext2fs_group_desc_csum_verify(r->fs, group);
+}
+
 /* Put @desc (the model's bytes) in libext2fs's table as group @group's. */
 static void load_desc(struct e2ref *r, uint32_t group, const void *desc)
 {

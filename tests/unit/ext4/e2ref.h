@@ -70,6 +70,8 @@ bool e2ref_block_in_use(const struct e2ref *r, uint64_t blk);
 /* Mark or clear @blk; its group loses BLOCK_UNINIT, so that the bitmap is written. */
 void e2ref_set_block(struct e2ref *r, uint64_t blk, bool used);
 
+/* ext2fs_group_desc_csum_verify(): group @group's descriptor as the device holds it. */
+bool e2ref_group_desc_csum_ok(const struct e2ref *r, uint32_t group);
 /* The checksums libext2fs computes, over the model's bytes. */
 uint16_t e2ref_group_desc_csum(struct e2ref *r, uint32_t group, const void *desc);
 bool e2ref_block_bitmap_csum_ok(struct e2ref *r, uint32_t group, const void *desc,
