@@ -993,8 +993,9 @@ static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
  * chk_meta_as_expected() answers as comparing the two metadata hashes does, on
  * an overlay of a device with a journal to replay: mounted as it is, with a
  * logged metadata block changed (the replay repairs it: both say yes), with any
- * other metadata block changed (both say no), with a block past the metadata
- * changed (both say yes).
+ * other block of the journaled set changed (ext4_journaled_set: both say no, or
+ * the mount refuses a checksum that fails), with a free data block changed
+ * (both say yes).
  */
 static bool meta_hashes_agree(struct fx_world *w, uint32_t change_blk, bool *ok, bool *mounted)
 {
