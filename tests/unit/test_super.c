@@ -10,7 +10,8 @@
  * image, for block sizes 1, 2 and 4 KiB and device sizes that end a group
  * early, inside a byte and inside a word; mke2fs's block bitmap is
  * compared bit by bit with "every block the layout names used, every other
- * block free", and every block has a role's name.  Mount's free-space map
+ * block free", and every block's role (ext4_block_role) with what
+ * libext2fs says it is.  Mount's free-space map
  * is compared block by block with a bitmap of random runs libext2fs writes
  * (long runs of each value, single bits, and both at once, with the groups'
  * checksums), and its free count with the bitmap's zero bits.
@@ -132,6 +133,72 @@ static void check_bitmap(const struct ext4_fs *fs, struct e2ref *r)
 		assert_true(b[i / 8] & (1u << (i % 8)));
 }
 
+/* Name [@start, @start + @len) @role in @want (every block of it inside the device). */
+static void name_range(const char **want, uint64_t nr, uint64_t start, uint64_t len,
+		       const char *role)
+{
+	assert_true(start + len <= nr);
+	for (uint64_t b = start; b < start + len; b++)
+		want[b] = role;
+}
+
+/* The blocks of inode @ino (a directory or the journal), named @role. */
+static void name_inode(const char **want, uint64_t nr, struct e2ref *r, uint32_t ino,
+		       uint32_t bs, const char *role)
+{
+	uint64_t size = 0, i_blocks = 0;
+
+	assert_int_equal(e2ref_read_inode(r, ino, &size, &i_blocks), 0);
+	for (uint64_t l = 0; l < size / bs; l++)
+		name_range(want, nr, e2ref_bmap(r, ino, l), 1, role);
+}
+
+/*
+ * The role ext4_block_role() gives every block is what libext2fs says the
+ * block is: each group's superblock copy, descriptor table and reserved GDT
+ * blocks, bitmaps and inode table, the journal's, the root directory's and
+ * lost+found's blocks, the resize inode's block, and data for the rest.
+ */
+static void check_roles(const struct ext4_fs *fs, struct e2ref *r)
+{
+	const struct ext4_layout *lay = &fs->lay;
+	const char **want = calloc(lay->nr_blocks, sizeof(*want));
+	struct e2ref_geom g;
+
+	assert_non_null(want);
+	e2ref_geom(r, &g);
+	for (uint32_t b = 0; b < lay->nr_blocks; b++)
+		want[b] = b < g.first_data_block ? "boot block" : "data";
+	for (uint32_t k = 0; k < g.groups; k++) {
+		struct e2ref_group eg;
+		uint64_t sb, gdt;
+
+		if (e2ref_group_super(r, k, &sb, &gdt)) {
+			name_range(want, lay->nr_blocks, sb, 1, k ? "superblock backup" : "superblock");
+			name_range(want, lay->nr_blocks, gdt, g.gdt_blocks,
+				   k ? "group descriptor backup" : "group descriptors");
+			name_range(want, lay->nr_blocks, gdt + g.gdt_blocks, g.reserved_gdt_blocks,
+				   "reserved GDT block");
+		}
+		e2ref_group(r, k, &eg);
+		name_range(want, lay->nr_blocks, eg.block_bitmap, 1, "block bitmap");
+		name_range(want, lay->nr_blocks, eg.inode_bitmap, 1, "inode bitmap");
+		name_range(want, lay->nr_blocks, eg.inode_table, g.inode_table_blocks, "inode table");
+	}
+	name_inode(want, lay->nr_blocks, r, EXT4_JOURNAL_INO, lay->block_size, "journal");
+	name_inode(want, lay->nr_blocks, r, EXT4_ROOT_INO, lay->block_size, "root directory");
+	name_inode(want, lay->nr_blocks, r, EXT4_LOST_FOUND_INO, lay->block_size, "lost+found");
+	name_range(want, lay->nr_blocks, e2ref_resize_dind(r), 1, "resize inode");
+	for (uint32_t b = 0; b < lay->nr_blocks; b++) {
+		const char *got = ext4_block_role(lay, b);
+
+		if (!got || strcmp(got, want[b]))
+			fail_msg("%u blocks of %u: block %u is \"%s\", libext2fs: %s", lay->nr_blocks,
+				 lay->block_size, b, got ? got : "(none)", want[b]);
+	}
+	free(want);
+}
+
 /*
  * The geometry mount reads is libext2fs's (dumpe2fs's) for the same image:
  * 1, 2 and 4 KiB blocks; devices of one group, with a last group mke2fs
@@ -152,6 +219,7 @@ static void test_super__geometry_matches_libext2fs(void **state)
 			check_groups(&w->fs, r);
 			check_journal_map(&w->fs, r);
 			check_bitmap(&w->fs, r);
+			check_roles(&w->fs, r);
 			e2ref_free(r);
 			fx_world_free(w);
 		}

@@ -60,6 +60,9 @@ void e2ref_geom(const struct e2ref *r, struct e2ref_geom *g)
 	g->inode_size = EXT2_INODE_SIZE(sb);
 	g->desc_size = EXT2_DESC_SIZE(sb);
 	g->groups = r->fs->group_desc_count;
+	g->gdt_blocks = (uint32_t)r->fs->desc_blocks;
+	g->reserved_gdt_blocks = sb->s_reserved_gdt_blocks;
+	g->inode_table_blocks = r->fs->inode_blocks_per_group;
 }
 
 void e2ref_group(const struct e2ref *r, uint32_t group, struct e2ref_group *out)
@@ -70,6 +73,27 @@ void e2ref_group(const struct e2ref *r, uint32_t group, struct e2ref_group *out)
 	out->inode_table = ext2fs_inode_table_loc(r->fs, group);
 	out->flags = ext2fs_bg_flags(r->fs, group);
 	out->checksum = ext2fs_bg_checksum(r->fs, group);
+}
+
+bool e2ref_group_super(struct e2ref *r, uint32_t group, uint64_t *sb, uint64_t *gdt)
+{
+	blk64_t super = 0, old_desc = 0, new_desc = 0;
+	blk_t used = 0;
+
+	assert_int_equal(ext2fs_super_and_bgd_loc2(r->fs, group, &super, &old_desc, &new_desc,
+						   &used), 0);
+	assert_int_equal(new_desc, 0);          /* no meta_bg */
+	*sb = super;
+	*gdt = old_desc;
+	return ext2fs_bg_has_super(r->fs, group);
+}
+
+uint64_t e2ref_resize_dind(struct e2ref *r)
+{
+	struct ext2_inode in;
+
+	assert_int_equal(ext2fs_read_inode(r->fs, EXT2_RESIZE_INO, &in), 0);
+	return in.i_block[EXT2_DIND_BLOCK];
 }
 
 uint64_t e2ref_bmap(struct e2ref *r, uint32_t ino, uint64_t lblk)

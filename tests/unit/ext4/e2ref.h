@@ -26,6 +26,8 @@ struct e2ref_geom {
 	uint64_t blocks_count;
 	uint32_t first_data_block, blocks_per_group, inodes_per_group;
 	uint32_t inode_size, desc_size, groups;
+	uint32_t gdt_blocks, reserved_gdt_blocks;       /* fs->desc_blocks, s_reserved_gdt_blocks */
+	uint32_t inode_table_blocks;                    /* fs->inode_blocks_per_group */
 };
 
 /* One group's tables, as dumpe2fs's group lines print them. */
@@ -59,6 +61,13 @@ void e2ref_close_write(struct e2ref *r);
 
 void e2ref_geom(const struct e2ref *r, struct e2ref_geom *g);
 void e2ref_group(const struct e2ref *r, uint32_t group, struct e2ref_group *out);
+/*
+ * ext2fs_super_and_bgd_loc2(): does group @group hold a superblock copy
+ * (then its block and its descriptor table's first block)?
+ */
+bool e2ref_group_super(struct e2ref *r, uint32_t group, uint64_t *sb, uint64_t *gdt);
+/* The block of the resize inode's doubly-indirect block (i_block[EXT2_DIND_BLOCK]), or 0. */
+uint64_t e2ref_resize_dind(struct e2ref *r);
 /* ext2fs_bmap2(): inode @ino's block @lblk; 0 for a hole. */
 uint64_t e2ref_bmap(struct e2ref *r, uint32_t ino, uint64_t lblk);
 /* i_size of inode @ino (ext2fs_read_inode_full, which verifies its checksum): the error. */
