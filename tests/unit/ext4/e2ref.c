@@ -63,6 +63,8 @@ void e2ref_geom(const struct e2ref *r, struct e2ref_geom *g)
 	g->gdt_blocks = (uint32_t)r->fs->desc_blocks;
 	g->reserved_gdt_blocks = sb->s_reserved_gdt_blocks;
 	g->inode_table_blocks = r->fs->inode_blocks_per_group;
+	g->feature_incompat = sb->s_feature_incompat;
+	g->last_orphan = sb->s_last_orphan;
 }
 
 void e2ref_group(const struct e2ref *r, uint32_t group, struct e2ref_group *out)

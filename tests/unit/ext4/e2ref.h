@@ -28,6 +28,7 @@ struct e2ref_geom {
 	uint32_t inode_size, desc_size, groups;
 	uint32_t gdt_blocks, reserved_gdt_blocks;       /* fs->desc_blocks, s_reserved_gdt_blocks */
 	uint32_t inode_table_blocks;                    /* fs->inode_blocks_per_group */
+	uint32_t feature_incompat, last_orphan;         /* s_feature_incompat, s_last_orphan */
 };
 
 /* One group's tables, as dumpe2fs's group lines print them. */

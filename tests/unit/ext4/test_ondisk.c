@@ -17,6 +17,10 @@
  * punch that empties a leaf frees its block, revoked in the running
  * transaction and allocatable only after the commit; truncate to 0 leaves
  * depth 0, no leaf and no block.
+ * The superblock's state: needs_recovery set on the device while mounted,
+ * cleared by a clean unmount, left by a crash; a tree recovered from the
+ * log reads back through libext2fs; an orphan left by a crash is truncated
+ * at mount and the list (s_last_orphan) is empty again.
  * Mount refuses, naming the reason: a feature the model does not handle
  * (inline_data, orphan_file, bigalloc: set in a superblock whose checksum
  * libext2fs recomputed), a superblock whose checksum fails, a group
@@ -296,6 +300,110 @@ static void test_ondisk__extent_tree_grows_splits_and_shrinks(void **state)
 	fx_world_free(w);
 }
 
+/* ---- the superblock's state, recovery and the orphan list ---- */
+
+/* The superblock as the device durably holds it, through libext2fs. */
+static void durable_super(struct fx_world *w, struct e2ref_geom *g)
+{
+	struct e2ref *r = ref_open(w->bd);
+
+	e2ref_geom(r, g);
+	e2ref_free(r);
+}
+
+/*
+ * needs_recovery is set on the device while the file system is mounted
+ * (ext4_setup_super) and cleared by a clean unmount; a crash leaves it set.
+ */
+static void test_ondisk__needs_recovery_while_mounted(void **state)
+{
+	struct ext4_mount_opts o = fx_opts(4096, DATA_ORDERED, true, DISK_BLOCKS);
+	struct fx_world *w = fx_world_format(&o);
+	struct e2ref_geom g;
+
+	(void)state;
+	durable_super(w, &g);
+	assert_false(g.feature_incompat & EXT4_FEATURE_INCOMPAT_RECOVER);      /* mke2fs's */
+	fx_world_mount(w);
+	durable_super(w, &g);
+	assert_true(g.feature_incompat & EXT4_FEATURE_INCOMPAT_RECOVER);
+	fx_world_unmount(w);
+	durable_super(w, &g);
+	assert_false(g.feature_incompat & EXT4_FEATURE_INCOMPAT_RECOVER);
+	fx_world_mount(w);
+	write_every_other(w, 0, 3);
+	fx_world_crash(w);
+	durable_super(w, &g);
+	assert_true(g.feature_incompat & EXT4_FEATURE_INCOMPAT_RECOVER);
+	fx_world_mount(w);
+	fx_world_free(w);
+}
+
+/*
+ * A tree of two leaves committed by fsync and lost from memory by a crash:
+ * recovery writes the logged blocks home, and libext2fs reads the image
+ * (every checksum verified) with the extents the model had before the crash.
+ */
+static void test_ondisk__recovered_tree_reads_back(void **state)
+{
+	static struct e2ref_extent before[MAX_EXT], after[MAX_EXT];
+	struct ext4_mount_opts o = fx_opts(1024, DATA_ORDERED, true, DISK_BLOCKS);
+	struct fx_world *w = fx_world_new(&o);
+	uint32_t n;
+
+	(void)state;
+	write_every_other(w, 0, 85);
+	n = model_extents(&w->fs, before);
+	assert_int_equal(n, 85);
+	fx_world_crash(w);
+	fx_world_mount(w);
+	assert_true(w->ri.nr_replayed > 0);     /* the homes were stale: the log had them */
+	assert_int_equal(model_extents(&w->fs, after), n);
+	assert_memory_equal(after, before, n * sizeof(before[0]));
+	assert_int_equal(unmount_and_read(w).nr_leaves, 2);
+	fx_world_free(w);
+}
+
+/*
+ * The orphan list: an inode added (s_last_orphan = 12, committed) and lost
+ * in a crash is truncated at the next mount to its size, the blocks a
+ * KEEP_SIZE fallocate put past EOF freed, and the list is empty again, as
+ * libext2fs reads the image.
+ */
+static void test_ondisk__orphan_cleanup_at_mount(void **state)
+{
+	struct ext4_mount_opts o = fx_opts(1024, DATA_ORDERED, true, DISK_BLOCKS);
+	struct fx_world *w = fx_world_new(&o);
+	struct e2ref_geom g;
+	struct e2ref_tree t;
+	handle_t *h;
+
+	(void)state;
+	for (uint32_t i = 0; i < 3; i++)
+		write_block(w, i, 0x61);
+	assert_int_equal(ext4_fallocate(&w->fs, FALLOC_FL_KEEP_SIZE, 3 * 1024, 10 * 1024), 0);
+	fsync_ok(w);
+	{
+		static struct e2ref_extent x[MAX_EXT];
+
+		assert_int_equal(model_extents(&w->fs, x), 2);  /* written 0-2, unwritten 3-12 */
+	}
+	h = ext4_journal_start(&w->fs, "ext4_truncate", HT_TRUNCATE, 8);
+	assert_non_null(h);
+	assert_int_equal(ext4_orphan_add(&w->fs, h), 0);
+	assert_int_equal(ext4_journal_stop(&w->fs, "ext4_truncate", h), 0);
+	jbd2_journal_commit_transaction(&w->fs.journal);
+	fx_world_crash(w);
+	fx_world_mount(w);                      /* recovery, then ext4_orphan_cleanup */
+	assert_false(w->fs.inode.i_orphan);
+	t = unmount_and_read(w);
+	assert_int_equal(t.nr_extents, 1);      /* blocks 0-2 only */
+	assert_int_equal(w->fs.inode.i_size, 3 * 1024);
+	durable_super(w, &g);
+	assert_int_equal(g.last_orphan, 0);
+	fx_world_free(w);
+}
+
 /* ---- what mount refuses ---- */
 
 /* Mount @w's device: it must fail, with a reason that contains @reason. */
@@ -418,6 +526,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_ondisk__checksums_equal_libext2fs, fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__extent_tree_grows_splits_and_shrinks,
 					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_ondisk__needs_recovery_while_mounted,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_ondisk__recovered_tree_reads_back, fx_world_leftover),
+		cmocka_unit_test_teardown(test_ondisk__orphan_cleanup_at_mount, fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__mount_refuses_unhandled_features,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__mount_refuses_bad_checksums,
