@@ -175,7 +175,6 @@ static uint32_t count_state(const struct fixture *f, uint8_t state)
 	return n;
 }
 
-
 static void check_state(struct fixture *f, uint64_t seed, int step)
 {
 	uint64_t want_free;
