@@ -24,7 +24,9 @@
  * Mount refuses, naming the reason: a feature the model does not handle
  * (inline_data, orphan_file, bigalloc: set in a superblock whose checksum
  * libext2fs recomputed), a superblock whose checksum fails, a group
- * descriptor whose checksum fails; the same image unchanged mounts.
+ * descriptor whose checksum fails; the same image unchanged mounts.  A
+ * block bitmap whose checksum fails mounts, its group left out of the
+ * allocator.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -520,6 +522,42 @@ static void test_ondisk__mount_refuses_bad_checksums(void **state)
 	fx_world_free(w);
 }
 
+/*
+ * A block bitmap whose checksum fails does not stop the mount: its group
+ * gives the allocator nothing (ext4_read_block_bitmap's
+ * EXT4_GROUP_INFO_BBITMAP_CORRUPT), the other groups' free blocks stay.
+ */
+static void test_ondisk__corrupt_block_bitmap_leaves_its_group_out(void **state)
+{
+	struct ext4_mount_opts o = fx_opts(1024, DATA_ORDERED, true, DISK_BLOCKS);
+	struct fx_world *w = fx_world_new(&o);
+	uint32_t bb = ext4_block_bitmap(&w->fs, 1), first = ext4_group_first_block_no(&w->fs.lay, 1);
+	uint32_t end = first + ext4_group_nr_blocks(&w->fs.lay, 1);
+	uint64_t free0 = w->fs.s_freeclusters, free1;
+	struct ext4_group_desc gd;
+	uint8_t *b = malloc(o.block_size);
+	uint32_t pblk = 0;
+
+	(void)state;
+	assert_non_null(b);
+	assert_int_equal(w->fs.lay.groups_count, 2);
+	ext4_get_group_desc(&w->fs, 1, &gd);
+	assert_false(gd.bg_flags & EXT4_BG_BLOCK_UNINIT);      /* read from the device */
+	free1 = bitmap_range_cardinality(w->fs.free_map, first, end);
+	assert_true(free1 > 0 && free1 < free0);
+	fx_world_unmount(w);
+	blkdev_read(w->bd, bb, b);
+	b[o.block_size - 1] ^= 0x80;            /* a bit past the group's last block */
+	blkdev_write_durable(w->bd, bb, b);
+	fx_world_mount(w);
+	assert_int_equal(bitmap_range_cardinality(w->fs.free_map, first, end), 0);
+	assert_int_equal(w->fs.s_freeclusters, free0 - free1);
+	assert_true(bitmap_next_set(w->fs.free_map, w->fs.lay.data_start, &pblk));
+	assert_true(pblk < first);
+	free(b);
+	fx_world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -533,6 +571,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_ondisk__mount_refuses_unhandled_features,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__mount_refuses_bad_checksums,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_ondisk__corrupt_block_bitmap_leaves_its_group_out,
 					  fx_world_leftover),
 	};
 
