@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <sys/types.h>
+#include <et/com_err.h>
 #include <ext2fs/ext2fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,16 @@ struct e2ref *e2ref_open(struct blkdev *bd, bool ignore_csum, long *err)
 		return NULL;
 	}
 	r->fs->now = E2FS_MKFS_TIME;    /* no clock in what a flush writes */
+	return r;
+}
+
+struct e2ref *e2ref_open_ok(struct blkdev *bd)
+{
+	long err = -1;
+	struct e2ref *r = e2ref_open(bd, false, &err);
+
+	if (!r)
+		fail_msg("ext2fs_open: error %ld (%s)", err, error_message(err));
 	return r;
 }
 

@@ -55,6 +55,8 @@ struct e2ref_tree {
 
 /* Open @bd; *@err gets ext2fs_open's error (then NULL is returned). */
 struct e2ref *e2ref_open(struct blkdev *bd, bool ignore_csum, long *err);
+/* The same, checksums verified: the test fails with libext2fs's error. */
+struct e2ref *e2ref_open_ok(struct blkdev *bd);
 /* Close without writing anything. */
 void e2ref_free(struct e2ref *r);
 /* Write what libext2fs changed (bitmaps, descriptors, superblock) and close. */

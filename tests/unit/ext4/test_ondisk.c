@@ -47,16 +47,6 @@
 #define DISK_BLOCKS 16384u
 #define MAX_EXT 400u
 
-static struct e2ref *ref_open(struct blkdev *bd)
-{
-	long err = -1;
-	struct e2ref *r = e2ref_open(bd, false, &err);
-
-	if (!r)
-		fail_msg("ext2fs_open: error %ld", err);
-	return r;
-}
-
 /* One block of @fill at file block @lblk, through the page cache. */
 static void write_block(struct fx_world *w, uint32_t lblk, uint8_t fill)
 {
@@ -165,7 +155,7 @@ static struct e2ref_tree unmount_and_read(struct fx_world *w)
 	for (uint32_t i = 0; i < n; i++)
 		blocks += want[i].len;
 	fx_world_unmount(w);
-	r = ref_open(w->bd);
+	r = e2ref_open_ok(w->bd);
 	for (uint32_t g = 0; g < w->fs.lay.groups_count; g++)
 		assert_true(e2ref_group_desc_csum_ok(r, g));
 	assert_int_equal(e2ref_read_bitmaps(r), 0);
@@ -197,7 +187,7 @@ static void test_ondisk__checksums_equal_libext2fs(void **state)
 	for (unsigned s = 0; s < sizeof(bss) / sizeof(bss[0]); s++) {
 		struct ext4_mount_opts o = fx_opts(bss[s], DATA_ORDERED, true, DISK_BLOCKS);
 		struct fx_world *w = fx_world_new(&o);
-		struct e2ref *r = ref_open(w->bd);
+		struct e2ref *r = e2ref_open_ok(w->bd);
 		struct e2ref_tree t;
 
 		write_every_other(w, 0, w->fs.lay.extents_per_block + 1);
@@ -307,7 +297,7 @@ static void test_ondisk__extent_tree_grows_splits_and_shrinks(void **state)
 /* The superblock as the device durably holds it, through libext2fs. */
 static void durable_super(struct fx_world *w, struct e2ref_geom *g)
 {
-	struct e2ref *r = ref_open(w->bd);
+	struct e2ref *r = e2ref_open_ok(w->bd);
 
 	e2ref_geom(r, g);
 	e2ref_free(r);
@@ -472,7 +462,7 @@ static void test_ondisk__mount_refuses_unhandled_features(void **state)
 		struct ext4_mount_opts o = fx_opts(1024u << i, DATA_ORDERED, true, DISK_BLOCKS);
 		struct fx_world *w = fx_world_format(&o);
 		uint8_t *orig = malloc(o.block_size);
-		struct e2ref *r = ref_open(w->bd);
+		struct e2ref *r = e2ref_open_ok(w->bd);
 
 		assert_non_null(orig);
 		sb_io(w, orig, false);
