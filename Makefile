@@ -57,11 +57,15 @@ TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # logreplay's unit test lives with the real-kernel tools (tests/unit/ is full)
 TEST_BIN += $(BUILD)/tests/test_logwrites
-# the unit tests of subfolders of tests/unit/ (tests/unit/ is full): e2fs/
+# the unit tests of subfolders of tests/unit/ (tests/unit/ is full): e2fs/, ext4/
 SUB_TEST_SRC := $(sort $(wildcard tests/unit/e2fs/test_*.c))
 TEST_BIN += $(patsubst tests/unit/e2fs/%.c,$(BUILD)/tests/%,$(SUB_TEST_SRC))
-# linked into every unit test: the world fixture, and CMOCKA_TEST_FILTER (tests/README.md)
-TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c))
+EXT4_TEST_SRC := $(sort $(wildcard tests/unit/ext4/test_*.c))
+TEST_BIN += $(patsubst tests/unit/ext4/%.c,$(BUILD)/tests/%,$(EXT4_TEST_SRC))
+# linked into every unit test: the world fixture, CMOCKA_TEST_FILTER (tests/README.md) and
+# the libext2fs reference of the on-disk tests (tests/unit/ext4/e2ref.h)
+TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c \
+	tests/unit/ext4/e2ref.c))
 # the recorded real-kernel corpora replayed in one process (tests/kernel/replay.c)
 REPLAY_BIN := $(BUILD)/tests/replay
 # parses JSON back in the tests (tests/fuzz/json_check.c, the harnesses' JSON reader)
@@ -99,6 +103,10 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_FIXTURE) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/ext4/test_%.o $(TEST_FIXTURE) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/test_mke2fs: $(BUILD)/obj/tests/unit/e2fs/test_mke2fs.o \
 		$(BUILD)/obj/tests/cmocka-filter.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -121,7 +129,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/f
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -fsanitize=fuzzer -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/unit/ext4/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
 
 deps:
 	@scripts/install-deps

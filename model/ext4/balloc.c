@@ -330,7 +330,7 @@ static const char *const role_names[ROLE_COUNT] = {
 	[ROLE_BLOCK_BITMAP] = "block bitmap", [ROLE_INODE_BITMAP] = "inode bitmap",
 	[ROLE_INODE_TABLE] = "inode table", [ROLE_JOURNAL] = "journal",
 	[ROLE_ROOT_DIR] = "root directory", [ROLE_LOST_FOUND] = "lost+found",
-	[ROLE_EXTENT_BLOCK] = "extent block",
+	[ROLE_RESIZE] = "resize inode", [ROLE_EXTENT_BLOCK] = "extent block",
 };
 
 /* Append [start, start + len) as @role, merged with the last range when they touch. */

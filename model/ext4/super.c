@@ -620,7 +620,7 @@ static void check_extents_allocated(const struct ext4_fs *fs)
 		if (e->es_state == ES_DELAYED)
 			continue;
 		SIM_ASSERT((uint64_t)e->es_pblk + e->es_len <= fs->lay.nr_blocks); /* (2) */
-		SIM_ASSERT(!strcmp(ext4_block_role(&fs->lay, e->es_pblk), "data"));    /* (2) */
+		SIM_ASSERT(ext4_is_data_block(fs, e->es_pblk));                    /* (2) */
 		SIM_ASSERT(!ext4_ext_is_leaf(fs, e->es_pblk));                      /* (2) */
 		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, e->es_pblk,
 						    (uint64_t)e->es_pblk + e->es_len) == 0); /* (2) */

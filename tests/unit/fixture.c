@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "mke2fs.h"
 
 /* The world not yet freed: what a failed test leaves for fx_world_leftover(). */
 static struct fx_world *fx_live;
@@ -40,14 +41,16 @@ struct ext4_mount_opts fx_opts(uint32_t bs, enum ext4_data_mode data, bool delal
 struct fx_world *fx_world_format(const struct ext4_mount_opts *o)
 {
 	struct fx_world *w = calloc(1, sizeof(*w));
+	const char *why = NULL;
 
 	assert_non_null(w);
 	assert_null(fx_live);           /* one world at a time */
 	fx_live = w;
 	w->o = *o;
 	w->sem = *fx_default_sem();
-	w->bd = blkdev_create(o->disk_blocks, o->block_size);  /* every block the sentinel */
-	ext4_mkfs(w->bd, &w->o);
+	w->bd = mke2fs_device(o->disk_blocks, o->block_size, &why);      /* mke2fs's image */
+	if (!w->bd)
+		fail_msg("mke2fs_device(%u, %u): %s", o->disk_blocks, o->block_size, why);
 	chk_init(&w->chk, o->block_size);
 	return w;
 }

@@ -1,6 +1,6 @@
 /*
  * fixture.h - the world the unit tests build the way sim/run.c does: a
- * sentinel-filled block device, mkfs, mount, run counters and the checker;
+ * device holding mke2fs's image (e2fs/mke2fs.h), mount, run counters and the checker;
  * with the model's invariant checks (ext4_check_state, which runs the
  * journal's and the device's) wherever a world is checked or freed.
  *
@@ -38,7 +38,7 @@ const struct ext4_semantics *fx_default_sem(void);
 /* Mount options as sim/run.c sets them (no delalloc in data=journal). */
 struct ext4_mount_opts fx_opts(uint32_t bs, enum ext4_data_mode data, bool delalloc,
 			       uint32_t disk_blocks);
-/* Device and mkfs only: a test may change the device before fx_world_mount(). */
+/* The device as mke2fs made it, not mounted: a test may change the device before fx_world_mount(). */
 struct fx_world *fx_world_format(const struct ext4_mount_opts *o);
 void fx_world_mount(struct fx_world *w);
 /* fx_world_format() + fx_world_mount(). */

@@ -626,6 +626,8 @@ static void test_blkdev__sum_counts_blocks_that_differ_from_base(void **state)
 	blkdev_destroy(b);
 	blkdev_destroy(plain);
 	blkdev_base_put(base);
+}
+
 /* --- the device as an image file --- */
 
 #define IMG_BS 4096u

@@ -1,19 +1,22 @@
 /*
  * test_mballoc.c - block allocation and freeing (model/ext4/mballoc.c:
  * ext4_mb_new_blocks, ext4_free_blocks, and ext4_mb_release_freed through
- * the jbd2 commit callback) on a freshly made and mounted 4096-block file
- * system, against a reference array with one state per data block: free,
- * owned by the test, or freed-but-uncommitted.
+ * the jbd2 commit callback) on mke2fs's 4096-block, 1 KiB file system
+ * (e2fs/mke2fs.h), freshly mounted, against a reference array with one
+ * state per block: metadata (every block the layout names: superblock,
+ * descriptors, bitmaps, inode table, journal, directories; block 0 below
+ * s_first_data_block), free, owned by the test, or freed-but-uncommitted.
  *
  * The reference predicts every allocation exactly, as mballoc.c documents
- * it: the first free block at or after the goal (a goal outside the data
- * area means its start), else the first free block of the data area, then
+ * it: the first free block at or after the goal (a goal past the device
+ * means s_first_data_block), else the first free block of the device, then
  * as many free blocks after it as asked for; -ENOSPC when nothing is free.
  * A freed block is free again at once in data=writeback and only after
  * the freeing transaction commits in data=ordered and data=journal.  After
  * every step: s_freeclusters counts free plus freed-uncommitted blocks, the
  * in-memory free map holds exactly the free blocks, and the block bitmap
- * buffer has a bit set exactly for the owned blocks and the metadata.
+ * buffer has a bit set exactly for the owned blocks and the metadata, and at
+ * mount it is mke2fs's: the metadata blocks used, every other block free.
  * Targeted tests cover goals, ENOSPC, reuse before and after commit, and a
  * crash after commit.
  */
@@ -30,6 +33,7 @@
 #include "bitmap.h"
 #include "blkdev.h"
 #include "ext4.h"
+#include "mke2fs.h"
 #include "prng.h"
 
 /* The default profile's semantics. */
@@ -48,7 +52,7 @@ static const struct ext4_semantics *default_sem(void)
 #define STEPS 400
 #define CREDITS 8
 
-enum { B_FREE, B_OWNED, B_PENDING };    /* reference block states */
+enum { B_FREE, B_OWNED, B_PENDING, B_META };     /* reference block states */
 
 struct fixture {
 	struct blkdev *bd;
@@ -70,12 +74,20 @@ static void mount_fs(struct fixture *f)
 	f->seen_commit = f->fs.journal.j_commit_sequence;
 }
 
+/* Block @b's bit in its group's bitmap buffer; the boot block (below s_first_data_block) as used. */
+static bool bitmap_buffer_bit(const struct ext4_fs *fs, uint32_t b)
+{
+	return b < fs->lay.first_data_block || ext4_bitmap_bit(fs, b);
+}
+
 static struct fixture *setup_fs(enum ext4_data_mode mode)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
+	const char *why = NULL;
 
 	assert_non_null(f);
-	f->bd = blkdev_create(NR_BLOCKS, BS);
+	f->bd = mke2fs_device(NR_BLOCKS, BS, &why);
+	assert_non_null(f->bd);
 	f->o = (struct ext4_mount_opts){
 		.block_size = BS,
 		.data = mode,
@@ -84,12 +96,16 @@ static struct fixture *setup_fs(enum ext4_data_mode mode)
 		.auto_da_alloc = true,
 		.disk_blocks = NR_BLOCKS,
 	};
-	ext4_mkfs(f->bd, &f->o);
 	mount_fs(f);
 	assert_true(f->fs.lay.data_start < f->fs.lay.nr_blocks);
 	assert_int_equal(f->fs.lay.nr_blocks, NR_BLOCKS);
-	for (uint32_t b = 0; b < NR_BLOCKS; b++)
-		f->ref[b] = b < f->fs.lay.data_start ? B_OWNED : B_FREE;
+	/* mke2fs's image: every block of the layout's metadata in use, every other free */
+	for (uint32_t b = 0; b < NR_BLOCKS; b++) {
+		f->ref[b] = ext4_is_data_block(&f->fs, b) ? B_FREE : B_META;
+		if (bitmap_buffer_bit(&f->fs, b) != (f->ref[b] == B_META))
+			fail_msg("mke2fs's bitmap: block %u (%s) in use %d", b,
+				 ext4_block_role(&f->fs.lay, b), bitmap_buffer_bit(&f->fs, b));
+	}
 	return f;
 }
 
@@ -159,14 +175,6 @@ static uint32_t count_state(const struct fixture *f, uint8_t state)
 	return n;
 }
 
-static bool bitmap_buffer_bit(const struct ext4_fs *fs, uint32_t b)
-{
-	uint32_t bpb = fs->opts.block_size * 8;
-	const uint8_t *byte = fs->meta[fs->lay.bitmap_start + b / bpb] + (b % bpb) / 8;
-
-	return (*byte >> (b % 8)) & 1;
-}
-
 static void check_state(struct fixture *f, uint64_t seed, int step)
 {
 	uint64_t want_free;
@@ -183,7 +191,7 @@ static void check_state(struct fixture *f, uint64_t seed, int step)
 		if (allocatable != (f->ref[b] == B_FREE))
 			fail_msg("seed=%llu step=%d: block %u allocatable=%d, reference state %u",
 				 (unsigned long long)seed, step, b, allocatable, f->ref[b]);
-		if (bitmap_buffer_bit(&f->fs, b) != (f->ref[b] == B_OWNED))
+		if (bitmap_buffer_bit(&f->fs, b) != (f->ref[b] == B_OWNED || f->ref[b] == B_META))
 			fail_msg("seed=%llu step=%d: bitmap buffer bit %u = %d, reference state %u",
 				 (unsigned long long)seed, step, b, bitmap_buffer_bit(&f->fs, b),
 				 f->ref[b]);
@@ -252,7 +260,9 @@ static uint32_t pick_goal(struct prng *p, const struct fixture *f)
 
 	switch (prng_below(p, 10)) {
 	case 0:
-		return prng_below(p, 2) ? outside[prng_below(p, 4)] : ds - 1;
+		if (prng_below(p, 2) && pick_block(p, f, B_META, &b))
+			return b;               /* a metadata block: the next free after it */
+		return outside[prng_below(p, 4)];
 	case 1:
 	case 2:
 		if (pick_block(p, f, B_PENDING, &b))
@@ -344,25 +354,56 @@ static uint32_t alloc_one(struct fixture *f, uint32_t goal)
 	start_handle(f);
 	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, goal, 1, true, &pblk, &got), 0);
 	assert_int_equal(got, 1);
+	f->ref[pblk] = B_OWNED;
 	return pblk;
 }
 
-/* A free goal is honoured; a goal outside the data area means its start. */
+/* The reference's first free block at or after @from (it must exist). */
+static uint32_t ref_free_from(const struct fixture *f, uint32_t from)
+{
+	uint32_t b = 0;
+
+	assert_true(ref_first_free(f, from, &b));
+	return b;
+}
+
+/* The start of the first run of @len free blocks after a metadata block. */
+static uint32_t ref_free_run(const struct fixture *f, uint32_t len)
+{
+	for (uint32_t b = f->fs.lay.first_data_block; b + len <= NR_BLOCKS; b++) {
+		uint32_t n = 0;
+
+		while (n < len && f->ref[b + n] == B_FREE)
+			n++;
+		if (n == len && f->ref[b - 1] == B_META)
+			return b;
+	}
+	fail_msg("no run of %u free blocks", len);
+	return 0;
+}
+
+/*
+ * A free goal is honoured; a goal in metadata gives the next free block; a
+ * goal below s_first_data_block or past the device means the first free.
+ */
 static void test_mballoc__goal(void **state)
 {
 	struct fixture *f = setup_fs(DATA_ORDERED);
-	uint32_t ds = f->fs.lay.data_start;
+	uint32_t r = ref_free_run(f, 600), last = NR_BLOCKS - 1;
 
 	(void)state;
-	assert_int_equal(alloc_one(f, ds + 500), ds + 500);
-	assert_int_equal(alloc_one(f, ds + 500), ds + 501);     /* next at or after */
-	assert_int_equal(alloc_one(f, 0), ds);
-	assert_int_equal(alloc_one(f, ds - 1), ds + 1);
-	assert_int_equal(alloc_one(f, NR_BLOCKS), ds + 2);
-	assert_int_equal(alloc_one(f, UINT32_MAX), ds + 3);
-	assert_int_equal(alloc_one(f, NR_BLOCKS - 1), NR_BLOCKS - 1);
-	/* past the last free block: wrap to the data area's first free */
-	assert_int_equal(alloc_one(f, NR_BLOCKS - 1), ds + 4);
+	assert_int_equal(alloc_one(f, r + 500), r + 500);
+	assert_int_equal(alloc_one(f, r + 500), r + 501);       /* next at or after */
+	assert_int_equal(f->ref[r - 1], B_META);
+	assert_int_equal(alloc_one(f, r - 1), r);               /* in metadata: the next free */
+	assert_int_equal(alloc_one(f, 0), ref_free_from(f, 0));
+	assert_int_equal(alloc_one(f, NR_BLOCKS), ref_free_from(f, 0));
+	assert_int_equal(alloc_one(f, UINT32_MAX), ref_free_from(f, 0));
+	while (f->ref[last] != B_FREE)
+		last--;
+	assert_int_equal(alloc_one(f, last), last);
+	/* past the last free block: wrap to the first free block of the device */
+	assert_int_equal(alloc_one(f, last), ref_free_from(f, 0));
 	teardown_fs(f);
 }
 
@@ -370,14 +411,15 @@ static void test_mballoc__goal(void **state)
 static void test_mballoc__short_run(void **state)
 {
 	struct fixture *f = setup_fs(DATA_ORDERED);
-	uint32_t ds = f->fs.lay.data_start, pblk = 0, got = 0;
+	uint32_t ds = ref_free_run(f, 120), pblk = 0, got = 0;
 
 	(void)state;
 	assert_int_equal(alloc_one(f, ds + 10), ds + 10);
 	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds + 4, 100, true, &pblk, &got), 0);
 	assert_int_equal(pblk, ds + 4);
 	assert_int_equal(got, 6);
-	/* and the end of the device ends a run too */
+	/* and the end of the device */
+	assert_int_equal(f->ref[NR_BLOCKS - 3], B_FREE);
 	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, NR_BLOCKS - 3, 100, true, &pblk, &got), 0);
 	assert_int_equal(pblk, NR_BLOCKS - 3);
 	assert_int_equal(got, 3);
@@ -389,20 +431,23 @@ static void check_enospc(enum ext4_data_mode mode)
 {
 	struct fixture *f = setup_fs(mode);
 	uint32_t ds = f->fs.lay.data_start, total = 0, pblk = 0, got = 0;
+	uint32_t nfree = count_state(f, B_FREE), r = ref_free_run(f, 110);
 
 	start_handle(f);
-	assert_int_equal(f->fs.s_freeclusters, NR_BLOCKS - ds);
+	assert_int_equal(f->fs.s_freeclusters, nfree);
 	while (ext4_mb_new_blocks(&f->fs, f->h, ds, 1000, true, &pblk, &got) == 0) {
-		assert_true(pblk >= ds);
-		assert_true(pblk + got <= NR_BLOCKS);
+		for (uint32_t b = pblk; b < pblk + got; b++) {
+			assert_int_equal(f->ref[b], B_FREE);    /* no metadata handed out */
+			f->ref[b] = B_OWNED;
+		}
 		total += got;
-		assert_true(total <= NR_BLOCKS - ds);
+		assert_true(total <= nfree);
 	}
-	assert_int_equal(total, NR_BLOCKS - ds);
+	assert_int_equal(total, nfree);
 	assert_int_equal(f->fs.s_freeclusters, 0);
 	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 1, true, &pblk, &got), -ENOSPC);
 
-	ext4_free_blocks(&f->fs, f->h, ds + 100, 10);
+	ext4_free_blocks(&f->fs, f->h, r + 100, 10);
 	assert_int_equal(f->fs.s_freeclusters, 10);
 	if (mode == DATA_WRITEBACK) {
 		assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 50, true, &pblk, &got), 0);
@@ -414,7 +459,7 @@ static void check_enospc(enum ext4_data_mode mode)
 		start_handle(f);
 		assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 50, true, &pblk, &got), 0);
 	}
-	assert_int_equal(pblk, ds + 100);
+	assert_int_equal(pblk, r + 100);
 	assert_int_equal(got, 10);
 	assert_int_equal(f->fs.s_freeclusters, 0);
 	teardown_fs(f);
@@ -473,7 +518,7 @@ static void test_mballoc__enospc_writeback(void **state)
 static void check_reuse(enum ext4_data_mode mode)
 {
 	struct fixture *f = setup_fs(mode);
-	uint32_t x = f->fs.lay.data_start + 77;
+	uint32_t x = ref_free_run(f, 80) + 77;
 
 	assert_int_equal(alloc_one(f, x), x);
 	commit(f);                              /* the allocation is on disk */
@@ -518,7 +563,8 @@ static void test_mballoc__reuse_writeback_at_once(void **state)
 static void test_mballoc__committed_bitmap_survives_crash(void **state)
 {
 	struct fixture *f = setup_fs(DATA_ORDERED);
-	uint32_t ds = f->fs.lay.data_start, pblk = 0, got = 0;
+	uint32_t ds = ref_free_run(f, 110), pblk = 0, got = 0;
+	uint64_t free0 = f->fs.s_freeclusters;
 
 	(void)state;
 	start_handle(f);
@@ -533,14 +579,15 @@ static void test_mballoc__committed_bitmap_survives_crash(void **state)
 	ext4_free_fs(&f->fs);
 	blkdev_crash(f->bd);
 	mount_fs(f);
-	for (uint32_t b = ds; b < NR_BLOCKS; b++) {
-		bool used = (b >= ds + 10 && b < ds + 15) || (b >= ds + 20 && b < ds + 30);
+	for (uint32_t b = 0; b < NR_BLOCKS; b++) {
+		bool used = (b >= ds + 10 && b < ds + 15) || (b >= ds + 20 && b < ds + 30) ||
+			    f->ref[b] == B_META;
 
 		if (bitmap_contains(f->fs.free_map, b) == used)
 			fail_msg("block %u: allocatable=%d after remount, want %d", b,
 				 bitmap_contains(f->fs.free_map, b), !used);
 	}
-	assert_int_equal(f->fs.s_freeclusters, NR_BLOCKS - ds - 15);
+	assert_int_equal(f->fs.s_freeclusters, free0 - 15);
 	teardown_fs(f);
 }
 
@@ -554,14 +601,19 @@ static void test_mballoc__unreserved_respects_reservations(void **state)
 {
 	struct fixture *f = setup_fs(DATA_ORDERED);
 	uint32_t ds = f->fs.lay.data_start, pblk = 0, got = 0;
-	uint64_t resv = NR_BLOCKS / 50, free0 = f->fs.s_freeclusters;
+	uint64_t resv = NR_BLOCKS / 50, free0 = f->fs.s_freeclusters, total = 0;
 
 	(void)state;
 	for (int i = 0; i < 100; i++)
 		assert_int_equal(ext4_da_reserve_space(&f->fs), 0);
 	start_handle(f);
-	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, NR_BLOCKS, false, &pblk, &got), 0);
-	assert_int_equal(got, free0 - 100 - resv);
+	/* one run a call: mke2fs's tables and journal may split free space */
+	while (f->fs.s_freeclusters > 100 + resv) {
+		assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, NR_BLOCKS, false, &pblk,
+						    &got), 0);
+		total += got;
+	}
+	assert_int_equal(total, free0 - 100 - resv);
 	assert_int_equal(f->fs.s_freeclusters, 100 + resv);
 	assert_int_equal(ext4_mb_new_blocks(&f->fs, f->h, ds, 1, false, &pblk, &got), -ENOSPC);
 	/* the reserved blocks are still there for the delayed allocations */

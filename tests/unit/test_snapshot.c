@@ -79,7 +79,7 @@ static void test_snapshot__delalloc_write_is_delayed_and_not_durable(void **stat
 static void test_snapshot__writeback_lists_pending_writes(void **state)
 {
 	struct fx_world *w = *state;
-	char *s;
+	char *s, want[400];
 
 	write_ok(w, 0, 8192, 0xaa);
 	assert_int_equal(ext4_sync_file_range(&w->fs, 0, 0, 'w'), 0);
@@ -93,9 +93,14 @@ static void test_snapshot__writeback_lists_pending_writes(void **state)
 		   "\"kind\": \"data\"}");
 	assert_has(s, "\"file_blocks\": [{\"lblk\": 0, \"len\": 2, \"pblk\": ");
 	assert_has(s, "\"state\": \"in_flight\"}]");
-	assert_has(s, "\"running\": {\"tid\": 1, \"state\": \"running\", \"updates\": 0, "
-		   "\"blocks\": [{\"blocknr\": 1, \"what\": \"bitmap\"}, {\"blocknr\": 2, "
-		   "\"what\": \"inode\"}, {\"blocknr\": 3, \"what\": \"extent\"}]");
+	/* the group's descriptor block and block bitmap, the file's inode-table block */
+	snprintf(want, sizeof(want), "\"running\": {\"tid\": 1, \"state\": \"running\", "
+		 "\"updates\": 0, \"blocks\": [{\"blocknr\": %u, \"what\": \"group descriptors\"}, "
+		 "{\"blocknr\": %u, \"what\": \"bitmap\"}, {\"blocknr\": %u, \"what\": \"inode\"}]",
+		 w->fs.lay.first_data_block + 1, ext4_block_bitmap(&w->fs, 0), w->fs.lay.inode_blk);
+	assert_true(w->fs.lay.first_data_block + 1 < ext4_block_bitmap(&w->fs, 0));
+	assert_true(ext4_block_bitmap(&w->fs, 0) < w->fs.lay.inode_blk);
+	assert_has(s, want);
 	assert_has(s, "\"durable_size\": 0, ");
 	assert_has(s, "PG_writeback");
 	assert_has(s, "BH_Async_Write");
@@ -106,7 +111,7 @@ static void test_snapshot__writeback_lists_pending_writes(void **state)
 static void test_snapshot__commit_logs_the_transaction(void **state)
 {
 	struct fx_world *w = *state;
-	char *s;
+	char *s, want[300];
 
 	write_ok(w, 0, 8192, 0xaa);
 	assert_int_equal(ext4_sync_file_range(&w->fs, 0, 0, 'w'), 0);
@@ -116,7 +121,10 @@ static void test_snapshot__commit_logs_the_transaction(void **state)
 	assert_has(s, "\"durable_size\": 8192, ");
 	assert_has(s, "\"running\": null, \"committing\": null, \"logged\": [{\"tid\": 1, "
 		   "\"start\": 1, \"length\": 5}]");
-	assert_has(s, "\"checkpoint\": [{\"blocknr\": 1, \"tid\": 1, \"what\": \"bitmap\"}");
+	snprintf(want, sizeof(want), "\"checkpoint\": [{\"blocknr\": %u, \"tid\": 1, "
+		 "\"what\": \"group descriptors\"}, {\"blocknr\": %u, \"tid\": 1, \"what\": \"bitmap\"}",
+		 w->fs.lay.first_data_block + 1, ext4_block_bitmap(&w->fs, 0));
+	assert_has(s, want);
 	assert_has(s, "\"commit_sequence\": 1, ");
 	assert_has(s, "{\"keep\": 1, ");      /* the data writes are still in flight */
 	free(s);

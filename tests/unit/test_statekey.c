@@ -72,8 +72,15 @@ static void ch_durable(struct world *w)
 static void ch_bio(struct world *w) { w->bd->bd_bios[0].b_data[7] ^= 1; }
 static void ch_bio_state(struct world *w) { w->bd->bd_bios[0].b_state ^= 1; }
 static void ch_next_seq(struct world *w) { w->bd->bd_next_seq++; }
-static void ch_meta(struct world *w) { w->fs.meta[w->fs.lay.inode_blk][3] ^= 1; }
-static void ch_free_map(struct world *w) { bitmap_remove_range(w->fs.free_map, 9000, 9001); }
+static void ch_meta(struct world *w) { ext4_meta_bh(&w->fs, w->fs.lay.inode_blk)[3] ^= 1; }
+/* The first block the allocator may hand out, taken out of its free map. */
+static void ch_free_map(struct world *w)
+{
+	uint32_t b = 0;
+
+	assert_true(bitmap_next_set(w->fs.free_map, w->fs.lay.data_start, &b));
+	bitmap_remove_range(w->fs.free_map, b, (uint64_t)b + 1);
+}
 static void ch_free_count(struct world *w) { w->fs.s_freeclusters++; }
 static void ch_i_size(struct world *w) { w->fs.inode.i_size++; }
 static void ch_i_disksize(struct world *w) { w->fs.inode.i_disksize++; }
