@@ -408,7 +408,7 @@ static int cmd_patches(void)
 		if (ext4_toggle_at(t)->klass != TC_EXPERIMENTAL)
 			print_toggle(ext4_toggle_at(t));
 	printf("\nexperimental toggles (ideas under test, in no profile: --patch NAME=on; "
-	       "model/ext4/experimental.c)\n");
+	       "model/profile/experimental.c)\n");
 	for (unsigned t = 0; t < ext4_toggle_count(); t++)
 		if (ext4_toggle_at(t)->klass == TC_EXPERIMENTAL)
 			print_toggle(ext4_toggle_at(t));

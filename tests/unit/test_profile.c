@@ -1,5 +1,5 @@
 /*
- * test_profile.c - model/ext4/profile.c: the toggle table and the profiles.
+ * test_profile.c - model/profile/profile.c: the toggle table and the profiles.
  *
  * Every toggle has a unique name, a commit, a release, both rules and a
  * path, and owns exactly one field of struct ext4_semantics (set and get
