@@ -166,9 +166,16 @@ void jbd2_journal_create(journal_t *j, const uint8_t uuid[16])
 	blkdev_flush(j->j_dev, "jbd2_journal_create");
 }
 
-/* journal_reset(): an empty log starting at j_first with the next tid. */
+/*
+ * journal_reset(): an empty log starting at j_first with the next tid.  A
+ * superblock that already says the log is empty is not written: the first
+ * commit writes it (JBD2_FLUSHED, jbd2_commit_flushed_sb); after a recovery
+ * it is written now (REQ_FUA), naming the new tail.
+ */
 static void journal_reset(journal_t *j, uint32_t next_tid)
 {
+	bool was_empty = jsb(j)->s_start == 0;
+
 	j->j_head = j->j_first;
 	j->j_tail = j->j_first;
 	j->j_free = j->j_last - j->j_first;
