@@ -4,19 +4,21 @@
  *
  * Design.  The model keeps ext4's two views of the file apart, as the kernel
  * does: the in-memory inode (i_size, i_disksize, the block map with delayed
- * extents, the page cache) and the metadata blocks (superblock, block
- * bitmap, raw inode, extent blocks) that reach the device only through jbd2.
+ * extents, the page cache) and the metadata blocks (superblock, group
+ * descriptors, block bitmaps, the raw inode, extent blocks) that reach the
+ * device only through jbd2.
  * Everything a crash can observe is bytes on the block device; recovery and
  * mount rebuild the in-memory state from those bytes alone.
  *
- * On-disk layout (the model's own, fixed at mkfs):
- *   block 0           superblock
- *   bitmap blocks     one bit per device block, 1 = in use
- *   inode block       the raw inode (size = i_disksize, flags, orphan mark)
- *   extent blocks     the file's written and unwritten extents, ext4's
- *                     12-byte on-disk extent format, packed in order
- *   journal           jbd2 superblock + log (size from mke2fs's default)
- *   data blocks       the rest
+ * On-disk layout: ext4's (ext4_disk.h), as mke2fs made it (e2fs/): the
+ * superblock, group descriptors, block bitmaps, inode tables, the journal
+ * inode's blocks, the root directory holding the file (inode 12, `f`),
+ * then data.  The model writes the file's inode in its inode-table block,
+ * its extent tree (the root in i_block, up to four extent blocks), the
+ * block bitmaps and group descriptors an allocation touches, the
+ * superblock (the orphan list's head), each with its metadata_csum
+ * checksum, and the journal in jbd2's format (docs/architecture.md, "The
+ * on-disk format").
  *
  * Invariants checked after every step (ext4_check_state):
  *   (1) i_reserved_data_blocks == delayed blocks in the block map;
@@ -25,7 +27,10 @@
  *   (3) every delayed buffer in the page cache lies over a delayed extent,
  *       or over the extent a fallocate allocated under it (the buffer stays
  *       delayed until writeback maps it, as in ext4): never over a hole;
- *   (4) no handle is open between steps.
+ *   (4) no handle is open between steps;
+ *   (5) the superblock's and the descriptor table's buffers are held, and
+ *       every extent block is held and allocated in the bitmap buffer and
+ *       the free map.
  * It then asserts jbd2.h's invariants (jbd2_check, and (4) against the
  * allocator) and blkdev.h's (blkdev_check).
  * The file-level invariants (i_disksize <= i_size and the others of

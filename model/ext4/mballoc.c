@@ -66,6 +66,17 @@ static int mb_fault(struct ext4_fs *fs, uint32_t *len)
  * must leave the delalloc reservations and the reserved pool alone
  * (ext4_claim_free_clusters), and is trimmed to what that leaves.
  */
+/* Data blocks [@start, @start + @len) are no longer named as the extent blocks they were. */
+static void forget_leaves_seen(struct ext4_layout *lay, uint32_t start, uint32_t len)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < lay->nr_leaves_seen; i++)
+		if (lay->leaves_seen[i] < start || lay->leaves_seen[i] - start >= len)
+			lay->leaves_seen[k++] = lay->leaves_seen[i];
+	lay->nr_leaves_seen = k;
+}
+
 int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t len,
 		       bool reserved, uint32_t *pblk, uint32_t *got)
 {
@@ -96,6 +107,7 @@ int ext4_mb_new_blocks(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t 
 	if (fs->s_fault_enospc)
 		fs->s_fault_enospc_after -= *got;
 	ext4_bitmap_dirty(fs, h, start, *got, true);
+	forget_leaves_seen(&fs->lay, start, *got);
 	fs->s_mb_last_block = start + *got;
 	return 0;
 }
