@@ -144,6 +144,10 @@ static void key_journal(struct keyh *h, const journal_t *j, uint32_t bs)
 	put(h, j->j_tail_sequence | (uint64_t)j->j_free << 32);
 	put(h, j->j_transaction_sequence | (uint64_t)j->j_commit_sequence << 32);
 	put(h, j->j_max_transaction_buffers | (uint64_t)j->j_aborted << 32);
+	/* the superblock in memory (features, csum seed) and whether the first commit writes it */
+	put(h, j->j_flushed | (uint64_t)j->j_csum_seed << 32);
+	put(h, (uint64_t)j->j_format_version | (uint64_t)j->j_failed_commit << 32);
+	bytes(h, j->j_sb_buffer, bs);
 	put(h, j->j_running_transaction != NULL);
 	if (j->j_running_transaction)
 		key_transaction(h, j->j_running_transaction);

@@ -164,23 +164,24 @@ tl_rows() {
 # the place row PLACE under block NAME
 tl_place() { tl_rows "$1" | awk -v b="$2" -v p="$3" '$0 == b { on = 1; next } on && index($0, "|") == 0 { on = 0 } on && index($0, p "|") == 1 { print; exit }'; }
 tl_rows "$tmp/ord3.dom" > "$tmp/ord3.rows"
-for b in "file block 0 (disk 1043)" "file block 1 (disk 1044)" "block bitmap (disk 1)" "inode table (disk 2)" \
-	 "extent block (disk 3)" "TxB: descriptor of tid 1 (disk 20)" "TxE: commit block of tid 1 (disk 24)"; do
+for b in "file block 0 (disk 2065)" "file block 1 (disk 2066)" "group descriptors (disk 1)" \
+	 "block bitmap (disk 9)" "inode table (disk 41)" "TxB: descriptor of tid 1 (disk 16)" \
+	 "TxE: commit block of tid 1 (disk 20)"; do
 	check "timeline: a row for $b" 'grep -qxF "$b" "$tmp/ord3.rows"'
 done
 check "timeline: one column per event, and before" \
 	'[ "$(count "<th class=\"tlcol" "$tmp/ord3.dom")" = "$(($(run_events "$ord" 3) + 1))" ]'
-home0=$(tl_place "$tmp/ord3.dom" "file block 0 (disk 1043)" home_media)
+home0=$(tl_place "$tmp/ord3.dom" "file block 0 (disk 2065)" home_media)
 check "timeline: data block 0 on the media goes from ee to aa" \
 	'case $home0 in "home_media|ee|"*"|aa") true ;; *) false ;; esac'
-pend0=$(tl_place "$tmp/ord3.dom" "file block 0 (disk 1043)" home_pending)
+pend0=$(tl_place "$tmp/ord3.dom" "file block 0 (disk 2065)" home_pending)
 check "timeline: data block 0 is in flight, then in the cache, then gone" \
 	'case $pend0 in "home_pending|aa|"*"|aa|"*"|") true ;; *) false ;; esac &&
 	 grep -q "<td class=\"tc inflight[^\"]*\" data-col=\"0\"[^>]*>aa</td>" "$tmp/ord3.dom"'
-txe=$(tl_place "$tmp/ord3.dom" "TxE: commit block of tid 1 (disk 24)" log_media)
+txe=$(tl_place "$tmp/ord3.dom" "TxE: commit block of tid 1 (disk 20)" log_media)
 check "timeline: the commit block reaches the media last" \
 	'case $txe in "log_media||"*"|TxE") true ;; *) false ;; esac'
-logbm=$(tl_place "$tmp/ord3.dom" "block bitmap (disk 1)" log_media)
+logbm=$(tl_place "$tmp/ord3.dom" "block bitmap (disk 9)" log_media)
 check "timeline: the bitmap's copy is on the media in the log before TxE" \
 	'[ "$(echo "$logbm" | tr "|" "\n" | grep -c "^v1$")" -gt "$(echo "$txe" | tr "|" "\n" | grep -c "^TxE$")" ]'
 check "timeline: before the step is selected" 'grep -q "<th class=\"tlcol cur\" data-col=\"0\"[^>]*>before</th>" "$tmp/ord3.dom"'

@@ -8,7 +8,7 @@ run "$sim" run --events --explain scenarios/crash/ordered-waits-for-data.yaml
 check ordered-commit-trace 'golden ordered-commit-trace "$out"'
 wait_line=$(grep -n "waits for the ordered data writes" "$out" | head -1 | cut -d: -f1)
 commit_line=$(grep -n "submit journal commit block of tid 1 .*, FUA" "$out" | head -1 | cut -d: -f1)
-flush_line=$(grep -n "flush the device cache: 6 completed" "$out" | head -1 | cut -d: -f1)
+flush_line=$(grep -n "flush the device cache: 7 completed" "$out" | head -1 | cut -d: -f1)
 check ordered-wait-flush-commit-order '[ -n "$wait_line" ] && [ -n "$flush_line" ] &&
 	[ -n "$commit_line" ] && [ "$wait_line" -lt "$flush_line" ] &&
 	[ "$flush_line" -lt "$commit_line" ]'
@@ -48,12 +48,12 @@ check lost-write-named 'grep -q "^  VIOLATION no_stale_data at step 3: .* first 
 # a violating crash state says which size and extent changes recovery kept and which were
 # lost, with the transaction they were in
 run "$sim" crashstates --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
-check crash-state-lost-changes '[ "$(grep -c "^      size and extents: recovered i_disksize 16384, extents 0-5 written@1044; lost with tid 3 (running): extents 6-15 written@1050$" "$out")" = 3 ] &&
+check crash-state-lost-changes '[ "$(grep -c "^      size and extents: recovered i_disksize 16384, extents 0-5 written@1172; lost with tid 3 (running): extents 6-15 written@1178$" "$out")" = 3 ] &&
 	[ "$(grep -c "^      size and extents:" "$out")" = 3 ]'
 run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
-check crash-step-lost-changes 'grep -q "^  VIOLATION no_stale_data at step 6: in 3072 of 4096 crash states (replay one as step 6: crash --keep none; replayed tids 1-2): .*; metadata lost with tid 3 (running): extents 6-15 written@1050$" "$out"'
+check crash-step-lost-changes 'grep -q "^  VIOLATION no_stale_data at step 6: in 3072 of 4096 crash states (replay one as step 6: crash --keep none; replayed tids 1-2): .*; metadata lost with tid 3 (running): extents 6-15 written@1178$" "$out"'
 run "$sim" crashstates --json --variant before-6.12 scenarios/bugs/f7-writeback-bailout-stale.yaml
-check crash-state-lost-json '[ "$(grep -o "\"lost\": \"with tid 3 (running): extents 6-15 written@1050\"" "$out" | wc -l)" = 3 ]'
+check crash-state-lost-json '[ "$(grep -o "\"lost\": \"with tid 3 (running): extents 6-15 written@1178\"" "$out" | wc -l)" = 3 ]'
 
 # alloc_consistent's words name the case it found, not blocks owned twice
 run "$sim" run --variant before-6.12 scenarios/bugs/f7-writeback-bailout-past-eof.yaml
