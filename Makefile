@@ -148,7 +148,7 @@ tidy:
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
-	BUILD=$(BUILD) scripts/bench
+	BUILD=$(BUILD) BENCH_BASE=$(BENCH_BASE) scripts/bench
 
 kernel-check: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
