@@ -82,17 +82,6 @@ uint32_t es_remove(struct ext4_es_tree *t, uint32_t lblk, uint64_t len,
  */
 void es_shift(struct ext4_es_tree *t, uint32_t start, uint32_t shift, bool left);
 
-/*
- * The extent a right shift from @start forgot before 14d981f468a1 (see
- * ext4_ext_shift_extents in fallocate.c): true when, once the extent across
- * @start is split there, the extent at @start is one block long and the last
- * on-disk extent of its leaf (leaves of @per_leaf on-disk extents, packed in
- * order; delayed extents are not on disk), and the next on-disk extent, the
- * first of the next leaf, starts at start + 1.  Read-only.
- */
-bool es_shift_right_misses_start(const struct ext4_es_tree *t, uint32_t start,
-				 uint32_t per_leaf);
-
 /* Count blocks in a given state. */
 uint64_t es_count(const struct ext4_es_tree *t, enum es_state state);
 

@@ -250,29 +250,6 @@ void es_shift(struct ext4_es_tree *t, uint32_t start, uint32_t shift, bool left)
 		merge_around(t, i - 1);
 }
 
-bool es_shift_right_misses_start(const struct ext4_es_tree *t, uint32_t start,
-				 uint32_t per_leaf)
-{
-	uint32_t i = first_after(t, start), k = 0;
-	const struct extent_status *e;
-
-	SIM_ASSERT(per_leaf > 0);
-	if (i == t->es_nr || t->es[i].es_lblk > start)
-		return false;                   /* no extent at @start */
-	e = &t->es[i];
-	if (e->es_state == ES_DELAYED || es_end(e) != (uint64_t)start + 1)
-		return false;
-	for (uint32_t n = 0; n < i; n++)
-		k += t->es[n].es_state != ES_DELAYED;
-	k += e->es_lblk < start;                /* the split's first half */
-	if (k % per_leaf != per_leaf - 1)
-		return false;
-	for (uint32_t n = i + 1; n < t->es_nr; n++)
-		if (t->es[n].es_state != ES_DELAYED)
-			return t->es[n].es_lblk == start + 1;
-	return false;
-}
-
 uint64_t es_count(const struct ext4_es_tree *t, enum es_state state)
 {
 	uint64_t n = 0;

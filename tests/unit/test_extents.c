@@ -745,41 +745,6 @@ static void test_extents__shift_right_then_left(void **state)
 }
 
 /* Extents may end exactly at 2^32; es_remove takes a 64-bit length. */
-/*
- * The extent the pre-14d981f468a1 right shift forgot: the one-block extent at
- * the start when it ends a leaf (3 on-disk extents a leaf here) and the next
- * leaf starts right after it; not when it is longer, not last, a hole, split
- * from a longer one at another index, or when delayed extents before it (not
- * on disk) move it to another slot.
- */
-static void test_extents__shift_right_misses_start(void **state)
-{
-	struct ext4_es_tree t;
-
-	(void)state;
-	es_init(&t);
-	es_insert(&t, 0, 1, 100, ES_WRITTEN);
-	es_insert(&t, 2, 1, 200, ES_WRITTEN);
-	es_insert(&t, 4, 1, 300, ES_WRITTEN);   /* index 2: last of leaf 0 */
-	es_insert(&t, 5, 1, 400, ES_UNWRITTEN); /* index 3: first of leaf 1 */
-	es_insert(&t, 7, 1, 500, ES_WRITTEN);
-	assert_true(es_shift_right_misses_start(&t, 4, 3));
-	assert_false(es_shift_right_misses_start(&t, 2, 3));    /* index 1 */
-	assert_false(es_shift_right_misses_start(&t, 5, 3));    /* first of its leaf */
-	assert_false(es_shift_right_misses_start(&t, 3, 3));    /* a hole */
-	assert_false(es_shift_right_misses_start(&t, 4, 4));    /* leaves of 4 */
-	assert_false(es_shift_right_misses_start(&t, 7, 3));    /* no next extent */
-	es_insert(&t, 1, 1, 150, ES_DELAYED);   /* not on disk: the slots stay */
-	assert_true(es_shift_right_misses_start(&t, 4, 3));
-	es_remove(&t, 0, 1, NULL, 0, NULL);     /* index 1 now */
-	assert_false(es_shift_right_misses_start(&t, 4, 3));
-	es_insert(&t, 3, 2, 299, ES_WRITTEN);   /* [3, 5) @299: 4 is its second block */
-	es_check(&t);
-	assert_true(es_shift_right_misses_start(&t, 4, 3)); /* 2, 3 | 4 after the split */
-	assert_false(es_shift_right_misses_start(&t, 3, 3)); /* two blocks */
-	es_destroy(&t);
-}
-
 static void test_extents__end_of_logical_range(void **state)
 {
 	struct ext4_es_tree t;
@@ -848,7 +813,6 @@ int main(void)
 		cmocka_unit_test(test_extents__no_merge_across_state_or_gap),
 		cmocka_unit_test(test_extents__insert_splits_middle),
 		cmocka_unit_test(test_extents__shift_right_then_left),
-		cmocka_unit_test(test_extents__shift_right_misses_start),
 		cmocka_unit_test(test_extents__end_of_logical_range),
 		cmocka_unit_test(test_extents__copy_is_independent),
 	};

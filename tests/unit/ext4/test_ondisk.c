@@ -292,6 +292,46 @@ static void test_ondisk__extent_tree_grows_splits_and_shrinks(void **state)
 	fx_world_free(w);
 }
 
+/*
+ * The extent the pre-14d981f468a1 right shift forgot (ext4_ext_leaf_ends_at):
+ * the one-block extent at the start when it ends its leaf and the next leaf
+ * starts right after it; not when it is longer, not last, a hole, or the
+ * tree has one level.
+ */
+static void test_ondisk__leaf_ends_at(void **state)
+{
+	struct ext4_mount_opts o = fx_opts(1024, DATA_ORDERED, true, DISK_BLOCKS);
+	struct fx_world *w = fx_world_new(&o);
+	struct ext4_inode_info *ei = &w->fs.inode;
+
+	(void)state;
+	es_insert(&ei->i_es, 0, 1, 3000, ES_WRITTEN);
+	es_insert(&ei->i_es, 2, 1, 3002, ES_WRITTEN);
+	es_insert(&ei->i_es, 4, 1, 3004, ES_WRITTEN);   /* last of leaf 0 */
+	es_insert(&ei->i_es, 5, 1, 3100, ES_UNWRITTEN); /* first of leaf 1 */
+	es_insert(&ei->i_es, 7, 2, 3200, ES_WRITTEN);
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 4));         /* depth 0 */
+	ei->i_ext_depth = 1;
+	ei->i_ext_nr_leaves = 2;
+	ei->i_ext_leaves[0] = (struct ext4_ext_leaf){ 0, 3500 };
+	ei->i_ext_leaves[1] = (struct ext4_ext_leaf){ 5, 3501 };
+	assert_true(ext4_ext_leaf_ends_at(&w->fs, 4));
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 2));         /* not last */
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 3));         /* a hole */
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 7));         /* no next leaf */
+	ei->i_ext_leaves[1].el_lblk = 7;                        /* leaf 1 starts at 7: 0-5 in leaf 0 */
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 4));         /* not last */
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 5));         /* the next leaf is not right after */
+	ei->i_ext_leaves[1].el_lblk = 6;
+	assert_true(ext4_ext_leaf_ends_at(&w->fs, 5));
+	es_insert(&ei->i_es, 6, 1, 3101, ES_UNWRITTEN);         /* 5-6: two blocks */
+	assert_false(ext4_ext_leaf_ends_at(&w->fs, 5));
+	ei->i_ext_depth = 0;                                    /* as the world was */
+	ei->i_ext_nr_leaves = 0;
+	es_remove(&ei->i_es, 0, 9, NULL, 0, NULL);
+	fx_world_free(w);
+}
+
 /* ---- the superblock's state, recovery and the orphan list ---- */
 
 /* The superblock as the device durably holds it, through libext2fs. */
@@ -554,6 +594,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_ondisk__checksums_equal_libext2fs, fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__extent_tree_grows_splits_and_shrinks,
 					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_ondisk__leaf_ends_at, fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__needs_recovery_while_mounted,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_ondisk__recovered_tree_reads_back, fx_world_leftover),
