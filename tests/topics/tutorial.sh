@@ -87,7 +87,7 @@ for m in ordered writeback; do
 done
 run "$sim" run -c "pwrite -S 0xaa 0 8192" -c "sync_range -w 0 0" -c commit -c crash \
 	-c "pread -v 0 16" --block-size 1024 --kernel 6.1
-check question-7-2-dioread-lock '[ "$rc" = 0 ] && grep -q "extents: 0-7 written@1044" "$out" &&
+check question-7-2-dioread-lock '[ "$rc" = 0 ] && grep -Eq "extents: 0-7 written@[0-9]+$" "$out" &&
 	grep -q "ordered data" "$out" && grep -q "00000000: aa aa" "$out"'
 # the header names dioread_nolock only where the mount uses it (ext4_should_dioread_nolock:
 # delalloc, not data=journal, and before 6.8 only with page-sized blocks)
