@@ -82,6 +82,22 @@ else
 	# a failed command must not leave the image mounted
 	mountpoint -q "$root/mnt" 2> /dev/null && umount "$root/mnt"
 fi
+# An event a page's prose quotes (`eN function: ...`) is one its commands print, with
+# that number: the numbers move whenever the model's events do.
+events_printed() {
+	local q
+	while read -r q; do
+		cat tests/golden/tutorial/"$1"-*.out | grep -qF "        $q" ||
+			{ echo "  not printed: $q"; return 1; }
+	done < "$tmp/quoted"
+}
+for page in docs/tutorial/*.md; do
+	b=$(basename "$page" .md)
+	grep -o '`e[0-9][0-9]* [a-z_0-9]*: [^`]*`' "$page" | tr -d '`' > "$tmp/quoted"
+	[ -s "$tmp/quoted" ] || continue
+	cmdline=""
+	check "prose-events-$b" 'events_printed "$b"'
+done
 # A lesson asks first (its "## Predict" section), then shows what answers it folded: every
 # console block but a --quiz run or a bare `quiz --seed S` comes after the Predict heading,
 # inside a <details> block.
