@@ -574,8 +574,10 @@ static struct blkdev *mount_choice(struct cs_ctx *x, uint32_t n, struct ext4_fs 
 				   struct sim_counters *c, struct jbd2_recovery_info *ri)
 {
 	const struct jbd2_recovery_base *rb = NULL;
+	struct ext4_mount_opts ro = x->fs->opts;        /* judged, not used: read-only */
 	struct blkdev *child;
 
+	ro.ro = true;
 	if (++x->nr_mounts == 2)
 		build_base(x);
 	if (x->base)
@@ -593,7 +595,7 @@ static struct blkdev *mount_choice(struct cs_ctx *x, uint32_t n, struct ext4_fs 
 				blkdev_write_durable(child, x->blocks[b].blk, a->data);
 		}
 		memset(c, 0, sizeof(*c));
-		SIM_ASSERT(ext4_fill_super_base(fs, child, &x->fs->opts, &x->fs->sem, c, ri,
+		SIM_ASSERT(ext4_fill_super_base(fs, child, &ro, &x->fs->sem, c, ri,
 						rb) == 0);
 		x->out->recovery_blocks += ri->nr_blocks;
 		if (!ri->base_refused)

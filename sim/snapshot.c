@@ -30,13 +30,15 @@ static void snap_bits(FILE *out, unsigned bits, const char *const *names, unsign
 bool snap_durable_size(const struct ext4_fs *fs, int64_t *size)
 {
 	struct blkdev *child = blkdev_overlay(fs->bdev);
+	struct ext4_mount_opts ro = fs->opts;   /* looked at, not used: read-only */
 	struct sim_counters c;
 	struct jbd2_recovery_info ri;
 	struct ext4_fs d;
 	int err;
 
 	memset(&c, 0, sizeof(c));
-	err = ext4_fill_super(&d, child, &fs->opts, &fs->sem, &c, &ri);
+	ro.ro = true;
+	err = ext4_fill_super(&d, child, &ro, &fs->sem, &c, &ri);
 	if (err == 0)
 		*size = d.inode.i_size;
 	ext4_free_fs(&d);

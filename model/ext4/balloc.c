@@ -333,11 +333,18 @@ static const char *const role_names[ROLE_COUNT] = {
 	[ROLE_RESIZE] = "resize inode", [ROLE_EXTENT_BLOCK] = "extent block",
 };
 
+/* The ranges of a layout while ext4_layout_ranges() gathers them. */
+struct range_list {
+	struct ext4_meta_range *rl_r;
+	uint32_t rl_nr;
+	uint32_t rl_cap;
+};
+
 /* Append [start, start + len) as @role, merged with the last range when they touch. */
-static int add_range(struct ext4_fs *fs, uint32_t start, uint32_t len, uint32_t role)
+static int add_range(struct ext4_fs *fs, struct range_list *l, uint32_t start, uint32_t len,
+		     uint32_t role)
 {
-	struct ext4_layout *lay = &fs->lay;
-	struct ext4_meta_range *last = lay->nr_ranges ? &lay->ranges[lay->nr_ranges - 1] : NULL;
+	struct ext4_meta_range *last = l->rl_nr ? &l->rl_r[l->rl_nr - 1] : NULL;
 
 	if (len == 0)
 		return 0;
@@ -345,65 +352,101 @@ static int add_range(struct ext4_fs *fs, uint32_t start, uint32_t len, uint32_t 
 		last->mr_len += len;
 		return 0;
 	}
-	if (lay->nr_ranges == EXT4_LAYOUT_MAX_RANGES) {
+	if (l->rl_nr == EXT4_LAYOUT_MAX_RANGES) {
 		fs->s_mount_error = "the layout has more metadata ranges than the model's limit";
 		return -EINVAL;
 	}
-	lay->ranges[lay->nr_ranges++] = (struct ext4_meta_range){ start, len, role };
+	if (l->rl_nr == l->rl_cap) {
+		l->rl_cap = l->rl_cap ? 2 * l->rl_cap : 32;
+		l->rl_r = sim_realloc_array(l->rl_r, l->rl_cap, sizeof(*l->rl_r));
+	}
+	l->rl_r[l->rl_nr++] = (struct ext4_meta_range){ start, len, role };
 	return 0;
 }
 
-static int cmp_range(const void *a, const void *b)
+/*
+ * The process's one copy of the @nr ranges at @r: every layout with the same
+ * list shares it (a few per process: one per geometry and image).  Never
+ * freed; reachable from here until exit.
+ */
+static const struct ext4_meta_range *intern_ranges(const struct ext4_meta_range *r, uint32_t nr)
 {
-	uint32_t x = ((const struct ext4_meta_range *)a)->mr_start;
-	uint32_t y = ((const struct ext4_meta_range *)b)->mr_start;
+	static struct { const struct ext4_meta_range *r; uint32_t nr; } *set;
+	static uint32_t nr_set, cap_set;
+	struct ext4_meta_range *copy;
 
-	return (x > y) - (x < y);
+	for (uint32_t i = 0; i < nr_set; i++)
+		if (set[i].nr == nr && memcmp(set[i].r, r, nr * sizeof(*r)) == 0)
+			return set[i].r;
+	if (nr_set == cap_set) {
+		cap_set = cap_set ? 2 * cap_set : 8;
+		set = sim_realloc_array(set, cap_set, sizeof(*set));
+	}
+	copy = sim_dup_array(r, nr, nr + 1, sizeof(*r));
+	set[nr_set].r = copy;
+	set[nr_set++].nr = nr;
+	return copy;
+}
+
+/* Insertion sort by mr_start (the starts are distinct; the list comes nearly in order). */
+static void sort_ranges(struct ext4_meta_range *r, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		struct ext4_meta_range v = r[i];
+		uint32_t j = i;
+
+		for (; j > 0 && r[j - 1].mr_start > v.mr_start; j--)
+			r[j] = r[j - 1];
+		r[j] = v;
+	}
 }
 
 /* Group @g's superblock copy, descriptor table and reserved GDT blocks. */
-static int group_super_ranges(struct ext4_fs *fs, uint32_t g, uint32_t reserved)
+static int group_super_ranges(struct ext4_fs *fs, struct range_list *l, uint32_t g,
+			      uint32_t reserved)
 {
 	uint32_t first = ext4_group_first_block_no(&fs->lay, g), gdb = ext4_bg_num_gdb(&fs->lay, g);
 	int err;
 
 	if (!ext4_bg_has_super(&fs->lay, g))
 		return 0;
-	if ((err = add_range(fs, first, 1, g ? ROLE_SUPER_BACKUP : ROLE_SUPER)) < 0 ||
-	    (err = add_range(fs, first + 1, gdb, g ? ROLE_GDT_BACKUP : ROLE_GDT)) < 0)
+	if ((err = add_range(fs, l, first, 1, g ? ROLE_SUPER_BACKUP : ROLE_SUPER)) < 0 ||
+	    (err = add_range(fs, l, first + 1, gdb, g ? ROLE_GDT_BACKUP : ROLE_GDT)) < 0)
 		return err;
-	return add_range(fs, first + 1 + gdb, reserved, ROLE_RESERVED_GDT);
+	return add_range(fs, l, first + 1 + gdb, reserved, ROLE_RESERVED_GDT);
 }
 
-/* Inode @ino as the device holds it (read through a scratch block). */
-static void read_raw_inode(const struct ext4_fs *fs, uint32_t ino, struct ext4_inode *raw)
+/* Inode @ino as the device holds it (all 0xee where the device never wrote its block). */
+void ext4_read_raw_inode(const struct ext4_fs *fs, uint32_t ino, struct ext4_inode *raw)
 {
-	uint8_t *b = sim_realloc_array(NULL, 1, fs->lay.block_size);
 	uint32_t blk, off;
+	const uint8_t *b;
 
 	ext4_inode_loc(&fs->lay, fs, ino, &blk, &off);
-	blkdev_read(fs->bdev, blk, b);
-	memcpy(raw, b + off, sizeof(*raw));
-	free(b);
+	b = blkdev_peek(fs->bdev, blk);
+	if (b)
+		memcpy(raw, b + off, sizeof(*raw));
+	else
+		memset(raw, BLKDEV_SENTINEL, sizeof(*raw));
 }
 
 /* A directory inode's blocks (a depth-0 tree), named as @role; the resize inode's. */
-static int inode_ranges(struct ext4_fs *fs, uint32_t ino, uint32_t role)
+static int inode_ranges(struct ext4_fs *fs, struct range_list *l, uint32_t ino, uint32_t role)
 {
 	struct jbd2_extent map[EXT4_EXT_ROOT_MAX];
 	struct ext4_inode raw;
 	uint32_t n = 0;
 	int err = 0;
 
-	read_raw_inode(fs, ino, &raw);
+	ext4_read_raw_inode(fs, ino, &raw);
 	if (role == ROLE_RESIZE)
 		return raw.i_block[EXT4_DIND_BLOCK] && raw.i_block[EXT4_DIND_BLOCK] < fs->lay.nr_blocks ?
-		       add_range(fs, raw.i_block[EXT4_DIND_BLOCK], 1, role) : 0;
+		       add_range(fs, l, raw.i_block[EXT4_DIND_BLOCK], 1, role) : 0;
 	if ((raw.i_flags & EXT4_EXTENTS_FL) &&
 	    ext4_ext_parse_leaf(fs, (const uint8_t *)raw.i_block, EXT4_EXT_ROOT_MAX, false,
 				map, &n, EXT4_EXT_ROOT_MAX) == 0)
 		for (uint32_t i = 0; i < n && err == 0; i++)
-			err = add_range(fs, map[i].je_pblk, map[i].je_len, role);
+			err = add_range(fs, l, map[i].je_pblk, map[i].je_len, role);
 	return err;
 }
 
@@ -415,30 +458,37 @@ int ext4_layout_ranges(struct ext4_fs *fs)
 {
 	struct ext4_layout *lay = &fs->lay;
 	uint32_t itb = lay->inodes_per_group * lay->inode_size / lay->block_size;
+	struct range_list l = { 0 };
 	struct ext4_super_block es;
 	int err = 0;
 
 	ext4_get_super(fs, &es);
-	lay->nr_ranges = 0;
 	for (uint32_t g = 0; g < lay->groups_count && err == 0; g++) {
 		struct ext4_group_desc gd;
 
 		ext4_get_group_desc(fs, g, &gd);
-		if ((err = group_super_ranges(fs, g, es.s_reserved_gdt_blocks)) < 0 ||
-		    (err = add_range(fs, gd.bg_block_bitmap_lo, 1, ROLE_BLOCK_BITMAP)) < 0 ||
-		    (err = add_range(fs, gd.bg_inode_bitmap_lo, 1, ROLE_INODE_BITMAP)) < 0)
-			return err;
-		err = add_range(fs, gd.bg_inode_table_lo, itb, ROLE_INODE_TABLE);
+		if ((err = group_super_ranges(fs, &l, g, es.s_reserved_gdt_blocks)) == 0 &&
+		    (err = add_range(fs, &l, gd.bg_block_bitmap_lo, 1, ROLE_BLOCK_BITMAP)) == 0 &&
+		    (err = add_range(fs, &l, gd.bg_inode_bitmap_lo, 1, ROLE_INODE_BITMAP)) == 0)
+			err = add_range(fs, &l, gd.bg_inode_table_lo, itb, ROLE_INODE_TABLE);
 	}
 	for (uint32_t i = 0; i < lay->nr_jmap && err == 0; i++)
-		err = add_range(fs, lay->jmap[i].je_pblk, lay->jmap[i].je_len, ROLE_JOURNAL);
+		err = add_range(fs, &l, lay->jmap[i].je_pblk, lay->jmap[i].je_len, ROLE_JOURNAL);
 	if (err == 0)
-		err = inode_ranges(fs, EXT4_ROOT_INO, ROLE_ROOT_DIR);
+		err = inode_ranges(fs, &l, EXT4_ROOT_INO, ROLE_ROOT_DIR);
 	if (err == 0)
-		err = inode_ranges(fs, EXT4_LOST_FOUND_INO, ROLE_LOST_FOUND);
+		err = inode_ranges(fs, &l, EXT4_LOST_FOUND_INO, ROLE_LOST_FOUND);
 	if (err == 0 && (lay->feature_compat & EXT4_FEATURE_COMPAT_RESIZE_INODE))
-		err = inode_ranges(fs, EXT4_RESIZE_INO, ROLE_RESIZE);
-	qsort(lay->ranges, lay->nr_ranges, sizeof(lay->ranges[0]), cmp_range);
+		err = inode_ranges(fs, &l, EXT4_RESIZE_INO, ROLE_RESIZE);
+	if (err == 0) {
+		sort_ranges(l.rl_r, l.rl_nr);
+		lay->ranges = intern_ranges(l.rl_r, l.rl_nr);
+		lay->nr_ranges = l.rl_nr;
+		lay->meta_blocks = 0;
+		for (uint32_t i = 0; i < l.rl_nr; i++)
+			lay->meta_blocks += l.rl_r[i].mr_len;
+	}
+	free(l.rl_r);
 	return err;
 }
 
@@ -504,9 +554,11 @@ static uint64_t group_used(const struct ext4_fs *fs, uint32_t g)
 
 	if (!b)
 		return 0;       /* a corrupt bitmap: the group is not used */
-	for (; i + 64 <= end; i += 64) {
+	for (; i + 64 <= end; i += 64) {        /* most words are all used or all free */
 		memcpy(&w, b + i / 8, sizeof(w));
-		if (w)
+		if (w == UINT64_MAX)
+			used += 64;
+		else if (w)
 			used += (uint64_t)__builtin_popcountll(w);
 	}
 	for (; i < end; i++)
@@ -516,14 +568,12 @@ static uint64_t group_used(const struct ext4_fs *fs, uint32_t g)
 
 uint64_t ext4_used_data_blocks(const struct ext4_fs *fs)
 {
-	uint64_t used = 0, meta = 0;
+	uint64_t used = 0;
 
 	for (uint32_t g = 0; g < fs->lay.groups_count; g++)
 		used += group_used(fs, g);
-	for (uint32_t i = 0; i < fs->lay.nr_ranges; i++)
-		meta += fs->lay.ranges[i].mr_len;
-	SIM_ASSERT(used >= meta);
-	return used - meta;
+	SIM_ASSERT(used >= fs->lay.meta_blocks);
+	return used - fs->lay.meta_blocks;
 }
 
 static int cmp_u32(const void *a, const void *b)

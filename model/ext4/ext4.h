@@ -62,6 +62,12 @@ struct ext4_mount_opts {
 	bool dioread_nolock;
 	bool auto_da_alloc;
 	uint32_t disk_blocks;
+	/*
+	 * mount -o ro: recovery and orphan cleanup run (as the kernel's do on a
+	 * read-only mount of a crashed file system), but ext4_setup_super writes
+	 * nothing; the mounts that judge crash states and read images use it.
+	 */
+	bool ro;
 };
 
 /* What a block of the device is, by its place in the layout (ext4_block_role). */
@@ -106,8 +112,14 @@ struct ext4_layout {
 	uint32_t journal_blocks;        /* the journal inode's length */
 	uint32_t nr_jmap;
 	struct jbd2_extent jmap[EXT4_JOURNAL_MAX_EXTENTS];     /* the journal's blocks */
+	uint32_t meta_blocks;           /* the ranges' blocks, all marked used by mke2fs */
 	uint32_t nr_ranges;
-	struct ext4_meta_range ranges[EXT4_LAYOUT_MAX_RANGES];
+	/*
+	 * Interned (balloc.c: one immutable copy per distinct list, kept for the
+	 * process), so that the layout stays a small value that copies freely;
+	 * the state keys hash the layout up to this field.
+	 */
+	const struct ext4_meta_range *ranges;
 	uint32_t nr_leaves_seen;
 	uint32_t leaves_seen[EXT4_LAYOUT_MAX_LEAVES];
 };
@@ -352,6 +364,7 @@ uint16_t ext4_group_desc_csum(const struct ext4_layout *lay, uint32_t group,
 int ext4_check_descriptors(struct ext4_fs *fs);
 const uint8_t *ext4_read_block_bitmap(struct ext4_fs *fs, uint32_t group);
 int ext4_layout_ranges(struct ext4_fs *fs);
+void ext4_read_raw_inode(const struct ext4_fs *fs, uint32_t ino, struct ext4_inode *raw);
 bool ext4_bitmap_bit(const struct ext4_fs *fs, uint32_t blk);
 uint32_t ext4_free_blocks_count(const struct ext4_fs *fs);
 /* Used blocks of the bitmaps outside the layout's metadata ranges (the file's and its tree's). */

@@ -321,14 +321,9 @@ static int load_journal_map(struct ext4_fs *fs)
 {
 	struct ext4_layout *lay = &fs->lay;
 	struct ext4_inode raw;
-	uint32_t blk, off, total = 0;
-	uint8_t *b;
+	uint32_t total = 0;
 
-	ext4_inode_loc(lay, fs, EXT4_JOURNAL_INO, &blk, &off);
-	b = sim_realloc_array(NULL, 1, lay->block_size);
-	blkdev_read(fs->bdev, blk, b);
-	memcpy(&raw, b + off, sizeof(raw));
-	free(b);
+	ext4_read_raw_inode(fs, EXT4_JOURNAL_INO, &raw);
 	lay->nr_jmap = 0;
 	if (!(raw.i_flags & EXT4_EXTENTS_FL) ||
 	    ext4_ext_parse_leaf(fs, (const uint8_t *)raw.i_block, EXT4_EXT_ROOT_MAX, false,
@@ -481,10 +476,15 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	memset(rinfo, 0, sizeof(*rinfo));
 	if ((err = read_super(fs)) < 0 || (err = load_journal(fs, rinfo, base)) < 0)
 		return err;
-	ext4_free_bufs_from(fs, 0);     /* recovery may have rewritten what was read */
-	if ((err = read_super(fs)) < 0 || (err = ext4_layout_ranges(fs)) < 0)
+	if (rinfo->nr_replayed > 0) {   /* recovery rewrote blocks: read them again */
+		ext4_free_bufs_from(fs, 0);
+		if ((err = read_super(fs)) < 0)
+			return err;
+	}
+	if ((err = ext4_layout_ranges(fs)) < 0)
 		return err;
-	ext4_setup_super(fs);
+	if (!opts->ro)
+		ext4_setup_super(fs);
 	load_bitmap(fs);
 	es_init(&fs->inode.i_es);
 	mapping_init(&fs->inode.i_mapping, opts->block_size);
