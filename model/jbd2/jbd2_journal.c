@@ -291,8 +291,11 @@ int jbd2_journal_load_base(journal_t *j, struct jbd2_recovery_info *info,
 	memset(info, 0, sizeof(*info));
 	if ((err = load_superblock(j)) < 0)
 		return err;
-	/* an empty log: jbd2_journal_recover() starts the next tid at s_sequence + 1 */
-	sequence = be32_to_cpu(jsb(j)->s_sequence) + 1;
+	/*
+	 * An empty log: 6.1's jbd2_journal_recover() starts it at s_sequence + 1;
+	 * the model at s_sequence, so that its tids count from 1 after mkfs.
+	 */
+	sequence = be32_to_cpu(jsb(j)->s_sequence);
 	if (jsb(j)->s_start != 0) {
 		if (jbd2_journal_recover_base(j, info, base) < 0)
 			return -EIO;    /* "recovery failed" */

@@ -94,8 +94,7 @@ static void test_snapshot__writeback_lists_pending_writes(void **state)
 	assert_has(s, "\"file_blocks\": [{\"lblk\": 0, \"len\": 2, \"pblk\": ");
 	assert_has(s, "\"state\": \"in_flight\"}]");
 	/* the group's descriptor block and block bitmap, the file's inode-table block */
-	/* tid 2: mke2fs's empty log says s_sequence 1, the mount starts at the next */
-	snprintf(want, sizeof(want), "\"running\": {\"tid\": 2, \"state\": \"running\", "
+	snprintf(want, sizeof(want), "\"running\": {\"tid\": 1, \"state\": \"running\", "
 		 "\"updates\": 0, \"blocks\": [{\"blocknr\": %u, \"what\": \"group descriptors\"}, "
 		 "{\"blocknr\": %u, \"what\": \"bitmap\"}, {\"blocknr\": %u, \"what\": \"inode\"}]",
 		 w->fs.lay.first_data_block + 1, ext4_block_bitmap(&w->fs, 0), w->fs.lay.inode_blk);
@@ -108,7 +107,7 @@ static void test_snapshot__writeback_lists_pending_writes(void **state)
 	free(s);
 }
 
-/* A commit makes the size durable before the data; the log holds tid 2 (the mount's first). */
+/* A commit makes the size durable before the data; the log holds tid 1. */
 static void test_snapshot__commit_logs_the_transaction(void **state)
 {
 	struct fx_world *w = *state;
@@ -120,13 +119,13 @@ static void test_snapshot__commit_logs_the_transaction(void **state)
 	fx_world_check(w);
 	s = snap_json_string(&w->fs);
 	assert_has(s, "\"durable_size\": 8192, ");
-	assert_has(s, "\"running\": null, \"committing\": null, \"logged\": [{\"tid\": 2, "
+	assert_has(s, "\"running\": null, \"committing\": null, \"logged\": [{\"tid\": 1, "
 		   "\"start\": 1, \"length\": 5}]");
-	snprintf(want, sizeof(want), "\"checkpoint\": [{\"blocknr\": %u, \"tid\": 2, "
-		 "\"what\": \"group descriptors\"}, {\"blocknr\": %u, \"tid\": 2, \"what\": \"bitmap\"}",
+	snprintf(want, sizeof(want), "\"checkpoint\": [{\"blocknr\": %u, \"tid\": 1, "
+		 "\"what\": \"group descriptors\"}, {\"blocknr\": %u, \"tid\": 1, \"what\": \"bitmap\"}",
 		 w->fs.lay.first_data_block + 1, ext4_block_bitmap(&w->fs, 0));
 	assert_has(s, want);
-	assert_has(s, "\"commit_sequence\": 2, ");
+	assert_has(s, "\"commit_sequence\": 1, ");
 	assert_has(s, "{\"keep\": 1, ");      /* the data writes are still in flight */
 	free(s);
 }
