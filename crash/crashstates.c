@@ -4,9 +4,9 @@
  * reads the model's device and file system, never changes them, and works
  * on overlays and checker copies.
  *
- * How a state is judged.  The pending blocks split in two: those below the
- * data area (metadata and journal: they decide what recovery does) and the
- * data blocks.  For each choice of the metadata blocks (an outcome) the
+ * How a state is judged.  The pending blocks split in two: metadata and
+ * journal blocks (every block ext4_is_data_block does not name: they decide
+ * what recovery does) and the data blocks.  For each choice of the metadata blocks (an outcome) the
  * device is mounted once, with every data block at its durable contents;
  * then each version of each data block is judged on its own, by the file
  * block it holds under that outcome: the invariants its bytes violate (a bit

@@ -609,11 +609,10 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"the walk goes on while start <= that block (and stops at block 0): every "
 		"extent from the offset on is shifted",
 		"ext4_ext_shift_extents (ext4_insert_range)",
-		"the model's leaves are its extent blocks, packed in order (84 extents a leaf "
-		"at 1 KiB blocks, 340 at 4 KiB), not leaves a real ext4 splits at the "
-		"insertion point, so the steps that put a leaf boundary after the extent at "
-		"the offset differ from a real kernel's (generic/404 reaches one by 498 "
-		"inserts at one offset); the skipped block stays merged with the rest of the "
+		"the leaves are the file's extent blocks, split where ext4_ext_split puts the "
+		"border (84 extents a leaf at 1 KiB blocks, 340 at 4 KiB; whether generic/404's "
+		"498 inserts at one offset reach the same boundaries as a real kernel's is not "
+		"checked); the skipped block stays merged with the rest of the "
 		"extent split at the offset (two extents in the kernel); the extent-cache "
 		"pollution of the same walk (2b3864b32403) is not modelled",
 		SEM(insert_shift_start_block),
