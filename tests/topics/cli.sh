@@ -1,7 +1,8 @@
 # cli.sh - the command line: bad input exits 2 with one message on stderr and nothing on
 # stdout; --dump-file; the outputs of crashstates, diff and patches (goldens under
 # tests/golden/cli/); docs/patches.md is what the code prints; the 4.19 backport's counters and
-# diff command in docs/bug-library.md are what the model measures.
+# diff command in docs/bug-library.md are what the model measures; the docs' quoted outputs of
+# `$ build/ext4sim ...` are what those commands print.
 
 # bad scenario files: exit 2, and the error at the position the file's first line names
 for f in tests/data/yaml-bad/*.yaml; do
@@ -482,3 +483,40 @@ check bug-library-backport-diff '[ "$rc" = 0 ] && [ -n "$cmd" ] &&
 	grep -q "^  handles_started  *502  *302 (-200)   <- differs\$" "$out" &&
 	grep -q "^  copy_under_handle  *500  *0 (-500)   <- differs\$" "$out" &&
 	grep -q "^  folio_lock_under_handle.write_begin 500  *0 (-500)   <- differs\$" "$out"'
+
+# the quoted outputs of the docs (README.md and docs/*.md; the tutorial topic checks
+# docs/tutorial/, docs/patches.md is compared whole above): a fenced block that starts with
+# "$ build/ext4sim ARGS" (or "$ ext4sim") is what that command prints on stdout, cut where
+# a line starts with "..." (its other lines appear in the output, in that order); "$ echo $?" then
+# a line is the command's exit status.  Commands run in a scratch directory that sees
+# scenarios/ (explore --out writes there).
+mkdir -p "$tmp/dq/run"
+ln -s "$PWD/scenarios" "$tmp/dq/run/scenarios"
+simabs=$(cd "$(dirname "$sim")" && pwd)/ext4sim
+for doc in README.md docs/*.md; do
+	[ "$doc" = docs/patches.md ] && continue
+	awk -v pre="$tmp/dq/${doc//\//_}" '
+		/^```/ { state = state ? 0 : 1; next }
+		state == 1 { if ($0 ~ /^\$ (build\/)?ext4sim /) { n++; seg = 0; state = 2 } else state = 3 }
+		state == 2 && /^\$ / { f = pre "." n "." (++seg); print substr($0, 3) > (f ".cmd")
+			printf "" > (f ".exp"); close(f ".cmd"); close(f ".exp"); next }
+		state == 2 { print >> (f ".exp"); close(f ".exp") }' "$doc"
+done
+for c in "$tmp"/dq/*.cmd; do
+	[ -e "$c" ] || continue
+	q=${c%.cmd} words=$(cat "$c")
+	case $words in
+	"echo \$?") check "doc-quote-status ${q##*/}" '[ "$(head -1 "$q.exp")" = "$qrc" ]'; continue ;;
+	ext4sim\ * | build/ext4sim\ *) ;;
+	*) continue ;;
+	esac
+	cmdline="(the quote ${q##*/}) $words"
+	(cd "$tmp/dq/run" && eval "\"\$simabs\" ${words#*ext4sim }") > "$q.got" 2> /dev/null
+	qrc=$?
+	# the quoted lines not found, in order, in the output
+	missing=$(awk 'NR == FNR { got[++n] = $0; next }
+		/^[ \t]*\.\.\./ || $0 == "" { next }
+		{ while (i < n && got[i + 1] != $0) i++; if (i >= n) { print; exit } i++ }' "$q.got" "$q.exp")
+	check "doc-quote ${q##*/}" '[ -z "$missing" ] ||
+		{ echo "  $words: the quoted line is not in its output (in order): $missing"; false; }'
+done
