@@ -156,7 +156,7 @@ kernel-check: deps
 
 kernel-check-vm: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim
-	scripts/kernel-check-vm -b $(BUILD)
+	scripts/kernel-check-vm -b $(BUILD) $(VM_FLAGS)
 
 kernel-check-powercut: deps
 	@$(MAKE) --no-print-directory $(BUILD)/ext4sim $(LOGREPLAY)
