@@ -2,9 +2,9 @@
  * crc32c.c - CRC-32C: the SSE 4.2 crc32 instruction where the processor has
  * it (x86-64, as the kernel's crc32c-intel), else slicing-by-8 (eight
  * 256-entry tables, built on the first call from the polynomial: no table is
- * written by hand); and the crc16 of lib/crc16.c in the kernel.  Both paths
- * compute the same function (tests/unit/test_ondisk.c compares them with
- * libext2fs's), so the choice changes no output.
+ * written by hand).  Both paths compute the same function
+ * (tests/unit/test_jbd2.c compares each with a bit-by-bit CRC), so the
+ * choice changes no output.
  */
 #include "crc32c.h"
 
@@ -12,26 +12,20 @@
 #include <string.h>
 
 #define CRC32C_POLY 0x82f63b78u
-#define CRC16_POLY 0xa001u
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the slices read little-endian words");
 
 static uint32_t crc32c_table[8][256];
-static uint16_t crc16_table[256];
 static bool tables_built;
 
 static void build_tables(void)
 {
 	for (uint32_t i = 0; i < 256; i++) {
 		uint32_t c = i;
-		uint16_t d = (uint16_t)i;
 
-		for (int k = 0; k < 8; k++) {
+		for (int k = 0; k < 8; k++)
 			c = (c >> 1) ^ ((c & 1) ? CRC32C_POLY : 0);
-			d = (uint16_t)((d >> 1) ^ ((d & 1) ? CRC16_POLY : 0));
-		}
 		crc32c_table[0][i] = c;
-		crc16_table[i] = d;
 	}
 	for (uint32_t i = 0; i < 256; i++)
 		for (int t = 1; t < 8; t++)
@@ -95,16 +89,5 @@ uint32_t crc32c_sw(uint32_t crc, const void *buf, size_t len)
 	}
 	while (len--)
 		crc = (crc >> 8) ^ crc32c_table[0][(crc ^ *p++) & 0xff];
-	return crc;
-}
-
-uint16_t crc16(uint16_t crc, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	if (!tables_built)
-		build_tables();
-	while (len--)
-		crc = (uint16_t)((crc >> 8) ^ crc16_table[(crc ^ *p++) & 0xff]);
 	return crc;
 }

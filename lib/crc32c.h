@@ -17,7 +17,4 @@ uint32_t crc32c(uint32_t crc, const void *buf, size_t len);
 /* The same by tables alone (what crc32c uses without SSE 4.2; for its test). */
 uint32_t crc32c_sw(uint32_t crc, const void *buf, size_t len);
 
-/* ext4's crc16 (the gdt_csum feature's group-descriptor checksum, ANSI 0xa001). */
-uint16_t crc16(uint16_t crc, const void *buf, size_t len);
-
 #endif

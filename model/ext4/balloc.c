@@ -104,8 +104,8 @@ uint32_t ext4_block_bitmap(const struct ext4_fs *fs, uint32_t group)
 
 /*
  * ext4_group_desc_csum(): with metadata_csum the low half of crc32c over the
- * group number and the descriptor (its checksum field as zero); with
- * gdt_csum the crc16 over the uuid, the group and the descriptor; else 0.
+ * group number and the descriptor (its checksum field as zero); else 0
+ * (gdt_csum, whose crc16 this would be, is refused at mount).
  */
 uint16_t ext4_group_desc_csum(const struct ext4_layout *lay, uint32_t group,
 			      const struct ext4_group_desc *gd)

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "blkdev.h"
+#include "crc32c.h"
 #include "jbd2.h"
 #include "jbd2_disk.h"
 #include "prng.h"
@@ -1563,6 +1564,28 @@ static uint32_t ref_crc32c(uint32_t crc, const uint8_t *p, size_t n)
 	return crc;
 }
 
+/*
+ * lib/crc32c's two paths (the SSE 4.2 instruction where the processor has it,
+ * the tables otherwise) against the bit-by-bit CRC, at 8 alignments and
+ * every length up to 100 bytes.
+ */
+static void test_jbd2__crc32c_paths_agree(void **state)
+{
+	uint8_t buf[128];
+
+	(void)state;
+	for (uint32_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 151u + 7u);
+	assert_int_equal(~crc32c(~0u, "123456789", 9), 0xe3069283u);
+	for (uint32_t off = 0; off < 8; off++)
+		for (uint32_t len = 0; len <= 100; len++) {
+			uint32_t want = ref_crc32c(0x12345678u, buf + off, len);
+
+			assert_int_equal(crc32c(0x12345678u, buf + off, len), want);
+			assert_int_equal(crc32c_sw(0x12345678u, buf + off, len), want);
+		}
+}
+
 /* crc32c(seed) over @b with the 4 bytes at @off read as zero. */
 static uint32_t ref_csum_hole(uint32_t seed, const uint8_t *b, uint32_t len, uint32_t off)
 {
@@ -2275,6 +2298,7 @@ int main(void)
 		T(test_jbd2__clean_release_needs_no_recovery),
 		T(test_jbd2__escaped_blocks_replayed_with_magic),
 		T(test_jbd2__structures_at_kernel_offsets),
+		T(test_jbd2__crc32c_paths_agree),
 		T(test_jbd2__superblock_as_e2fsprogs_then_features),
 		T(test_jbd2__load_checks_superblock),
 		T(test_jbd2__csum_v3_descriptor_commit_and_tags),
