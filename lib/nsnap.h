@@ -1,0 +1,80 @@
+/*
+ * nsnap.h - a namespace as a mounted file system shows it: every path with
+ * the inode it names, as a value the model fills (ext4_ns_read) and the
+ * checker, the crash-state grouping and the reports read.
+ *
+ * A snapshot lists every name reachable from the root, the root itself
+ * ("/") included, sorted by path bytewise, with the inode behind it: its
+ * number (paths that share an inode are hard links), type, size, on-disk
+ * link count and a 128-bit hash of its content (a regular file's bytes up
+ * to its size, a symbolic link's target; 0 for a directory).  It also
+ * lists the inodes in use that no name reaches (an orphan the mount did
+ * not clean, a leak).  Nothing in it depends on memory addresses, so two
+ * equal namespaces give equal bytes (nsnap_key).
+ */
+#ifndef EXT4SIM_NSNAP_H
+#define EXT4SIM_NSNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NSNAP_PATH_MAX 256u             /* a path's bytes, the NUL included */
+#define NSNAP_MAX_ENTRIES 4096u         /* names in one snapshot */
+#define NSNAP_TARGET_MAX 64u            /* a symbolic link's target kept in full, NUL included */
+#define NSNAP_MAX_UNREACHABLE 64u       /* unreachable inodes listed (more are counted) */
+
+enum nsnap_type { NSNAP_REG = 1, NSNAP_DIR = 2, NSNAP_LNK = 7 };   /* ext4's EXT4_FT_* */
+
+struct nsnap_entry {
+	char ne_path[NSNAP_PATH_MAX];   /* "/", "/A", "/A/foo" */
+	uint8_t ne_type;                /* enum nsnap_type */
+	uint32_t ne_ino;
+	uint32_t ne_nlink;              /* i_links_count as the inode holds it */
+	int64_t ne_size;                /* i_size */
+	uint64_t ne_hash[2];            /* content (see above) */
+	char ne_target[NSNAP_TARGET_MAX];   /* a link's target (cut at the limit), else "" */
+};
+
+struct nsnap {
+	struct nsnap_entry *ns_e;       /* sorted by ne_path once nsnap_sort ran */
+	uint32_t ns_nr;
+	uint32_t ns_cap;
+	uint32_t ns_nr_unreachable;     /* inodes in use no name reaches */
+	uint32_t ns_unreachable[NSNAP_MAX_UNREACHABLE];     /* the first ones, ascending */
+	uint32_t ns_nr_orphans;         /* inodes still on the orphan list after the mount */
+};
+
+void nsnap_init(struct nsnap *s);
+void nsnap_free(struct nsnap *s);
+void nsnap_copy(struct nsnap *dst, const struct nsnap *src);
+/* Append an entry (a copy); -ENOSPC past NSNAP_MAX_ENTRIES, else 0. */
+int nsnap_add(struct nsnap *s, const struct nsnap_entry *e);
+/* Record an inode in use that no name reaches (ascending order is the caller's). */
+void nsnap_add_unreachable(struct nsnap *s, uint32_t ino);
+/* Sort the entries by path, bytewise (strcmp). */
+void nsnap_sort(struct nsnap *s);
+/* The entry of @path in a sorted snapshot, or NULL. */
+const struct nsnap_entry *nsnap_find(const struct nsnap *s, const char *path);
+/* The names in a sorted snapshot that share inode @ino (its hard links). */
+uint32_t nsnap_names_of(const struct nsnap *s, uint32_t ino);
+/*
+ * A 128-bit key of the whole snapshot (paths, types, sizes, link counts,
+ * content hashes, which paths share an inode, the unreachable and orphan
+ * counts), for grouping crash states; equal snapshots, equal keys.
+ * Inode numbers enter only as sharing (the first path of each inode), so
+ * two states that differ in nothing but the numbers chosen are one.
+ */
+void nsnap_key(const struct nsnap *s, uint64_t key[2]);
+/* Are two sorted snapshots the same namespace (as nsnap_key compares them)? */
+bool nsnap_equal(const struct nsnap *a, const struct nsnap *b);
+/*
+ * One line per entry ("/A/foo reg ino 13 nlink 1 size 4096 <hash>"), then
+ * the unreachable inodes; into @buf of @cap bytes, cut with "..." when
+ * longer.  Returns the length written.
+ */
+size_t nsnap_text(const struct nsnap *s, char *buf, size_t cap);
+/* The type's name: "reg", "dir", "lnk" ("?" for another value). */
+const char *nsnap_type_name(uint8_t type);
+
+#endif
