@@ -412,8 +412,8 @@ static void ivl_add_runs(struct ivls *l, const struct runs *rs, int64_t limit)
 /* Folios and on-disk extents of the model: where it can hold non-zero bytes. */
 static void ivl_add_model(struct ivls *l, const struct ext4_fs *fs, int64_t limit)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct address_space *m = &fs->inode->i_mapping;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t bits = ext4_blkbits(fs);
 
 	for (uint32_t i = 0; i < m->a_nr; i++) {
@@ -497,14 +497,14 @@ static void report_bad(struct chk_state *c, enum chk_inv inv, uint32_t step,
 /* read_posix, gap_zero_on_extend, no_stale_data: the page cache view. */
 static void check_reads(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
-	int64_t limit = SIM_MIN(fs->inode.i_size, c->posix.size);
+	int64_t limit = SIM_MIN(fs->inode->i_size, c->posix.size);
 	struct bad_range bad[3] = { { 0 } };
 	struct ivls l = { 0 };
 	uint8_t *got, *want;
 
-	if (fs->inode.i_size != c->posix.size)
+	if (fs->inode->i_size != c->posix.size)
 		chk_report(c, INV_READ_POSIX, step, "i_size is %lld, the reference says %lld",
-			   (long long)fs->inode.i_size, (long long)c->posix.size);
+			   (long long)fs->inode->i_size, (long long)c->posix.size);
 	ivl_add_runs(&l, &c->posix, limit);
 	ivl_add_model(&l, fs, limit);
 	ivl_merge(&l);
@@ -538,7 +538,7 @@ static void check_reads(struct chk_state *c, const struct ext4_fs *fs, uint32_t 
  */
 static bool unwritten_dirty(const struct ext4_fs *fs, uint64_t lblk, uint32_t len)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
+	const struct address_space *m = &fs->inode->i_mapping;
 	uint32_t bits = ext4_blkbits(fs);
 	uint64_t first = (lblk << bits) >> PAGE_SHIFT, last = ((lblk + len) << bits) - 1;
 
@@ -552,7 +552,7 @@ static bool unwritten_dirty(const struct ext4_fs *fs, uint64_t lblk, uint32_t le
 
 static void check_disksize(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
-	const struct ext4_inode_info *ei = &fs->inode;
+	const struct ext4_inode_info *ei = fs->inode;
 	uint32_t bits = ext4_blkbits(fs);
 	bool pending = false;
 
@@ -592,7 +592,7 @@ static int pblk_cmp(const void *a, const void *b)
 static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
 			    uint64_t *owned)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	struct extent_status *ex = sim_zalloc((t->es_nr + 1) * sizeof(*ex));
 	uint32_t n = 0;
 
@@ -628,24 +628,24 @@ static uint64_t used_data_blocks(const struct ext4_fs *fs)
 
 static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t bits = ext4_blkbits(fs);
 	uint64_t owned, used;
-	uint64_t eof_blocks = ((uint64_t)fs->inode.i_disksize + fs->opts.block_size - 1) >> bits;
+	uint64_t eof_blocks = ((uint64_t)fs->inode->i_disksize + fs->opts.block_size - 1) >> bits;
 
 	check_ownership(c, fs, step, &owned);
 	used = used_data_blocks(fs);
 	if (used != owned)
 		chk_report(c, INV_ALLOC_CONSISTENT, step, "bitmap marks %llu " AC_COUNT " %llu",
 			   (unsigned long long)used, (unsigned long long)owned);
-	for (uint32_t i = 0; i < t->es_nr && !fs->inode.i_orphan; i++) {
+	for (uint32_t i = 0; i < t->es_nr && !fs->inode->i_orphan; i++) {
 		const struct extent_status *e = &t->es[i];
 
 		if (e->es_state == ES_WRITTEN && (uint64_t)e->es_lblk + e->es_len > eof_blocks) {
 			chk_report(c, INV_ALLOC_CONSISTENT, step, "written block %llu " AC_PAST_EOF
 				   " %lld and the inode is no orphan",
 				   (unsigned long long)SIM_MAX((uint64_t)e->es_lblk, eof_blocks),
-				   (long long)fs->inode.i_disksize);
+				   (long long)fs->inode->i_disksize);
 			break;
 		}
 	}
@@ -1019,7 +1019,7 @@ static void check_gaps_durable(const struct chk_state *c, const struct ext4_fs *
 
 	for (uint32_t i = 0; i < c->nr_dps; i++) {     /* the part of the chunk in a gap */
 		int64_t s = c->dps[i].size, e = SIM_MIN((s + bs - 1) & ~(int64_t)(bs - 1),
-							 fs->inode.i_size);
+							 fs->inode->i_size);
 
 		if (s & (bs - 1) && s < off + n && e > off) {
 			lo = SIM_MIN(lo, SIM_MAX(s, off));
@@ -1033,7 +1033,7 @@ static void check_gaps_durable(const struct chk_state *c, const struct ext4_fs *
 			continue;
 		for (uint32_t i = 0; i < c->nr_dps; i++) {
 			const struct chk_durable_point *p = &c->dps[i];
-			int64_t e = SIM_MIN((p->size + bs - 1) & ~(int64_t)(bs - 1), fs->inode.i_size);
+			int64_t e = SIM_MIN((p->size + bs - 1) & ~(int64_t)(bs - 1), fs->inode->i_size);
 
 			if (p->size & (bs - 1) && q >= p->size && q < e && !gap_allows(c, p, q, v)) {
 				bad_add(bad, q, v, 0);
@@ -1073,7 +1073,7 @@ static void ivl_add_shifted(struct ivls *l, const struct chk_state *c, int64_t s
 static void recovered_intervals(const struct chk_state *c, const struct ext4_fs *fs,
 				struct ivls *l)
 {
-	int64_t size = fs->inode.i_size;
+	int64_t size = fs->inode->i_size;
 
 	ivl_add_runs(l, &c->durable, size);
 	for (uint32_t i = 0; i < c->nr_muts; i++)
@@ -1249,11 +1249,11 @@ static void check_recovered_data(struct chk_state *c, const struct ext4_fs *fs, 
  */
 static uint32_t post_eof_nonzero(const struct ext4_fs *fs, uint32_t *pblk_out, uint8_t *byte)
 {
-	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode.i_size & (bs - 1)), pblk, len;
+	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode->i_size & (bs - 1)), pblk, len;
 	uint32_t found = 0;
 	uint8_t *b;
 
-	if (off == 0 || es_lookup(&fs->inode.i_es, (uint32_t)(fs->inode.i_size >> ext4_blkbits(fs)),
+	if (off == 0 || es_lookup(&fs->inode->i_es, (uint32_t)(fs->inode->i_size >> ext4_blkbits(fs)),
 				  &pblk, &len) != ES_WRITTEN)
 		return 0;
 	b = sim_zalloc(bs);
@@ -1271,20 +1271,20 @@ static uint32_t post_eof_nonzero(const struct ext4_fs *fs, uint32_t *pblk_out, u
 
 static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
-	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode.i_size & (bs - 1)), pblk = 0;
+	uint32_t bs = fs->opts.block_size, off = (uint32_t)(fs->inode->i_size & (bs - 1)), pblk = 0;
 	uint8_t v = 0;
 	uint32_t k = post_eof_nonzero(fs, &pblk, &v);
 
 	if (k)
 		chk_report(c, INV_POST_EOF_ZERO_STRICT, step, "on-disk byte %lld past EOF "
 			   "(block %u offset %u) is 0x%02x",
-			   (long long)(fs->inode.i_size - off + k), pblk, k, v);
+			   (long long)(fs->inode->i_size - off + k), pblk, k, v);
 }
 
 /* Is the in-file part of the EOF block inside one of the ranges? */
 static bool eof_block_in(const struct ext4_fs *fs, const int64_t (*r)[2], uint32_t nr)
 {
-	int64_t last = fs->inode.i_size - 1;
+	int64_t last = fs->inode->i_size - 1;
 
 	for (uint32_t k = 0; k < nr; k++)
 		if (last >= r[k][0] && last < r[k][1])
@@ -1328,7 +1328,7 @@ static void check_prealloc_durable(struct chk_state *c, const struct ext4_fs *fs
 
 		while (b < end) {
 			uint32_t pblk, len;
-			enum es_state st = es_lookup(&fs->inode.i_es, (uint32_t)b, &pblk, &len);
+			enum es_state st = es_lookup(&fs->inode->i_es, (uint32_t)b, &pblk, &len);
 			uint64_t n = len ? SIM_MIN((uint64_t)len, end - b) : end - b;
 
 			if (st == ES_HOLE) {
@@ -1358,9 +1358,9 @@ static void check_replace(struct chk_state *c, const struct ext4_fs *fs, uint32_
 
 	if (c->rt_state != RT_ARMED)
 		return;
-	if (fs->inode.i_size < c->rt_data.size) {
+	if (fs->inode->i_size < c->rt_data.size) {
 		chk_report(c, INV_REPLACE_VIA_TRUNCATE, step, "recovered size %lld is below %lld, "
-			   "the size at the close after the truncate to 0", (long long)fs->inode.i_size,
+			   "the size at the close after the truncate to 0", (long long)fs->inode->i_size,
 			   (long long)c->rt_data.size);
 		return;
 	}
@@ -1370,7 +1370,7 @@ static void check_replace(struct chk_state *c, const struct ext4_fs *fs, uint32_
 
 		for (; b <= end; b++) {
 			uint32_t pblk, len;
-			enum es_state st = es_lookup(&fs->inode.i_es, (uint32_t)b, &pblk, &len);
+			enum es_state st = es_lookup(&fs->inode->i_es, (uint32_t)b, &pblk, &len);
 
 			if (st == ES_WRITTEN)
 				continue;
@@ -1390,7 +1390,7 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 
 	runs_destroy(&c->posix);
 	runs_init(&c->posix);
-	ivl_add_model(&l, fs, fs->inode.i_size);
+	ivl_add_model(&l, fs, fs->inode->i_size);
 	ivl_merge(&l);
 	buf = sim_zalloc(ivl_chunk(&l));
 	for (uint32_t i = 0; i < l.nr; i++) {
@@ -1406,7 +1406,7 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 			}
 		}
 	}
-	runs_truncate(&c->posix, fs->inode.i_size);
+	runs_truncate(&c->posix, fs->inode->i_size);
 	chk_log_crash(c);
 	runs_destroy(&c->falloc);       /* judged once: a second crash starts afresh */
 	runs_init(&c->falloc);
@@ -1420,7 +1420,7 @@ static void judge_recovered(struct chk_state *c, const struct ext4_fs *fs, uint3
 			    uint64_t expected_meta, uint64_t replayed_meta,
 			    const int64_t (*skip)[2], uint32_t nr_skip)
 {
-	int64_t size = fs->inode.i_size;
+	int64_t size = fs->inode->i_size;
 
 	if (expected_meta != replayed_meta)
 		chk_report(c, INV_JOURNAL_PREFIX, step, "metadata after replay differs from the "

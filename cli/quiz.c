@@ -252,7 +252,7 @@ static void state_content(const struct problem *p, const struct cs_state *st,
 	for (unsigned i = 0; i + 1 < p->s.nr_steps; i++)
 		sim_stream_step(ss, &p->steps[i], false);
 	sim_stream_step(ss, &keep, false);
-	c->size = sim_stream_fs(ss)->inode.i_size;
+	c->size = sim_stream_fs(ss)->inode->i_size;
 	SIM_ASSERT(c->size >= 0 && c->size <= QUIZ_FILE_MAX);
 	ext4_peek(sim_stream_fs(ss), 0, c->size, c->bytes);
 	sim_stream_close(ss, &res);

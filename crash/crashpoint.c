@@ -318,7 +318,7 @@ void crash_arm_inside(struct crash_inside_ctx *ic, const struct scn_step *st, ui
 
 	ic->step = idx;
 	ic->st = st;
-	ic->size_before = w->fs.inode.i_size;
+	ic->size_before = w->fs.inode->i_size;
 	w->bd->bd_durable_hook = judge && w->o && w->o->crash_bound &&
 				 crash_judgeable_inside(st) ? crash_inside : NULL;
 	w->bd->bd_hook_ctx = ic;

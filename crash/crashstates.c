@@ -241,7 +241,7 @@ static void hash_file_block(const struct ext4_fs *fs, int64_t lblk, uint8_t *buf
 {
 	uint32_t bits = ext4_blkbits(fs);
 	int64_t off = lblk << bits;
-	uint32_t n = (uint32_t)SIM_MIN((int64_t)fs->opts.block_size, fs->inode.i_size - off);
+	uint32_t n = (uint32_t)SIM_MIN((int64_t)fs->opts.block_size, fs->inode->i_size - off);
 
 	ext4_peek(fs, off, n, buf);
 	block_hash((uint64_t)lblk, buf, n, h);
@@ -254,10 +254,10 @@ static void hash_file_block(const struct ext4_fs *fs, int64_t lblk, uint8_t *buf
  */
 static void file_hash(const struct ext4_fs *fs, const struct cs_ctx *x, uint64_t out[2])
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
-	const struct address_space *m = &fs->inode.i_mapping;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
+	const struct address_space *m = &fs->inode->i_mapping;
 	uint32_t bits = ext4_blkbits(fs), per_page = PAGE_SIZE >> bits;
-	int64_t nr = (fs->inode.i_size + fs->opts.block_size - 1) >> bits;
+	int64_t nr = (fs->inode->i_size + fs->opts.block_size - 1) >> bits;
 	uint8_t *buf = sim_zalloc(fs->opts.block_size);
 	uint64_t h[2];
 
@@ -331,18 +331,18 @@ static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out
 
 	sha256_init(&s);
 	runs[0] = 0;
-	if (fs->inode.i_size <= DIGEST_BYTES_MAX) {
+	if (fs->inode->i_size <= DIGEST_BYTES_MAX) {
 		uint8_t *buf = sim_zalloc(CHUNK);
 
-		for (int64_t p = 0; p < fs->inode.i_size; p += CHUNK) {
-			int64_t n = SIM_MIN((int64_t)CHUNK, fs->inode.i_size - p);
+		for (int64_t p = 0; p < fs->inode->i_size; p += CHUNK) {
+			int64_t n = SIM_MIN((int64_t)CHUNK, fs->inode->i_size - p);
 
 			ext4_peek(fs, p, n, buf);
 			sha256_update(&s, buf, (size_t)n);
 			runs_add(&rt, buf, n);
 		}
 		runs_close(&rt);
-		if (!fs->inode.i_size)
+		if (!fs->inode->i_size)
 			snprintf(runs, CS_RUNS_TEXT, "empty");
 		free(buf);
 	} else {
@@ -355,7 +355,7 @@ static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out
 			rec[16] = c->posix.r[i].r_byte;
 			sha256_update(&s, rec, sizeof(rec));
 		}
-		put_le64(rec, (uint64_t)fs->inode.i_size);
+		put_le64(rec, (uint64_t)fs->inode->i_size);
 		sha256_update(&s, rec, 8);
 	}
 	sha256_final(&s, d);
@@ -646,7 +646,7 @@ static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_d
 	note_replay(st, &ri);
 	if (want_detail)
 		note_tx_changes(x, st, &fs2);
-	st->size = fs2.inode.i_size;
+	st->size = fs2.inode->i_size;
 	file_hash(&fs2, NULL, st->h);
 	if (want_digest)
 		digest(&fs2, &cc, st->sha256, st->runs);
@@ -703,8 +703,8 @@ static void evaluate_whole(struct cs_ctx *x, uint64_t weight)
 static void map_data_blocks(struct cs_ctx *x)
 {
 	const struct ext4_fs *fs = &x->o.fs;
-	const struct ext4_es_tree *t = &fs->inode.i_es;
-	int64_t nr = (fs->inode.i_size + fs->opts.block_size - 1) >> ext4_blkbits(fs);
+	const struct ext4_es_tree *t = &fs->inode->i_es;
+	int64_t nr = (fs->inode->i_size + fs->opts.block_size - 1) >> ext4_blkbits(fs);
 
 	x->o.varying = sim_zalloc((x->nr_blocks + 1) * sizeof(*x->o.varying));
 	x->o.nr_varying = 0;
@@ -738,7 +738,7 @@ static void judge_fixed(struct cs_ctx *x)
 
 	for (uint32_t i = 0; i < n; i++) {
 		skip[i][0] = x->o.varying[i] << bits;
-		skip[i][1] = SIM_MIN((x->o.varying[i] + 1) << bits, fs->inode.i_size);
+		skip[i][1] = SIM_MIN((x->o.varying[i] + 1) << bits, fs->inode->i_size);
 	}
 	chk_copy(&cc, x->chk);
 	chk_judge_recovered_except(&cc, fs, x->out->step, 0, meta_mismatch(x, &x->o.ri, fs),
@@ -769,7 +769,7 @@ static void judge_versions(struct cs_ctx *x)
 		if (cb->lblk < 0)
 			continue;
 		lo = cb->lblk << bits;
-		hi = SIM_MIN(lo + fs->opts.block_size, fs->inode.i_size);
+		hi = SIM_MIN(lo + fs->opts.block_size, fs->inode->i_size);
 		blkdev_read_durable(x->bd, cb->blk, durable);
 		for (uint32_t a = 0; a < cb->nr_alts; a++) {
 			blkdev_write_durable(x->o.child, cb->blk,
@@ -806,7 +806,7 @@ static void prepare_outcome(struct cs_ctx *x)
 	for (uint32_t b = x->nr_meta; b < x->nr_blocks; b++)
 		x->digit[b] = 0;
 	x->o.child = mount_choice(x, x->nr_meta, &x->o.fs, &x->o.counters, &x->o.ri);
-	x->o.whole = (x->flags & CS_REFERENCE) || x->o.fs.inode.i_mapping.a_nr > 0;
+	x->o.whole = (x->flags & CS_REFERENCE) || x->o.fs.inode->i_mapping.a_nr > 0;
 	if (x->o.whole)
 		return;
 	map_data_blocks(x);
@@ -847,12 +847,12 @@ static void evaluate(struct cs_ctx *x)
 	}
 	for (int inv = 0; inv < INV_COUNT; inv++)
 		mask |= x->o.cnt[inv] ? 1u << inv : 0;
-	o = find_state(x, x->o.fs.inode.i_size, x->o.sum_h, mask);
+	o = find_state(x, x->o.fs.inode->i_size, x->o.sum_h, mask);
 	if (o) {
 		o->raw_states += weight;
 		return;
 	}
-	st.size = x->o.fs.inode.i_size;
+	st.size = x->o.fs.inode->i_size;
 	st.h[0] = x->o.sum_h[0];
 	st.h[1] = x->o.sum_h[1];
 	st.mask = mask;

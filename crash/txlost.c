@@ -102,23 +102,23 @@ void cs_tx_changes(const struct ext4_fs *mem, const struct ext4_fs *rec, uint32_
 		   bool landed, char *kept, char *lost, size_t cap)
 {
 	size_t used = (size_t)snprintf(kept, cap, "i_disksize %lld, extents ",
-				       (long long)rec->inode.i_disksize);
+				       (long long)rec->inode->i_disksize);
 	char ext[CS_CHANGES_MAX] = "";
 	size_t ext_used = 0;
 	unsigned n;
 
 	SIM_ASSERT(cap > 0);
-	put_extents(&rec->inode.i_es, kept, cap, used);
-	n = put_lost_extents(&mem->inode.i_es, &rec->inode.i_es, ext, sizeof(ext), &ext_used);
+	put_extents(&rec->inode->i_es, kept, cap, used);
+	n = put_lost_extents(&mem->inode->i_es, &rec->inode->i_es, ext, sizeof(ext), &ext_used);
 	lost[0] = 0;
-	if (!n && mem->inode.i_disksize == rec->inode.i_disksize)
+	if (!n && mem->inode->i_disksize == rec->inode->i_disksize)
 		return;
 	used = put_lost_tids(mem, committing, landed, lost, cap);
-	if (mem->inode.i_disksize != rec->inode.i_disksize && used < cap)
+	if (mem->inode->i_disksize != rec->inode->i_disksize && used < cap)
 		used += (size_t)snprintf(lost + used, cap - used, ": i_disksize %lld -> %lld",
-					 (long long)rec->inode.i_disksize,
-					 (long long)mem->inode.i_disksize);
+					 (long long)rec->inode->i_disksize,
+					 (long long)mem->inode->i_disksize);
 	if (n && used < cap)
 		snprintf(lost + used, cap - used, "%sextents %s",
-			 mem->inode.i_disksize != rec->inode.i_disksize ? ", " : ": ", ext);
+			 mem->inode->i_disksize != rec->inode->i_disksize ? ", " : ": ", ext);
 }

@@ -15,8 +15,8 @@
 /* The first page at or after @p that a folio or an extent covers; INT64_MAX: none. */
 static int64_t next_page(const struct ext4_fs *fs, int64_t p, uint32_t *fi, uint32_t *ei)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct address_space *m = &fs->inode->i_mapping;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t bits = ext4_blkbits(fs);
 	int64_t best = INT64_MAX;
 
@@ -45,7 +45,7 @@ static bool all_zero(const uint8_t *b, size_t n)
 
 void sim_content_capture(const struct ext4_fs *fs, bool keep, struct sim_content *c)
 {
-	int64_t size = fs->inode.i_size, last = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	int64_t size = fs->inode->i_size, last = (size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	uint8_t *buf = sim_zalloc(PAGE_SIZE), rec[8], d[32];
 	uint32_t fi = 0, ei = 0;
 	struct sha256 h;

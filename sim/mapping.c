@@ -51,7 +51,7 @@ static bool map_range(struct world *w, const struct scn_step *st, uint8_t prot,
  */
 static void step_mwrite(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
-	int64_t size = w->fs.inode.i_size, stored = 0, start, len;
+	int64_t size = w->fs.inode->i_size, stored = 0, start, len;
 
 	if (!map_range(w, st, 2, sr, &start, &len))
 		return;

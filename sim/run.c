@@ -46,7 +46,7 @@ static void world_seed_checker(struct world *w)
 {
 	enum { PIECE = 1 << 16 };
 	uint8_t *buf = sim_zalloc(PIECE);
-	int64_t size = w->fs.inode.i_size;
+	int64_t size = w->fs.inode->i_size;
 
 	chk_note_truncate(w->chk, size);
 	for (int64_t k = 0; k < size; k += PIECE) {
@@ -100,7 +100,7 @@ static void world_init(struct world *w, const struct sim_variant_cfg *cfg,
 void world_attach_events(struct world *w)
 {
 	w->bd->bd_events = &w->r->events;
-	w->fs.inode.i_mapping.a_events = &w->r->events;
+	w->fs.inode->i_mapping.a_events = &w->r->events;
 }
 
 void note(struct sim_step_result *sr, const char *fmt, ...)
@@ -241,7 +241,7 @@ static void step_copy_range(struct world *w, const struct scn_step *st,
 			    struct sim_step_result *sr)
 {
 	int64_t src = st->s_src, dst = st->s_off, done = 0;
-	int64_t len = st->s_has_len ? st->s_len : w->fs.inode.i_size - src;
+	int64_t len = st->s_has_len ? st->s_len : w->fs.inode->i_size - src;
 
 	if (!w->fs.sem.copy_file_range_syscall) {
 		sr->err = -ENOSYS;
@@ -295,7 +295,7 @@ static void step_fallocate(struct world *w, const struct scn_step *st, struct si
 	note(sr, "%s [%lld, %lld)%s", sr->err ? "fallocate refused or stopped" : "fallocate",
 	     (long long)off, (long long)(off + len), st->s_keep_size ? " keeping the size" : "");
 	if (sr->err && st->s_op == SCN_FALLOC && !st->s_keep_size)
-		chk_note_extend(w->chk, w->fs.inode.i_size);
+		chk_note_extend(w->chk, w->fs.inode->i_size);
 	if (sr->err)
 		return;
 	switch (st->s_op) {
@@ -845,7 +845,7 @@ static int world_write_image(struct world *w, const char *path, int64_t max_byte
 	struct ext4_fs fs;
 
 	w->bd->bd_events = NULL;
-	w->fs.inode.i_mapping.a_events = NULL;
+	w->fs.inode->i_mapping.a_events = NULL;
 	w->bd->bd_durable_hook = NULL;
 	ext4_put_super(&w->fs);
 	*w->c = keep;
@@ -924,8 +924,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		chk_step_end(&r->chk, &w.fs, i + 1);
 		if (o && o->crash_everywhere)
 			crash_here(&w, &s->steps[i], i + 1, sr);
-		sr->i_size = w.fs.inode.i_size;
-		sr->i_disksize = w.fs.inode.i_disksize;
+		sr->i_size = w.fs.inode->i_size;
+		sr->i_disksize = w.fs.inode->i_disksize;
 		sr->ev_end = r->events.l_nr;
 		if (tl)
 			sr->timeline_json = tl_step_end(tl);
@@ -937,8 +937,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 			tl_print(trace, tl, &r->lay, &r->events, sr->ev_first, sr->ev_end);
 	}
 	tl_destroy(tl);
-	r->final_size = w.fs.inode.i_size;
-	r->final_disksize = w.fs.inode.i_disksize;
+	r->final_size = w.fs.inode->i_size;
+	r->final_disksize = w.fs.inode->i_disksize;
 	if (dump_path)
 		ret = sim_dump_file(&w.fs, dump_path, err, errlen);
 	if (o && (o->final_digest || o->final_bytes))
@@ -1165,8 +1165,8 @@ static int dump_stream(const struct ext4_fs *fs, int fd)
 	uint8_t *buf = sim_zalloc(PAGE_SIZE);
 	int rc = 0;
 
-	for (int64_t p = 0; rc == 0 && p < fs->inode.i_size; p += PAGE_SIZE) {
-		size_t n = (size_t)SIM_MIN((int64_t)PAGE_SIZE, fs->inode.i_size - p);
+	for (int64_t p = 0; rc == 0 && p < fs->inode->i_size; p += PAGE_SIZE) {
+		size_t n = (size_t)SIM_MIN((int64_t)PAGE_SIZE, fs->inode->i_size - p);
 		const uint8_t *b = buf;
 
 		ext4_peek(fs, p, (int64_t)n, buf);
@@ -1188,8 +1188,8 @@ static int dump_stream(const struct ext4_fs *fs, int fd)
  */
 static int dump_contents(const struct ext4_fs *fs, int fd)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct address_space *m = &fs->inode->i_mapping;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t bits = ext4_blkbits(fs);
 	struct stat st;
 	uint8_t *buf;
@@ -1198,11 +1198,11 @@ static int dump_contents(const struct ext4_fs *fs, int fd)
 	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode))
 		return dump_stream(fs, fd);
 	buf = sim_zalloc(PAGE_SIZE);
-	rc = ftruncate(fd, (off_t)fs->inode.i_size);
+	rc = ftruncate(fd, (off_t)fs->inode->i_size);
 
 	for (uint32_t i = 0; rc == 0 && i < m->a_nr; i++) {
 		int64_t p = (int64_t)m->a_folios[i]->index << PAGE_SHIFT;
-		int64_t n = SIM_MIN((int64_t)PAGE_SIZE, fs->inode.i_size - p);
+		int64_t n = SIM_MIN((int64_t)PAGE_SIZE, fs->inode->i_size - p);
 
 		if (n <= 0)
 			continue;
@@ -1213,7 +1213,7 @@ static int dump_contents(const struct ext4_fs *fs, int fd)
 	for (uint32_t i = 0; rc == 0 && i < t->es_nr; i++) {
 		int64_t s = (int64_t)t->es[i].es_lblk << bits;
 		int64_t e = SIM_MIN(((int64_t)t->es[i].es_lblk + t->es[i].es_len) << bits,
-				    fs->inode.i_size);
+				    fs->inode->i_size);
 
 		for (int64_t p = s; rc == 0 && p < e; p += PAGE_SIZE) {
 			int64_t n = SIM_MIN((int64_t)PAGE_SIZE, e - p);

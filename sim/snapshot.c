@@ -40,7 +40,7 @@ bool snap_durable_size(const struct ext4_fs *fs, int64_t *size)
 	ro.ro = true;
 	err = ext4_fill_super(&d, child, &ro, &fs->sem, &c, &ri);
 	if (err == 0)
-		*size = d.inode.i_size;
+		*size = d.inode->i_size;
 	ext4_free_fs(&d);
 	blkdev_destroy(child);
 	return err == 0;
@@ -48,7 +48,7 @@ bool snap_durable_size(const struct ext4_fs *fs, int64_t *size)
 
 static void snap_extents(FILE *out, const struct ext4_fs *fs)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 
 	fputc('[', out);
 	for (uint32_t i = 0; i < t->es_nr; i++) {
@@ -88,7 +88,7 @@ static void snap_folio(FILE *out, const struct address_space *m, const struct fo
 
 static void snap_cache(FILE *out, const struct ext4_fs *fs)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
+	const struct address_space *m = &fs->inode->i_mapping;
 
 	fputc('[', out);
 	for (uint32_t i = 0; i < m->a_nr; i++) {
@@ -264,7 +264,7 @@ static uint32_t snap_next_pending(const struct snap_pend *p, uint32_t nr, uint32
 static void snap_file_blocks(FILE *out, const struct ext4_fs *fs, const struct snap_pend *p,
 			     uint32_t nr)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	bool any = false;
 
 	fputc('[', out);
@@ -373,8 +373,8 @@ static void snap_peek_page(const struct ext4_fs *fs, struct snap_runs *r, int64_
  */
 static int64_t snap_next_data(const struct ext4_fs *fs, int64_t pos)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct address_space *m = &fs->inode->i_mapping;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t bits = ext4_blkbits(fs), fi = filemap_first_at(m, (uint64_t)pos >> PAGE_SHIFT);
 	int64_t next = fi < m->a_nr ? (int64_t)(m->a_folios[fi]->index << PAGE_SHIFT) : INT64_MAX;
 	uint32_t lo = 0, hi = t->es_nr;
@@ -399,7 +399,7 @@ static int64_t snap_next_data(const struct ext4_fs *fs, int64_t pos)
 static void snap_bytes(FILE *out, const struct ext4_fs *fs)
 {
 	struct snap_runs r = { .out = out };
-	int64_t size = fs->inode.i_size, pos = 0;
+	int64_t size = fs->inode->i_size, pos = 0;
 	uint8_t *buf = sim_zalloc(PAGE_SIZE);
 
 	fputs("{\"runs\": [", out);
@@ -425,12 +425,12 @@ void snap_json(FILE *out, const struct ext4_fs *fs)
 	int64_t durable = 0;
 
 	fprintf(out, "{\"i_size\": %lld, \"i_disksize\": %lld, \"durable_size\": ",
-		(long long)fs->inode.i_size, (long long)fs->inode.i_disksize);
+		(long long)fs->inode->i_size, (long long)fs->inode->i_disksize);
 	if (snap_durable_size(fs, &durable))
 		fprintf(out, "%lld", (long long)durable);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"orphan\": %s, \"extents\": ", fs->inode.i_orphan ? "true" : "false");
+	fprintf(out, ", \"orphan\": %s, \"extents\": ", fs->inode->i_orphan ? "true" : "false");
 	snap_extents(out, fs);
 	fputs(", \"page_cache\": ", out);
 	snap_cache(out, fs);

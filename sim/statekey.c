@@ -225,7 +225,7 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 	put(h, fs->s_mb_last_block | (uint64_t)fs->s_shutdown << 32);
 	put(h, fs->s_fault_enospc_after | (uint64_t)fs->s_fault_enospc << 32 |
 	       (uint64_t)fs->s_fault_fired << 33 | (uint64_t)fs->s_fault_nonda << 34);
-	key_inode(h, &fs->inode);
+	key_inode(h, fs->inode);
 	put(h, fs->nr_ios);
 	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {
 		if (fs->ios[i].io_end == 0)
@@ -325,8 +325,8 @@ void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_
 	bytes(&h, &w->fs.sem, sizeof(w->fs.sem));
 	bytes(&h, &w->fs.lay, offsetof(struct ext4_layout, ranges));
 	/* which pending writes are metadata (crashstates.c's meta_first) */
-	put(&h, w->fs.inode.i_ext_nr_leaves);
-	bytes(&h, w->fs.inode.i_ext_leaves, w->fs.inode.i_ext_nr_leaves * sizeof(struct ext4_ext_leaf));
+	put(&h, w->fs.inode->i_ext_nr_leaves);
+	bytes(&h, w->fs.inode->i_ext_leaves, w->fs.inode->i_ext_nr_leaves * sizeof(struct ext4_ext_leaf));
 	key_journal_crash(&h, &w->fs.journal, o->block_size);
 	key_checker(&h, chk);
 	mix(&h, 0x4352534b);

@@ -196,7 +196,7 @@ static const uint8_t *durable(const struct tl_tracker *t, uint32_t blk)
 
 static bool mounted(const struct ext4_fs *fs)
 {
-	return fs->s_bufs != NULL && fs->inode.i_mapping.a_blocksize != 0;
+	return fs->s_bufs != NULL && fs->inode != NULL;
 }
 
 /* "~V" for a write in flight, "V" for one in the volatile cache. */
@@ -301,9 +301,9 @@ static void sample_data(struct tl_tracker *t, uint32_t l, uint32_t col)
 
 	if (mounted(fs)) {
 		uint64_t pos = (uint64_t)l * bs;
-		const struct folio *f = filemap_get_folio(&fs->inode.i_mapping, pos >> PAGE_SHIFT);
+		const struct folio *f = filemap_get_folio(&fs->inode->i_mapping, pos >> PAGE_SHIFT);
 		unsigned k = (unsigned)((pos & (PAGE_SIZE - 1)) / bs);
-		enum es_state st = es_lookup(&fs->inode.i_es, l, &pblk, &len);
+		enum es_state st = es_lookup(&fs->inode->i_es, l, &pblk, &len);
 
 		v->pblk = st == ES_WRITTEN || st == ES_UNWRITTEN ? (int64_t)pblk : -1;
 		if (f && ((f->flags & PG_buffers) ? f->bh[k].b_state & BH_Uptodate : f->flags & PG_uptodate)) {
@@ -420,14 +420,14 @@ static uint32_t data_rows(const struct tl_tracker *t)
 {
 	const struct ext4_fs *fs = &t->w->fs;
 	uint32_t bs = t->w->bd->bd_block_size, n = 0;
-	const struct ext4_es_tree *es = &fs->inode.i_es;
-	const struct address_space *m = &fs->inode.i_mapping;
+	const struct ext4_es_tree *es = &fs->inode->i_es;
+	const struct address_space *m = &fs->inode->i_mapping;
 
 	for (uint32_t i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].kind == TLK_DATA)
 			n = SIM_MAX(n, (uint32_t)t->rows[i].id + 1);
 	if (mounted(fs)) {
-		n = SIM_MAX(n, (uint32_t)SIM_MIN((fs->inode.i_size + bs - 1) / bs, TL_DATA_ROWS));
+		n = SIM_MAX(n, (uint32_t)SIM_MIN((fs->inode->i_size + bs - 1) / bs, TL_DATA_ROWS));
 		if (m->a_nr)
 			n = SIM_MAX(n, (uint32_t)SIM_MIN((m->a_folios[m->a_nr - 1]->index + 1) * (PAGE_SIZE / bs),
 							  TL_DATA_ROWS));
@@ -472,8 +472,8 @@ static uint32_t *meta_candidates(const struct tl_tracker *t, uint32_t *nr)
 
 	if (mounted(fs)) {
 		set = ext4_journaled_set(fs, &ns);
-		for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++)
-			cand_add(&v, &n, &cap, fs->inode.i_ext_leaves[i].el_pblk);
+		for (uint32_t i = 0; i < fs->inode->i_ext_nr_leaves; i++)
+			cand_add(&v, &n, &cap, fs->inode->i_ext_leaves[i].el_pblk);
 	}
 	for (uint32_t i = 0; i < ns; i++)
 		cand_add(&v, &n, &cap, set[i]);

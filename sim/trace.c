@@ -9,7 +9,7 @@
 
 static void fmt_extents(const struct ext4_fs *fs, char *out, size_t cap)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	size_t used = 0;
 
 	out[0] = '\0';
@@ -38,9 +38,9 @@ static void fmt_extents(const struct ext4_fs *fs, char *out, size_t cap)
 
 void trace_image_line(FILE *out, const char *path, const struct ext4_fs *fs)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 
-	fprintf(out, "  image %s: i_size %lld, extents %s", path, (long long)fs->inode.i_size,
+	fprintf(out, "  image %s: i_size %lld, extents %s", path, (long long)fs->inode->i_size,
 		t->es_nr ? "" : "none");
 	for (uint32_t i = 0; i < t->es_nr; i++) {      /* all of them: debugfs lists all */
 		const struct extent_status *e = &t->es[i];
@@ -50,14 +50,14 @@ void trace_image_line(FILE *out, const char *path, const struct ext4_fs *fs)
 			fprintf(out, "-%u", e->es_lblk + e->es_len - 1);
 		fprintf(out, " %s@%u", es_state_name(e->es_state), e->es_pblk);
 	}
-	for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++)
-		fprintf(out, "%s%u", i ? ", " : "; extent blocks ", fs->inode.i_ext_leaves[i].el_pblk);
+	for (uint32_t i = 0; i < fs->inode->i_ext_nr_leaves; i++)
+		fprintf(out, "%s%u", i ? ", " : "; extent blocks ", fs->inode->i_ext_leaves[i].el_pblk);
 	fputc('\n', out);
 }
 
 static void fmt_cache(const struct ext4_fs *fs, char *out, size_t cap)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
+	const struct address_space *m = &fs->inode->i_mapping;
 	unsigned dirty = 0, wb = 0, delay = 0, jbd = 0;
 
 	for (uint32_t i = 0; i < m->a_nr; i++) {
@@ -121,8 +121,8 @@ static void fmt_journal(const struct ext4_fs *fs, char *out, size_t cap)
 void trace_capture(const struct ext4_fs *fs, struct trace_state *ts)
 {
 	snprintf(ts->sizes, sizeof(ts->sizes), "i_size %lld, i_disksize %lld%s",
-		 (long long)fs->inode.i_size, (long long)fs->inode.i_disksize,
-		 fs->inode.i_orphan ? ", orphan" : "");
+		 (long long)fs->inode->i_size, (long long)fs->inode->i_disksize,
+		 fs->inode->i_orphan ? ", orphan" : "");
 	fmt_extents(fs, ts->extents, sizeof(ts->extents));
 	fmt_cache(fs, ts->cache, sizeof(ts->cache));
 	fmt_journal(fs, ts->journal, sizeof(ts->journal));

@@ -149,6 +149,14 @@ struct zero_result {
 };
 
 struct ext4_inode_info {
+	uint32_t i_ino;
+	uint16_t i_mode;                /* S_IF* and permission bits, as the raw inode holds them */
+	uint16_t i_links_count;         /* names (a directory: 2 + subdirectories) */
+	uint32_t i_generation;
+	uint32_t i_open;                /* open file descriptions (an unlinked inode lives on) */
+	uint32_t i_next_orphan;         /* on the orphan list: the next one's number (i_dtime) */
+	uint32_t *i_dir_blocks;         /* a directory: its blocks' numbers, by logical block */
+	uint32_t i_nr_dir_blocks;
 	int64_t i_size;                 /* VFS size (i_size_read) */
 	int64_t i_disksize;             /* what the raw inode gets */
 	uint32_t i_flags;
@@ -204,7 +212,10 @@ struct ext4_fs {
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
 	uint32_t s_mb_last_block;       /* next-fit cursor (locality-group stream) */
-	struct ext4_inode_info inode;
+	struct ext4_inode_info *inode;  /* the inode the running operation works on */
+	struct ext4_inode_info **s_inodes;      /* in-core inodes, ascending i_ino */
+	uint32_t s_nr_inodes;
+	uint32_t s_cap_inodes;
 	struct ext4_io *ios;            /* sorted by io_seq, with holes (io_end 0) */
 	uint32_t nr_ios;                /* bios not finished (entries that are not holes) */
 	uint32_t nr_io_slots;           /* entries in ios[], holes included */
@@ -298,7 +309,7 @@ static inline bool ext4_should_dioread_nolock(const struct ext4_fs *fs)
 
 static inline uint32_t ext4_blkbits(const struct ext4_fs *fs)
 {
-	return fs->inode.i_mapping.a_blkbits;
+	return fs->inode->i_mapping.a_blkbits;
 }
 
 /*
@@ -308,6 +319,18 @@ static inline uint32_t ext4_blkbits(const struct ext4_fs *fs)
  */
 void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev *bd,
 		   struct sim_counters *c);
+
+/*
+ * The in-core inodes (super.c: ext4_alloc_inode, ext4_free_in_core_inode;
+ * fs/inode.c's ilookup): each a struct ext4_inode_info of its own, held in
+ * fs->s_inodes by number.  fs->inode is the one the running operation works
+ * on (the current file of the data steps; a walk over several inodes, such
+ * as a commit's ordered data or sync's writeback, sets it for each).
+ */
+struct ext4_inode_info *ext4_alloc_inode(struct ext4_fs *fs, uint32_t ino);
+struct ext4_inode_info *ext4_ilookup(const struct ext4_fs *fs, uint32_t ino);
+void ext4_free_in_core_inode(struct ext4_inode_info *ei);
+void ext4_evict_in_core_inode(struct ext4_fs *fs, struct ext4_inode_info *ei);
 
 /* Largest file size for the block size (ext4_max_size, extent files). */
 int64_t ext4_max_size(const struct ext4_fs *fs);

@@ -32,7 +32,7 @@ handle_t *__ext4_journal_start(struct ext4_fs *fs, const char *where, int type, 
  */
 void ext4_note_size_point(struct ext4_fs *fs)
 {
-	if (fs->inode.i_disksize > fs->inode.i_size)
+	if (fs->inode->i_disksize > fs->inode->i_size)
 		fs->counters->disksize_over_size++;
 }
 
@@ -59,9 +59,9 @@ void ext4_handle_sync(handle_t *h)
 /* ext4_update_inode_fsync_trans() */
 void ext4_update_inode_fsync_trans(struct ext4_fs *fs, handle_t *h, bool datasync)
 {
-	fs->inode.i_sync_tid = h->h_transaction->t_tid;
+	fs->inode->i_sync_tid = h->h_transaction->t_tid;
 	if (datasync)
-		fs->inode.i_datasync_tid = h->h_transaction->t_tid;
+		fs->inode->i_datasync_tid = h->h_transaction->t_tid;
 }
 
 /*
@@ -78,10 +78,10 @@ int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h)
 	bool size_changed;
 
 	SIM_ASSERT(h != NULL);
-	SIM_ASSERT(fs->inode.i_disksize >= 0);
+	SIM_ASSERT(fs->inode->i_disksize >= 0);
 	memcpy(&old, raw, sizeof(old));
 	size_changed = (int64_t)(old.i_size_lo | (uint64_t)old.i_size_high << 32) !=
-		       fs->inode.i_disksize;
+		       fs->inode->i_disksize;
 	ext4_fill_raw_inode(fs, raw);
 	jbd2_journal_dirty_metadata(h, fs->lay.inode_blk);
 	ext4_update_inode_fsync_trans(fs, h, size_changed);
@@ -146,7 +146,7 @@ static void ext4_get_journal_block(void *p, const struct jbd2_buf *b, uint8_t *o
 		return;
 	}
 	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);
-	f = filemap_get_folio(&fs->inode.i_mapping, pos >> PAGE_SHIFT);
+	f = filemap_get_folio(&fs->inode->i_mapping, pos >> PAGE_SHIFT);
 	SIM_ASSERT(f != NULL);
 	memcpy(out, f->data + (pos & (PAGE_SIZE - 1)), bs);
 }
@@ -166,7 +166,7 @@ static void ext4_buffer_committed(void *p, const struct jbd2_buf *b)
 	if (b->jb_lblk < 0)
 		return;
 	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);
-	f = filemap_get_folio(&fs->inode.i_mapping, pos >> PAGE_SHIFT);
+	f = filemap_get_folio(&fs->inode->i_mapping, pos >> PAGE_SHIFT);
 	if (!f)
 		return;
 	i = (unsigned)((pos & (PAGE_SIZE - 1)) >> ext4_blkbits(fs));

@@ -41,15 +41,15 @@ static uint32_t leaf_max(const struct ext4_fs *fs)
 
 bool ext4_ext_is_leaf(const struct ext4_fs *fs, uint32_t blk)
 {
-	for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++)
-		if (fs->inode.i_ext_leaves[i].el_pblk == blk)
+	for (uint32_t i = 0; i < fs->inode->i_ext_nr_leaves; i++)
+		if (fs->inode->i_ext_leaves[i].el_pblk == blk)
 			return true;
 	return false;
 }
 
 uint32_t ext4_ext_meta_blocks(const struct ext4_fs *fs)
 {
-	return fs->inode.i_ext_nr_leaves;
+	return fs->inode->i_ext_nr_leaves;
 }
 
 uint32_t ext4_ext_capacity(const struct ext4_fs *fs)
@@ -59,7 +59,7 @@ uint32_t ext4_ext_capacity(const struct ext4_fs *fs)
 
 static struct disk_ext *collect(const struct ext4_fs *fs, uint32_t *n)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	struct disk_ext *x = sim_realloc_array(NULL, t->es_nr + 1, sizeof(*x));
 
 	*n = 0;
@@ -96,7 +96,7 @@ static void leaf_span(const struct ext4_inode_info *ei, const struct disk_ext *x
 
 bool ext4_ext_has_room(const struct ext4_fs *fs, uint32_t extra)
 {
-	const struct ext4_inode_info *ei = &fs->inode;
+	const struct ext4_inode_info *ei = fs->inode;
 	uint32_t n, first, end;
 	struct disk_ext *x = collect(fs, &n);
 	bool room = true;
@@ -116,7 +116,7 @@ bool ext4_ext_has_room(const struct ext4_fs *fs, uint32_t extra)
 /* ext4_extent_block_csum(): crc32c of the block up to its tail, seeded by the inode's. */
 static uint32_t ext4_extent_block_csum(const struct ext4_fs *fs, const uint8_t *b)
 {
-	return crc32c(fs->inode.i_csum_seed, b, EH_SIZE + EX_SIZE * leaf_max(fs));
+	return crc32c(fs->inode->i_csum_seed, b, EH_SIZE + EX_SIZE * leaf_max(fs));
 }
 
 /* Write @cnt extents of @x as a tree node with @max entries at @out (header first). */
@@ -140,7 +140,7 @@ static void put_extents(uint8_t *out, const struct disk_ext *x, uint32_t cnt, ui
 /* The root as i_block holds it: the extents (depth 0) or the leaves' index. */
 void ext4_ext_root(const struct ext4_fs *fs, uint8_t root[60])
 {
-	const struct ext4_inode_info *ei = &fs->inode;
+	const struct ext4_inode_info *ei = fs->inode;
 	uint32_t n;
 	struct disk_ext *x = collect(fs, &n);
 
@@ -167,11 +167,11 @@ void ext4_ext_root(const struct ext4_fs *fs, uint8_t root[60])
 static void write_leaf(struct ext4_fs *fs, handle_t *h, const struct disk_ext *x, uint32_t n,
 		       uint32_t k)
 {
-	uint32_t bs = fs->opts.block_size, first, end, blk = fs->inode.i_ext_leaves[k].el_pblk;
+	uint32_t bs = fs->opts.block_size, first, end, blk = fs->inode->i_ext_leaves[k].el_pblk;
 	uint8_t *img = sim_zalloc(bs), *b = ext4_meta_bh(fs, blk);
 	uint32_t csum;
 
-	leaf_span(&fs->inode, x, n, k, &first, &end);
+	leaf_span(fs->inode, x, n, k, &first, &end);
 	SIM_ASSERT(end - first <= leaf_max(fs));
 	put_extents(img, x + first, end - first, leaf_max(fs));
 	csum = ext4_extent_block_csum(fs, img);
@@ -188,7 +188,7 @@ static void write_leaf(struct ext4_fs *fs, handle_t *h, const struct disk_ext *x
 static uint32_t new_leaf(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_t lblk,
 			 uint32_t at)
 {
-	struct ext4_inode_info *ei = &fs->inode;
+	struct ext4_inode_info *ei = fs->inode;
 	uint32_t pblk;
 
 	SIM_ASSERT(ei->i_ext_nr_leaves < EXT4_EXT_MAX_LEAVES);
@@ -206,7 +206,7 @@ static uint32_t new_leaf(struct ext4_fs *fs, handle_t *h, uint32_t goal, uint32_
 /* ext4_ext_rm_idx(): leaf @k is empty; its block is freed (revoked, reused after commit). */
 static void free_leaf(struct ext4_fs *fs, handle_t *h, uint32_t k)
 {
-	struct ext4_inode_info *ei = &fs->inode;
+	struct ext4_inode_info *ei = fs->inode;
 	uint32_t pblk = ei->i_ext_leaves[k].el_pblk;
 
 	memmove(ei->i_ext_leaves + k, ei->i_ext_leaves + k + 1,
@@ -224,7 +224,7 @@ static void free_leaf(struct ext4_fs *fs, handle_t *h, uint32_t k)
 static uint32_t split_border(const struct ext4_fs *fs, const struct disk_ext *x, uint32_t first,
 			     uint32_t end, uint32_t k)
 {
-	const uint8_t *b = ext4_meta_peek(fs, fs->inode.i_ext_leaves[k].el_pblk);
+	const uint8_t *b = ext4_meta_peek(fs, fs->inode->i_ext_leaves[k].el_pblk);
 	struct ext4_extent_header eh;
 	uint32_t i;
 
@@ -247,7 +247,7 @@ static uint32_t split_border(const struct ext4_fs *fs, const struct disk_ext *x,
 /* Repack @n extents evenly over the leaves (no fifth leaf: see the header). */
 static void repack(struct ext4_fs *fs, const struct disk_ext *x, uint32_t n)
 {
-	struct ext4_inode_info *ei = &fs->inode;
+	struct ext4_inode_info *ei = fs->inode;
 	uint32_t per = (n + ei->i_ext_nr_leaves - 1) / ei->i_ext_nr_leaves;
 
 	SIM_ASSERT(per <= leaf_max(fs));
@@ -258,7 +258,7 @@ static void repack(struct ext4_fs *fs, const struct disk_ext *x, uint32_t n)
 /* Split overflowing leaves, free emptied ones, then key each leaf by its first extent. */
 static void balance_leaves(struct ext4_fs *fs, handle_t *h, const struct disk_ext *x, uint32_t n)
 {
-	struct ext4_inode_info *ei = &fs->inode;
+	struct ext4_inode_info *ei = fs->inode;
 	uint32_t first, end;
 
 	for (uint32_t k = 0; k < ei->i_ext_nr_leaves;) {
@@ -295,7 +295,7 @@ static void balance_leaves(struct ext4_fs *fs, handle_t *h, const struct disk_ex
  */
 void ext4_ext_dirty(struct ext4_fs *fs, handle_t *h)
 {
-	struct ext4_inode_info *ei = &fs->inode;
+	struct ext4_inode_info *ei = fs->inode;
 	uint32_t n;
 	struct disk_ext *x = collect(fs, &n);
 	uint8_t *raw = ext4_meta_bh(fs, fs->lay.inode_blk) + fs->lay.inode_off;
@@ -350,7 +350,7 @@ static int parse_extents(struct ext4_fs *fs, const uint8_t *node, uint32_t cnt, 
 			return -EUCLEAN;
 		*next = ex.ee_block + len;
 		if (insert)
-			es_insert(&fs->inode.i_es, ex.ee_block, len, ex.ee_start_lo,
+			es_insert(&fs->inode->i_es, ex.ee_block, len, ex.ee_start_lo,
 				  unwritten ? ES_UNWRITTEN : ES_WRITTEN);
 		if (map) {
 			if (*nr_map == cap_map)
@@ -404,7 +404,7 @@ int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bo
 		if (ix.ei_leaf_hi || ix.ei_leaf_lo >= fs->lay.nr_blocks)
 			return -EUCLEAN;
 		if (insert) {
-			fs->inode.i_ext_leaves[fs->inode.i_ext_nr_leaves++] =
+			fs->inode->i_ext_leaves[fs->inode->i_ext_nr_leaves++] =
 				(struct ext4_ext_leaf){ ix.ei_block, ix.ei_leaf_lo };
 			err = load_leaf(fs, ix.ei_leaf_lo, &next);
 			continue;
@@ -429,8 +429,8 @@ int ext4_ext_load(struct ext4_fs *fs)
 	int err;
 
 	memcpy(&eh, raw + offsetof(struct ext4_inode, i_block), EH_SIZE);
-	fs->inode.i_ext_depth = eh.eh_depth;
-	fs->inode.i_ext_nr_leaves = 0;
+	fs->inode->i_ext_depth = eh.eh_depth;
+	fs->inode->i_ext_nr_leaves = 0;
 	err = ext4_ext_parse_leaf(fs, raw + offsetof(struct ext4_inode, i_block),
 				  EXT4_EXT_ROOT_MAX, true, NULL, NULL, 0);
 	if (err < 0)
@@ -442,7 +442,7 @@ int ext4_ext_load(struct ext4_fs *fs)
 
 bool ext4_ext_leaf_ends_at(const struct ext4_fs *fs, uint32_t start)
 {
-	const struct ext4_inode_info *ei = &fs->inode;
+	const struct ext4_inode_info *ei = fs->inode;
 	uint32_t n, first, end;
 	struct disk_ext *x = collect(fs, &n);
 	bool ends = false;

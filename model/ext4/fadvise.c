@@ -20,7 +20,7 @@
  */
 static void invalidate_mapping_pages(struct ext4_fs *fs, uint64_t first, uint64_t last)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 
 	for (uint32_t i = m->a_nr; i-- > 0;) {
 		struct folio *f = m->a_folios[i];
@@ -47,7 +47,7 @@ static void fadvise_dontneed(struct ext4_fs *fs, int64_t offset, int64_t endbyte
 	uint64_t end_index = (uint64_t)endbyte >> PAGE_SHIFT;
 
 	(void)ext4_writepages(fs, offset, endbyte, WB_SYNC_NONE, true);
-	if ((endbyte & (PAGE_SIZE - 1)) != PAGE_SIZE - 1 && endbyte != fs->inode.i_size - 1) {
+	if ((endbyte & (PAGE_SIZE - 1)) != PAGE_SIZE - 1 && endbyte != fs->inode->i_size - 1) {
 		if (end_index == 0)
 			return;
 		end_index--;

@@ -85,7 +85,7 @@ static void ext4_force_commit_jdata(struct ext4_fs *fs)
 /* Is this fallocate synchronous (see the header on unified_sync_check)? */
 static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
 {
-	return (is_sync_test || fs->sem.unified_sync_check) && (fs->inode.i_flags & EXT4_SYNC_FL);
+	return (is_sync_test || fs->sem.unified_sync_check) && (fs->inode->i_flags & EXT4_SYNC_FL);
 }
 
 static const struct ext4_size_rule alloc_isize = EXT4_SIZE_RULE("ext4_alloc_file_blocks",
@@ -172,7 +172,7 @@ static int ext4_alloc_chunk(struct ext4_fs *fs, uint32_t lblk, uint64_t len, int
 static int ext4_alloc_file_blocks(struct ext4_fs *fs, uint32_t lblk, uint64_t len,
 				  int64_t new_size, uint32_t flags)
 {
-	int64_t old_size = fs->inode.i_size, epos = 0;
+	int64_t old_size = fs->inode->i_size, epos = 0;
 	int ret = 0;
 
 	if (new_size > old_size && fs->sem.eof_zero_fs && fs->sem.zero_outside_handle &&
@@ -208,8 +208,8 @@ static int falloc_new_size(const struct ext4_fs *fs, int mode, int64_t end, int6
 {
 	*new_size = 0;
 	if ((mode & FALLOC_FL_KEEP_SIZE) ||
-	    (end <= fs->inode.i_size &&
-	     (end <= fs->inode.i_disksize || !fs->sem.falloc_disksize)))
+	    (end <= fs->inode->i_size &&
+	     (end <= fs->inode->i_disksize || !fs->sem.falloc_disksize)))
 		return 0;
 	if (end > ext4_max_size(fs))
 		return -EFBIG;
@@ -229,7 +229,7 @@ static int ext4_do_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64
 				     ext4_max_blocks(fs, offset, len), new_size,
 				     GET_BLOCKS_CREATE | GET_BLOCKS_UNWRIT_EXT);
 	if (err == 0 && falloc_sync(fs, false))
-		jbd2_complete_transaction(&fs->journal, fs->inode.i_sync_tid);
+		jbd2_complete_transaction(&fs->journal, fs->inode->i_sync_tid);
 	return err;
 }
 
@@ -294,7 +294,7 @@ static const struct ext4_size_rule disksize_before_punch = EXT4_SIZE_RULE_TOGGLE
  */
 static int ext4_update_disksize_before_punch(struct ext4_fs *fs, int64_t offset, int64_t len)
 {
-	int64_t size = fs->inode.i_size;
+	int64_t size = fs->inode->i_size;
 	handle_t *h;
 
 	if (!fs->sem.disksize_before_punch || offset > size)
@@ -304,7 +304,7 @@ static int ext4_update_disksize_before_punch(struct ext4_fs *fs, int64_t offset,
 			return 0;
 		size = offset + len;
 	}
-	if (fs->inode.i_disksize >= size)
+	if (fs->inode->i_disksize >= size)
 		return 0;
 	h = ext4_journal_start(fs, "ext4_update_disksize_before_punch", HT_MISC, 1);
 	ext4_update_i_disksize(fs, size, &disksize_before_punch);
@@ -324,7 +324,7 @@ static void ext4_truncate_folio(struct ext4_fs *fs, int64_t start, int64_t end)
 
 	if ((start + bs - 1) / bs * bs >= end / bs * bs)
 		return;
-	f = filemap_get_folio(&fs->inode.i_mapping, (uint64_t)start >> PAGE_SHIFT);
+	f = filemap_get_folio(&fs->inode->i_mapping, (uint64_t)start >> PAGE_SHIFT);
 	if (f)
 		f->flags &= (uint8_t)~PG_mkwrite;       /* folio_mkclean */
 }
@@ -345,7 +345,7 @@ static int ext4_truncate_page_cache_block_range(struct ext4_fs *fs, int64_t star
 		if ((err = filemap_write_and_wait_range(fs, start, end - 1)) < 0)
 			return err;
 	} else if (((start | end) & (PAGE_SIZE - 1)) && bs < PAGE_SIZE &&
-		   start < fs->inode.i_size) {
+		   start < fs->inode->i_size) {
 		int64_t boundary = (start + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
 
 		ext4_truncate_folio(fs, start, SIM_MIN(boundary, end));
@@ -464,15 +464,15 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	handle_t *h;
 	int err;
 
-	if (!fs->sem.punch_zero_refactor && mapping_tagged_dirty(&fs->inode.i_mapping) &&
+	if (!fs->sem.punch_zero_refactor && mapping_tagged_dirty(&fs->inode->i_mapping) &&
 	    (err = filemap_write_and_wait_range(fs, offset, end - 1)) < 0)
 		return err;
-	if (offset >= fs->inode.i_size)
+	if (offset >= fs->inode->i_size)
 		return 0;
-	if (fs->sem.punch_end_eof_block && end >= fs->inode.i_size)
-		end = (fs->inode.i_size + bs - 1) & ~(bs - 1);
-	else if (!fs->sem.punch_end_eof_block && end > fs->inode.i_size)
-		end = (fs->inode.i_size + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
+	if (fs->sem.punch_end_eof_block && end >= fs->inode->i_size)
+		end = (fs->inode->i_size + bs - 1) & ~(bs - 1);
+	else if (!fs->sem.punch_end_eof_block && end > fs->inode->i_size)
+		end = (fs->inode->i_size + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
 	length = end - offset;
 	if ((err = ext4_punch_drop_page_cache(fs, offset, end)) < 0)
 		return err;
@@ -502,7 +502,7 @@ out:
 /* ext4_es_remove_extent() of everything from @lblk on: drop delayed extents. */
 static void ext4_es_remove_delayed(struct ext4_fs *fs, uint32_t lblk)
 {
-	struct ext4_es_tree *t = &fs->inode.i_es;
+	struct ext4_es_tree *t = &fs->inode->i_es;
 
 	for (uint32_t i = t->es_nr; i-- > 0;) {
 		struct extent_status e = t->es[i];
@@ -559,7 +559,7 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
 		return -EINVAL;
 	ext4_force_commit_jdata(fs);
-	if (offset + len >= fs->inode.i_size)
+	if (offset + len >= fs->inode->i_size)
 		return -EINVAL;
 	if ((err = shift_prepare(fs, offset, offset + len)) < 0)
 		return err;
@@ -568,14 +568,14 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	h = ext4_journal_start(fs, "ext4_collapse_range", HT_TRUNCATE, 16);
 	ext4_es_remove_delayed(fs, start_lblk);
 	ext4_ext_remove_space(fs, h, start_lblk, end_lblk - 1);
-	es_shift(&fs->inode.i_es, end_lblk, end_lblk - start_lblk, true);   /* SHIFT_LEFT */
+	es_shift(&fs->inode->i_es, end_lblk, end_lblk - start_lblk, true);   /* SHIFT_LEFT */
 	ext4_ext_dirty(fs, h);
-	i_size_write(fs, fs->inode.i_size - len, &collapse_isize);
-	ext4_set_i_disksize(fs, fs->inode.i_size, &collapse_disksize);
+	i_size_write(fs, fs->inode->i_size - len, &collapse_isize);
+	ext4_set_i_disksize(fs, fs->inode->i_size, &collapse_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	if (fs->sem.fdatasync_extent_ops)
 		ext4_update_inode_fsync_trans(fs, h, true);
-	if (fs->inode.i_flags & EXT4_SYNC_FL)
+	if (fs->inode->i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
 	return ext4_journal_stop(fs, "ext4_collapse_range", h);
 }
@@ -596,7 +596,7 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
  */
 static int ext4_ext_shift_extents(struct ext4_fs *fs, uint32_t start, uint32_t shift)
 {
-	struct ext4_es_tree *t = &fs->inode.i_es;
+	struct ext4_es_tree *t = &fs->inode->i_es;
 	uint64_t last_end = 0;
 
 	for (uint32_t i = t->es_nr; i-- > 0;)
@@ -637,17 +637,17 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	if (!block_aligned(fs, offset) || !block_aligned(fs, len))
 		return -EINVAL;
 	ext4_force_commit_jdata(fs);
-	if (offset >= fs->inode.i_size)
+	if (offset >= fs->inode->i_size)
 		return -EINVAL;
-	if (len > ext4_max_size(fs) - fs->inode.i_size)
+	if (len > ext4_max_size(fs) - fs->inode->i_size)
 		return -EFBIG;
 	if (!ext4_ext_has_room(fs, 2))
 		return -ENOSPC;
 	if ((err = shift_prepare(fs, offset, 0)) < 0)
 		return err;
 	h = ext4_journal_start(fs, "ext4_insert_range", HT_TRUNCATE, 16);
-	i_size_write(fs, fs->inode.i_size + len, &insert_isize);
-	ext4_set_i_disksize(fs, fs->inode.i_disksize + len, &insert_disksize);
+	i_size_write(fs, fs->inode->i_size + len, &insert_isize);
+	ext4_set_i_disksize(fs, fs->inode->i_disksize + len, &insert_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_es_remove_delayed(fs, lblk);
 	err = ext4_ext_shift_extents(fs, lblk, (uint32_t)(len >> bits));
@@ -656,7 +656,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 		if (fs->sem.fdatasync_extent_ops)
 			ext4_update_inode_fsync_trans(fs, h, true);
 	}
-	if (fs->inode.i_flags & EXT4_SYNC_FL)
+	if (fs->inode->i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
 	stop_err = ext4_journal_stop(fs, "ext4_insert_range", h);
 	return err < 0 ? err : stop_err;        /* a failed shift: the raised sizes stay */

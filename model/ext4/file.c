@@ -24,9 +24,9 @@
  */
 static int ext4_write_checks_zero_eof(struct ext4_fs *fs, int64_t pos)
 {
-	if (!fs->sem.zero_eof_in_write_checks || pos <= fs->inode.i_size)
+	if (!fs->sem.zero_eof_in_write_checks || pos <= fs->inode->i_size)
 		return 0;
-	return ext4_block_zero_eof(fs, fs->inode.i_size, pos);
+	return ext4_block_zero_eof(fs, fs->inode->i_size, pos);
 }
 
 /*
@@ -54,7 +54,7 @@ int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t f
 	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
 		return err;
 	err = generic_perform_write(fs, pos, len, fill, src, readable, written);
-	if (*written > 0 && ((fs->inode.i_flags & EXT4_SYNC_FL) || dsync))
+	if (*written > 0 && ((fs->inode->i_flags & EXT4_SYNC_FL) || dsync))
 		err = ext4_sync_file(fs, pos, pos + *written - 1, true);
 	return err;
 }
@@ -68,10 +68,10 @@ int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 /* ext4_release_file(): after a truncate to 0, start writeback of new data. */
 int ext4_release_file(struct ext4_fs *fs)
 {
-	if (!fs->inode.i_da_alloc_close)
+	if (!fs->inode->i_da_alloc_close)
 		return 0;
-	fs->inode.i_da_alloc_close = false;
-	if (fs->inode.i_reserved_data_blocks == 0 || fs->s_shutdown)
+	fs->inode->i_da_alloc_close = false;
+	if (fs->inode->i_reserved_data_blocks == 0 || fs->s_shutdown)
 		return 0;
 	return ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_NONE, true);   /* filemap_flush */
 }
@@ -84,12 +84,12 @@ int ext4_set_sync_flag(struct ext4_fs *fs, bool on)
 	if (fs->s_shutdown)
 		return -EIO;
 	h = ext4_journal_start(fs, "ext4_ioctl_setflags", HT_INODE, 1);
-	if (fs->inode.i_flags & EXT4_SYNC_FL)
+	if (fs->inode->i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
 	if (on)
-		fs->inode.i_flags |= EXT4_SYNC_FL;
+		fs->inode->i_flags |= EXT4_SYNC_FL;
 	else
-		fs->inode.i_flags &= ~EXT4_SYNC_FL;
+		fs->inode->i_flags &= ~EXT4_SYNC_FL;
 	ext4_mark_inode_dirty(fs, h);
 	return ext4_journal_stop(fs, "ext4_ioctl_setflags", h);
 }
@@ -97,7 +97,7 @@ int ext4_set_sync_flag(struct ext4_fs *fs, bool on)
 /* invalidate_mapping_pages(): drop folios that are clean and idle. */
 void ext4_evict_clean(struct ext4_fs *fs)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 
 	for (uint32_t i = m->a_nr; i-- > 0;) {
 		struct folio *f = m->a_folios[i];
@@ -117,7 +117,7 @@ void ext4_evict_clean(struct ext4_fs *fs)
  */
 static int ext4_load_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp)
 {
-	uint64_t max_idx = ((uint64_t)fs->inode.i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	uint64_t max_idx = ((uint64_t)fs->inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	struct folio *f;
 	int err;
 
@@ -125,7 +125,7 @@ static int ext4_load_fault(struct ext4_fs *fs, uint64_t index, struct folio **fp
 		return -EIO;
 	if (index >= max_idx)
 		return -EFAULT;
-	f = filemap_grab_folio(&fs->inode.i_mapping, index);
+	f = filemap_grab_folio(&fs->inode->i_mapping, index);
 	if (!(f->flags & PG_uptodate) && (err = ext4_read_folio(fs, f)) < 0)
 		return err;
 	*fp = f;
@@ -213,7 +213,7 @@ int ext4_mmap_store_dir(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fi
 /* munmap (the process that mapped the file went away): every page write-protected. */
 void ext4_munmap(struct ext4_fs *fs)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 
 	for (uint32_t i = 0; i < m->a_nr; i++)
 		m->a_folios[i]->flags &= (uint8_t)~PG_mkwrite;
@@ -285,7 +285,7 @@ int ext4_mmap_populate_write(struct ext4_fs *fs, int64_t pos, int64_t len, int64
  */
 void ext4_mmap_dontneed(struct ext4_fs *fs, int64_t pos, int64_t len)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 	uint64_t first = (uint64_t)pos >> PAGE_SHIFT;
 	uint64_t last = (uint64_t)(pos + len + PAGE_SIZE - 1) >> PAGE_SHIFT;
 

@@ -15,7 +15,7 @@
 
 static int ext4_fsync_journal(struct ext4_fs *fs, bool datasync, bool *needs_barrier)
 {
-	uint32_t commit_tid = datasync ? fs->inode.i_datasync_tid : fs->inode.i_sync_tid;
+	uint32_t commit_tid = datasync ? fs->inode->i_datasync_tid : fs->inode->i_sync_tid;
 
 	if (!jbd2_trans_will_send_data_barrier(&fs->journal, commit_tid))
 		*needs_barrier = true;

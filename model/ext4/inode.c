@@ -29,7 +29,7 @@
  */
 static uint32_t ext4_ext_find_goal(const struct ext4_fs *fs, uint32_t lblk)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 
 	for (uint32_t i = t->es_nr; i-- > 0;) {
 		const struct extent_status *e = &t->es[i];
@@ -61,7 +61,7 @@ static int ext4_alloc_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_bl
 				 delayed, &pblk, &got);
 	if (err < 0)
 		return err;
-	es_insert(&fs->inode.i_es, map->m_lblk, got, pblk, st);
+	es_insert(&fs->inode->i_es, map->m_lblk, got, pblk, st);
 	if (fs->bdev->bd_events)
 		ev_record(fs->bdev->bd_events, EV_ALLOC, "ext4_ext_map_blocks", map->m_lblk, pblk,
 			  got, st == ES_UNWRITTEN);
@@ -100,7 +100,7 @@ static void ext4_map_order(struct ext4_fs *fs, handle_t *h, const struct ext4_ma
 static int ext4_convert_to_initialized(struct ext4_fs *fs, handle_t *h,
 				       struct ext4_map_blocks *map)
 {
-	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_WRITTEN);
+	es_insert(&fs->inode->i_es, map->m_lblk, map->m_len, map->m_pblk, ES_WRITTEN);
 	EV_RECORD(fs->bdev->bd_events, EV_CONVERT, "ext4_convert_to_initialized", map->m_lblk,
 		  map->m_len, map->m_pblk, 0);
 	ext4_ext_dirty(fs, h);
@@ -158,14 +158,14 @@ static void ext4_ext_zeroout(struct ext4_fs *fs, uint32_t pblk, uint32_t len)
  */
 static int ext4_convert_buffered(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t i = es_index_of(t, map->m_lblk), bits = ext4_blkbits(fs);
 	const struct extent_status *ex = &t->es[i];
 	uint32_t ee_block = ex->es_lblk, ee_len = ex->es_len, ee_pblk = ex->es_pblk;
 	uint32_t map_len = map->m_len, allocated, max_zeroout;
 	uint32_t split_lblk = map->m_lblk, split_len = map_len;
-	uint64_t eof_block = ((uint64_t)(fs->sem.zeroout_disksize ? fs->inode.i_disksize :
-					 fs->inode.i_size) + fs->opts.block_size - 1) >> bits;
+	uint64_t eof_block = ((uint64_t)(fs->sem.zeroout_disksize ? fs->inode->i_disksize :
+					 fs->inode->i_size) + fs->opts.block_size - 1) >> bits;
 
 	SIM_ASSERT(ex->es_state == ES_UNWRITTEN && map->m_lblk + map_len <= ee_block + ee_len);
 	if (map->m_lblk == ee_block && map_len < ee_len && i > 0) {
@@ -200,7 +200,7 @@ static int ext4_convert_buffered(struct ext4_fs *fs, handle_t *h, struct ext4_ma
 			split_lblk = ee_block;
 		}
 	}
-	es_insert(&fs->inode.i_es, split_lblk, split_len, ee_pblk + (split_lblk - ee_block),
+	es_insert(&fs->inode->i_es, split_lblk, split_len, ee_pblk + (split_lblk - ee_block),
 		  ES_WRITTEN);
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
@@ -216,7 +216,7 @@ static int ext4_convert_to_unwritten(struct ext4_fs *fs, handle_t *h, struct ext
 	SIM_ASSERT(h != NULL);
 	if (!extent_room(fs))
 		return -ENOSPC;
-	es_insert(&fs->inode.i_es, map->m_lblk, map->m_len, map->m_pblk, ES_UNWRITTEN);
+	es_insert(&fs->inode->i_es, map->m_lblk, map->m_len, map->m_pblk, ES_UNWRITTEN);
 	ext4_ext_dirty(fs, h);
 	ext4_update_inode_fsync_trans(fs, h, true);
 	map->m_flags = MAP_UNWRITTEN;
@@ -233,7 +233,7 @@ int ext4_map_blocks(struct ext4_fs *fs, handle_t *h, struct ext4_map_blocks *map
 		    uint32_t flags)
 {
 	uint32_t pblk, len;
-	enum es_state st = es_lookup(&fs->inode.i_es, map->m_lblk, &pblk, &len);
+	enum es_state st = es_lookup(&fs->inode->i_es, map->m_lblk, &pblk, &len);
 	int ret;
 
 	SIM_ASSERT(map->m_len > 0);
@@ -300,7 +300,7 @@ static int ext4_da_get_block_prep(struct ext4_fs *fs, struct buffer_head *bh, ui
 	if (!(map.m_flags & MAP_DELAYED)) {             /* hole */
 		if ((ret = ext4_da_reserve_space(fs)) < 0)
 			return ret;
-		es_insert(&fs->inode.i_es, lblk, 1, 0, ES_DELAYED);
+		es_insert(&fs->inode->i_es, lblk, 1, 0, ES_DELAYED);
 	}
 	bh->b_state |= BH_Mapped | BH_New | BH_Delay;
 	bh->b_blocknr = 0;
@@ -430,7 +430,7 @@ static void folio_zero_new_buffers(struct ext4_fs *fs, struct folio *f, uint32_t
 {
 	uint32_t bs = fs->opts.block_size;
 
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++) {
 		uint32_t start = i * bs, end = start + bs;
 		struct buffer_head *bh = &f->bh[i];
 
@@ -459,8 +459,8 @@ static int ext4_block_write_begin(struct ext4_fs *fs, handle_t *h, struct folio 
 
 	SIM_ASSERT(from < to);
 	SIM_ASSERT(to <= PAGE_SIZE);
-	create_empty_buffers(&fs->inode.i_mapping, f);
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+	create_empty_buffers(&fs->inode->i_mapping, f);
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++) {
 		uint32_t start = i * bs, end = start + bs;
 
 		if (end <= from || start >= to) {
@@ -471,7 +471,7 @@ static int ext4_block_write_begin(struct ext4_fs *fs, handle_t *h, struct folio 
 		if ((err = write_begin_buffer(fs, h, f, i, from, to, &need_read[i])) < 0)
 			break;
 	}
-	for (unsigned i = 0; err == 0 && i < folio_nr_buffers(&fs->inode.i_mapping); i++)
+	for (unsigned i = 0; err == 0 && i < folio_nr_buffers(&fs->inode->i_mapping); i++)
 		if (need_read[i])
 			err = ext4_read_bh(fs, f, i);
 	if (err < 0)
@@ -485,7 +485,7 @@ static void block_commit_write(struct ext4_fs *fs, struct folio *f, uint32_t fro
 	uint32_t bs = fs->opts.block_size;
 	bool partial = false;
 
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++) {
 		uint32_t start = i * bs, end = start + bs;
 		struct buffer_head *bh = &f->bh[i];
 
@@ -524,11 +524,11 @@ bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
 {
 	bool changed = false;
 
-	if (newsize > fs->inode.i_size) {
+	if (newsize > fs->inode->i_size) {
 		i_size_write(fs, newsize, isize);
 		changed = true;
 	}
-	if (newsize > fs->inode.i_disksize) {
+	if (newsize > fs->inode->i_disksize) {
 		ext4_update_i_disksize(fs, newsize, disksize);
 		changed = true;
 	}
@@ -539,7 +539,7 @@ void ext4_update_i_disksize(struct ext4_fs *fs, int64_t newsize,
 			    const struct ext4_size_rule *rule)
 {
 	fs->counters->update_i_disksize_calls++;
-	if (newsize > fs->inode.i_disksize)
+	if (newsize > fs->inode->i_disksize)
 		ext4_set_i_disksize(fs, newsize, rule);
 }
 
@@ -547,20 +547,20 @@ void i_size_write(struct ext4_fs *fs, int64_t newsize, const struct ext4_size_ru
 {
 	SIM_ASSERT(newsize >= 0);
 	SIM_ASSERT(rule && rule->sr_func && rule->sr_rule);
-	if (fs->bdev->bd_events && newsize != fs->inode.i_size)
+	if (fs->bdev->bd_events && newsize != fs->inode->i_size)
 		ev_record_size(fs->bdev->bd_events, EV_I_SIZE, rule->sr_func, rule,
-			       fs->inode.i_size, newsize);
-	fs->inode.i_size = newsize;
+			       fs->inode->i_size, newsize);
+	fs->inode->i_size = newsize;
 }
 
 void ext4_set_i_disksize(struct ext4_fs *fs, int64_t newsize, const struct ext4_size_rule *rule)
 {
 	SIM_ASSERT(newsize >= 0);
 	SIM_ASSERT(rule && rule->sr_func && rule->sr_rule);
-	if (fs->bdev->bd_events && newsize != fs->inode.i_disksize)
+	if (fs->bdev->bd_events && newsize != fs->inode->i_disksize)
 		ev_record_size(fs->bdev->bd_events, EV_I_DISKSIZE, rule->sr_func, rule,
-			       fs->inode.i_disksize, newsize);
-	fs->inode.i_disksize = newsize;
+			       fs->inode->i_disksize, newsize);
+	fs->inode->i_disksize = newsize;
 }
 
 /*
@@ -580,7 +580,7 @@ void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to)
 	rounded_from = (from + bs - 1) & ~(int64_t)(bs - 1);
 	if (to <= rounded_from || !(rounded_from & (PAGE_SIZE - 1)))
 		return;
-	f = filemap_get_folio(&fs->inode.i_mapping, (uint64_t)from >> PAGE_SHIFT);
+	f = filemap_get_folio(&fs->inode->i_mapping, (uint64_t)from >> PAGE_SHIFT);
 	if (!f)
 		return;
 	sim_folio_lock(fs, f, SITE_ISIZE_EXT);
@@ -613,9 +613,9 @@ static int block_zero_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64
 	*zr = (struct zero_result){ 0 };
 	if (length > max || length < 0)
 		length = max;
-	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)from >> PAGE_SHIFT);
+	f = filemap_grab_folio(&fs->inode->i_mapping, (uint64_t)from >> PAGE_SHIFT);
 	sim_folio_lock(fs, f, SITE_ZERO_PARTIAL);
-	create_empty_buffers(&fs->inode.i_mapping, f);
+	create_empty_buffers(&fs->inode->i_mapping, f);
 	bh = &f->bh[i];
 	if (!(bh->b_state & BH_Mapped)) {
 		struct ext4_map_blocks map = { .m_lblk = bh_lblk(fs, f, i), .m_len = 1 };
@@ -757,18 +757,18 @@ static bool ext4_da_should_update_i_disksize(const struct ext4_fs *fs, const str
 static int ext4_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len, struct folio **fp)
 {
 	uint32_t from = (uint32_t)(pos & (PAGE_SIZE - 1));
-	struct folio *f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
+	struct folio *f = filemap_grab_folio(&fs->inode->i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 	handle_t *h;
 	int err;
 
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
-	create_empty_buffers(&fs->inode.i_mapping, f);
+	create_empty_buffers(&fs->inode->i_mapping, f);
 	/* folio unlocked; the handle needs one more credit for the orphan list */
 	h = ext4_journal_start(fs, "ext4_write_begin", HT_WRITE_PAGE, 8 + 1);
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	err = ext4_block_write_begin(fs, h, f, from, from + len);
 	if (err < 0) {
-		bool extended = pos + len > fs->inode.i_size;
+		bool extended = pos + len > fs->inode->i_size;
 
 		if (extended)
 			ext4_orphan_add(fs, h);
@@ -800,7 +800,7 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	*fallback = ext4_nonda_switch(fs);
 	if (*fallback)
 		return ext4_write_begin(fs, pos, len, fp);
-	f = filemap_grab_folio(&fs->inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
+	f = filemap_grab_folio(&fs->inode->i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	if (!fs->sem.da_write_no_handle) {
 		h = ext4_journal_start(fs, "ext4_da_write_begin", HT_WRITE_PAGE, 1);
@@ -810,7 +810,7 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	if (err < 0) {
 		if (h)
 			ext4_journal_stop(fs, "ext4_da_write_begin", h);
-		if (pos + len > fs->inode.i_size)
+		if (pos + len > fs->inode->i_size)
 			ext4_truncate_failed_write(fs);
 		return err;
 	}
@@ -836,7 +836,7 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 	}
 	if (size_changed)
 		ext4_mark_inode_dirty(fs, h);
-	trim = pos + len > fs->inode.i_size;
+	trim = pos + len > fs->inode->i_size;
 
 	if (trim)
 		ext4_orphan_add(fs, h);
@@ -863,7 +863,7 @@ static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_
 			  struct folio *f)
 {
 	handle_t *h = ext4_journal_current_handle(fs);
-	int64_t old_size = fs->inode.i_size;
+	int64_t old_size = fs->inode->i_size;
 	bool changed;
 
 	SIM_ASSERT(h != NULL);
@@ -881,7 +881,7 @@ static void ext4_journal_folio_buffers(struct ext4_fs *fs, handle_t *h, struct f
 {
 	uint32_t bs = fs->opts.block_size;
 
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++) {
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++) {
 		struct buffer_head *bh = &f->bh[i];
 
 		if (i * bs + bs <= from || i * bs >= to || !(bh->b_state & BH_Mapped))
@@ -912,7 +912,7 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 {
 	handle_t *h = ext4_journal_current_handle(fs);
 	uint32_t from = (uint32_t)(pos & (PAGE_SIZE - 1));
-	int64_t old_size = fs->inode.i_size;
+	int64_t old_size = fs->inode->i_size;
 	bool changed;
 
 	SIM_ASSERT(h != NULL);
@@ -933,7 +933,7 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 			ext4_journal_folio_buffers(fs, h, f, from, from + copied);
 	}
 	changed = ext4_update_inode_size(fs, pos + copied, &journalled_isize, &journalled_disksize);
-	fs->inode.i_datasync_tid = h->h_transaction->t_tid;
+	fs->inode->i_datasync_tid = h->h_transaction->t_tid;
 	ext4_write_end_finish(fs, h, old_size, pos, len, changed);
 	return (int)copied;
 }
@@ -956,13 +956,13 @@ static const struct ext4_size_rule da_do_write_end_disksize = EXT4_SIZE_RULE_TOG
 static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 				uint32_t copied, struct folio *f)
 {
-	int64_t old_size = fs->inode.i_size, new_i_size, zero_len = 0;
+	int64_t old_size = fs->inode->i_size, new_i_size, zero_len = 0;
 	bool disksize_changed = false;
 	handle_t *h;
 
 	copied = block_write_end(fs, pos, len, copied, f);
 	new_i_size = pos + copied;
-	if (new_i_size > fs->inode.i_size) {
+	if (new_i_size > fs->inode->i_size) {
 		i_size_write(fs, new_i_size, &da_do_write_end_isize);
 		if (copied && ext4_da_should_update_i_disksize(
 				fs, f, (uint32_t)((new_i_size - 1) & (PAGE_SIZE - 1)))) {
@@ -1012,11 +1012,11 @@ static const struct ext4_size_rule generic_write_end_isize = EXT4_SIZE_RULE(
 static uint32_t generic_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 				  uint32_t copied, struct folio *f)
 {
-	int64_t old_size = fs->inode.i_size;
+	int64_t old_size = fs->inode->i_size;
 	bool size_changed = false;
 
 	copied = block_write_end(fs, pos, len, copied, f);
-	if (pos + copied > fs->inode.i_size) {
+	if (pos + copied > fs->inode->i_size) {
 		i_size_write(fs, pos + copied, &generic_write_end_isize);
 		size_changed = true;
 	}
@@ -1049,9 +1049,9 @@ static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32
 	bool update = copied && ext4_da_should_update_i_disksize(fs, f, end);
 
 	if (fs->sem.da_disksize_vs_isize) {
-		if (update && new_i_size > fs->inode.i_size)
+		if (update && new_i_size > fs->inode->i_size)
 			ext4_update_i_disksize(fs, new_i_size, &da_write_end_disksize);
-	} else if (update && new_i_size > fs->inode.i_disksize) {
+	} else if (update && new_i_size > fs->inode->i_disksize) {
 		ext4_update_i_disksize(fs, new_i_size, &da_write_end_disksize);
 		if (h)
 			ext4_mark_inode_dirty(fs, h);
@@ -1166,9 +1166,9 @@ static uint32_t folio_len_in_size(const struct ext4_fs *fs, const struct folio *
 {
 	int64_t pos = (int64_t)f->index << PAGE_SHIFT;
 
-	if (pos >= fs->inode.i_size)
+	if (pos >= fs->inode->i_size)
 		return 0;
-	return (uint32_t)SIM_MIN((int64_t)PAGE_SIZE, fs->inode.i_size - pos);
+	return (uint32_t)SIM_MIN((int64_t)PAGE_SIZE, fs->inode->i_size - pos);
 }
 
 /*
@@ -1216,7 +1216,7 @@ static int ext4_journalled_page_mkwrite(struct ext4_fs *fs, handle_t *h, struct 
 	if ((err = ext4_block_write_begin(fs, h, f, 0, len)) < 0)
 		return err;
 	ext4_journal_folio_buffers(fs, h, f, 0, len);
-	fs->inode.i_datasync_tid = h->h_transaction->t_tid;
+	fs->inode->i_datasync_tid = h->h_transaction->t_tid;
 	return 0;
 }
 
@@ -1249,7 +1249,7 @@ int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f)
 		ext4_journal_stop(fs, "ext4_page_mkwrite", h);
 	}
 	if (err == 0 && !journal)
-		block_dirty_folio(&fs->inode.i_mapping, f);
+		block_dirty_folio(&fs->inode->i_mapping, f);
 	else if (err == 0)
 		folio_mark_dirty(f);
 	return err;
@@ -1317,8 +1317,8 @@ static void inode_csum_set(const struct ext4_layout *lay, uint8_t *raw)
 /* i_blocks in 512-byte sectors: the written and unwritten blocks and the extent blocks. */
 static uint64_t inode_sectors(const struct ext4_fs *fs)
 {
-	uint64_t blocks = es_count(&fs->inode.i_es, ES_WRITTEN) +
-			  es_count(&fs->inode.i_es, ES_UNWRITTEN) + ext4_ext_meta_blocks(fs);
+	uint64_t blocks = es_count(&fs->inode->i_es, ES_WRITTEN) +
+			  es_count(&fs->inode->i_es, ES_UNWRITTEN) + ext4_ext_meta_blocks(fs);
 
 	return blocks * (fs->opts.block_size / 512);
 }
@@ -1335,11 +1335,11 @@ void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw)
 	uint64_t sectors = inode_sectors(fs);
 
 	memcpy(&in, raw, sizeof(in));
-	in.i_size_lo = (uint32_t)fs->inode.i_disksize;
-	in.i_size_high = (uint32_t)((uint64_t)fs->inode.i_disksize >> 32);
+	in.i_size_lo = (uint32_t)fs->inode->i_disksize;
+	in.i_size_high = (uint32_t)((uint64_t)fs->inode->i_disksize >> 32);
 	in.i_blocks_lo = (uint32_t)sectors;
 	in.l_i_blocks_high = (uint16_t)(sectors >> 32);
-	in.i_flags = (in.i_flags & ~(EXT4_SYNC_FL | EXT4_HUGE_FILE_FL)) | fs->inode.i_flags;
+	in.i_flags = (in.i_flags & ~(EXT4_SYNC_FL | EXT4_HUGE_FILE_FL)) | fs->inode->i_flags;
 	in.i_dtime = 0;
 	ext4_ext_root(fs, (uint8_t *)in.i_block);
 	memcpy(raw, &in, sizeof(in));
@@ -1370,12 +1370,12 @@ int ext4_iget(struct ext4_fs *fs)
 		fs->s_mount_error = "inode 12 is not a linked regular file with extents";
 		return -EUCLEAN;
 	}
-	fs->inode.i_disksize = (int64_t)(in.i_size_lo | (uint64_t)in.i_size_high << 32);
-	fs->inode.i_size = fs->inode.i_disksize;
-	fs->inode.i_flags = in.i_flags & EXT4_SYNC_FL;
-	fs->inode.i_csum_seed = crc32c(crc32c(lay->csum_seed, &(uint32_t){ EXT4_FILE_INO }, 4),
+	fs->inode->i_disksize = (int64_t)(in.i_size_lo | (uint64_t)in.i_size_high << 32);
+	fs->inode->i_size = fs->inode->i_disksize;
+	fs->inode->i_flags = in.i_flags & EXT4_SYNC_FL;
+	fs->inode->i_csum_seed = crc32c(crc32c(lay->csum_seed, &(uint32_t){ EXT4_FILE_INO }, 4),
 				       &in.i_generation, sizeof(in.i_generation));
 	ext4_get_super(fs, &es);
-	fs->inode.i_orphan = es.s_last_orphan == EXT4_FILE_INO;
+	fs->inode->i_orphan = es.s_last_orphan == EXT4_FILE_INO;
 	return 0;
 }

@@ -181,7 +181,7 @@ int ext4_da_reserve_space(struct ext4_fs *fs)
 	if (!ext4_has_free_clusters(fs, 1, false))
 		return -ENOSPC;
 	fs->s_dirtyclusters++;
-	fs->inode.i_reserved_data_blocks++;
+	fs->inode->i_reserved_data_blocks++;
 	EV_RECORD(fs->bdev->bd_events, EV_RESERVE, "ext4_da_reserve_space", 1, 0, 0, 0);
 	return 0;
 }
@@ -189,9 +189,9 @@ int ext4_da_reserve_space(struct ext4_fs *fs)
 /* ext4_da_release_space(): delayed blocks went away or got allocated. */
 void ext4_da_release_space(struct ext4_fs *fs, uint32_t nr)
 {
-	SIM_ASSERT(fs->inode.i_reserved_data_blocks >= nr);
+	SIM_ASSERT(fs->inode->i_reserved_data_blocks >= nr);
 	SIM_ASSERT(fs->s_dirtyclusters >= nr);
-	fs->inode.i_reserved_data_blocks -= nr;
+	fs->inode->i_reserved_data_blocks -= nr;
 	fs->s_dirtyclusters -= nr;
 	if (nr)
 		EV_RECORD(fs->bdev->bd_events, EV_RELEASE, "ext4_da_release_space", nr, 0, 0, 0);

@@ -23,9 +23,9 @@ static void set_last_orphan(struct ext4_fs *fs, handle_t *h, uint32_t ino)
 int ext4_orphan_add(struct ext4_fs *fs, handle_t *h)
 {
 	SIM_ASSERT(h != NULL);
-	if (fs->inode.i_orphan)
+	if (fs->inode->i_orphan)
 		return 0;
-	fs->inode.i_orphan = true;
+	fs->inode->i_orphan = true;
 	set_last_orphan(fs, h, EXT4_FILE_INO);
 	return ext4_mark_inode_dirty(fs, h);
 }
@@ -33,9 +33,9 @@ int ext4_orphan_add(struct ext4_fs *fs, handle_t *h)
 /* With no handle (an error path) only the in-memory list changes. */
 int ext4_orphan_del(struct ext4_fs *fs, handle_t *h)
 {
-	if (!fs->inode.i_orphan)
+	if (!fs->inode->i_orphan)
 		return 0;
-	fs->inode.i_orphan = false;
+	fs->inode->i_orphan = false;
 	if (!h)
 		return 0;
 	set_last_orphan(fs, h, 0);
@@ -45,6 +45,6 @@ int ext4_orphan_del(struct ext4_fs *fs, handle_t *h)
 /* ext4_orphan_cleanup() for the one file (nlink > 0): truncate it. */
 int ext4_orphan_cleanup(struct ext4_fs *fs)
 {
-	SIM_ASSERT(fs->inode.i_orphan);
+	SIM_ASSERT(fs->inode->i_orphan);
 	return ext4_truncate(fs);
 }

@@ -77,7 +77,7 @@ static void ext4_convert_unwritten_extents(struct ext4_fs *fs, handle_t *h, uint
 		struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = end - lblk };
 		uint32_t pblk, len;
 
-		if (es_lookup(&fs->inode.i_es, lblk, &pblk, &len) == ES_UNWRITTEN)
+		if (es_lookup(&fs->inode->i_es, lblk, &pblk, &len) == ES_UNWRITTEN)
 			SIM_ASSERT(ext4_map_blocks(fs, h, &map, GET_BLOCKS_CREATE |
 						   GET_BLOCKS_CONVERT) > 0);
 		else
@@ -106,11 +106,11 @@ static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_
 static void finish_bio(struct ext4_fs *fs, uint32_t i)
 {
 	struct ext4_io *io = &fs->ios[i];
-	struct folio *f = filemap_get_folio(&fs->inode.i_mapping, io->io_index);
+	struct folio *f = filemap_get_folio(&fs->inode->i_mapping, io->io_index);
 
 	if (f) {
 		f->bh[io->io_bh].b_state &= (uint16_t)~BH_Async_Write;
-		folio_update_summary(&fs->inode.i_mapping, f);
+		folio_update_summary(&fs->inode->i_mapping, f);
 	}
 	io->io_end = 0;
 	fs->nr_ios--;
@@ -194,7 +194,7 @@ static void add_io(struct ext4_fs *fs, uint64_t seq, uint64_t index, unsigned bh
  */
 int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len, uint32_t io_end)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 	uint32_t bs = fs->opts.block_size;
 
 	SIM_ASSERT(f->flags & PG_buffers);

@@ -72,7 +72,7 @@ static void read_block_bh(struct ext4_fs *fs, struct folio *f, unsigned i, uint6
 void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 {
 	uint32_t bs = fs->opts.block_size;
-	uint64_t blocks = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
+	uint64_t blocks = ((uint64_t)fs->inode->i_size + bs - 1) >> ext4_blkbits(fs);
 	uint8_t *blk = sim_zalloc(bs);
 
 	for (int64_t done = 0; done < len;) {
@@ -80,7 +80,7 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 		uint64_t lblk = (uint64_t)p >> ext4_blkbits(fs);
 		uint32_t boff = (uint32_t)(p & (bs - 1));
 		uint32_t n = (uint32_t)SIM_MIN((int64_t)(bs - boff), len - done);
-		const struct folio *f = filemap_get_folio(&fs->inode.i_mapping,
+		const struct folio *f = filemap_get_folio(&fs->inode->i_mapping,
 							  (uint64_t)p >> PAGE_SHIFT);
 		unsigned i = (unsigned)((p & (PAGE_SIZE - 1)) >> ext4_blkbits(fs));
 
@@ -95,7 +95,7 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 			if (bh && (bh->b_state & BH_Mapped) && !(bh->b_state & BH_Unwritten))
 				blkdev_read(fs->bdev, bh->b_blocknr, blk);
 			else if ((!bh || !(bh->b_state & BH_Mapped)) && lblk < blocks &&
-				 ext4_es_lookup_extent(&fs->inode.i_es, (uint32_t)lblk, &es) &&
+				 ext4_es_lookup_extent(&fs->inode->i_es, (uint32_t)lblk, &es) &&
 				 es.es_state == ES_WRITTEN)     /* what ext4_map_blocks maps */
 				blkdev_read(fs->bdev, es.es_pblk + ((uint32_t)lblk - es.es_lblk), blk);
 			memcpy(out + done, blk + boff, n);
@@ -108,8 +108,8 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 /* ext4_read_folio(): make a folio uptodate. */
 int ext4_read_folio(struct ext4_fs *fs, struct folio *f)
 {
-	struct address_space *m = &fs->inode.i_mapping;
-	uint64_t blocks = ((uint64_t)fs->inode.i_size + fs->opts.block_size - 1) >>
+	struct address_space *m = &fs->inode->i_mapping;
+	uint64_t blocks = ((uint64_t)fs->inode->i_size + fs->opts.block_size - 1) >>
 			  ext4_blkbits(fs);
 
 	sim_folio_lock(fs, f, SITE_READ);
@@ -132,11 +132,11 @@ int ext4_file_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, i
 	int64_t end;
 
 	*got = 0;
-	if (pos >= fs->inode.i_size || len <= 0)
+	if (pos >= fs->inode->i_size || len <= 0)
 		return 0;
-	end = SIM_MIN(fs->inode.i_size, pos + len);
+	end = SIM_MIN(fs->inode->i_size, pos + len);
 	while (pos < end) {
-		struct folio *f = filemap_grab_folio(&fs->inode.i_mapping,
+		struct folio *f = filemap_grab_folio(&fs->inode->i_mapping,
 						     (uint64_t)pos >> PAGE_SHIFT);
 		uint32_t off = (uint32_t)(pos & (PAGE_SIZE - 1));
 		uint32_t n = (uint32_t)SIM_MIN((int64_t)(PAGE_SIZE - off), end - pos);
@@ -163,7 +163,7 @@ static bool ext4_inode_datasync_dirty(struct ext4_fs *fs)
 	fs->counters->datasync_dirty_checks++;
 	if (!fs->sem.jbd2_lockless_committed)
 		fs->counters->j_state_lock_reads++;
-	return fs->inode.i_datasync_tid > j->j_commit_sequence;
+	return fs->inode->i_datasync_tid > j->j_commit_sequence;
 }
 
 /*
@@ -200,8 +200,8 @@ int ext4_dio_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, in
 	*got = 0;
 	if ((pos | len) & 511)
 		err = -EINVAL;
-	else if (pos < fs->inode.i_size && len > 0) {
-		end = SIM_MIN(fs->inode.i_size, pos + len);
+	else if (pos < fs->inode->i_size && len > 0) {
+		end = SIM_MIN(fs->inode->i_size, pos + len);
 		err = ext4_writepages(fs, pos, end - 1, WB_SYNC_ALL, true);
 		ext4_wait_io_range(fs, pos, end - 1);
 		while (!err && pos < end) {

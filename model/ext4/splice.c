@@ -76,7 +76,7 @@ static int do_splice_direct(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out,
 static int generic_copy_file_checks(const struct ext4_fs *fs, int64_t pos_in, int64_t pos_out,
 				    int64_t *count)
 {
-	int64_t size_in = fs->inode.i_size, max = ext4_max_size(fs);
+	int64_t size_in = fs->inode->i_size, max = ext4_max_size(fs);
 
 	if (pos_in < 0 || pos_out < 0 || *count < 0)
 		return -EINVAL;
@@ -125,7 +125,7 @@ void ext4_shutdown_logflush(struct ext4_fs *fs)
 	if (fs->s_shutdown || !t)
 		return;
 	if (refused && !fs->sem.logflush_commit_first &&
-	    (t->t_ji_flags & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode.i_mapping))
+	    (t->t_ji_flags & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode->i_mapping))
 		return;
 	jbd2_journal_force_commit(&fs->journal);
 }

@@ -486,13 +486,11 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	if (!opts->ro)
 		ext4_setup_super(fs);
 	load_bitmap(fs);
-	es_init(&fs->inode.i_es);
-	mapping_init(&fs->inode.i_mapping, opts->block_size);
-	fs->inode.i_mapping.a_events = bd->bd_events;
+	fs->inode = ext4_alloc_inode(fs, EXT4_FILE_INO);
 	if ((err = ext4_iget(fs)) < 0 || (err = ext4_ext_load(fs)) < 0)
 		return err;
-	fs->inode.i_sync_tid = fs->inode.i_datasync_tid = fs->journal.j_commit_sequence;
-	if (fs->inode.i_orphan)
+	fs->inode->i_sync_tid = fs->inode->i_datasync_tid = fs->journal.j_commit_sequence;
+	if (fs->inode->i_orphan)
 		return ext4_orphan_cleanup(fs);
 	return 0;
 }
@@ -512,13 +510,105 @@ void ext4_free_fs(struct ext4_fs *fs)
 	ext4_free_bufs_from(fs, 0);
 	free(fs->s_bufs);
 	bitmap_free(fs->free_map);
-	es_destroy(&fs->inode.i_es);
-	mapping_destroy(&fs->inode.i_mapping);
+	for (uint32_t i = 0; i < fs->s_nr_inodes; i++)
+		ext4_free_in_core_inode(fs->s_inodes[i]);
+	free(fs->s_inodes);
 	free(fs->ios);
 	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
 		free(fs->io_ends[i].ie_vecs);
 	free(fs->io_ends);
 	memset(fs, 0, sizeof(*fs));
+}
+
+/*
+ * ext4_alloc_inode(): a new in-core inode @ino (none held yet), its extent
+ * status tree and page cache empty, its page cache recording into the
+ * device's event log; kept in s_inodes, ascending by number.
+ */
+struct ext4_inode_info *ext4_alloc_inode(struct ext4_fs *fs, uint32_t ino)
+{
+	struct ext4_inode_info *ei = calloc(1, sizeof(*ei));
+	uint32_t at = 0;
+
+	SIM_ASSERT(ei && ino >= 1 && !ext4_ilookup(fs, ino));
+	ei->i_ino = ino;
+	es_init(&ei->i_es);
+	mapping_init(&ei->i_mapping, fs->opts.block_size);
+	ei->i_mapping.a_events = fs->bdev ? fs->bdev->bd_events : NULL;
+	ei->i_sync_tid = ei->i_datasync_tid = fs->journal.j_commit_sequence;
+	if (fs->s_nr_inodes == fs->s_cap_inodes) {
+		fs->s_cap_inodes = fs->s_cap_inodes ? 2 * fs->s_cap_inodes : 8;
+		fs->s_inodes = realloc(fs->s_inodes, fs->s_cap_inodes * sizeof(*fs->s_inodes));
+		SIM_ASSERT(fs->s_inodes);
+	}
+	while (at < fs->s_nr_inodes && fs->s_inodes[at]->i_ino < ino)
+		at++;
+	memmove(fs->s_inodes + at + 1, fs->s_inodes + at,
+		(fs->s_nr_inodes - at) * sizeof(*fs->s_inodes));
+	fs->s_inodes[at] = ei;
+	fs->s_nr_inodes++;
+	return ei;
+}
+
+/* ilookup(): the in-core inode @ino, or NULL. */
+struct ext4_inode_info *ext4_ilookup(const struct ext4_fs *fs, uint32_t ino)
+{
+	uint32_t lo = 0, hi = fs->s_nr_inodes;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (fs->s_inodes[mid]->i_ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < fs->s_nr_inodes && fs->s_inodes[lo]->i_ino == ino ? fs->s_inodes[lo] : NULL;
+}
+
+/* ext4_free_in_core_inode(): drop an in-core inode's memory. */
+void ext4_free_in_core_inode(struct ext4_inode_info *ei)
+{
+	es_destroy(&ei->i_es);
+	mapping_destroy(&ei->i_mapping);
+	free(ei->i_dir_blocks);
+	free(ei);
+}
+
+/* Remove @ei from s_inodes (evict: the inode is gone) and free it. */
+void ext4_evict_in_core_inode(struct ext4_fs *fs, struct ext4_inode_info *ei)
+{
+	uint32_t at = 0;
+
+	while (at < fs->s_nr_inodes && fs->s_inodes[at] != ei)
+		at++;
+	SIM_ASSERT(at < fs->s_nr_inodes && fs->inode != ei);
+	memmove(fs->s_inodes + at, fs->s_inodes + at + 1,
+		(fs->s_nr_inodes - at - 1) * sizeof(*fs->s_inodes));
+	fs->s_nr_inodes--;
+	ext4_free_in_core_inode(ei);
+}
+
+/* Deep copies of @src's in-core inodes into @dst, the current one mapped. */
+static void clone_inodes(struct ext4_fs *dst, const struct ext4_fs *src)
+{
+	dst->s_inodes = malloc(SIM_MAX(src->s_cap_inodes, 1u) * sizeof(*dst->s_inodes));
+	SIM_ASSERT(dst->s_inodes);
+	dst->inode = NULL;
+	for (uint32_t i = 0; i < src->s_nr_inodes; i++) {
+		const struct ext4_inode_info *s = src->s_inodes[i];
+		struct ext4_inode_info *d = malloc(sizeof(*d));
+
+		SIM_ASSERT(d);
+		*d = *s;
+		es_copy(&d->i_es, &s->i_es);
+		mapping_clone(&d->i_mapping, &s->i_mapping);
+		d->i_dir_blocks = sim_dup_array(s->i_dir_blocks, s->i_nr_dir_blocks,
+						s->i_nr_dir_blocks, sizeof(*s->i_dir_blocks));
+		dst->s_inodes[i] = d;
+		if (src->inode == s)
+			dst->inode = d;
+	}
 }
 
 void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev *bd,
@@ -535,8 +625,7 @@ void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev
 	for (uint32_t i = 0; i < dst->s_nr_bufs; i++)
 		dst->s_bufs[i].mb_data = sim_dup_array(src->s_bufs[i].mb_data, bs, bs, 1);
 	dst->free_map = bitmap_copy(src->free_map);
-	es_copy(&dst->inode.i_es, &src->inode.i_es);
-	mapping_clone(&dst->inode.i_mapping, &src->inode.i_mapping);
+	clone_inodes(dst, src);
 	dst->ios = sim_dup_array(src->ios, src->nr_io_slots, src->cap_ios, sizeof(*src->ios));
 	dst->io_ends = sim_dup_array(src->io_ends, src->nr_io_ends, src->cap_io_ends,
 				     sizeof(*src->io_ends));
@@ -609,7 +698,7 @@ static int cmp_extent_pblk(const void *a, const void *b)
  */
 static void check_extents_allocated(const struct ext4_fs *fs)
 {
-	const struct ext4_es_tree *t = &fs->inode.i_es;
+	const struct ext4_es_tree *t = &fs->inode->i_es;
 	struct extent_status *disk = sim_realloc_array(NULL, t->es_nr + 1, sizeof(*disk));
 	uint32_t n = 0;
 	bool sorted = true;
@@ -641,7 +730,7 @@ static void check_extents_allocated(const struct ext4_fs *fs)
  */
 static void check_delayed_buffers(const struct ext4_fs *fs)
 {
-	const struct address_space *m = &fs->inode.i_mapping;
+	const struct address_space *m = &fs->inode->i_mapping;
 	uint32_t per = PAGE_SIZE >> m->a_blkbits, pblk, len;
 
 	for (uint32_t i = 0; i < m->a_nr; i++) {
@@ -654,7 +743,7 @@ static void check_delayed_buffers(const struct ext4_fs *fs)
 			uint32_t lblk = (uint32_t)(f->index * per + b);
 
 			if (f->bh[b].b_state & BH_Delay)
-				SIM_ASSERT(es_lookup(&fs->inode.i_es, lblk, &pblk, &len) !=
+				SIM_ASSERT(es_lookup(&fs->inode->i_es, lblk, &pblk, &len) !=
 					   ES_HOLE);                            /* (3) */
 		}
 	}
@@ -686,8 +775,8 @@ static void check_buffers(const struct ext4_fs *fs)
 	SIM_ASSERT(ext4_meta_peek(fs, fs->lay.sb_blk) != NULL);               /* (5) */
 	for (uint32_t i = 0; i < fs->lay.gdt_blocks; i++)
 		SIM_ASSERT(ext4_meta_peek(fs, fs->lay.first_data_block + 1 + i)); /* (5) */
-	for (uint32_t i = 0; i < fs->inode.i_ext_nr_leaves; i++) {
-		uint32_t b = fs->inode.i_ext_leaves[i].el_pblk;
+	for (uint32_t i = 0; i < fs->inode->i_ext_nr_leaves; i++) {
+		uint32_t b = fs->inode->i_ext_leaves[i].el_pblk;
 
 		SIM_ASSERT(ext4_meta_peek(fs, b) != NULL);                      /* (5) */
 		SIM_ASSERT(bitmap_buffer_all(fs, b, 1, true));                  /* (5) */
@@ -701,7 +790,7 @@ static void check_buffers(const struct ext4_fs *fs)
  */
 void ext4_check_state(const struct ext4_fs *fs)
 {
-	const struct ext4_inode_info *ei = &fs->inode;
+	const struct ext4_inode_info *ei = fs->inode;
 
 	es_check(&ei->i_es);
 	SIM_ASSERT(es_count(&ei->i_es, ES_DELAYED) == ei->i_reserved_data_blocks); /* (1) */

@@ -37,7 +37,7 @@ static int ext4_block_truncate_page(struct ext4_fs *fs, handle_t *h, int64_t fro
  */
 int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start, uint32_t end)
 {
-	struct ext4_es_tree *t = &fs->inode.i_es;
+	struct ext4_es_tree *t = &fs->inode->i_es;
 	uint32_t cap = t->es_nr + 2, nr = 0, delayed;
 	struct es_freed *freed = sim_zalloc(cap * sizeof(*freed));
 
@@ -59,9 +59,9 @@ static const struct ext4_size_rule ext_truncate_disksize = EXT4_SIZE_RULE("ext4_
 static int ext4_ext_truncate(struct ext4_fs *fs, handle_t *h)
 {
 	uint32_t bs = fs->opts.block_size;
-	uint64_t last_block = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
+	uint64_t last_block = ((uint64_t)fs->inode->i_size + bs - 1) >> ext4_blkbits(fs);
 
-	ext4_set_i_disksize(fs, fs->inode.i_size, &ext_truncate_disksize);
+	ext4_set_i_disksize(fs, fs->inode->i_size, &ext_truncate_disksize);
 	ext4_mark_inode_dirty(fs, h);
 	if (last_block > EXT_MAX_LBLK)
 		return 0;
@@ -78,19 +78,19 @@ int ext4_truncate(struct ext4_fs *fs)
 	handle_t *h;
 	int err;
 
-	bool unaligned = fs->inode.i_size & (bs - 1);
+	bool unaligned = fs->inode->i_size & (bs - 1);
 
-	if (fs->inode.i_size == 0 && fs->opts.auto_da_alloc)
-		fs->inode.i_da_alloc_close = true;
+	if (fs->inode->i_size == 0 && fs->opts.auto_da_alloc)
+		fs->inode->i_da_alloc_close = true;
 	if (unaligned && fs->sem.zero_outside_handle &&
-	    (err = ext4_block_zero_eof(fs, fs->inode.i_size, INT64_MAX)) < 0)
+	    (err = ext4_block_zero_eof(fs, fs->inode->i_size, INT64_MAX)) < 0)
 		return err;
 	h = ext4_journal_start(fs, "ext4_truncate", HT_TRUNCATE, 16);
 	if (unaligned && !fs->sem.zero_outside_handle)
-		ext4_block_truncate_page(fs, h, fs->inode.i_size);
+		ext4_block_truncate_page(fs, h, fs->inode->i_size);
 	ext4_orphan_add(fs, h);
 	err = ext4_ext_truncate(fs, h);
-	if (!err && (fs->inode.i_flags & EXT4_SYNC_FL))
+	if (!err && (fs->inode->i_flags & EXT4_SYNC_FL))
 		ext4_handle_sync(h);
 	ext4_orphan_del(fs, h);
 	ext4_mark_inode_dirty(fs, h);
@@ -117,18 +117,18 @@ static void truncate_partial_folio(struct ext4_fs *fs, struct folio *f, uint32_t
 	folio_zero_segment(f, offset, PAGE_SIZE);
 	if (!(f->flags & PG_buffers))
 		return;
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++)
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++)
 		if (i * bs >= offset)
 			discard_buffer(fs, f, i);
-	if (!folio_all_buffers(&fs->inode.i_mapping, f, BH_Uptodate))
+	if (!folio_all_buffers(&fs->inode->i_mapping, f, BH_Uptodate))
 		f->flags &= (uint8_t)~PG_uptodate;
-	folio_update_summary(&fs->inode.i_mapping, f);
+	folio_update_summary(&fs->inode->i_mapping, f);
 }
 
 /* truncate_pagecache(): remove everything past @newsize from the cache. */
 void truncate_pagecache(struct ext4_fs *fs, int64_t newsize)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 	uint64_t first_whole = ((uint64_t)newsize + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	struct folio *partial = filemap_get_folio(m, (uint64_t)newsize >> PAGE_SHIFT);
 
@@ -170,10 +170,10 @@ static void truncate_inode_partial_folio(struct ext4_fs *fs, struct folio *f, ui
 	folio_zero_segment(f, start, end);
 	if (!(f->flags & PG_buffers))
 		return;
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++)
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++)
 		if (i * bs >= start && i * bs + bs <= end)
 			invalidate_buffer(fs, f, i);
-	folio_update_summary(&fs->inode.i_mapping, f);
+	folio_update_summary(&fs->inode->i_mapping, f);
 }
 
 /*
@@ -183,7 +183,7 @@ static void truncate_inode_partial_folio(struct ext4_fs *fs, struct folio *f, ui
  */
 void truncate_pagecache_range(struct ext4_fs *fs, int64_t lstart, int64_t lend)
 {
-	struct address_space *m = &fs->inode.i_mapping;
+	struct address_space *m = &fs->inode->i_mapping;
 	uint32_t i;
 
 	SIM_ASSERT(lstart <= lend);
@@ -209,7 +209,7 @@ void truncate_pagecache_range(struct ext4_fs *fs, int64_t lstart, int64_t lend)
 /* ext4_truncate_failed_write(): drop what a failed extending write left. */
 void ext4_truncate_failed_write(struct ext4_fs *fs)
 {
-	truncate_pagecache(fs, fs->inode.i_size);
+	truncate_pagecache(fs, fs->inode->i_size);
 	ext4_truncate(fs);
 }
 
@@ -227,7 +227,7 @@ static bool grow_zeroes_eof_block(const struct ext4_fs *fs, int64_t oldsize)
 		return false;
 	if (!fs->sem.exp_grow_zero_written_only)
 		return true;
-	return ext4_es_lookup_extent(&fs->inode.i_es, lblk, &es) && es.es_state == ES_WRITTEN;
+	return ext4_es_lookup_extent(&fs->inode->i_es, lblk, &es) && es.es_state == ES_WRITTEN;
 }
 
 static const struct ext4_size_rule setattr_isize = EXT4_SIZE_RULE("ext4_setattr",
@@ -239,7 +239,7 @@ static const struct ext4_size_rule setattr_disksize = EXT4_SIZE_RULE("ext4_setat
 /* The handle part of ext4_setattr() for a size change. */
 static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink)
 {
-	int64_t oldsize = fs->inode.i_size;
+	int64_t oldsize = fs->inode->i_size;
 	bool zero = !shrink && grow_zeroes_eof_block(fs, oldsize);
 	handle_t *h;
 
@@ -261,7 +261,7 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 /* ext4_setattr(ATTR_SIZE) */
 int ext4_setattr_size(struct ext4_fs *fs, int64_t newsize)
 {
-	int64_t oldsize = fs->inode.i_size;
+	int64_t oldsize = fs->inode->i_size;
 	int err = 0;
 
 	if (newsize < 0)
@@ -270,10 +270,10 @@ int ext4_setattr_size(struct ext4_fs *fs, int64_t newsize)
 		return -EFBIG;
 	if (newsize != oldsize)
 		setattr_size_handle(fs, newsize, newsize < oldsize);
-	truncate_pagecache(fs, fs->inode.i_size);
+	truncate_pagecache(fs, fs->inode->i_size);
 	if (newsize <= oldsize)
 		err = ext4_truncate(fs);
-	if (fs->inode.i_orphan)
+	if (fs->inode->i_orphan)
 		ext4_orphan_del(fs, NULL);
 	return err;
 }

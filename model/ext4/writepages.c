@@ -45,7 +45,7 @@ struct mpage_da_data {
 static int mpage_submit_folio(struct mpage_da_data *mpd, struct folio *f)
 {
 	struct ext4_fs *fs = mpd->fs;
-	int64_t size = fs->inode.i_size, fpos = (int64_t)f->index << PAGE_SHIFT;
+	int64_t size = fs->inode->i_size, fpos = (int64_t)f->index << PAGE_SHIFT;
 	uint32_t len = PAGE_SIZE;
 
 	SIM_ASSERT(f->index == mpd->first_page);
@@ -97,9 +97,9 @@ static int mpage_process_page_bufs(struct mpage_da_data *mpd, struct folio *f, u
 {
 	struct ext4_fs *fs = mpd->fs;
 	uint32_t bs = fs->opts.block_size;
-	uint64_t blocks = ((uint64_t)fs->inode.i_size + bs - 1) >> ext4_blkbits(fs);
+	uint64_t blocks = ((uint64_t)fs->inode->i_size + bs - 1) >> ext4_blkbits(fs);
 	uint32_t lblk = (uint32_t)((f->index << PAGE_SHIFT) >> ext4_blkbits(fs)) + first;
-	unsigned n = folio_nr_buffers(&fs->inode.i_mapping), i;
+	unsigned n = folio_nr_buffers(&fs->inode->i_mapping), i;
 	int err;
 
 	for (i = first; i < n; i++, lblk++) {
@@ -136,7 +136,7 @@ static void wait_folio_writeback(struct ext4_fs *fs, struct folio *f)
  */
 static int mpage_prepare_extent_to_map(struct mpage_da_data *mpd)
 {
-	struct address_space *m = &mpd->fs->inode.i_mapping;
+	struct address_space *m = &mpd->fs->inode->i_mapping;
 	uint32_t i = filemap_first_at(m, mpd->first_page);
 	int err;
 
@@ -202,7 +202,7 @@ static bool mpage_process_folio(struct mpage_da_data *mpd, struct folio *f, uint
 	uint64_t map_end = (uint64_t)mpd->map.m_lblk + mpd->map.m_len;
 
 	*err = 0;
-	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode.i_mapping); i++, lblk++) {
+	for (unsigned i = 0; i < folio_nr_buffers(&fs->inode->i_mapping); i++, lblk++) {
 		struct buffer_head *bh = &f->bh[i];
 
 		if (lblk < mpd->map.m_lblk)
@@ -228,7 +228,7 @@ static bool mpage_process_folio(struct mpage_da_data *mpd, struct folio *f, uint
 /* mpage_map_and_submit_buffers(): map the extent's buffers, submit whole folios. */
 static int mpage_map_and_submit_buffers(struct mpage_da_data *mpd)
 {
-	struct address_space *m = &mpd->fs->inode.i_mapping;
+	struct address_space *m = &mpd->fs->inode->i_mapping;
 	uint32_t bits = PAGE_SHIFT - ext4_blkbits(mpd->fs), pblk = mpd->map.m_pblk;
 	uint64_t start = mpd->map.m_lblk >> bits;
 	uint64_t end = ((uint64_t)mpd->map.m_lblk + mpd->map.m_len - 1) >> bits;
@@ -257,7 +257,7 @@ static int mpage_map_and_submit_buffers(struct mpage_da_data *mpd)
 static int mpage_submit_partial_folio(struct mpage_da_data *mpd)
 {
 	struct ext4_fs *fs = mpd->fs;
-	struct folio *f = filemap_get_folio(&fs->inode.i_mapping, mpd->first_page);
+	struct folio *f = filemap_get_folio(&fs->inode->i_mapping, mpd->first_page);
 	int64_t pos = (int64_t)mpd->map.m_lblk << ext4_blkbits(fs);
 	int64_t fpos = (int64_t)mpd->first_page << PAGE_SHIFT;
 	int err;
@@ -304,9 +304,9 @@ static int mpage_map_and_submit_extent(struct mpage_da_data *mpd, handle_t *h)
 	} while (mpd->map.m_len);
 	disksize = mpd->partial_pos >= 0 ? mpd->partial_pos :
 		   (int64_t)mpd->first_page << PAGE_SHIFT;
-	if (disksize > fs->inode.i_disksize) {
-		if (disksize > fs->inode.i_size)
-			disksize = fs->inode.i_size;
+	if (disksize > fs->inode->i_disksize) {
+		if (disksize > fs->inode->i_size)
+			disksize = fs->inode->i_size;
 		ext4_update_i_disksize(fs, disksize, &map_and_submit_disksize);
 		ext4_mark_inode_dirty(fs, h);
 	}
@@ -365,8 +365,8 @@ int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 	if (ext4_should_journal_data(fs)) {
 		mpd.can_map = false;
 		if (mode == WB_SYNC_ALL && fs->sem.jdata_dirty_folio &&
-		    mapping_tagged_dirty(&fs->inode.i_mapping))
-			jbd2_complete_transaction(&fs->journal, fs->inode.i_datasync_tid);
+		    mapping_tagged_dirty(&fs->inode->i_mapping))
+			jbd2_complete_transaction(&fs->journal, fs->inode->i_datasync_tid);
 	}
 	mpd.io_end = ext4_init_io_end(fs);
 	err = mpage_prepare_extent_to_map(&mpd);

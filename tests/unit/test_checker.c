@@ -199,7 +199,7 @@ static void step_crash(struct fx_world *w, tamper_fn tamper, uint64_t hash_delta
 	uint32_t pblk = 0, len = 0;
 
 	begin(w);
-	if (es_lookup(&w->fs.inode.i_es, 0, &pblk, &len) != ES_WRITTEN)
+	if (es_lookup(&w->fs.inode->i_es, 0, &pblk, &len) != ES_WRITTEN)
 		pblk = 0;
 	expected = chk_expected_meta_hash(&w->fs, false) + hash_delta;
 	fx_world_crash(w);
@@ -358,10 +358,10 @@ static void test_checker__disksize_above_size_is_reported(void **state)
 	expect_reported(w, 0, false, 0, "write and fsync");
 	from = w->chk.nr_v;
 	begin(w);
-	w->fs.inode.i_disksize = w->fs.inode.i_size + 100;
+	w->fs.inode->i_disksize = w->fs.inode->i_size + 100;
 	end_unchecked(w);
 	expect_reported(w, from, true, BIT(INV_DISKSIZE_LE_SIZE), "i_disksize = i_size + 100");
-	w->fs.inode.i_disksize = w->fs.inode.i_size;
+	w->fs.inode->i_disksize = w->fs.inode->i_size;
 	from = w->chk.nr_v;
 	begin(w);
 	end(w);
@@ -378,13 +378,13 @@ static void test_checker__disksize_short_with_nothing_pending_is_reported(void *
 	step_write(w, 0, 5000, 0x41);
 	step_fsync(w);
 	step_write(w, 5000, 3000, 0x42);        /* delayed: i_disksize may lag */
-	assert_true(w->fs.inode.i_disksize < w->fs.inode.i_size);
+	assert_true(w->fs.inode->i_disksize < w->fs.inode->i_size);
 	expect_reported(w, 0, false, 0, "a delalloc append leaves i_disksize behind");
 
 	step_fsync(w);
 	from = w->chk.nr_v;
 	begin(w);
-	w->fs.inode.i_disksize = w->fs.inode.i_size - 1;        /* nothing delayed, no I/O */
+	w->fs.inode->i_disksize = w->fs.inode->i_size - 1;        /* nothing delayed, no I/O */
 	end_unchecked(w);
 	expect_reported(w, from, true, BIT(INV_DISKSIZE_PENDING),
 			"i_disksize one short after fsync");
@@ -397,7 +397,7 @@ static void test_checker__disksize_short_with_nothing_pending_is_reported(void *
 	assert_true(w->fs.nr_ios > 0);
 	from = w->chk.nr_v;
 	begin(w);
-	w->fs.inode.i_disksize = w->fs.inode.i_size - 1;
+	w->fs.inode->i_disksize = w->fs.inode->i_size - 1;
 	end_unchecked(w);
 	expect_reported(w, from, false, 0, "i_disksize short with the tail in flight");
 	begin(w);
@@ -410,7 +410,7 @@ static void test_checker__disksize_short_with_nothing_pending_is_reported(void *
 
 static struct folio *folio_at(struct fx_world *w, int64_t pos)
 {
-	struct folio *f = filemap_get_folio(&w->fs.inode.i_mapping, (uint64_t)pos >> PAGE_SHIFT);
+	struct folio *f = filemap_get_folio(&w->fs.inode->i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 
 	assert_non_null(f);
 	assert_true(f->flags & PG_uptodate);
@@ -563,7 +563,7 @@ static void test_checker__block_free_in_bitmap_is_reported(void **state)
 	(void)state;
 	step_write(w, 0, 8192, 0x51);
 	step_fsync(w);
-	assert_int_equal(es_lookup(&w->fs.inode.i_es, 0, &pblk, &len), ES_WRITTEN);
+	assert_int_equal(es_lookup(&w->fs.inode->i_es, 0, &pblk, &len), ES_WRITTEN);
 
 	from = w->chk.nr_v;
 	begin(w);
@@ -599,7 +599,7 @@ static void test_checker__written_block_past_eof_is_reported_unless_orphan(void 
 	step_fsync(w);
 	from = w->chk.nr_v;
 	begin(w);
-	w->fs.inode.i_size = w->fs.inode.i_disksize = 4096;    /* block 1 left behind */
+	w->fs.inode->i_size = w->fs.inode->i_disksize = 4096;    /* block 1 left behind */
 	chk_note_truncate(&w->chk, 4096);
 	end_unchecked(w);
 	expect_reported(w, from, true, BIT(INV_ALLOC_CONSISTENT),
@@ -607,10 +607,10 @@ static void test_checker__written_block_past_eof_is_reported_unless_orphan(void 
 
 	from = w->chk.nr_v;
 	begin(w);
-	w->fs.inode.i_orphan = true;            /* a truncate in progress */
+	w->fs.inode->i_orphan = true;            /* a truncate in progress */
 	end_unchecked(w);
 	expect_reported(w, from, true, 0, "a written block past EOF of an orphan");
-	w->fs.inode.i_orphan = false;
+	w->fs.inode->i_orphan = false;
 	fx_world_free(w);
 }
 
@@ -641,7 +641,7 @@ static void test_checker__alloc_cases_have_their_own_words(void **state)
 	(void)state;
 	step_write(w, 0, 8192, 0x51);
 	step_fsync(w);
-	assert_int_equal(es_lookup(&w->fs.inode.i_es, 0, &pblk, &len), ES_WRITTEN);
+	assert_int_equal(es_lookup(&w->fs.inode->i_es, 0, &pblk, &len), ES_WRITTEN);
 	from = w->chk.nr_v;                     /* free in the bitmap */
 	begin(w);
 	set_bitmap_bit(w, pblk + 1, false);
@@ -663,7 +663,7 @@ static void test_checker__alloc_cases_have_their_own_words(void **state)
 	end(w);
 	from = w->chk.nr_v;                     /* past EOF */
 	begin(w);
-	w->fs.inode.i_size = w->fs.inode.i_disksize = 4096;
+	w->fs.inode->i_size = w->fs.inode->i_disksize = 4096;
 	chk_note_truncate(&w->chk, 4096);
 	end_unchecked(w);
 	assert_int_equal(alloc_words(w, from, words, 8), 1);
@@ -985,7 +985,7 @@ static void test_checker__zeroing_and_eof_stores_report_nothing(void **state)
 	step_fsync(w);
 	step_crash(w, NULL, 0);
 	expect_reported(w, 0, false, 0, "zero range, punch, EOF store, extension, crash");
-	assert_int_equal(w->fs.inode.i_size, 16384);
+	assert_int_equal(w->fs.inode->i_size, 16384);
 	fx_world_free(w);
 }
 
@@ -1116,7 +1116,7 @@ static void tamper(struct fx_world *w, uint32_t lblk, uint32_t a, uint32_t b, ui
 {
 	uint32_t pblk, len;
 	uint8_t *buf;
-	bool mapped = es_lookup(&w->fs.inode.i_es, lblk, &pblk, &len) == ES_WRITTEN;
+	bool mapped = es_lookup(&w->fs.inode->i_es, lblk, &pblk, &len) == ES_WRITTEN;
 
 	fx_world_crash(w);
 	if (!mapped)

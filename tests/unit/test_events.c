@@ -42,7 +42,7 @@ static struct fx_world *logged_world(struct ev_log *log)
 	if (log != NULL) {
 		memset(log, 0, sizeof(*log));
 		w->bd->bd_events = log;
-		w->fs.inode.i_mapping.a_events = log;
+		w->fs.inode->i_mapping.a_events = log;
 	}
 	return w;
 }
@@ -172,14 +172,14 @@ static void run_and_keep(struct ev_log *log, struct outcome *out, void **state)
 	*state = w;
 	if (!log) {
 		w->bd->bd_events = NULL;
-		w->fs.inode.i_mapping.a_events = NULL;
+		w->fs.inode->i_mapping.a_events = NULL;
 	}
 	write_writeback(w);
 	out->first_event = w->bd->bd_bios[0].b_info.bi_event;
 	jbd2_journal_commit_transaction(&w->fs.journal);
 	fx_world_check(w);
 	out->c = w->c;
-	out->i_disksize = w->fs.inode.i_disksize;
+	out->i_disksize = w->fs.inode->i_disksize;
 	out->nr_bios = w->bd->bd_nr_bios;
 	out->flushes = w->bd->bd_flushes;
 	fx_world_free(w);
@@ -271,7 +271,7 @@ static void test_events__size_rule_travels_with_the_change(void **state)
 	assert_true(explain_same_rule(&log.l_ev[first], &log.l_ev[first]));
 	log.l_ev[first + 1].ev_type = EV_I_SIZE;        /* same function and type, other rule */
 	assert_false(explain_same_rule(&log.l_ev[first], &log.l_ev[first + 1]));
-	w->fs.inode.i_size = w->fs.inode.i_disksize = 0;
+	w->fs.inode->i_size = w->fs.inode->i_disksize = 0;
 	fx_world_free(w);
 	*state = NULL;
 	ev_log_free(&log);

@@ -218,7 +218,7 @@ static void crash_and_mount(struct world *w)
 
 static bool any_folio_dirty(const struct world *w)
 {
-	const struct address_space *m = &w->fs.inode.i_mapping;
+	const struct address_space *m = &w->fs.inode->i_mapping;
 
 	for (uint32_t i = 0; i < m->a_nr; i++)
 		if (m->a_folios[i]->flags & PG_dirty)
@@ -241,7 +241,7 @@ static void remount_clean(struct world *w)
 /* TEST_INODE_TRACE=2 also prints the block map and the buffers. */
 static void dump_state(const struct world *w)
 {
-	const struct ext4_inode_info *ei = &w->fs.inode;
+	const struct ext4_inode_info *ei = w->fs.inode;
 
 	for (uint32_t i = 0; i < ei->i_es.es_nr; i++)
 		fprintf(stderr, "    extent %u+%u -> %u %s\n", ei->i_es.es[i].es_lblk,
@@ -312,7 +312,7 @@ static void compare_bytes(struct world *w, const char *what, int64_t pos, const 
 		FAIL(w, "%s: byte %lld reads 0x%02x, the reference says 0x%02x "
 		     "(bad through %lld; i_size %lld, i_disksize %lld)", what,
 		     (long long)(pos + i), got[i], want[i], (long long)(pos + last),
-		     (long long)w->fs.inode.i_size, (long long)w->fs.inode.i_disksize);
+		     (long long)w->fs.inode->i_size, (long long)w->fs.inode->i_disksize);
 	}
 }
 
@@ -333,8 +333,8 @@ struct snapshot {
 
 static void snap_take(const struct world *w, struct snapshot *s)
 {
-	const struct address_space *m = &w->fs.inode.i_mapping;
-	const struct ext4_es_tree *t = &w->fs.inode.i_es;
+	const struct address_space *m = &w->fs.inode->i_mapping;
+	const struct ext4_es_tree *t = &w->fs.inode->i_es;
 
 	s->a_nr = m->a_nr;
 	s->folios = calloc(m->a_nr + 1, sizeof(*s->folios));
@@ -346,9 +346,9 @@ static void snap_take(const struct world *w, struct snapshot *s)
 	assert_non_null(s->es);
 	if (t->es_nr)
 		memcpy(s->es, t->es, t->es_nr * sizeof(*s->es));
-	s->i_size = w->fs.inode.i_size;
-	s->i_disksize = w->fs.inode.i_disksize;
-	s->i_reserved = w->fs.inode.i_reserved_data_blocks;
+	s->i_size = w->fs.inode->i_size;
+	s->i_disksize = w->fs.inode->i_disksize;
+	s->i_reserved = w->fs.inode->i_reserved_data_blocks;
 	s->bd_next_seq = w->bd->bd_next_seq;
 	s->bd_nr_bios = w->bd->bd_nr_bios;
 	s->nr_ios = w->fs.nr_ios;
@@ -357,11 +357,11 @@ static void snap_take(const struct world *w, struct snapshot *s)
 
 static void snap_check_free(struct world *w, struct snapshot *s)
 {
-	const struct address_space *m = &w->fs.inode.i_mapping;
-	const struct ext4_es_tree *t = &w->fs.inode.i_es;
+	const struct address_space *m = &w->fs.inode->i_mapping;
+	const struct ext4_es_tree *t = &w->fs.inode->i_es;
 	bool same = s->a_nr == m->a_nr && s->es_nr == t->es_nr &&
-		    s->i_size == w->fs.inode.i_size && s->i_disksize == w->fs.inode.i_disksize &&
-		    s->i_reserved == w->fs.inode.i_reserved_data_blocks &&
+		    s->i_size == w->fs.inode->i_size && s->i_disksize == w->fs.inode->i_disksize &&
+		    s->i_reserved == w->fs.inode->i_reserved_data_blocks &&
 		    s->bd_next_seq == w->bd->bd_next_seq && s->bd_nr_bios == w->bd->bd_nr_bios &&
 		    s->nr_ios == w->fs.nr_ios && memcmp(&s->counters, &w->c, sizeof(w->c)) == 0;
 
@@ -406,11 +406,11 @@ static void check_world(struct world *w, bool force_read)
 
 	ext4_check_state(&w->fs);
 	CHECK(w, w->fs.journal.j_current_handle == NULL, "a handle is open (%s)", "between steps");
-	CHECK(w, w->fs.inode.i_size == w->ref_size, "i_size %lld, the reference size %lld",
-	      (long long)w->fs.inode.i_size, (long long)w->ref_size);
-	CHECK(w, w->fs.inode.i_disksize >= 0 && w->fs.inode.i_disksize <= w->fs.inode.i_size,
-	      "i_disksize %lld, i_size %lld", (long long)w->fs.inode.i_disksize,
-	      (long long)w->fs.inode.i_size);
+	CHECK(w, w->fs.inode->i_size == w->ref_size, "i_size %lld, the reference size %lld",
+	      (long long)w->fs.inode->i_size, (long long)w->ref_size);
+	CHECK(w, w->fs.inode->i_disksize >= 0 && w->fs.inode->i_disksize <= w->fs.inode->i_size,
+	      "i_disksize %lld, i_size %lld", (long long)w->fs.inode->i_disksize,
+	      (long long)w->fs.inode->i_size);
 	snap_take(w, &s);
 	memset(w->got, 0x5a, (size_t)w->ref_size);
 	ext4_peek(&w->fs, 0, w->ref_size, w->got);
@@ -434,7 +434,7 @@ static void check_world(struct world *w, bool force_read)
  */
 static void check_synced_mode(struct world *w, bool strict)
 {
-	const struct ext4_inode_info *ei = &w->fs.inode;
+	const struct ext4_inode_info *ei = w->fs.inode;
 	uint64_t eof_blocks = ((uint64_t)ei->i_size + w->cfg->bs - 1) >> ext4_blkbits(&w->fs);
 	uint64_t delayed = 0, unwritten = 0;
 	uint32_t busy = 0;
@@ -787,9 +787,9 @@ static void run_op(struct world *w)
 	} else if (r < 87) {
 		set_ctx(w, "clean unmount and mount");
 		remount_clean(w);
-		CHECK(w, w->fs.inode.i_disksize == w->fs.inode.i_size,
+		CHECK(w, w->fs.inode->i_disksize == w->fs.inode->i_size,
 		      "after a clean mount i_disksize %lld != i_size %lld",
-		      (long long)w->fs.inode.i_disksize, (long long)w->fs.inode.i_size);
+		      (long long)w->fs.inode->i_disksize, (long long)w->fs.inode->i_size);
 	} else if (r < 89) {
 		op_fsync_crash(w);
 	} else {
@@ -800,7 +800,7 @@ static void run_op(struct world *w)
 /* TEST_INODE_TRACE=1 prints every operation; TEST_INODE_SEED=N runs seed N only. */
 static void trace_op(const struct world *w)
 {
-	const struct ext4_inode_info *ei = &w->fs.inode;
+	const struct ext4_inode_info *ei = w->fs.inode;
 
 	fprintf(stderr, "%s -> size %lld disksize %lld, %u folio(s), %u extent(s), "
 		"%u reserved, %u bio(s) in flight\n", g_ctx, (long long)ei->i_size,
@@ -918,37 +918,37 @@ static void test_inode__write_at_1tib_is_sparse(void **state)
 		err = ext4_file_write(&w->fs, pos, 5000, 0xa1, 5000, &written);
 		CHECK(w, err == 0 && written == 5000, "write returned %d, %lld written", err,
 		      (long long)written);
-		CHECK(w, w->fs.inode.i_size == pos + 5000, "i_size %lld",
-		      (long long)w->fs.inode.i_size);
-		CHECK(w, w->fs.inode.i_mapping.a_nr == 2, "%u folios after the write, want 2",
-		      w->fs.inode.i_mapping.a_nr);
+		CHECK(w, w->fs.inode->i_size == pos + 5000, "i_size %lld",
+		      (long long)w->fs.inode->i_size);
+		CHECK(w, w->fs.inode->i_mapping.a_nr == 2, "%u folios after the write, want 2",
+		      w->fs.inode->i_mapping.a_nr);
 		ext4_check_state(&w->fs);
 		check_window(w, pos, 5000, 0xa1);
 		check_window(w, pos - 3 * PAGE_SIZE, 3 * PAGE_SIZE, 0);
 		check_window(w, 0, 2 * PAGE_SIZE, 0);
-		CHECK(w, w->fs.inode.i_mapping.a_nr <= 8, "%u folios after reading three windows",
-		      w->fs.inode.i_mapping.a_nr);
+		CHECK(w, w->fs.inode->i_mapping.a_nr <= 8, "%u folios after reading three windows",
+		      w->fs.inode->i_mapping.a_nr);
 
 		set_ctx(w, "fsync, crash and mount");
 		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
 		check_synced_mode(w, true);
 		crash_and_mount(w);
 		ext4_check_state(&w->fs);
-		CHECK(w, w->fs.inode.i_size == pos + 5000, "i_size %lld after the crash",
-		      (long long)w->fs.inode.i_size);
-		CHECK(w, w->fs.inode.i_mapping.a_nr == 0, "%u folios after mount",
-		      w->fs.inode.i_mapping.a_nr);
+		CHECK(w, w->fs.inode->i_size == pos + 5000, "i_size %lld after the crash",
+		      (long long)w->fs.inode->i_size);
+		CHECK(w, w->fs.inode->i_mapping.a_nr == 0, "%u folios after mount",
+		      w->fs.inode->i_mapping.a_nr);
 		check_window(w, pos - 100, 100, 0);
 		check_window(w, pos, 5000, 0xa1);
-		CHECK(w, w->fs.inode.i_mapping.a_nr == 2, "%u folios after reading [1 TiB, EOF)",
-		      w->fs.inode.i_mapping.a_nr);
+		CHECK(w, w->fs.inode->i_mapping.a_nr == 2, "%u folios after reading [1 TiB, EOF)",
+		      w->fs.inode->i_mapping.a_nr);
 
 		set_ctx(w, "truncate to 0");
 		CHECK(w, ext4_setattr_size(&w->fs, 0) == 0, "truncate %s", "failed");
 		ext4_check_state(&w->fs);
-		CHECK(w, w->fs.inode.i_mapping.a_nr == 0 && w->fs.inode.i_es.es_nr == 0,
-		      "%u folios, %u extents after truncate to 0", w->fs.inode.i_mapping.a_nr,
-		      w->fs.inode.i_es.es_nr);
+		CHECK(w, w->fs.inode->i_mapping.a_nr == 0 && w->fs.inode->i_es.es_nr == 0,
+		      "%u folios, %u extents after truncate to 0", w->fs.inode->i_mapping.a_nr,
+		      w->fs.inode->i_es.es_nr);
 		world_free(w);
 	}
 }
@@ -974,9 +974,9 @@ static void test_inode__efbig_at_max_size(void **state)
 		err = ext4_file_write(&w->fs, -1, 10, 0xb2, 10, &written);
 		CHECK(w, err == -EINVAL && written == 0, "at -1: returned %d, %lld written", err,
 		      (long long)written);
-		CHECK(w, w->fs.inode.i_size == 0 && w->fs.inode.i_mapping.a_nr == 0,
-		      "refused writes left i_size %lld and %u folios", (long long)w->fs.inode.i_size,
-		      w->fs.inode.i_mapping.a_nr);
+		CHECK(w, w->fs.inode->i_size == 0 && w->fs.inode->i_mapping.a_nr == 0,
+		      "refused writes left i_size %lld and %u folios", (long long)w->fs.inode->i_size,
+		      w->fs.inode->i_mapping.a_nr);
 		CHECK(w, ext4_setattr_size(&w->fs, max + 1) == -EFBIG, "truncate past max %s",
 		      "not refused");
 		CHECK(w, ext4_setattr_size(&w->fs, -1) == -EINVAL, "truncate to -1 %s",
@@ -987,8 +987,8 @@ static void test_inode__efbig_at_max_size(void **state)
 		err = ext4_file_write(&w->fs, max - 10, 100, 0xb3, 100, &written);
 		CHECK(w, err == 0 && written == 10, "returned %d, %lld written, want 0 and 10", err,
 		      (long long)written);
-		CHECK(w, w->fs.inode.i_size == max, "i_size %lld, want the max size",
-		      (long long)w->fs.inode.i_size);
+		CHECK(w, w->fs.inode->i_size == max, "i_size %lld, want the max size",
+		      (long long)w->fs.inode->i_size);
 		ext4_check_state(&w->fs);
 		check_window(w, max - 10, 10, 0xb3);
 		check_window(w, max - 2 * PAGE_SIZE, 2 * PAGE_SIZE - 10, 0);
@@ -1000,14 +1000,14 @@ static void test_inode__efbig_at_max_size(void **state)
 		check_synced_mode(w, true);
 		crash_and_mount(w);
 		ext4_check_state(&w->fs);
-		CHECK(w, w->fs.inode.i_size == max, "i_size %lld after the crash",
-		      (long long)w->fs.inode.i_size);
+		CHECK(w, w->fs.inode->i_size == max, "i_size %lld after the crash",
+		      (long long)w->fs.inode->i_size);
 		check_window(w, max - 10, 10, 0xb3);
 		check_window(w, max - PAGE_SIZE, PAGE_SIZE - 10, 0);
 		CHECK(w, ext4_setattr_size(&w->fs, 0) == 0, "truncate to 0 %s", "failed");
 		ext4_check_state(&w->fs);
-		CHECK(w, w->fs.inode.i_es.es_nr == 0, "%u extents left after truncate to 0",
-		      w->fs.inode.i_es.es_nr);
+		CHECK(w, w->fs.inode->i_es.es_nr == 0, "%u extents left after truncate to 0",
+		      w->fs.inode->i_es.es_nr);
 		world_free(w);
 	}
 }
@@ -1040,16 +1040,16 @@ static void test_inode__enospc_fill_reads_back_and_fsyncs(void **state)
 		      (long long)written);
 		CHECK(w, written >= fits, "only %lld bytes fit on a device with %llu free blocks",
 		      (long long)written, (unsigned long long)w->fs.s_freeclusters);
-		CHECK(w, w->fs.inode.i_size == written, "i_size %lld, %lld written",
-		      (long long)w->fs.inode.i_size, (long long)written);
+		CHECK(w, w->fs.inode->i_size == written, "i_size %lld, %lld written",
+		      (long long)w->fs.inode->i_size, (long long)written);
 		ext4_check_state(&w->fs);
 		set_ctx(w, "write 64 KiB more at %lld", (long long)written);
 		err = ext4_file_write(&w->fs, written, 65536, 0x3c, 65536, &more);
 		CHECK(w, (err == -ENOSPC && more == 0) || (err == 0 && more > 0),
 		      "returned %d with %lld written", err, (long long)more);
 		size = written + more;
-		CHECK(w, w->fs.inode.i_size == size, "i_size %lld, %lld written",
-		      (long long)w->fs.inode.i_size, (long long)size);
+		CHECK(w, w->fs.inode->i_size == size, "i_size %lld, %lld written",
+		      (long long)w->fs.inode->i_size, (long long)size);
 		ext4_check_state(&w->fs);
 		check_window(w, 0, size, 0x3c);
 
@@ -1062,8 +1062,8 @@ static void test_inode__enospc_fill_reads_back_and_fsyncs(void **state)
 		set_ctx(w, "crash after fsync after ENOSPC (size %lld)", (long long)size);
 		crash_and_mount(w);
 		ext4_check_state(&w->fs);
-		CHECK(w, w->fs.inode.i_size == size, "i_size %lld after the crash, want %lld",
-		      (long long)w->fs.inode.i_size, (long long)size);
+		CHECK(w, w->fs.inode->i_size == size, "i_size %lld after the crash, want %lld",
+		      (long long)w->fs.inode->i_size, (long long)size);
 		check_window(w, 0, size, 0x3c);
 		world_free(w);
 	}
@@ -1112,10 +1112,10 @@ static void test_inode__fsync_delalloc_leaves_only_written_extents(void **state)
 				ref_truncate(w, 50001);
 			}
 		}
-		CHECK(w, es_count(&w->fs.inode.i_es, ES_DELAYED) > 0, "no delayed block before "
+		CHECK(w, es_count(&w->fs.inode->i_es, ES_DELAYED) > 0, "no delayed block before "
 		      "fsync (%s)", "delalloc should delay");
-		CHECK(w, w->fs.inode.i_disksize < w->fs.inode.i_size, "i_disksize %lld already "
-		      "at i_size before fsync", (long long)w->fs.inode.i_disksize);
+		CHECK(w, w->fs.inode->i_disksize < w->fs.inode->i_size, "i_disksize %lld already "
+		      "at i_size before fsync", (long long)w->fs.inode->i_disksize);
 		w->op++;
 		set_ctx(w, "fsync");
 		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
@@ -1125,14 +1125,14 @@ static void test_inode__fsync_delalloc_leaves_only_written_extents(void **state)
 			int64_t s = b << bits, e = SIM_MIN(s + ((int64_t)1 << bits), w->ref_size);
 			bool data = false;
 
-			st = es_lookup(&w->fs.inode.i_es, (uint32_t)b, &pblk, &len);
+			st = es_lookup(&w->fs.inode->i_es, (uint32_t)b, &pblk, &len);
 			for (int64_t p = s; p < e && !data; p++)
 				data = w->ref[p] != 0;
 			if (data)
 				CHECK(w, st == ES_WRITTEN, "block %lld holds data but is %s",
 				      (long long)b, es_state_name(st));
 		}
-		st = es_lookup(&w->fs.inode.i_es, (uint32_t)(24576 >> bits), &pblk, &len);
+		st = es_lookup(&w->fs.inode->i_es, (uint32_t)(24576 >> bits), &pblk, &len);
 		CHECK(w, st == ES_HOLE, "block at byte 24576 was never written but is %s",
 		      es_state_name(st));
 		set_ctx(w, "crash after fsync");
@@ -1198,15 +1198,15 @@ static void test_inode__fsync_after_a_short_allocation_writes_every_folio(void *
 			 written == 12288, "write %s", "failed");
 		CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
 		ext4_check_state(&w->fs);
-		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode.i_es, ES_DELAYED) == 0,
+		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode->i_es, ES_DELAYED) == 0,
 		      "BUG (model/ext4/writepages.c): fsync returned 0 but left dirty folios and %llu "
 		      "delayed block(s); i_disksize %lld, i_size %lld",
-		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_DELAYED),
-		      (long long)w->fs.inode.i_disksize, (long long)w->fs.inode.i_size);
+		      (unsigned long long)es_count(&w->fs.inode->i_es, ES_DELAYED),
+		      (long long)w->fs.inode->i_disksize, (long long)w->fs.inode->i_size);
 		set_ctx(w, "crash after the fsync");
 		crash_and_mount(w);
-		CHECK(w, w->fs.inode.i_size == 12288, "recovered size %lld, want 12288",
-		      (long long)w->fs.inode.i_size);
+		CHECK(w, w->fs.inode->i_size == 12288, "recovered size %lld, want 12288",
+		      (long long)w->fs.inode->i_size);
 		check_window(w, 0, 12288, 0x77);
 		world_free(w);
 	}
@@ -1238,11 +1238,11 @@ static void test_inode__fallback_write_into_unwritten_block(void **state)
 		ext4_fault_inject(&w->fs, EXT4_FAULT_NONDA, 0);
 		CHECK(w, ext4_file_write(&w->fs, 2048, 2048, 0x22, 2048, &written) == 0 &&
 			 written == 2048, "write %s", "failed");
-		CHECK(w, es_count(&w->fs.inode.i_es, ES_DELAYED) == 0 &&
-			 es_count(&w->fs.inode.i_es, ES_UNWRITTEN) == 1,
+		CHECK(w, es_count(&w->fs.inode->i_es, ES_DELAYED) == 0 &&
+			 es_count(&w->fs.inode->i_es, ES_UNWRITTEN) == 1,
 		      "the fallback write left %llu delayed and %llu unwritten block(s), want 0 and 1",
-		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_DELAYED),
-		      (unsigned long long)es_count(&w->fs.inode.i_es, ES_UNWRITTEN));
+		      (unsigned long long)es_count(&w->fs.inode->i_es, ES_DELAYED),
+		      (unsigned long long)es_count(&w->fs.inode->i_es, ES_UNWRITTEN));
 		CHECK(w, ext4_file_read(&w->fs, 0, 2048, got, &n) == 0 && n == 2048,
 		      "read returned %lld bytes", (long long)n);
 		for (unsigned i = 0; i < sizeof(got); i++)
@@ -1280,9 +1280,9 @@ static void test_inode__falloc_below_isize_raises_disksize(void **state)
 				 written == 8192, "write %s", "failed");
 			CHECK(w, ext4_fallocate(&w->fs, modes[m], 0, 4096) == 0, "fallocate %s",
 			      "failed");
-			CHECK(w, w->fs.inode.i_size == 8192 && w->fs.inode.i_disksize == want,
+			CHECK(w, w->fs.inode->i_size == 8192 && w->fs.inode->i_disksize == want,
 			      "i_size %lld, i_disksize %lld; want 8192 and %lld",
-			      (long long)w->fs.inode.i_size, (long long)w->fs.inode.i_disksize,
+			      (long long)w->fs.inode->i_size, (long long)w->fs.inode->i_disksize,
 			      (long long)want);
 			world_free(w);
 		}
@@ -1322,15 +1322,15 @@ static void test_inode__convert_zeroout_bounded_by_disksize(void **state)
 		CHECK(w, ext4_writepages(&w->fs, 4096, 8191, WB_SYNC_ALL, true) == 0,
 		      "writeback %s", "failed");
 		ext4_wait_io_range(&w->fs, 4096, 8191);
-		CHECK(w, es_lookup(&w->fs.inode.i_es, 1, &pblk, &len) == ES_WRITTEN,
+		CHECK(w, es_lookup(&w->fs.inode->i_es, 1, &pblk, &len) == ES_WRITTEN,
 		      "block 1 is %s, want written",
-		      es_state_name(es_lookup(&w->fs.inode.i_es, 1, &pblk, &len)));
-		CHECK(w, es_lookup(&w->fs.inode.i_es, 7, &pblk, &len) == want,
+		      es_state_name(es_lookup(&w->fs.inode->i_es, 1, &pblk, &len)));
+		CHECK(w, es_lookup(&w->fs.inode->i_es, 7, &pblk, &len) == want,
 		      "block 7 is %s, want %s",
-		      es_state_name(es_lookup(&w->fs.inode.i_es, 7, &pblk, &len)),
+		      es_state_name(es_lookup(&w->fs.inode->i_es, 7, &pblk, &len)),
 		      es_state_name(want));
-		CHECK(w, w->fs.inode.i_disksize == 8192, "i_disksize %lld, want 8192",
-		      (long long)w->fs.inode.i_disksize);
+		CHECK(w, w->fs.inode->i_disksize == 8192, "i_disksize %lld, want 8192",
+		      (long long)w->fs.inode->i_disksize);
 		world_free(w);
 	}
 }
@@ -1369,14 +1369,14 @@ static void test_inode__writeback_enospc_after_first_extent(void **state)
 		CHECK(w, w->fs.journal.j_commit_sequence == tid + 1,
 		      "the ENOSPC retry committed %u transaction(s), want 1",
 		      w->fs.journal.j_commit_sequence - tid);
-		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode.i_es, ES_DELAYED) == 0 &&
-			 w->fs.inode.i_disksize == 16384, "left dirty folios or delayed blocks, "
-		      "i_disksize %lld", (long long)w->fs.inode.i_disksize);
+		CHECK(w, !any_folio_dirty(w) && es_count(&w->fs.inode->i_es, ES_DELAYED) == 0 &&
+			 w->fs.inode->i_disksize == 16384, "left dirty folios or delayed blocks, "
+		      "i_disksize %lld", (long long)w->fs.inode->i_disksize);
 		ext4_wait_io_range(&w->fs, 0, INT64_MAX);
 		crash_and_mount(w);
 		/* the forced commit's i_disksize: before folio 1 (4096) or after block 5 */
-		CHECK(w, w->fs.inode.i_size == (on ? 6144 : 4096), "recovered size %lld, want %d",
-		      (long long)w->fs.inode.i_size, on ? 6144 : 4096);
+		CHECK(w, w->fs.inode->i_size == (on ? 6144 : 4096), "recovered size %lld, want %d",
+		      (long long)w->fs.inode->i_size, on ? 6144 : 4096);
 		check_window(w, 0, on ? 6144 : 4096, 0x11);
 		world_free(w);
 	}
@@ -1398,8 +1398,8 @@ static void test_inode__writeback_enospc_first_allocation_retries(void **state)
 	      "write %s", "failed");
 	ext4_fault_inject(&w->fs, EXT4_FAULT_ENOSPC, 0);
 	CHECK(w, ext4_sync_file(&w->fs, 0, INT64_MAX, false) == 0, "fsync %s", "failed");
-	CHECK(w, es_count(&w->fs.inode.i_es, ES_DELAYED) == 0 && w->fs.inode.i_disksize == 8192,
-	      "fsync left delayed blocks or i_disksize %lld", (long long)w->fs.inode.i_disksize);
+	CHECK(w, es_count(&w->fs.inode->i_es, ES_DELAYED) == 0 && w->fs.inode->i_disksize == 8192,
+	      "fsync left delayed blocks or i_disksize %lld", (long long)w->fs.inode->i_disksize);
 	crash_and_mount(w);
 	check_window(w, 0, 8192, 0x33);
 	world_free(w);
@@ -1445,7 +1445,7 @@ static int child_io_end_sequence(bool truncate)
 	}
 	ext4_check_state(&fs);
 	ext4_peek(&fs, 0, size, got);
-	if (fs.inode.i_size != size || memcmp(got, want, (size_t)size) != 0)
+	if (fs.inode->i_size != size || memcmp(got, want, (size_t)size) != 0)
 		rc = 1;
 	ext4_free_fs(&fs);
 	blkdev_destroy(bd);
@@ -1541,13 +1541,13 @@ static void disksize_calls_on(const char *profile, bool disksize_vs_isize)
 	assert_int_equal(disksize_calls_of_write(&fs, &c, 0, 10), 0);
 	assert_int_equal(ext4_sync_file(&fs, 0, INT64_MAX, false), 0);
 	assert_int_equal(c.update_i_disksize_calls, 1);
-	assert_int_equal(fs.inode.i_disksize, 10);
+	assert_int_equal(fs.inode->i_disksize, 10);
 	assert_int_equal(disksize_calls_of_write(&fs, &c, 10, 10), 1);
-	assert_int_equal(fs.inode.i_disksize, 20);
+	assert_int_equal(fs.inode->i_disksize, 20);
 	assert_int_equal(disksize_calls_of_write(&fs, &c, 8192, 4096), 0);
-	assert_int_equal(fs.inode.i_size, 12288);
+	assert_int_equal(fs.inode->i_size, 12288);
 	assert_int_equal(disksize_calls_of_write(&fs, &c, 30, 10), disksize_vs_isize ? 0 : 1);
-	assert_int_equal(fs.inode.i_disksize, disksize_vs_isize ? 20 : 40);
+	assert_int_equal(fs.inode->i_disksize, disksize_vs_isize ? 20 : 40);
 	ext4_free_fs(&fs);
 	blkdev_destroy(bd);
 }

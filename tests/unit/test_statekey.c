@@ -82,13 +82,13 @@ static void ch_free_map(struct world *w)
 	bitmap_remove_range(w->fs.free_map, b, (uint64_t)b + 1);
 }
 static void ch_free_count(struct world *w) { w->fs.s_freeclusters++; }
-static void ch_i_size(struct world *w) { w->fs.inode.i_size++; }
-static void ch_i_disksize(struct world *w) { w->fs.inode.i_disksize++; }
-static void ch_i_flags(struct world *w) { w->fs.inode.i_flags ^= EXT4_SYNC_FL; }
-static void ch_extent(struct world *w) { w->fs.inode.i_es.es[0].es_pblk++; }
-static void ch_folio_data(struct world *w) { w->fs.inode.i_mapping.a_folios[0]->data[5] ^= 1; }
-static void ch_folio_bh(struct world *w) { w->fs.inode.i_mapping.a_folios[0]->bh[1].b_state ^= BH_New; }
-static void ch_folio_flags(struct world *w) { w->fs.inode.i_mapping.a_folios[0]->flags ^= PG_mkwrite; }
+static void ch_i_size(struct world *w) { w->fs.inode->i_size++; }
+static void ch_i_disksize(struct world *w) { w->fs.inode->i_disksize++; }
+static void ch_i_flags(struct world *w) { w->fs.inode->i_flags ^= EXT4_SYNC_FL; }
+static void ch_extent(struct world *w) { w->fs.inode->i_es.es[0].es_pblk++; }
+static void ch_folio_data(struct world *w) { w->fs.inode->i_mapping.a_folios[0]->data[5] ^= 1; }
+static void ch_folio_bh(struct world *w) { w->fs.inode->i_mapping.a_folios[0]->bh[1].b_state ^= BH_New; }
+static void ch_folio_flags(struct world *w) { w->fs.inode->i_mapping.a_folios[0]->flags ^= PG_mkwrite; }
 static void ch_j_head(struct world *w) { w->fs.journal.j_head++; }
 static void ch_j_seq(struct world *w) { w->fs.journal.j_commit_sequence++; }
 static void ch_tx(struct world *w) { w->fs.journal.j_running_transaction->t_ji_end++; }

@@ -106,8 +106,8 @@ static void check_meta_csums(struct fx_world *w, struct e2ref *r)
 	assert_true(e2ref_inode_csum_ok(r, EXT4_FILE_INO, ino));
 	ino[offsetof(struct ext4_inode, i_size_lo)] ^= 1;
 	assert_false(e2ref_inode_csum_ok(r, EXT4_FILE_INO, ino));
-	for (uint32_t k = 0; k < w->fs.inode.i_ext_nr_leaves; k++) {
-		memcpy(leaf, ext4_meta_peek(&w->fs, w->fs.inode.i_ext_leaves[k].el_pblk),
+	for (uint32_t k = 0; k < w->fs.inode->i_ext_nr_leaves; k++) {
+		memcpy(leaf, ext4_meta_peek(&w->fs, w->fs.inode->i_ext_leaves[k].el_pblk),
 		       lay->block_size);
 		assert_true(e2ref_extent_block_csum_ok(r, EXT4_FILE_INO, leaf));
 		leaf[sizeof(struct ext4_extent_header) + 1] ^= 1;
@@ -121,8 +121,8 @@ static uint32_t model_extents(const struct ext4_fs *fs, struct e2ref_extent *x)
 {
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < fs->inode.i_es.es_nr; i++) {
-		const struct extent_status *e = &fs->inode.i_es.es[i];
+	for (uint32_t i = 0; i < fs->inode->i_es.es_nr; i++) {
+		const struct extent_status *e = &fs->inode->i_es.es[i];
 
 		if (e->es_state == ES_DELAYED)
 			continue;
@@ -143,15 +143,15 @@ static struct e2ref_tree unmount_and_read(struct fx_world *w)
 {
 	static struct e2ref_extent want[MAX_EXT], got[MAX_EXT];
 	uint32_t n = model_extents(&w->fs, want), bs = w->o.block_size, nr_leaves;
-	uint64_t size = 0, i_blocks = 0, blocks = w->fs.inode.i_ext_nr_leaves;
-	int64_t i_size = w->fs.inode.i_size;
+	uint64_t size = 0, i_blocks = 0, blocks = w->fs.inode->i_ext_nr_leaves;
+	int64_t i_size = w->fs.inode->i_size;
 	uint32_t leaves[EXT4_EXT_MAX_LEAVES];
 	struct e2ref_tree t;
 	struct e2ref *r;
 
-	nr_leaves = w->fs.inode.i_ext_nr_leaves;
+	nr_leaves = w->fs.inode->i_ext_nr_leaves;
 	for (uint32_t k = 0; k < nr_leaves; k++)
-		leaves[k] = w->fs.inode.i_ext_leaves[k].el_pblk;
+		leaves[k] = w->fs.inode->i_ext_leaves[k].el_pblk;
 	for (uint32_t i = 0; i < n; i++)
 		blocks += want[i].len;
 	fx_world_unmount(w);
@@ -191,7 +191,7 @@ static void test_ondisk__checksums_equal_libext2fs(void **state)
 		struct e2ref_tree t;
 
 		write_every_other(w, 0, w->fs.lay.extents_per_block + 1);
-		assert_int_equal(w->fs.inode.i_ext_nr_leaves, 2);
+		assert_int_equal(w->fs.inode->i_ext_nr_leaves, 2);
 		check_group_csums(w, r);
 		check_meta_csums(w, r);
 		e2ref_free(r);
@@ -221,21 +221,21 @@ static void grow_to_two_leaves(struct fx_world *w, struct e2ref_tree *t)
 {
 	assert_int_equal(w->fs.lay.extents_per_block, 84);
 	write_every_other(w, 0, EXT4_EXT_ROOT_MAX);
-	assert_int_equal(w->fs.inode.i_ext_depth, 0);
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 0);
+	assert_int_equal(w->fs.inode->i_ext_depth, 0);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 0);
 	*t = unmount_and_read(w);
 	assert_int_equal(t->depth, 0);
 	write_every_other(w, EXT4_EXT_ROOT_MAX, 5);
-	assert_int_equal(w->fs.inode.i_ext_depth, 1);
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 1);
+	assert_int_equal(w->fs.inode->i_ext_depth, 1);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 1);
 	*t = unmount_and_read(w);
 	assert_int_equal(t->depth, 1);
 	assert_int_equal(t->leaf_entries[0], 5);
 	write_every_other(w, 5, 84);
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 1);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 1);
 	write_every_other(w, 84, 85);           /* appended to a full leaf */
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 2);
-	assert_int_equal(w->fs.inode.i_ext_leaves[1].el_lblk, 2 * 84);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 2);
+	assert_int_equal(w->fs.inode->i_ext_leaves[1].el_lblk, 2 * 84);
 	*t = unmount_and_read(w);
 	assert_int_equal(t->leaf_entries[0], 84);
 	assert_int_equal(t->leaf_entries[1], 1);
@@ -257,18 +257,18 @@ static void test_ondisk__extent_tree_grows_splits_and_shrinks(void **state)
 	/* unwritten block 21 inside the full first leaf: extents 22.. move on */
 	assert_int_equal(ext4_fallocate(&w->fs, 0, 21 * 1024, 1024), 0);
 	fsync_ok(w);
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 3);
-	assert_int_equal(w->fs.inode.i_ext_leaves[1].el_lblk, 22);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 3);
+	assert_int_equal(w->fs.inode->i_ext_leaves[1].el_lblk, 22);
 	t = unmount_and_read(w);
 	assert_int_equal(t.leaf_entries[0], 12);        /* 0, 2, ..., 20 and 21 */
 	assert_int_equal(t.leaf_entries[1], 73);        /* 22, ..., 166 */
 	assert_int_equal(t.leaf_entries[2], 1);         /* 168 */
 	/* punch 168: its leaf is empty, freed and revoked; reusable after the commit */
-	last_leaf = w->fs.inode.i_ext_leaves[2].el_pblk;
+	last_leaf = w->fs.inode->i_ext_leaves[2].el_pblk;
 	assert_int_equal(ext4_fallocate(&w->fs, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 					168 * 1024, 1024), 0);
 	fx_world_check(w);
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 2);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 2);
 	assert_false(ext4_ext_is_leaf(&w->fs, last_leaf));
 	assert_false(ext4_bitmap_bit(&w->fs, last_leaf));
 	assert_true(revoked_now(&w->fs, last_leaf));
@@ -279,12 +279,12 @@ static void test_ondisk__extent_tree_grows_splits_and_shrinks(void **state)
 	assert_int_equal(t.nr_leaves, 2);
 	assert_int_equal(t.nr_extents, 85);
 	/* truncate to 0: depth 0 again, no leaf, every block free */
-	leaves[0] = w->fs.inode.i_ext_leaves[0].el_pblk;
-	leaves[1] = w->fs.inode.i_ext_leaves[1].el_pblk;
+	leaves[0] = w->fs.inode->i_ext_leaves[0].el_pblk;
+	leaves[1] = w->fs.inode->i_ext_leaves[1].el_pblk;
 	assert_int_equal(ext4_setattr_size(&w->fs, 0), 0);
 	fsync_ok(w);
-	assert_int_equal(w->fs.inode.i_ext_depth, 0);
-	assert_int_equal(w->fs.inode.i_ext_nr_leaves, 0);
+	assert_int_equal(w->fs.inode->i_ext_depth, 0);
+	assert_int_equal(w->fs.inode->i_ext_nr_leaves, 0);
 	assert_false(ext4_bitmap_bit(&w->fs, leaves[0]) || ext4_bitmap_bit(&w->fs, leaves[1]));
 	t = unmount_and_read(w);
 	assert_int_equal(t.depth, 0);
@@ -302,7 +302,7 @@ static void test_ondisk__leaf_ends_at(void **state)
 {
 	struct ext4_mount_opts o = fx_opts(1024, DATA_ORDERED, true, DISK_BLOCKS);
 	struct fx_world *w = fx_world_new(&o);
-	struct ext4_inode_info *ei = &w->fs.inode;
+	struct ext4_inode_info *ei = w->fs.inode;
 
 	(void)state;
 	es_insert(&ei->i_es, 0, 1, 3000, ES_WRITTEN);
@@ -427,10 +427,10 @@ static void test_ondisk__orphan_cleanup_at_mount(void **state)
 	jbd2_journal_commit_transaction(&w->fs.journal);
 	fx_world_crash(w);
 	fx_world_mount(w);                      /* recovery, then ext4_orphan_cleanup */
-	assert_false(w->fs.inode.i_orphan);
+	assert_false(w->fs.inode->i_orphan);
 	t = unmount_and_read(w);
 	assert_int_equal(t.nr_extents, 1);      /* blocks 0-2 only */
-	assert_int_equal(w->fs.inode.i_size, 3 * 1024);
+	assert_int_equal(w->fs.inode->i_size, 3 * 1024);
 	durable_super(w, &g);
 	assert_int_equal(g.last_orphan, 0);
 	fx_world_free(w);
