@@ -140,13 +140,44 @@ static void snap_tx_blocks(FILE *out, const struct ext4_fs *fs, const transactio
 	fputc(']', out);
 }
 
+/*
+ * A transaction's inode list: "ordered" the entry of the scenario's file
+ * (inode 12) or null, as before several files; "ordered_inodes" every
+ * entry, in list order, once another inode is on it.
+ */
+static void snap_ordered(FILE *out, const transaction_t *t)
+{
+	static const char *const ji[] = { "write", "wait" };
+	const struct jbd2_inode *f = jbd2_transaction_inode(t, EXT4_FILE_INO);
+
+	if (f) {
+		fputs("{\"flags\": ", out);
+		snap_bits(out, f->i_flags, ji, 2);
+		fprintf(out, ", \"start\": %lld, \"end\": %lld}", (long long)f->i_dirty_start,
+			(long long)f->i_dirty_end);
+	} else {
+		fputs("null", out);
+	}
+	if (t->t_nr_inodes == (f != NULL))
+		return;
+	fputs(", \"ordered_inodes\": [", out);
+	for (uint32_t i = 0; i < t->t_nr_inodes; i++) {
+		const struct jbd2_inode *e = &t->t_inodes[i];
+
+		fprintf(out, "%s{\"ino\": %u, \"flags\": ", i ? ", " : "", e->i_ino);
+		snap_bits(out, e->i_flags, ji, 2);
+		fprintf(out, ", \"start\": %lld, \"end\": %lld}", (long long)e->i_dirty_start,
+			(long long)e->i_dirty_end);
+	}
+	fputs("]", out);
+}
+
 static void snap_tx(FILE *out, const struct ext4_fs *fs, const transaction_t *t)
 {
 	static const char *const states[T_STATE_COUNT] = {
 		"running", "locked", "switch", "flush", "commit", "commit_dflush", "commit_jflush",
 		"commit_callback", "finished"
 	};
-	static const char *const ji[] = { "write", "wait" };
 
 	if (!t) {
 		fputs("null", out);
@@ -162,14 +193,7 @@ static void snap_tx(FILE *out, const struct ext4_fs *fs, const transaction_t *t)
 		fprintf(out, "%s{\"start\": %u, \"len\": %u}", i ? ", " : "", t->t_freed[i].start,
 			t->t_freed[i].len);
 	fputs("], \"ordered\": ", out);
-	if (t->t_ji_flags) {
-		fputs("{\"flags\": ", out);
-		snap_bits(out, t->t_ji_flags, ji, 2);
-		fprintf(out, ", \"start\": %lld, \"end\": %lld}", (long long)t->t_ji_start,
-			(long long)t->t_ji_end);
-	} else {
-		fputs("null", out);
-	}
+	snap_ordered(out, t);
 	fprintf(out, ", \"synchronous\": %s}", t->t_synchronous_commit ? "true" : "false");
 }
 

@@ -119,6 +119,29 @@ static void key_blkdev(struct keyh *h, const struct blkdev *bd)
 	put(h, bd->bd_next_done);
 }
 
+/*
+ * A transaction's inode list; with none or the file's alone, the words the
+ * key had when a transaction held one file's range (so that keys recorded
+ * then still compare).
+ */
+static void key_inode_list(struct keyh *h, const transaction_t *t)
+{
+	const struct jbd2_inode *ji = t->t_nr_inodes ? &t->t_inodes[0] : NULL;
+
+	if (t->t_nr_inodes <= 1 && (!ji || ji->i_ino == EXT4_FILE_INO)) {
+		put(h, (ji ? ji->i_flags : 0) | (uint64_t)t->t_synchronous_commit << 32);
+		put(h, (uint64_t)(ji ? ji->i_dirty_start : -1));
+		put(h, (uint64_t)(ji ? ji->i_dirty_end : -1));
+		return;
+	}
+	put(h, (uint64_t)t->t_nr_inodes << 40 | (uint64_t)t->t_synchronous_commit << 32);
+	for (uint32_t i = 0; i < t->t_nr_inodes; i++) {
+		put(h, t->t_inodes[i].i_ino | (uint64_t)t->t_inodes[i].i_flags << 32);
+		put(h, (uint64_t)t->t_inodes[i].i_dirty_start);
+		put(h, (uint64_t)t->t_inodes[i].i_dirty_end);
+	}
+}
+
 static void key_transaction(struct keyh *h, const transaction_t *t)
 {
 	put(h, t->t_tid | (uint64_t)t->t_state << 32);
@@ -131,9 +154,7 @@ static void key_transaction(struct keyh *h, const transaction_t *t)
 	bytes(h, t->t_revoke, t->t_nr_revoke * sizeof(*t->t_revoke));
 	bytes(h, t->t_forget, t->t_nr_forget * sizeof(*t->t_forget));
 	bytes(h, t->t_freed, t->t_nr_freed * sizeof(*t->t_freed));
-	put(h, t->t_ji_flags | (uint64_t)t->t_synchronous_commit << 32);
-	put(h, (uint64_t)t->t_ji_start);
-	put(h, (uint64_t)t->t_ji_end);
+	key_inode_list(h, t);
 }
 
 static void key_journal(struct keyh *h, const journal_t *j, uint32_t bs)

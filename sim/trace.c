@@ -111,7 +111,7 @@ static void fmt_journal(const struct ext4_fs *fs, char *out, size_t cap)
 		fmt_tx_blocks(fs, t, blocks, sizeof(blocks));
 		snprintf(out, cap, "running tid %u (%u block(s)%s%s), committed up to %u, "
 			 "%u in the log", t->t_tid, t->t_nr_buffers, blocks,
-			 t->t_ji_flags ? "; ordered data" : "", j->j_commit_sequence, j->j_nr_logged);
+			 t->t_nr_inodes ? "; ordered data" : "", j->j_commit_sequence, j->j_nr_logged);
 		return;
 	}
 	snprintf(out, cap, "no running transaction, committed up to %u, %u in the log",

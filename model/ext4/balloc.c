@@ -71,6 +71,14 @@ static void desc_loc(const struct ext4_layout *lay, uint32_t group, uint32_t *bl
 	*off = (group % per) * lay->desc_size;
 }
 
+uint32_t ext4_group_desc_block(const struct ext4_layout *lay, uint32_t group)
+{
+	uint32_t blk, off;
+
+	desc_loc(lay, group, &blk, &off);
+	return blk;
+}
+
 void ext4_get_group_desc(const struct ext4_fs *fs, uint32_t group, struct ext4_group_desc *gd)
 {
 	uint32_t blk, off;

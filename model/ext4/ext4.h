@@ -155,8 +155,9 @@ struct ext4_inode_info {
 	uint32_t i_generation;
 	uint32_t i_open;                /* open file descriptions (an unlinked inode lives on) */
 	uint32_t i_next_orphan;         /* on the orphan list: the next one's number (i_dtime) */
-	uint32_t *i_dir_blocks;         /* a directory: its blocks' numbers, by logical block */
-	uint32_t i_nr_dir_blocks;
+	uint32_t i_loc_blk, i_loc_off;  /* the raw inode: its inode-table block and offset */
+	bool i_fast_symlink;            /* the target in i_block (i_data), no extents */
+	char i_data[60];                /* a fast symlink's target */
 	int64_t i_size;                 /* VFS size (i_size_read) */
 	int64_t i_disksize;             /* what the raw inode gets */
 	uint32_t i_flags;
@@ -331,6 +332,11 @@ struct ext4_inode_info *ext4_alloc_inode(struct ext4_fs *fs, uint32_t ino);
 struct ext4_inode_info *ext4_ilookup(const struct ext4_fs *fs, uint32_t ino);
 void ext4_free_in_core_inode(struct ext4_inode_info *ei);
 void ext4_evict_in_core_inode(struct ext4_fs *fs, struct ext4_inode_info *ei);
+/*
+ * Make in-core inode @ino the one the running operation works on; returns
+ * the one it was, for the caller to put back.  The inode must be in core.
+ */
+struct ext4_inode_info *ext4_set_current_inode(struct ext4_fs *fs, uint32_t ino);
 
 /* Largest file size for the block size (ext4_max_size, extent files). */
 int64_t ext4_max_size(const struct ext4_fs *fs);
@@ -380,6 +386,8 @@ uint32_t ext4_group_nr_blocks(const struct ext4_layout *lay, uint32_t group);
 bool ext4_bg_has_super(const struct ext4_layout *lay, uint32_t group);
 uint32_t ext4_bg_num_gdb(const struct ext4_layout *lay, uint32_t group);
 void ext4_get_group_desc(const struct ext4_fs *fs, uint32_t group, struct ext4_group_desc *gd);
+/* The descriptor table block that holds group @group's descriptor. */
+uint32_t ext4_group_desc_block(const struct ext4_layout *lay, uint32_t group);
 void ext4_put_group_desc(struct ext4_fs *fs, uint32_t group, struct ext4_group_desc *gd);
 uint32_t ext4_block_bitmap(const struct ext4_fs *fs, uint32_t group);
 uint16_t ext4_group_desc_csum(const struct ext4_layout *lay, uint32_t group,
@@ -416,6 +424,8 @@ int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bo
 
 /* inode.c: the raw inode (__ext4_iget, ext4_do_update_inode) */
 int ext4_iget(struct ext4_fs *fs);
+int __ext4_iget(struct ext4_fs *fs, uint32_t ino, bool orphan, struct ext4_inode_info **out);
+void ext4_set_raw_dtime(struct ext4_fs *fs, struct ext4_inode_info *ei, uint32_t t);
 void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw);
 uint32_t ext4_inode_csum(const struct ext4_layout *lay, uint32_t ino, const uint8_t *raw);
 void ext4_inode_loc(const struct ext4_layout *lay, const struct ext4_fs *fs, uint32_t ino,
@@ -558,6 +568,8 @@ void truncate_pagecache(struct ext4_fs *fs, int64_t newsize);
 int ext4_orphan_add(struct ext4_fs *fs, handle_t *h);
 int ext4_orphan_del(struct ext4_fs *fs, handle_t *h);
 int ext4_orphan_cleanup(struct ext4_fs *fs);
+/* Does the on-disk orphan list (from s_last_orphan) name inode @ino? */
+bool ext4_orphan_listed(const struct ext4_fs *fs, uint32_t ino);
 int ext4_ext_remove_space(struct ext4_fs *fs, handle_t *h, uint32_t start, uint32_t end);
 void truncate_pagecache_range(struct ext4_fs *fs, int64_t lstart, int64_t lend);
 

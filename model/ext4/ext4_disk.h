@@ -18,10 +18,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #define EXT4_SUPER_MAGIC 0xef53u
 #define EXT4_SB_OFFSET 1024u            /* byte offset of the superblock on the device */
 #define EXT4_ROOT_INO 2u
+#define EXT4_LOST_FOUND_INO 11u
+
+/* i_mode's type bits (include/uapi/linux/stat.h), where <sys/stat.h> hides them */
+#ifndef S_IFMT
+#define S_IFMT 00170000
+#define S_IFLNK 0120000
+#define S_IFREG 0100000
+#define S_IFDIR 0040000
+#endif
 #define EXT4_RESIZE_INO 7u
 #define EXT4_JOURNAL_INO 8u
 #define EXT4_LOST_FOUND_INO 11u

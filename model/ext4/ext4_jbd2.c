@@ -73,7 +73,7 @@ void ext4_update_inode_fsync_trans(struct ext4_fs *fs, handle_t *h, bool datasyn
  */
 int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h)
 {
-	uint8_t *raw = ext4_meta_bh(fs, fs->lay.inode_blk) + fs->lay.inode_off;
+	uint8_t *raw = ext4_meta_bh(fs, fs->inode->i_loc_blk) + fs->inode->i_loc_off;
 	struct ext4_inode old;
 	bool size_changed;
 
@@ -83,7 +83,7 @@ int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h)
 	size_changed = (int64_t)(old.i_size_lo | (uint64_t)old.i_size_high << 32) !=
 		       fs->inode->i_disksize;
 	ext4_fill_raw_inode(fs, raw);
-	jbd2_journal_dirty_metadata(h, fs->lay.inode_blk);
+	jbd2_journal_dirty_metadata(h, fs->inode->i_loc_blk);
 	ext4_update_inode_fsync_trans(fs, h, size_changed);
 	fs->counters->mark_dirty_calls++;
 	return 0;
@@ -92,14 +92,14 @@ int ext4_mark_inode_dirty(struct ext4_fs *fs, handle_t *h)
 /* ext4_jbd2_inode_add_write(): commit submits and waits for the range. */
 void ext4_jbd2_inode_add_write(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len)
 {
-	jbd2_journal_inode_ranged(h, JI_WRITE_DATA | JI_WAIT_DATA, start, len);
+	jbd2_journal_inode_ranged(h, fs->inode->i_ino, JI_WRITE_DATA | JI_WAIT_DATA, start, len);
 	fs->counters->ordered_ranges_added++;
 }
 
 /* ext4_jbd2_inode_add_wait(): commit only waits (writeback submitted it). */
 void ext4_jbd2_inode_add_wait(struct ext4_fs *fs, handle_t *h, int64_t start, int64_t len)
 {
-	jbd2_journal_inode_ranged(h, JI_WAIT_DATA, start, len);
+	jbd2_journal_inode_ranged(h, fs->inode->i_ino, JI_WAIT_DATA, start, len);
 	fs->counters->ordered_ranges_added++;
 }
 
@@ -123,15 +123,23 @@ void sim_folio_lock(struct ext4_fs *fs, struct folio *f, enum sim_lock_site site
 /* --- callbacks from jbd2 commit --- */
 
 /* ext4_normal_submit_inode_data_buffers(): write mapped dirty data, no allocation. */
-static void ext4_submit_inode_data(void *p, int64_t start, int64_t end)
+static void ext4_submit_inode_data(void *p, uint32_t ino, int64_t start, int64_t end)
 {
-	ext4_writepages(p, start, end, WB_SYNC_ALL, false);
+	struct ext4_fs *fs = p;
+	struct ext4_inode_info *was = ext4_set_current_inode(fs, ino);
+
+	ext4_writepages(fs, start, end, WB_SYNC_ALL, false);
+	fs->inode = was;
 }
 
 /* ext4_journal_finish_inode_data_buffers(): wait for the range's writeback. */
-static void ext4_finish_inode_data(void *p, int64_t start, int64_t end)
+static void ext4_finish_inode_data(void *p, uint32_t ino, int64_t start, int64_t end)
 {
-	ext4_wait_io_range(p, start, end);
+	struct ext4_fs *fs = p;
+	struct ext4_inode_info *was = ext4_set_current_inode(fs, ino);
+
+	ext4_wait_io_range(fs, start, end);
+	fs->inode = was;
 }
 
 static void ext4_get_journal_block(void *p, const struct jbd2_buf *b, uint8_t *out)

@@ -298,7 +298,7 @@ void ext4_ext_dirty(struct ext4_fs *fs, handle_t *h)
 	struct ext4_inode_info *ei = fs->inode;
 	uint32_t n;
 	struct disk_ext *x = collect(fs, &n);
-	uint8_t *raw = ext4_meta_bh(fs, fs->lay.inode_blk) + fs->lay.inode_off;
+	uint8_t *raw = ext4_meta_bh(fs, fs->inode->i_loc_blk) + fs->inode->i_loc_off;
 	uint8_t img[EXT4_INODE_MAX_SIZE];
 
 	SIM_ASSERT(h != NULL);
@@ -424,7 +424,7 @@ int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bo
 /* The file's tree from its inode's i_block (ext4_ext_check_inode, then the leaves). */
 int ext4_ext_load(struct ext4_fs *fs)
 {
-	const uint8_t *raw = ext4_meta_bh(fs, fs->lay.inode_blk) + fs->lay.inode_off;
+	const uint8_t *raw = ext4_meta_bh(fs, fs->inode->i_loc_blk) + fs->inode->i_loc_off;
 	struct ext4_extent_header eh;
 	int err;
 

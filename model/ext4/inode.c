@@ -1299,14 +1299,14 @@ uint32_t ext4_inode_csum(const struct ext4_layout *lay, uint32_t ino, const uint
 	return c;
 }
 
-static void inode_csum_set(const struct ext4_layout *lay, uint8_t *raw)
+static void inode_csum_set(const struct ext4_layout *lay, uint32_t ino, uint8_t *raw)
 {
 	struct ext4_inode in;
 	uint32_t c;
 
 	if (!(lay->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM))
 		return;
-	c = ext4_inode_csum(lay, EXT4_FILE_INO, raw);
+	c = ext4_inode_csum(lay, ino, raw);
 	memcpy(&in, raw, sizeof(in));
 	in.l_i_checksum_lo = (uint16_t)(c & 0xffff);
 	if (EXT4_GOOD_OLD_INODE_SIZE + in.i_extra_isize >= offsetof(struct ext4_inode, i_checksum_hi) + 2)
@@ -1324,58 +1324,143 @@ static uint64_t inode_sectors(const struct ext4_fs *fs)
 }
 
 /*
- * ext4_fill_raw_inode() for what the model changes: the size (i_disksize),
- * i_blocks, the flags chattr sets, the orphan link (i_dtime: no next
- * orphan), the extent root, then the checksum.  Mode, owner, times and
- * generation stay as the raw inode holds them (no clock).
+ * ext4_fill_raw_inode() for what the model changes in the current inode:
+ * the size (i_disksize), i_blocks, the link count, the flags chattr sets,
+ * the orphan link (i_dtime: the next orphan's number), the extent root (a
+ * fast symlink's target instead), then the checksum.  Mode, owner, times
+ * and generation stay as the raw inode holds them (ext4_new_inode wrote
+ * them; no clock).
  */
 void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw)
 {
+	const struct ext4_inode_info *ei = fs->inode;
 	struct ext4_inode in;
-	uint64_t sectors = inode_sectors(fs);
+	uint64_t sectors = ei->i_fast_symlink ? 0 : inode_sectors(fs);
 
 	memcpy(&in, raw, sizeof(in));
-	in.i_size_lo = (uint32_t)fs->inode->i_disksize;
-	in.i_size_high = (uint32_t)((uint64_t)fs->inode->i_disksize >> 32);
+	in.i_size_lo = (uint32_t)ei->i_disksize;
+	in.i_size_high = (uint32_t)((uint64_t)ei->i_disksize >> 32);
 	in.i_blocks_lo = (uint32_t)sectors;
 	in.l_i_blocks_high = (uint16_t)(sectors >> 32);
-	in.i_flags = (in.i_flags & ~(EXT4_SYNC_FL | EXT4_HUGE_FILE_FL)) | fs->inode->i_flags;
-	in.i_dtime = 0;
-	ext4_ext_root(fs, (uint8_t *)in.i_block);
+	in.i_links_count = ei->i_links_count;
+	in.i_flags = (in.i_flags & ~(EXT4_SYNC_FL | EXT4_HUGE_FILE_FL)) | ei->i_flags;
+	in.i_dtime = ei->i_orphan ? ei->i_next_orphan : ei->i_links_count ? 0 : in.i_dtime;
+	if (ei->i_fast_symlink)
+		memcpy(in.i_block, ei->i_data, sizeof(in.i_block));
+	else
+		ext4_ext_root(fs, (uint8_t *)in.i_block);
 	memcpy(raw, &in, sizeof(in));
-	inode_csum_set(&fs->lay, raw);
+	inode_csum_set(&fs->lay, ei->i_ino, raw);
+}
+
+/* i_dtime of @ei's raw inode := @t (an inode being freed: ext4_evict_inode). */
+void ext4_set_raw_dtime(struct ext4_fs *fs, struct ext4_inode_info *ei, uint32_t t)
+{
+	uint8_t *raw = ext4_meta_bh(fs, ei->i_loc_blk) + ei->i_loc_off;
+
+	memcpy(raw + offsetof(struct ext4_inode, i_dtime), &t, sizeof(t));
+}
+
+/* Is the raw inode's type one the model reads, with the layout it reads? */
+static const char *iget_refusal(const struct ext4_inode *in)
+{
+	uint16_t type = in->i_mode & S_IFMT;
+	bool extents = in->i_flags & EXT4_EXTENTS_FL;
+
+	if (type == S_IFREG || type == S_IFDIR)
+		return extents ? NULL : "an inode without extents (block-mapped) is not modelled";
+	if (type == S_IFLNK)
+		return NULL;
+	return "an inode that is not a regular file, a directory or a symbolic link";
+}
+
+/* The fields of struct ext4_inode_info __ext4_iget() takes from @in. */
+static void iget_fields(const struct ext4_fs *fs, struct ext4_inode_info *ei,
+			const struct ext4_inode *in)
+{
+	uint32_t ino = ei->i_ino;
+
+	ei->i_mode = in->i_mode;
+	ei->i_links_count = in->i_links_count;
+	ei->i_generation = in->i_generation;
+	ei->i_disksize = (int64_t)(in->i_size_lo | (uint64_t)in->i_size_high << 32);
+	ei->i_size = ei->i_disksize;
+	ei->i_flags = in->i_flags & EXT4_SYNC_FL;
+	ei->i_csum_seed = crc32c(crc32c(fs->lay.csum_seed, &ino, 4), &in->i_generation,
+				 sizeof(in->i_generation));
+	ei->i_fast_symlink = S_ISLNK(in->i_mode) && !(in->i_flags & EXT4_EXTENTS_FL);
+	if (ei->i_fast_symlink)
+		memcpy(ei->i_data, in->i_block, sizeof(ei->i_data));
 }
 
 /*
- * __ext4_iget() for the file: its raw inode held, its checksum checked, the
- * sizes, flags and orphan state read (on the orphan list when the
- * superblock's s_last_orphan names it).
+ * __ext4_iget(): in-core inode @ino, read from its raw inode when not yet in
+ * core (its checksum checked, its fields and extent tree read) into *@out.
+ * An inode no name holds (i_links_count 0) is refused (-ESTALE) unless
+ * @orphan: orphan cleanup reads the inodes its list names.  On an error
+ * nothing stays in core and s_mount_error says why.
+ */
+int __ext4_iget(struct ext4_fs *fs, uint32_t ino, bool orphan, struct ext4_inode_info **out)
+{
+	struct ext4_inode_info *ei = ext4_ilookup(fs, ino), *was;
+	const uint8_t *raw;
+	struct ext4_inode in;
+	uint32_t c;
+	int err = 0;
+
+	if ((*out = ei) != NULL)
+		return 0;
+	ei = ext4_alloc_inode(fs, ino);
+	raw = ext4_meta_get(fs, ei->i_loc_blk) + ei->i_loc_off;
+	c = ext4_inode_csum(&fs->lay, ino, raw);
+	memcpy(&in, raw, sizeof(in));
+	if ((fs->lay.feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
+	    (in.l_i_checksum_lo != (c & 0xffff) || in.i_checksum_hi != (c >> 16))) {
+		fs->s_mount_error = "an inode's checksum fails (ext4_iget)";
+		err = -EFSBADCRC;
+	} else if (in.i_links_count == 0 && !orphan) {
+		fs->s_mount_error = "a name leads to an inode of no links (ext4_iget: -ESTALE)";
+		err = -ESTALE;
+	} else if ((fs->s_mount_error = iget_refusal(&in)) != NULL) {
+		err = -EUCLEAN;
+	}
+	if (!err) {
+		iget_fields(fs, ei, &in);
+		was = fs->inode;
+		fs->inode = ei;
+		if (!ei->i_fast_symlink)
+			err = ext4_ext_load(fs);
+		fs->inode = was;
+	}
+	if (err) {
+		ext4_evict_in_core_inode(fs, ei);
+		return err;
+	}
+	*out = ei;
+	return 0;
+}
+
+/*
+ * The scenario's file at mount: inode 12 made current when a name still
+ * holds it, as a regular file with extents (else the mount is refused, its
+ * reason said); when no name holds it (a namespace scenario unlinked it and
+ * its last close freed it), the root directory is current instead and the
+ * data steps find no open file.
  */
 int ext4_iget(struct ext4_fs *fs)
 {
-	const struct ext4_layout *lay = &fs->lay;
-	const uint8_t *raw = ext4_meta_get(fs, lay->inode_blk) + lay->inode_off;
-	struct ext4_super_block es;
 	struct ext4_inode in;
-	uint32_t c = ext4_inode_csum(lay, EXT4_FILE_INO, raw);
+	int err;
 
-	memcpy(&in, raw, sizeof(in));
-	if ((lay->feature_ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM) &&
-	    (in.l_i_checksum_lo != (c & 0xffff) || in.i_checksum_hi != (c >> 16))) {
+	ext4_read_raw_inode(fs, EXT4_FILE_INO, &in);
+	if (in.i_links_count == 0 && !ext4_orphan_listed(fs, EXT4_FILE_INO))
+		return __ext4_iget(fs, EXT4_ROOT_INO, false, &fs->inode);
+	err = __ext4_iget(fs, EXT4_FILE_INO, true, &fs->inode);
+	if (err == -EFSBADCRC)
 		fs->s_mount_error = "the file's inode checksum fails (ext4_iget)";
-		return -EBADMSG;
-	}
-	if ((in.i_mode & 0170000) != 0100000 || in.i_links_count == 0 ||
-	    !(in.i_flags & EXT4_EXTENTS_FL)) {
+	else if (!err && !S_ISREG(fs->inode->i_mode))
+		err = -EUCLEAN;
+	if (err == -EUCLEAN)
 		fs->s_mount_error = "inode 12 is not a linked regular file with extents";
-		return -EUCLEAN;
-	}
-	fs->inode->i_disksize = (int64_t)(in.i_size_lo | (uint64_t)in.i_size_high << 32);
-	fs->inode->i_size = fs->inode->i_disksize;
-	fs->inode->i_flags = in.i_flags & EXT4_SYNC_FL;
-	fs->inode->i_csum_seed = crc32c(crc32c(lay->csum_seed, &(uint32_t){ EXT4_FILE_INO }, 4),
-				       &in.i_generation, sizeof(in.i_generation));
-	ext4_get_super(fs, &es);
-	fs->inode->i_orphan = es.s_last_orphan == EXT4_FILE_INO;
-	return 0;
+	return err;
 }

@@ -125,7 +125,7 @@ void ext4_shutdown_logflush(struct ext4_fs *fs)
 	if (fs->s_shutdown || !t)
 		return;
 	if (refused && !fs->sem.logflush_commit_first &&
-	    (t->t_ji_flags & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode->i_mapping))
+	    (jbd2_transaction_inode_flags(t) & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode->i_mapping))
 		return;
 	jbd2_journal_force_commit(&fs->journal);
 }

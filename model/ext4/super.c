@@ -486,13 +486,9 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	if (!opts->ro)
 		ext4_setup_super(fs);
 	load_bitmap(fs);
-	fs->inode = ext4_alloc_inode(fs, EXT4_FILE_INO);
-	if ((err = ext4_iget(fs)) < 0 || (err = ext4_ext_load(fs)) < 0)
+	if ((err = ext4_iget(fs)) < 0)
 		return err;
-	fs->inode->i_sync_tid = fs->inode->i_datasync_tid = fs->journal.j_commit_sequence;
-	if (fs->inode->i_orphan)
-		return ext4_orphan_cleanup(fs);
-	return 0;
+	return ext4_orphan_cleanup(fs);
 }
 
 /* Drop every metadata buffer from index @from on. */
@@ -532,6 +528,7 @@ struct ext4_inode_info *ext4_alloc_inode(struct ext4_fs *fs, uint32_t ino)
 
 	SIM_ASSERT(ei && ino >= 1 && !ext4_ilookup(fs, ino));
 	ei->i_ino = ino;
+	ext4_inode_loc(&fs->lay, fs, ino, &ei->i_loc_blk, &ei->i_loc_off);
 	es_init(&ei->i_es);
 	mapping_init(&ei->i_mapping, fs->opts.block_size);
 	ei->i_mapping.a_events = fs->bdev ? fs->bdev->bd_events : NULL;
@@ -566,12 +563,20 @@ struct ext4_inode_info *ext4_ilookup(const struct ext4_fs *fs, uint32_t ino)
 	return lo < fs->s_nr_inodes && fs->s_inodes[lo]->i_ino == ino ? fs->s_inodes[lo] : NULL;
 }
 
+struct ext4_inode_info *ext4_set_current_inode(struct ext4_fs *fs, uint32_t ino)
+{
+	struct ext4_inode_info *was = fs->inode, *ei = ext4_ilookup(fs, ino);
+
+	SIM_ASSERT(ei != NULL);
+	fs->inode = ei;
+	return was;
+}
+
 /* ext4_free_in_core_inode(): drop an in-core inode's memory. */
 void ext4_free_in_core_inode(struct ext4_inode_info *ei)
 {
 	es_destroy(&ei->i_es);
 	mapping_destroy(&ei->i_mapping);
-	free(ei->i_dir_blocks);
 	free(ei);
 }
 
@@ -603,8 +608,6 @@ static void clone_inodes(struct ext4_fs *dst, const struct ext4_fs *src)
 		*d = *s;
 		es_copy(&d->i_es, &s->i_es);
 		mapping_clone(&d->i_mapping, &s->i_mapping);
-		d->i_dir_blocks = sim_dup_array(s->i_dir_blocks, s->i_nr_dir_blocks,
-						s->i_nr_dir_blocks, sizeof(*s->i_dir_blocks));
 		dst->s_inodes[i] = d;
 		if (src->inode == s)
 			dst->inode = d;

@@ -65,6 +65,19 @@ struct jbd2_buf {
 	int64_t jb_lblk;        /* file block for journaled data, -1 for metadata */
 };
 
+/*
+ * A jbd2_inode of a transaction's inode list: the inode's number, what
+ * commit must do with its data, and its dirty range (bytes, inclusive).
+ */
+struct jbd2_inode {
+	uint32_t i_ino;
+	uint32_t i_flags;               /* JI_* */
+	int64_t i_dirty_start;
+	int64_t i_dirty_end;
+};
+
+#define JBD2_MAX_INODES 256u            /* inodes on one transaction's list */
+
 struct jbd2_range {
 	uint32_t start;
 	uint32_t len;
@@ -87,9 +100,13 @@ typedef struct transaction_s {
 	struct jbd2_range *t_freed;     /* released to the allocator at commit */
 	uint32_t t_nr_freed;
 	uint32_t t_cap_freed;
-	uint32_t t_ji_flags;            /* the file's jbd2_inode in this tx */
-	int64_t t_ji_start;             /* dirty range, bytes, inclusive */
-	int64_t t_ji_end;
+	/*
+	 * t_inode_list: the inodes whose data commit writes or waits for, the
+	 * last added first (list_add at the head, as jbd2_journal_file_inode).
+	 */
+	struct jbd2_inode *t_inodes;
+	uint32_t t_nr_inodes;
+	uint32_t t_cap_inodes;
 	bool t_synchronous_commit;
 } transaction_t;
 
@@ -122,9 +139,9 @@ struct sim_counters;
 /* What the file system provides to the journal (j_private and callbacks). */
 struct jbd2_fs_ops {
 	/* ext4_journal_submit_inode_data_buffers */
-	void (*submit_inode_data)(void *fs, int64_t start, int64_t end);
+	void (*submit_inode_data)(void *fs, uint32_t ino, int64_t start, int64_t end);
 	/* ext4_journal_finish_inode_data_buffers */
-	void (*finish_inode_data)(void *fs, int64_t start, int64_t end);
+	void (*finish_inode_data)(void *fs, uint32_t ino, int64_t start, int64_t end);
 	/* current contents of a metadata block or journaled data block */
 	void (*get_block)(void *fs, const struct jbd2_buf *b, uint8_t *out);
 	/* j_commit_callback: release blocks freed by the transaction */
@@ -268,7 +285,12 @@ void jbd2_journal_forget(handle_t *h, uint32_t blocknr);
 void jbd2_journal_unmap_buffer(journal_t *j, uint32_t blocknr);
 void jbd2_journal_revoke(handle_t *h, uint32_t blocknr);
 void jbd2_journal_free_blocks(handle_t *h, uint32_t start, uint32_t len);
-void jbd2_journal_inode_ranged(handle_t *h, uint32_t flags, int64_t start, int64_t len);
+void jbd2_journal_inode_ranged(handle_t *h, uint32_t ino, uint32_t flags, int64_t start,
+			       int64_t len);
+/* Inode @ino's entry on @t's inode list, or NULL. */
+const struct jbd2_inode *jbd2_transaction_inode(const transaction_t *t, uint32_t ino);
+/* The flags of every entry of @t's inode list, or'ed. */
+uint32_t jbd2_transaction_inode_flags(const transaction_t *t);
 bool jbd2_transaction_committed(journal_t *j, uint32_t tid);
 void jbd2_transaction_free(transaction_t *t);
 

@@ -318,13 +318,17 @@ static void commit_set_state(journal_t *j, transaction_t *t, enum t_state state)
  */
 static void submit_ordered_data(journal_t *j, const transaction_t *t)
 {
-	uint8_t cause;
+	for (uint32_t i = 0; i < t->t_nr_inodes; i++) {
+		const struct jbd2_inode *ji = &t->t_inodes[i];
+		uint8_t cause;
 
-	if (!(t->t_ji_flags & JI_WRITE_DATA))
-		return;
-	cause = ev_cause_push(j->j_dev->bd_events, EVC_ORDERED);
-	j->j_ops->submit_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
-	ev_cause_pop(j->j_dev->bd_events, cause);
+		if (!(ji->i_flags & JI_WRITE_DATA))
+			continue;
+		cause = ev_cause_push(j->j_dev->bd_events, EVC_ORDERED);
+		j->j_ops->submit_inode_data(j->j_private, ji->i_ino, ji->i_dirty_start,
+					    ji->i_dirty_end);
+		ev_cause_pop(j->j_dev->bd_events, cause);
+	}
 }
 
 /*
@@ -333,15 +337,19 @@ static void submit_ordered_data(journal_t *j, const transaction_t *t)
  */
 static void wait_ordered_data(journal_t *j, const transaction_t *t)
 {
-	uint8_t cause;
+	for (uint32_t i = 0; i < t->t_nr_inodes; i++) {
+		const struct jbd2_inode *ji = &t->t_inodes[i];
+		uint8_t cause;
 
-	if (!(t->t_ji_flags & JI_WAIT_DATA))
-		return;
-	ev_record(j->j_dev->bd_events, EV_ORDERED_WAIT, "jbd2_journal_commit_transaction",
-		  t->t_tid, t->t_ji_start, t->t_ji_end, 0);
-	cause = ev_cause_push(j->j_dev->bd_events, EVC_ORDERED);
-	j->j_ops->finish_inode_data(j->j_private, t->t_ji_start, t->t_ji_end);
-	ev_cause_pop(j->j_dev->bd_events, cause);
+		if (!(ji->i_flags & JI_WAIT_DATA))
+			continue;
+		ev_record(j->j_dev->bd_events, EV_ORDERED_WAIT, "jbd2_journal_commit_transaction",
+			  t->t_tid, ji->i_dirty_start, ji->i_dirty_end, 0);
+		cause = ev_cause_push(j->j_dev->bd_events, EVC_ORDERED);
+		j->j_ops->finish_inode_data(j->j_private, ji->i_ino, ji->i_dirty_start,
+					    ji->i_dirty_end);
+		ev_cause_pop(j->j_dev->bd_events, cause);
+	}
 }
 
 /*

@@ -433,6 +433,8 @@ static transaction_t *transaction_clone(const transaction_t *t)
 				    sizeof(*t->t_forget));
 	n->t_freed = sim_dup_array(t->t_freed, t->t_nr_freed, t->t_cap_freed,
 				   sizeof(*t->t_freed));
+	n->t_inodes = sim_dup_array(t->t_inodes, t->t_nr_inodes, t->t_cap_inodes,
+				    sizeof(*t->t_inodes));
 	return n;
 }
 

@@ -23,8 +23,6 @@ static transaction_t *jbd2_get_transaction(journal_t *j)
 
 	t->t_tid = j->j_transaction_sequence++;
 	t->t_state = T_RUNNING;
-	t->t_ji_start = -1;
-	t->t_ji_end = -1;
 	j->j_running_transaction = t;
 	EV_RECORD(j->j_dev->bd_events, EV_TX_STATE, "jbd2_get_transaction", t->t_tid,
 		  T_RUNNING, 0, 0);
@@ -37,6 +35,7 @@ void jbd2_transaction_free(transaction_t *t)
 	free(t->t_forget);
 	free(t->t_revoke);
 	free(t->t_freed);
+	free(t->t_inodes);
 	free(t);
 }
 
@@ -257,25 +256,53 @@ void jbd2_journal_free_blocks(handle_t *h, uint32_t start, uint32_t len)
 	t->t_nr_freed++;
 }
 
+const struct jbd2_inode *jbd2_transaction_inode(const transaction_t *t, uint32_t ino)
+{
+	for (uint32_t i = 0; i < t->t_nr_inodes; i++)
+		if (t->t_inodes[i].i_ino == ino)
+			return &t->t_inodes[i];
+	return NULL;
+}
+
+uint32_t jbd2_transaction_inode_flags(const transaction_t *t)
+{
+	uint32_t flags = 0;
+
+	for (uint32_t i = 0; i < t->t_nr_inodes; i++)
+		flags |= t->t_inodes[i].i_flags;
+	return flags;
+}
+
 /*
- * jbd2_journal_inode_ranged_write/_wait(): the file joins the transaction's
- * inode list; the dirty range grows to cover [start, start+len).
+ * jbd2_journal_inode_ranged_write/_wait(): inode @ino joins the
+ * transaction's inode list (at its head, as jbd2_journal_file_inode's
+ * list_add), or its entry's dirty range grows to cover [start, start+len).
  */
-void jbd2_journal_inode_ranged(handle_t *h, uint32_t flags, int64_t start, int64_t len)
+void jbd2_journal_inode_ranged(handle_t *h, uint32_t ino, uint32_t flags, int64_t start,
+			       int64_t len)
 {
 	transaction_t *t = h->h_transaction;
+	struct jbd2_inode *ji = (struct jbd2_inode *)jbd2_transaction_inode(t, ino);
 	int64_t end = start + len - 1;
 
 	SIM_ASSERT(len > 0);
 	SIM_ASSERT(flags & JI_WAIT_DATA);
-	if (t->t_ji_flags == 0) {
-		t->t_ji_start = start;
-		t->t_ji_end = end;
+	if (!ji) {
+		SIM_ASSERT(t->t_nr_inodes < JBD2_MAX_INODES);
+		if (t->t_nr_inodes == t->t_cap_inodes) {
+			t->t_cap_inodes = t->t_cap_inodes ? 2 * t->t_cap_inodes : 4;
+			t->t_inodes = sim_realloc_array(t->t_inodes, t->t_cap_inodes,
+							sizeof(*t->t_inodes));
+		}
+		memmove(t->t_inodes + 1, t->t_inodes, t->t_nr_inodes * sizeof(*t->t_inodes));
+		t->t_nr_inodes++;
+		ji = &t->t_inodes[0];
+		*ji = (struct jbd2_inode){ ino, 0, start, end };
 	} else {
-		t->t_ji_start = SIM_MIN(t->t_ji_start, start);
-		t->t_ji_end = SIM_MAX(t->t_ji_end, end);
+		ji->i_dirty_start = SIM_MIN(ji->i_dirty_start, start);
+		ji->i_dirty_end = SIM_MAX(ji->i_dirty_end, end);
 	}
-	t->t_ji_flags |= flags;
+	ji->i_flags |= flags;
 }
 
 bool jbd2_transaction_committed(journal_t *j, uint32_t tid)

@@ -153,19 +153,21 @@ static bool is_data_block(uint32_t b)
 	return b >= DATA_FIRST && b < DATA_FIRST + DATA_NR;
 }
 
-static void fx_submit_inode_data(void *fs, int64_t start, int64_t end)
+static void fx_submit_inode_data(void *fs, uint32_t ino, int64_t start, int64_t end)
 {
 	struct fx *f = fs;
 
+	(void)ino;
 	(void)start;
 	(void)end;
 	f->nr_submit_data++;
 }
 
-static void fx_finish_inode_data(void *fs, int64_t start, int64_t end)
+static void fx_finish_inode_data(void *fs, uint32_t ino, int64_t start, int64_t end)
 {
 	struct fx *f = fs;
 
+	(void)ino;
 	(void)start;
 	(void)end;
 	f->nr_finish_data++;
@@ -1447,7 +1449,7 @@ static void counters_sync_and_checkpoint(struct fx *f)
 
 	/* jbd2_inode data: submitted and waited for by the commit */
 	h = fx_start(f, 1);
-	jbd2_journal_inode_ranged(h, JI_WRITE_DATA | JI_WAIT_DATA, 0, 4096);
+	jbd2_journal_inode_ranged(h, 12, JI_WRITE_DATA | JI_WAIT_DATA, 0, 4096);
 	fx_stop(f, h);
 	fx_commit(f);
 	assert_int_equal(f->nr_submit_data, 1);

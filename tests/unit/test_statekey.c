@@ -91,7 +91,7 @@ static void ch_folio_bh(struct world *w) { w->fs.inode->i_mapping.a_folios[0]->b
 static void ch_folio_flags(struct world *w) { w->fs.inode->i_mapping.a_folios[0]->flags ^= PG_mkwrite; }
 static void ch_j_head(struct world *w) { w->fs.journal.j_head++; }
 static void ch_j_seq(struct world *w) { w->fs.journal.j_commit_sequence++; }
-static void ch_tx(struct world *w) { w->fs.journal.j_running_transaction->t_ji_end++; }
+static void ch_tx(struct world *w) { w->fs.journal.j_running_transaction->t_inodes[0].i_dirty_end++; }
 /* The first bio still in flight (finished ones leave holes in ios[]). */
 static void ch_ios(struct world *w)
 {
