@@ -415,6 +415,26 @@ static void test_dir__delete_first_entry_keeps_rec_len(void **state)
 	}
 }
 
+/*
+ * An unused entry whose name is still there (ext2fs_unlink of a block's
+ * first entry clears only its inode) is no match: not found, not -EEXIST.
+ */
+static void test_dir__unused_entry_name_is_no_match(void **state)
+{
+	struct ext4_dir_sb sb = dsb(1024, true);
+	uint8_t b[1024];
+
+	(void)state;
+	ext4_init_empty_dirblock(&sb, SEED, b);
+	assert_int_equal(add_ok(&sb, b, "xxxxx", 13, 1), 0);
+	add_ok(&sb, b, "y", 14, 1);
+	wr32(b, 0, 0);
+	ext4_dirblock_csum_set(&sb, SEED, b);
+	assert_int_equal(find(&sb, b, "xxxxx"), -1);
+	assert_int_equal(add_ok(&sb, b, "xxxxx", 15, 1), 0);
+	assert_int_equal(DE_INO(b, 0), 15);
+}
+
 /* ---- ext4_check_dir_entry ---- */
 
 /* A block with . and .. whose .. entry gets @rec_len, @name_len and @ino. */
@@ -504,8 +524,14 @@ static void test_dir__empty_dir(void **state)
 		b[8] = 'x';                                     /* "missing '.'" */
 		assert_false(ext4_empty_dir(&sb, b, 0, 20));
 		b[8] = '.';
-		wr32(b, 12, 0);                                 /* "missing '..'" */
+		b[21] = 'a';                                    /* "missing '..'": ".a" */
 		assert_false(ext4_empty_dir(&sb, b, 0, 20));
+		assert_int_equal(ext4_get_first_dir_block(&sb, b, 20, &off), -EFSCORRUPTED);
+		b[21] = '.';
+		assert_true(ext4_empty_dir(&sb, b, 0, 20));
+		wr32(b, 12, 0);                                 /* "missing '..'": inode 0 */
+		assert_false(ext4_empty_dir(&sb, b, 0, 20));
+		assert_int_equal(ext4_get_first_dir_block(&sb, b, 20, &off), -EFSCORRUPTED);
 		free(b);
 	}
 }
@@ -782,6 +808,7 @@ int main(void)
 		cmocka_unit_test(test_dir__add_without_tail),
 		cmocka_unit_test(test_dir__delete_merges_into_previous),
 		cmocka_unit_test(test_dir__delete_first_entry_keeps_rec_len),
+		cmocka_unit_test(test_dir__unused_entry_name_is_no_match),
 		cmocka_unit_test(test_dir__check_reasons),
 		cmocka_unit_test(test_dir__bad_entry_is_efscorrupted),
 		cmocka_unit_test(test_dir__empty_dir),
