@@ -254,8 +254,19 @@ static bool ext4_match(const uint8_t *b, unsigned off, const char *name, unsigne
 	       !memcmp(b + off + EXT4_BASE_DIR_LEN, name, len);
 }
 
+/* The entry at @off as the iterator hands it out. */
+static void dirent_at(const uint8_t *b, unsigned off, unsigned bs, struct ext4_dirent *out)
+{
+	*out = (struct ext4_dirent){
+		.d_off = off, .d_rec_len = de_rec_len(b, off, bs), .d_ino = de_inode(b, off),
+		.d_type = b[off + offsetof(struct ext4_dir_entry_2, file_type)],
+		.d_name_len = de_name_len(b, off),
+		.d_name = (const char *)b + off + EXT4_BASE_DIR_LEN,
+	};
+}
+
 int ext4_search_dir(const struct ext4_dir_sb *sb, const uint8_t *blk, const char *name,
-		    unsigned name_len, unsigned *de_off)
+		    unsigned name_len, struct ext4_dirent *res)
 {
 	int dlimit = (int)sb->ds_blocksize, off = 0, de_len;
 
@@ -267,7 +278,7 @@ int ext4_search_dir(const struct ext4_dir_sb *sb, const uint8_t *blk, const char
 			/* found a match - just to be sure, do a full check */
 			if (ext4_check_dir_entry(sb, blk, sb->ds_blocksize, (unsigned)off))
 				return -EFSCORRUPTED;
-			*de_off = (unsigned)off;
+			dirent_at(blk, (unsigned)off, sb->ds_blocksize, res);
 			return 1;
 		}
 		/* prevent looping on a bad block */
@@ -488,12 +499,7 @@ int ext4_dir_iter_next(struct ext4_dir_iter *it, struct ext4_dirent *out)
 		it->di_off += de_rec_len(b, off, bs);
 		if (!de_inode(b, off))
 			continue;
-		*out = (struct ext4_dirent){
-			.d_off = off, .d_rec_len = de_rec_len(b, off, bs), .d_ino = de_inode(b, off),
-			.d_type = b[off + offsetof(struct ext4_dir_entry_2, file_type)],
-			.d_name_len = de_name_len(b, off),
-			.d_name = (const char *)b + off + EXT4_BASE_DIR_LEN,
-		};
+		dirent_at(b, off, bs, out);
 		return 1;
 	}
 	return 0;

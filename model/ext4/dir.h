@@ -98,7 +98,7 @@ struct ext4_dir_sb {
 	bool ds_metadata_csum;          /* ext4_has_metadata_csum(): a tail in each leaf */
 };
 
-/* One live entry, as the iterator (ext4_readdir's loop) hands it out. */
+/* One live entry, as the iterator (ext4_readdir's loop) and ext4_search_dir hand it out. */
 struct ext4_dirent {
 	uint32_t d_off;                 /* the entry's byte offset in the block */
 	uint32_t d_rec_len;
@@ -195,7 +195,12 @@ bool ext4_dirblock_csum_set(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, 
  * "rec_len is too small for name_len", "directory entry overrun",
  * "directory entry too close to block end", "inode out of bounds" (above
  * ds_inodes_count), "'.' directory cannot be the last in data block".
- * @de_off + 8 <= @size (the walks never ask about less).
+ * @de_off + 8 <= @size (the walks never ask about less).  These are 6.1's
+ * checks, one version for every profile: "too close to block end" is not
+ * in 4.5.0, 4.15.0, 4.19.0, 5.0.0 and 5.4.0 (it is in 4.4.220, 4.9.337,
+ * 4.14.280, 4.19.255, 5.4.286, 5.10 and later), the "'.'" check not in
+ * 5.14.0 or older releases but in 5.10.262's backport; the blocks the model writes pass them all, so they
+ * differ only on a damaged image.
  */
 const char *ext4_check_dir_entry(const struct ext4_dir_sb *sb, const uint8_t *buf,
 				 unsigned size, unsigned de_off);
@@ -229,13 +234,14 @@ void ext4_init_empty_dirblock(const struct ext4_dir_sb *sb, uint32_t i_csum_seed
 
 /*
  * ext4_search_dir() over a whole leaf block, as search_dirblock() calls it
- * (fs/ext4/namei.c): 1 and *@de_off when a live entry (inode not 0) holds
- * exactly these @name_len (1..255) bytes, 0 when none does; the walk checks
+ * (fs/ext4/namei.c): 1 and the entry (its offset, inode, file type) in
+ * *@res when a live entry (inode not 0) holds exactly these @name_len
+ * (1..255) bytes, 0 when none does; the walk checks
  * only the matching entry in full (-EFSCORRUPTED when it fails
  * ext4_check_dir_entry) and stops with -EFSCORRUPTED on a rec_len of 0.
  */
 int ext4_search_dir(const struct ext4_dir_sb *sb, const uint8_t *blk, const char *name,
-		    unsigned name_len, unsigned *de_off);
+		    unsigned name_len, struct ext4_dirent *res);
 /*
  * ext4_find_dest_de() (fs/ext4/namei.c): the slot a new entry of @name takes
  * in the first @buf_size bytes of @buf (the block less its tail): walking

@@ -115,11 +115,18 @@ static unsigned add_ok(const struct ext4_dir_sb *sb, uint8_t *b, const char *nam
 /* ext4_search_dir's answer for @name: its offset, or -1 when absent. */
 static int find(const struct ext4_dir_sb *sb, const uint8_t *b, const char *name)
 {
-	unsigned off = ~0u;
-	int rc = ext4_search_dir(sb, b, name, (unsigned)strlen(name), &off);
+	struct ext4_dirent d = { .d_off = ~0u };
+	int rc = ext4_search_dir(sb, b, name, (unsigned)strlen(name), &d);
 
 	assert_true(rc == 0 || rc == 1);
-	return rc ? (int)off : -1;
+	if (!rc)
+		return -1;
+	assert_int_equal(d.d_ino, DE_INO(b, d.d_off));
+	assert_int_equal(d.d_type, DE_TYPE(b, d.d_off));
+	assert_int_equal(d.d_rec_len, DE_REC(b, d.d_off));
+	assert_int_equal(d.d_name_len, strlen(name));
+	assert_ptr_equal(d.d_name, (const char *)b + d.d_off + 8);
+	return (int)d.d_off;
 }
 
 /* The live entries in block order; the walk must end without error. */
@@ -481,15 +488,16 @@ static void test_dir__bad_entry_is_efscorrupted(void **state)
 	uint8_t b[1024];
 	unsigned off = 0, c;
 	struct ext4_dir_iter it;
-	struct ext4_dirent d;
+	struct ext4_dirent d, res;
 
 	(void)state;
 	ext4_init_new_dir_block(&sb, SEED, b, 2, 2);
 	add_ok(&sb, b, "a", 13, 1);
 	c = add_ok(&sb, b, "c", 14, 1);
 	wr16(b, c + 4, 14);                                     /* rec_len % 4 */
-	assert_int_equal(ext4_search_dir(&sb, b, "c", 1, &off), -EFSCORRUPTED);
-	assert_int_equal(ext4_search_dir(&sb, b, "a", 1, &off), 1);     /* before it: found */
+	assert_int_equal(ext4_search_dir(&sb, b, "c", 1, &res), -EFSCORRUPTED);
+	assert_int_equal(ext4_search_dir(&sb, b, "a", 1, &res), 1);     /* before it: found */
+	assert_int_equal(res.d_ino, 13);
 	assert_int_equal(add_dirent_to_buf(&sb, SEED, b, 15, 1, "d", 1, &off), -EFSCORRUPTED);
 	assert_int_equal(ext4_delete_entry(&sb, SEED, b, c), -EFSCORRUPTED);
 	assert_false(ext4_empty_dir(&sb, b, 0, 2));
@@ -502,7 +510,7 @@ static void test_dir__bad_entry_is_efscorrupted(void **state)
 	assert_int_equal(ext4_dir_iter_next(&it, &d), 0);       /* skipped to the block's end */
 	/* rec_len 0: the search stops rather than loop */
 	wr16(b, c + 4, 0);
-	assert_int_equal(ext4_search_dir(&sb, b, "zz", 2, &off), -EFSCORRUPTED);
+	assert_int_equal(ext4_search_dir(&sb, b, "zz", 2, &res), -EFSCORRUPTED);
 }
 
 /* ---- empty_dir, the rename of a directory, ext4_setent ---- */
