@@ -19,25 +19,13 @@ enum {
 
 #define TAIL_SIZE ((unsigned)sizeof(struct ext4_dir_entry_tail))
 
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
+/* The 16-bit half of sim.h's get_le32 / put_le32. */
 static uint16_t get16(const uint8_t *p)
 {
 	uint16_t v;
 
 	memcpy(&v, p, sizeof(v));
 	return v;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, sizeof(v));
 }
 
 static void put16(uint8_t *p, uint16_t v)
@@ -55,7 +43,7 @@ static void assert_sb(const struct ext4_dir_sb *sb)
 /* The entry at @off: inode, rec_len (from disk), name_len, file_type. */
 static uint32_t de_inode(const uint8_t *b, unsigned off)
 {
-	return get32(b + off + offsetof(struct ext4_dir_entry_2, inode));
+	return get_le32(b + off + offsetof(struct ext4_dir_entry_2, inode));
 }
 
 static unsigned de_rec_len(const uint8_t *b, unsigned off, unsigned blocksize)
@@ -130,7 +118,7 @@ bool get_dirent_tail(const struct ext4_dir_sb *sb, const uint8_t *blk)
 	const uint8_t *t = blk + sb->ds_blocksize - TAIL_SIZE;
 
 	assert_sb(sb);
-	return !get32(t + offsetof(struct ext4_dir_entry_tail, det_reserved_zero1)) &&
+	return !get_le32(t + offsetof(struct ext4_dir_entry_tail, det_reserved_zero1)) &&
 	       ext4_rec_len_from_disk(get16(t + offsetof(struct ext4_dir_entry_tail, det_rec_len)),
 				      sb->ds_blocksize) == TAIL_SIZE &&
 	       !t[offsetof(struct ext4_dir_entry_tail, det_reserved_zero2)] &&
@@ -151,7 +139,7 @@ bool ext4_dirblock_csum_verify(const struct ext4_dir_sb *sb, uint32_t i_csum_see
 		return true;
 	if (!get_dirent_tail(sb, blk))
 		return false;           /* "No space for directory leaf checksum" */
-	return get32(blk + at + offsetof(struct ext4_dir_entry_tail, det_checksum)) ==
+	return get_le32(blk + at + offsetof(struct ext4_dir_entry_tail, det_checksum)) ==
 	       ext4_dirblock_csum(i_csum_seed, blk, at);
 }
 
@@ -163,7 +151,7 @@ bool ext4_dirblock_csum_set(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, 
 		return true;
 	if (!get_dirent_tail(sb, blk))
 		return false;           /* "No space for directory leaf checksum" */
-	put32(blk + at + offsetof(struct ext4_dir_entry_tail, det_checksum),
+	put_le32(blk + at + offsetof(struct ext4_dir_entry_tail, det_checksum),
 	      ext4_dirblock_csum(i_csum_seed, blk, at));
 	return true;
 }
@@ -200,7 +188,7 @@ const char *ext4_check_dir_entry(const struct ext4_dir_sb *sb, const uint8_t *bu
 static void set_entry(uint8_t *b, unsigned off, uint32_t ino, const char *name, unsigned len,
 		      uint8_t file_type)
 {
-	put32(b + off + offsetof(struct ext4_dir_entry_2, inode), ino);
+	put_le32(b + off + offsetof(struct ext4_dir_entry_2, inode), ino);
 	b[off + offsetof(struct ext4_dir_entry_2, name_len)] = (uint8_t)len;
 	b[off + offsetof(struct ext4_dir_entry_2, file_type)] = file_type;
 	memcpy(b + off + EXT4_BASE_DIR_LEN, name, len);
@@ -375,7 +363,7 @@ int ext4_generic_delete_entry(const struct ext4_dir_sb *sb, uint8_t *buf, unsign
 				memset(buf + i, 0, rlen);       /* wipe entire dir_entry */
 			} else {
 				/* wipe dir_entry excluding the rec_len field */
-				put32(buf + i, 0);
+				put_le32(buf + i, 0);
 				memset(buf + i + offsetof(struct ext4_dir_entry_2, name_len), 0,
 				       rlen - offsetof(struct ext4_dir_entry_2, name_len));
 			}
@@ -405,7 +393,7 @@ void ext4_setent(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, uint8_t *bl
 	assert_sb(sb);
 	SIM_ASSERT(de_off + 12 <= sb->ds_blocksize && de_inode(blk, de_off));
 	SIM_ASSERT(ino && ino <= sb->ds_inodes_count && file_type < EXT4_FT_MAX);
-	put32(blk + de_off, ino);
+	put_le32(blk + de_off, ino);
 	blk[de_off + offsetof(struct ext4_dir_entry_2, file_type)] = file_type;
 	ext4_dirblock_csum_set(sb, i_csum_seed, blk);
 }
@@ -473,7 +461,7 @@ void ext4_rename_dir_finish(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, 
 	assert_sb(sb);
 	SIM_ASSERT(parent_de_off + 12 <= sb->ds_blocksize && name_is(blk, parent_de_off, ".."));
 	SIM_ASSERT(new_dir_ino && new_dir_ino <= sb->ds_inodes_count);
-	put32(blk + parent_de_off, new_dir_ino);
+	put_le32(blk + parent_de_off, new_dir_ino);
 	ext4_dirblock_csum_set(sb, i_csum_seed, blk);   /* ext4_handle_dirty_dirblock */
 }
 
