@@ -260,3 +260,124 @@ long e2ref_extents(struct e2ref *r, uint32_t ino, struct e2ref_extent *out, uint
 	ext2fs_extent_free(h);
 	return err == EXT2_ET_EXTENT_NO_NEXT || err == EXT2_ET_EXTENT_NO_DOWN ? 0 : err;
 }
+
+/* ---- directories ---- */
+
+uint32_t e2ref_block_size(const struct e2ref *r)
+{
+	return r->fs->blocksize;
+}
+
+uint32_t e2ref_inodes_count(const struct e2ref *r)
+{
+	return r->fs->super->s_inodes_count;
+}
+
+uint32_t e2ref_csum_seed(const struct e2ref *r)
+{
+	return r->fs->csum_seed;
+}
+
+uint32_t e2ref_generation(struct e2ref *r, uint32_t ino)
+{
+	struct ext2_inode in;
+
+	assert_int_equal(ext2fs_read_inode(r->fs, ino, &in), 0);
+	return in.i_generation;
+}
+
+uint64_t e2ref_dir_block_read(struct e2ref *r, uint32_t ino, uint64_t lblk, void *buf)
+{
+	uint64_t pblk = e2ref_bmap(r, ino, lblk);
+
+	assert_true(pblk != 0);
+	assert_int_equal(io_channel_read_blk64(r->fs->io, pblk, 1, buf), 0);
+	return pblk;
+}
+
+void e2ref_block_write(struct e2ref *r, uint64_t pblk, const void *buf)
+{
+	assert_int_equal(io_channel_write_blk64(r->fs->io, pblk, 1, buf), 0);
+}
+
+bool e2ref_dir_block_csum_ok(struct e2ref *r, uint32_t ino, const void *block)
+{
+	void *copy = malloc(r->fs->blocksize);
+	bool ok;
+
+	assert_non_null(copy);
+	memcpy(copy, block, r->fs->blocksize);
+	ok = ext2fs_dir_block_csum_verify(r->fs, ino, copy);
+	free(copy);
+	return ok;
+}
+
+void e2ref_dir_block_csum_set(struct e2ref *r, uint32_t ino, void *block)
+{
+	assert_int_equal(ext2fs_dir_block_csum_set(r->fs, ino, block), 0);
+}
+
+struct dir_walk {
+	struct e2ref_dirent *out;
+	uint32_t cap, n;
+};
+
+/* ext2fs_dir_iterate2's callback: one live entry into the walk. */
+static int dir_walk_entry(ext2_ino_t dir, int entry, struct ext2_dir_entry *de, int offset,
+			  int blocksize, char *buf, void *priv)
+{
+	struct dir_walk *w = priv;
+	int len = ext2fs_dirent_name_len(de);
+
+	(void)dir, (void)entry, (void)blocksize, (void)buf;
+	if (w->n < w->cap) {
+		struct e2ref_dirent *d = &w->out[w->n];
+
+		d->off = (uint32_t)offset;
+		d->ino = de->inode;
+		d->type = (uint8_t)ext2fs_dirent_file_type(de);
+		d->name_len = (uint8_t)len;
+		memcpy(d->name, de->name, (size_t)len);
+		d->name[len] = '\0';
+	}
+	w->n++;
+	return 0;
+}
+
+long e2ref_dir_iterate(struct e2ref *r, uint32_t ino, struct e2ref_dirent *out, uint32_t cap,
+		       uint32_t *n)
+{
+	struct dir_walk w = { out, cap, 0 };
+	long err = ext2fs_dir_iterate2(r->fs, ino, 0, NULL, dir_walk_entry, &w);
+
+	*n = w.n;
+	return err;
+}
+
+long e2ref_lookup(struct e2ref *r, uint32_t dir, const char *name, uint32_t *ino)
+{
+	ext2_ino_t found = 0;
+	long err = ext2fs_lookup(r->fs, dir, name, (int)strlen(name), NULL, &found);
+
+	*ino = found;
+	return err == EXT2_ET_FILE_NOT_FOUND ? 1 : err;
+}
+
+long e2ref_link(struct e2ref *r, uint32_t dir, const char *name, uint32_t ino, uint8_t type)
+{
+	return ext2fs_link(r->fs, dir, name, ino, type);
+}
+
+long e2ref_unlink(struct e2ref *r, uint32_t dir, const char *name)
+{
+	return ext2fs_unlink(r->fs, dir, name, 0, 0);
+}
+
+void e2ref_new_dir_block(struct e2ref *r, uint32_t dir_ino, uint32_t parent_ino, void *buf)
+{
+	char *block = NULL;
+
+	assert_int_equal(ext2fs_new_dir_block(r->fs, dir_ino, parent_ino, &block), 0);
+	memcpy(buf, block, r->fs->blocksize);
+	ext2fs_free_mem(&block);
+}

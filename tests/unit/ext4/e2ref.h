@@ -102,4 +102,42 @@ bool e2ref_extent_block_csum_ok(const struct e2ref *r, uint32_t ino, const void 
 long e2ref_extents(struct e2ref *r, uint32_t ino, struct e2ref_extent *out, uint32_t cap,
 		   struct e2ref_tree *t);
 
+/* ---- directories (test_dir.c) ---- */
+
+/* A live entry as ext2fs_dir_iterate2() hands it to its callback. */
+struct e2ref_dirent {
+	uint32_t off, ino;
+	uint8_t type, name_len;
+	char name[256];                 /* NUL-terminated copy */
+};
+
+uint32_t e2ref_block_size(const struct e2ref *r);
+uint32_t e2ref_inodes_count(const struct e2ref *r);
+/* fs->csum_seed: crc32c(~0, s_uuid) (ext2fs_init_csum_seed). */
+uint32_t e2ref_csum_seed(const struct e2ref *r);
+/* i_generation of inode @ino (ext2fs_read_inode). */
+uint32_t e2ref_generation(struct e2ref *r, uint32_t ino);
+/* Inode @ino's logical block @lblk read as it is (no checksum check) into @buf: its block. */
+uint64_t e2ref_dir_block_read(struct e2ref *r, uint32_t ino, uint64_t lblk, void *buf);
+/* @buf written to block @pblk as it is (io_channel_write_blk64: no checksum set). */
+void e2ref_block_write(struct e2ref *r, uint64_t pblk, const void *buf);
+/* ext2fs_dir_block_csum_verify() / ext2fs_dir_block_csum_set() for directory @ino. */
+bool e2ref_dir_block_csum_ok(struct e2ref *r, uint32_t ino, const void *block);
+void e2ref_dir_block_csum_set(struct e2ref *r, uint32_t ino, void *block);
+/*
+ * ext2fs_dir_iterate2() over directory @ino (each block read and its
+ * checksum verified by ext2fs_process_dir_block): the error; the live
+ * entries in order into @out (at most @cap), their number into *@n.
+ */
+long e2ref_dir_iterate(struct e2ref *r, uint32_t ino, struct e2ref_dirent *out, uint32_t cap,
+		       uint32_t *n);
+/* ext2fs_lookup(): the error (EXT2_ET_FILE_NOT_FOUND: 1 is returned); *@ino. */
+long e2ref_lookup(struct e2ref *r, uint32_t dir, const char *name, uint32_t *ino);
+/* ext2fs_link() of @name (file type @type) to @ino in @dir: the error. */
+long e2ref_link(struct e2ref *r, uint32_t dir, const char *name, uint32_t ino, uint8_t type);
+/* ext2fs_unlink() of @name in @dir: the error. */
+long e2ref_unlink(struct e2ref *r, uint32_t dir, const char *name);
+/* ext2fs_new_dir_block(@dir_ino, @parent_ino) into @buf (no checksum set yet). */
+void e2ref_new_dir_block(struct e2ref *r, uint32_t dir_ino, uint32_t parent_ino, void *buf);
+
 #endif
