@@ -755,7 +755,7 @@ static const struct step_bad step_bads[] = {
 	{ "chattr +S +S", 10, "chattr: too many arguments" },
 	{ "writeback 0", 11, "writeback: missing LEN; usage: writeback [OFF LEN]" },
 	{ "writeback 0 1 2", 14, "writeback: too many arguments" },
-	{ "fsync 1", 6, "fsync: too many arguments" },
+	{ "fsync 1 2", 8, "fsync: too many arguments; usage: fsync [PATH]" },
 	{ "crash -k", 6, "crash: unknown option '-k'" },
 	{ "crash --keep", 12, "crash: option '--keep' needs a value" },
 	{ "crash --keep 0", 13, "crash: --keep takes none or write numbers" },
