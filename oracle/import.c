@@ -551,8 +551,8 @@ static int xfs_io_step(struct imp *m, unsigned line, const char *text, unsigned 
 		return imp_err(m, line, lead + 1, "%s%s: a namespace step names a path of the "
 			       "machine it ran on, and import takes one file's steps; write it "
 			       "into the scenario by hand, its path from the file system's root",
-			       scn_op_name(m->steps[m->nr].s_op),
-			       m->steps[m->nr].s_op <= SCN_FDATASYNC ? " PATH" : "");
+			       scn_op_name(m->steps[m->nr].s_op), m->steps[m->nr].s_has_path ?
+			       " PATH" : "");
 	m->steps[m->nr].s_line = line;          /* where the budget check points */
 	m->steps[m->nr].s_col = lead + 1;
 	m->nr++;
