@@ -547,6 +547,12 @@ static int xfs_io_step(struct imp *m, unsigned line, const char *text, unsigned 
 	}
 	if (scn_parse_step(text, &m->steps[m->nr], err, sizeof(err), &col) != 0)
 		return imp_err(m, line, lead + col + 1, "%s", err);
+	if (scn_step_is_namespace(&m->steps[m->nr]))     /* its PATH is the host's */
+		return imp_err(m, line, lead + 1, "%s%s: a namespace step names a path of the "
+			       "machine it ran on, and import takes one file's steps; write it "
+			       "into the scenario by hand, its path from the file system's root",
+			       scn_op_name(m->steps[m->nr].s_op), m->steps[m->nr].s_has_path ?
+			       " PATH" : "");
 	m->steps[m->nr].s_line = line;          /* where the budget check points */
 	m->steps[m->nr].s_col = lead + 1;
 	m->nr++;

@@ -123,11 +123,44 @@ static bool mapping_text(const struct scn_step *st, char *buf, size_t cap)
 	}
 }
 
+/* The namespace steps, their paths as the step holds them (with the leading '/'). */
+static bool namespace_text(const struct scn_step *st, char *buf, size_t cap)
+{
+	const char *name = scn_op_name(st->s_op);
+
+	switch (st->s_op) {
+	case SCN_FSYNC: case SCN_FDATASYNC:
+		if (!st->s_has_path)
+			return false;
+		snprintf(buf, cap, "%s %s", name, st->s_path);
+		return true;
+	case SCN_OPEN:
+		snprintf(buf, cap, "open%s%s %s", st->s_creat ? " -f" : "", st->s_trunc ? " -t" : "",
+			 st->s_path);
+		return true;
+	case SCN_CREAT: case SCN_MKDIR: case SCN_RMDIR: case SCN_UNLINK:
+		snprintf(buf, cap, "%s %s", name, st->s_path);
+		return true;
+	case SCN_LINK: case SCN_RENAME:
+		snprintf(buf, cap, "%s%s%s %s %s", name,
+			 st->s_rename_flags & SCN_RENAME_NOREPLACE ? " -n" : "",
+			 st->s_rename_flags & SCN_RENAME_EXCHANGE ? " -x" : "", st->s_path, st->s_path2);
+		return true;
+	case SCN_SYMLINK:     /* a target that looks like an option needs the "--" */
+		snprintf(buf, cap, "symlink %s%s %s", st->s_path2[0] == '-' ? "-- " : "",
+			 st->s_path2, st->s_path);
+		return true;
+	default:
+		return false;
+	}
+}
+
 void orc_step_text(const struct scn_step *st, char *buf, size_t cap)
 {
 	char opt[96];
 
-	if (mapping_text(st, buf, cap) || advice_text(st, buf, cap))
+	if (mapping_text(st, buf, cap) || advice_text(st, buf, cap) ||
+	    namespace_text(st, buf, cap))
 		return;
 	switch (st->s_op) {
 	case SCN_PWRITE:

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nsnap.h"
+
 /* Hard limits; each is checked with a clear error. */
 #define SCN_FILE_BYTES_MAX (1u << 20)    /* scenario file size */
 #define SCN_DEPTH_MAX 8                  /* YAML nesting depth */
@@ -26,7 +28,7 @@
 #define SCN_EXPECT_MAX 16                /* invariant names per expect entry */
 #define SCN_NAME_MAX 64                  /* name, variant and patch names */
 #define SCN_TEXT_MAX 4096                /* description / source */
-#define SCN_STEP_TEXT_MAX 256            /* one step line */
+#define SCN_STEP_TEXT_MAX 1024           /* one step line (two paths of SCN_PATH_MAX fit) */
 #define SCN_OFFSET_MAX (1LL << 44)       /* 16 TiB: offsets, lengths, sizes */
 /*
  * mke2fs makes no journal below 2048 blocks (e2fs/mke2fs.h, E2FS_MIN_BLOCKS),
@@ -41,6 +43,17 @@
 #define SCN_PERSIST_INDEX_MAX 65535      /* largest index crash --keep takes */
 #define SCN_RUN_BYTES_DEFAULT (1LL << 30) /* bytes a run's steps may write and read */
 #define SCN_RUN_BYTES_MAX (1LL << 34)     /* the most --max-bytes raises that to */
+/*
+ * The paths of the namespace steps (docs/scenario-format.md, "Namespace
+ * steps"): at most SCN_PATH_MAX bytes with the NUL, a leading '/' counted
+ * (written or not), as lib/nsnap.h names a path; at most SCN_PATH_DEPTH
+ * components; a component at most SCN_NAME_LEN bytes (fs/ext4/ext4.h's
+ * EXT4_NAME_LEN); bytes 0x21-0x7e only.  A symbolic link's target takes the
+ * same bytes and length, and no other rule.
+ */
+#define SCN_PATH_MAX NSNAP_PATH_MAX
+#define SCN_PATH_DEPTH 16
+#define SCN_NAME_LEN 255
 
 enum scn_op {
 	SCN_PWRITE,
@@ -76,6 +89,15 @@ enum scn_op {
 	SCN_MREMAP,              /* mremap [-m] [-f ADDR] NEWSIZE: resize the mapping */
 	SCN_MADVISE,             /* madvise [-d|-r|-s|-w|-R|-W] [OFF LEN] */
 	SCN_FADVISE,             /* fadvise [-d|-n|-r|-s|-w] [OFF LEN] */
+	/* The namespace steps; fsync [PATH] and fdatasync [PATH] keep their values. */
+	SCN_OPEN,                /* open [-f] [-t] PATH: the data steps' file becomes PATH */
+	SCN_CREAT,               /* creat PATH: O_CREAT|O_WRONLY|O_TRUNC, then close */
+	SCN_MKDIR,               /* mkdir PATH */
+	SCN_RMDIR,               /* rmdir PATH */
+	SCN_LINK,                /* link OLD NEW */
+	SCN_UNLINK,              /* unlink PATH */
+	SCN_RENAME,              /* rename [-n|-x] OLD NEW: renameat2(2) */
+	SCN_SYMLINK,             /* symlink TARGET PATH */
 	SCN_OP_COUNT
 };
 
@@ -87,6 +109,10 @@ enum scn_fault {
 };
 
 #define SCN_FAULT_AFTER_MAX 0xffffffffLL  /* inject enospc --after: blocks, at most */
+
+/* rename's flags, s_rename_flags: renameat2(2)'s, the uapi values (include/uapi/linux/fs.h). */
+#define SCN_RENAME_NOREPLACE 1u   /* rename -n */
+#define SCN_RENAME_EXCHANGE 2u    /* rename -x */
 
 /* sync_range flags: exactly one per step, as xfs_io keeps only the last. */
 enum scn_sync_range_flag {
@@ -128,6 +154,17 @@ struct scn_step {
 	char s_msync_flag;      /* msync: 0 (none: a no-op), 'a', 'i' or 's' */
 	uint8_t s_fault;        /* inject: enum scn_fault */
 	int64_t s_after;        /* inject enospc --after N: blocks allocated first (-1: not given) */
+	/*
+	 * The namespace steps.  A path is kept as written, but for a leading
+	 * '/', which it always has (a path without one means the same); "."
+	 * and ".." stay, for the model to resolve.
+	 */
+	char s_path[SCN_PATH_MAX];  /* PATH of open, creat, mkdir, rmdir, unlink, fsync and
+				     * fdatasync; symlink's PATH; link's and rename's OLD */
+	char s_path2[SCN_PATH_MAX]; /* link's and rename's NEW; symlink's TARGET (as written) */
+	bool s_has_path;        /* fsync/fdatasync given a PATH (else: the current file) */
+	bool s_creat, s_trunc;  /* open -f (O_CREAT), -t (O_TRUNC) */
+	uint8_t s_rename_flags; /* SCN_RENAME_NOREPLACE (-n) | SCN_RENAME_EXCHANGE (-x) */
 	uint32_t s_line;        /* 1-based position of the step in the file (0 for -c) */
 	uint32_t s_col;
 	char s_text[SCN_STEP_TEXT_MAX]; /* the step as written, for traces and reports */
@@ -298,6 +335,17 @@ int64_t scn_step_bytes(const struct scn_step *st);
 int scn_budget_step(const struct scn_step *steps, unsigned nr, int64_t max, int64_t *sum);
 /* Its message (no position): "this step brings ... past the limit of @max (...)". */
 void scn_budget_message(char *buf, size_t len, int64_t sum, int64_t max);
+
+/*
+ * Check the path @text of a namespace step (the limits above) and write it,
+ * with its leading '/', into @out.  Returns 0, or -1 with a message (no
+ * position) in @err and in *@col_out the 0-based offset in @text of the
+ * problem.  @what names the operand in messages ("mkdir: path", ...).
+ */
+int scn_parse_path(const char *text, const char *what, char out[SCN_PATH_MAX], char *err,
+		   size_t errlen, unsigned *col_out);
+/* True for the steps of the namespace (open, creat, ..., and fsync/fdatasync PATH). */
+bool scn_step_is_namespace(const struct scn_step *st);
 
 /* Name of a step operation, e.g. "pwrite". */
 const char *scn_op_name(enum scn_op op);

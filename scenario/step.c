@@ -43,6 +43,10 @@ enum step_args {
 	ARGS_RANGE_OPT,          /* [OFF LEN] */
 	ARGS_CHATTR,             /* +s | -s | +S | -S */
 	ARGS_FAULT,              /* enospc | nonda | clear */
+	ARGS_PATH,               /* PATH */
+	ARGS_PATH_OPT,           /* [PATH] */
+	ARGS_PATHS,              /* OLD NEW */
+	ARGS_SYMLINK,            /* TARGET PATH */
 };
 
 /*
@@ -72,8 +76,8 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_FCOLLAPSE] = { "fcollapse", "fcollapse OFF LEN", "", 0, ARGS_RANGE, 0 },
 	[SCN_FINSERT] = { "finsert", "finsert OFF LEN", "", 0, ARGS_RANGE, 0 },
 	[SCN_MWRITE] = { "mwrite", "mwrite [-r] [-S B] OFF LEN", "rS:", 0, ARGS_RANGE, 0x58 },
-	[SCN_FSYNC] = { "fsync", "fsync", "", 0, ARGS_NONE, 0 },
-	[SCN_FDATASYNC] = { "fdatasync", "fdatasync", "", 0, ARGS_NONE, 0 },
+	[SCN_FSYNC] = { "fsync", "fsync [PATH]", "", 0, ARGS_PATH_OPT, 0 },
+	[SCN_FDATASYNC] = { "fdatasync", "fdatasync [PATH]", "", 0, ARGS_PATH_OPT, 0 },
 	[SCN_SYNC_RANGE] = { "sync_range", "sync_range [-w|-a|-b] OFF LEN", "wab", 0,
 			     ARGS_RANGE, 0 },
 	[SCN_SYNC] = { "sync", "sync", "", 0, ARGS_NONE, 0 },
@@ -103,6 +107,14 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 			  0, ARGS_RANGE_OPT, 0 },
 	[SCN_FADVISE] = { "fadvise", "fadvise [-d|-n|-r|-s|-w] [OFF LEN]", "dnrsw", 0,
 			  ARGS_RANGE_OPT, 0 },
+	[SCN_OPEN] = { "open", "open [-f] [-t] PATH", "fctadm:nrsRTPL", 0, ARGS_PATH, 0 },
+	[SCN_CREAT] = { "creat", "creat PATH", "", 0, ARGS_PATH, 0 },
+	[SCN_MKDIR] = { "mkdir", "mkdir PATH", "", 0, ARGS_PATH, 0 },
+	[SCN_RMDIR] = { "rmdir", "rmdir PATH", "", 0, ARGS_PATH, 0 },
+	[SCN_LINK] = { "link", "link OLD NEW", "", 0, ARGS_PATHS, 0 },
+	[SCN_UNLINK] = { "unlink", "unlink PATH", "", 0, ARGS_PATH, 0 },
+	[SCN_RENAME] = { "rename", "rename [-n|-x] OLD NEW", "nx", 0, ARGS_PATHS, 0 },
+	[SCN_SYMLINK] = { "symlink", "symlink TARGET PATH", "", 0, ARGS_SYMLINK, 0 },
 };
 
 /* The faults an inject step names, in enum scn_fault order. */
@@ -145,6 +157,17 @@ static const struct { enum scn_op op; char opt; const char *why; } step_refused[
 	{ SCN_MADVISE, 'p', "MADV_REMOVE is a hole punch: write fpunch OFF LEN" },
 	{ SCN_MADVISE, 'P', "MADV_HWPOISON: memory failure is not modelled" },
 	{ SCN_MADVISE, 'X', "MADV_PAGEOUT: page reclaim is not modelled" },
+	{ SCN_OPEN, 'a', "O_APPEND: the data steps give their offsets" },
+	{ SCN_OPEN, 'd', "O_DIRECT writes (dio_read is the direct read)" },
+	{ SCN_OPEN, 'm', "file modes change nothing a crash leaves" },
+	{ SCN_OPEN, 'n', "O_NONBLOCK changes nothing for a regular file here" },
+	{ SCN_OPEN, 'r', "every file is opened O_RDWR, as xfs_io's default" },
+	{ SCN_OPEN, 's', "O_SYNC: use chattr +s (each write then syncs its range) or "
+	  "pwrite -W" },
+	{ SCN_OPEN, 'R', "XFS's realtime flag: ext4 has no realtime device" },
+	{ SCN_OPEN, 'T', "O_TMPFILE: create the file with open -f" },
+	{ SCN_OPEN, 'P', "O_PATH: such a descriptor takes no data step" },
+	{ SCN_OPEN, 'L', "O_NOFOLLOW" },
 };
 
 /* State of one scn_parse_step() call. */
@@ -274,7 +297,8 @@ static int step_unknown(struct step_parser *P)
 			"truncate (t) falloc fzero fpunch fcollapse finsert funshare mwrite (mw) "
 			"fsync (s) fdatasync (ds) sync_range sync (syncfs) chattr close shutdown "
 			"writeback commit checkpoint crash remount evict dio_read copy_range mmap "
-			"(mm) mread (mr) mremap msync (ms) munmap (mu) madvise (ma) fadvise inject",
+			"(mm) mread (mr) mremap msync (ms) munmap (mu) madvise (ma) fadvise inject "
+			"open creat mkdir rmdir link unlink rename symlink",
 			scn_quote(q, P->p_tok[0]));
 }
 
@@ -472,6 +496,13 @@ static bool step_flag_more(struct scn_step *s, enum scn_op op, char c)
 		s->s_atomic |= c == 'A';
 		s->s_random = c == 'R' ? true : c == 'F' ? false : s->s_random;
 		return true;
+	case SCN_OPEN:          /* -c is xfs_io's other spelling of -f */
+		s->s_creat |= c == 'f' || c == 'c';
+		s->s_trunc |= c == 't';
+		return true;
+	case SCN_RENAME:        /* both: renameat2's EINVAL, the model's to return */
+		s->s_rename_flags |= c == 'n' ? SCN_RENAME_NOREPLACE : SCN_RENAME_EXCHANGE;
+		return true;
 	default:
 		return false;     /* mremap -m: MREMAP_MAYMOVE, the model's only way */
 	}
@@ -658,6 +689,12 @@ static const char *step_arg_name(const struct step_desc *d, unsigned have)
 		return "+s or -s";
 	case ARGS_FAULT:
 		return "the fault (enospc, nonda or clear)";
+	case ARGS_PATH: case ARGS_PATH_OPT:
+		return "PATH";
+	case ARGS_PATHS:
+		return have == 0 ? "OLD" : "NEW";
+	case ARGS_SYMLINK:
+		return have == 0 ? "TARGET" : "PATH";
 	default:
 		return have == 0 ? "OFF" : "LEN";
 	}
@@ -670,9 +707,11 @@ static int step_count_args(struct step_parser *P)
 	unsigned have = P->p_nr_args;
 	unsigned want = 1;
 
-	if (d->d_args == ARGS_NONE || (d->d_args == ARGS_RANGE_OPT && have == 0))
+	if (d->d_args == ARGS_NONE || ((d->d_args == ARGS_RANGE_OPT ||
+					       d->d_args == ARGS_PATH_OPT) && have == 0))
 		want = 0;
-	else if (d->d_args == ARGS_RANGE || d->d_args == ARGS_RANGE_OPT)
+	else if (d->d_args == ARGS_RANGE || d->d_args == ARGS_RANGE_OPT ||
+		 d->d_args == ARGS_PATHS || d->d_args == ARGS_SYMLINK)
 		want = 2;
 	if (have < want)
 		return step_err(P, P->p_end, "%s: missing %s; usage: %s",
@@ -722,6 +761,63 @@ static int step_fault(struct step_parser *P, unsigned tok)
 	return 0;
 }
 
+/* The path operand @name at token @tok into @out (scnpath.c's checks). */
+static int step_path(struct step_parser *P, unsigned tok, const char *name,
+		     char out[SCN_PATH_MAX])
+{
+	char what[64], msg[SCN_ERR_MAX];
+	unsigned col = 0;
+
+	snprintf(what, sizeof(what), "%s: %s", P->p_desc->d_name, name);
+	if (scn_parse_path(P->p_tok[tok], what, out, msg, sizeof(msg), &col) < 0)
+		return step_err(P, P->p_off[tok] + col, "%s", msg);
+	return 0;
+}
+
+/* symlink's TARGET at token @tok: any bytes 0x21-0x7e, at most SCN_PATH_MAX - 1 of them. */
+static int step_target(struct step_parser *P, unsigned tok)
+{
+	const char *t = P->p_tok[tok];
+	char q[SCN_QUOTE_BUF];
+	size_t n = strlen(t);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)t[i] < 0x21 || (unsigned char)t[i] > 0x7e)
+			return step_err(P, P->p_off[tok] + (unsigned)i, "symlink: TARGET '%s': "
+					"byte 0x%02x (a target takes the bytes 0x21-0x7e)",
+					scn_quote(q, t), (unsigned char)t[i]);
+	if (n >= SCN_PATH_MAX)
+		return step_err(P, P->p_off[tok], "symlink: TARGET '%s' is too long (%zu bytes, "
+				"max %u)", scn_quote(q, t), n, SCN_PATH_MAX - 1);
+	memcpy(P->p_out->s_path2, t, n + 1);
+	return 0;
+}
+
+/* The operands of the namespace steps (docs/scenario-format.md, "Namespace steps"). */
+static int step_paths(struct step_parser *P)
+{
+	struct scn_step *out = P->p_out;
+	const unsigned *a = P->p_arg;
+
+	switch (P->p_desc->d_args) {
+	case ARGS_PATH_OPT:
+		if (P->p_nr_args == 0)
+			return 0;
+		out->s_has_path = true;
+		return step_path(P, a[0], "PATH", out->s_path);
+	case ARGS_PATHS:
+		if (step_path(P, a[0], "OLD", out->s_path) < 0)
+			return -1;
+		return step_path(P, a[1], "NEW", out->s_path2);
+	case ARGS_SYMLINK:
+		if (step_target(P, a[0]) < 0)
+			return -1;
+		return step_path(P, a[1], "PATH", out->s_path);
+	default:
+		return step_path(P, a[0], "PATH", out->s_path);
+	}
+}
+
 /* Parse the operands into the step. */
 static int step_args(struct step_parser *P)
 {
@@ -732,6 +828,8 @@ static int step_args(struct step_parser *P)
 	switch (P->p_desc->d_args) {
 	case ARGS_NONE:
 		return 0;
+	case ARGS_PATH: case ARGS_PATH_OPT: case ARGS_PATHS: case ARGS_SYMLINK:
+		return step_paths(P);
 	case ARGS_SIZE:
 		return step_num(P, P->p_arg[0], &out->s_len);
 	case ARGS_CHATTR:
@@ -863,6 +961,13 @@ void scn_budget_message(char *buf, size_t len, int64_t sum, int64_t max)
 	snprintf(buf, len, "this step brings the bytes the steps write and read to %lld, "
 		 "past the limit of %lld (--max-bytes N raises it, up to %lld)", (long long)sum,
 		 (long long)max, (long long)SCN_RUN_BYTES_MAX);
+}
+
+/* Is @st a namespace step: one of open..symlink, or fsync/fdatasync of a PATH? */
+bool scn_step_is_namespace(const struct scn_step *st)
+{
+	return (st->s_op >= SCN_OPEN && st->s_op < SCN_OP_COUNT) ||
+	       ((st->s_op == SCN_FSYNC || st->s_op == SCN_FDATASYNC) && st->s_has_path);
 }
 
 /* The name of inject's fault @fault (enum scn_fault), or "?". */

@@ -463,6 +463,11 @@ static void step_inject(struct world *w, const struct scn_step *st, struct sim_s
 static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx,
 			struct sim_step_result *sr, FILE *trace)
 {
+	/* The namespace steps: ENOSYS until the namespace's dispatch replaces this. */
+	if (scn_step_is_namespace(st)) {
+		sr->err = -ENOSYS;
+		return;
+	}
 	if (step_sync_like(w, st, sr))
 		return;
 	switch (st->s_op) {

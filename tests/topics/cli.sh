@@ -16,6 +16,12 @@ done
 expect_exit2 unknown-command "$sim" frobnicate
 expect_exit2 unknown-flag "$sim" run --frob scenarios
 expect_exit2 bad-step "$sim" run -c "pwrite 0"
+# a namespace step's bad path on the command line: its column, one line, nothing on stdout
+expect_exit2 namespace-step-c "$sim" run -c "pwrite 0 4k" -c "link f d//g"
+printf '%s\n' "ext4sim: -c 'link f d//g': column 10: link: NEW 'd//g' has an empty component (names are separated by one '/', and a path does not end with one)" > "$tmp/ns-c.want"
+check namespace-step-c-message 'cmp -s "$tmp/ns-c.want" "$err"'
+expect_exit2 namespace-step-c-depth "$sim" run -c "mkdir a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q"
+check namespace-step-c-depth-message 'grep -qx "ext4sim: -c .*: column 39: mkdir: PATH .* has more than 16 components" "$err"'
 expect_exit2 bad-block-size "$sim" run --block-size 512 -c fsync
 # the smallest device is mke2fs's smallest with a journal, and the message says so
 expect_exit2 disk-blocks-below-journal "$sim" run --disk-blocks 2047 -c fsync

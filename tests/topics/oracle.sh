@@ -131,6 +131,16 @@ expect_exit2 export-inject "$sim" export scenarios/bugs/f7-writeback-bailout-sta
 check export-inject-message 'golden refuse-inject "$err"'
 expect_exit2 export-inject-fstests "$sim" export --format fstests scenarios/bugs/f8-unwritten-buffer-new.yaml
 expect_exit2 export-inline-inject "$sim" export -c "pwrite 0 10" -c "inject nonda"
+# the namespace steps are not exported yet: refused in every format, the step named
+expect_exit2 export-namespace "$sim" export -c "pwrite 0 10" -c "mkdir d"
+check export-namespace-message 'grep -qx "ext4sim: export: step .mkdir d.: mkdir is a namespace step, which export does not write yet; run the scenario in the model (ext4sim run)" "$err"'
+expect_exit2 export-namespace-fstests "$sim" export --format fstests -c "fsync /"
+check export-namespace-fstests-message 'grep -q "^ext4sim: export: step .fsync /.: fsync PATH is a namespace step" "$err"'
+expect_exit2 export-namespace-yaml "$sim" export --format yaml -c "pwrite 0 1" -c "rename -x a b"
+check export-namespace-yaml-message 'grep -q "^ext4sim: export: step .rename -x a b.: rename is a namespace step" "$err"'
+# nor imported: an xfs_io script's path is the machine's, not one from the model's root
+expect_exit2 import-namespace "$sim" import --from xfs_io tests/data/import/namespace-step.xfs_io
+check import-namespace-message 'grep -q "^tests/data/import/namespace-step.xfs_io:2:1: open: a namespace step names a path of the machine it ran on" "$err"'
 expect_exit2 export-crash-keep "$sim" export scenarios/crash/keep-none-no-residue.yaml
 expect_exit2 export-mwrite-past-eof "$sim" export scenarios/fallocate/mwrite-sigbus.yaml
 expect_exit2 export-inline-checkpoint "$sim" export -c "pwrite 0 10" -c checkpoint

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "oracle.h"
 #include "xfs_io_random.h"
 #include "scenario.h"
 #include "scnwrite.h"
@@ -755,7 +756,7 @@ static const struct step_bad step_bads[] = {
 	{ "chattr +S +S", 10, "chattr: too many arguments" },
 	{ "writeback 0", 11, "writeback: missing LEN; usage: writeback [OFF LEN]" },
 	{ "writeback 0 1 2", 14, "writeback: too many arguments" },
-	{ "fsync 1", 6, "fsync: too many arguments" },
+	{ "fsync 1 2", 8, "fsync: too many arguments; usage: fsync [PATH]" },
 	{ "crash -k", 6, "crash: unknown option '-k'" },
 	{ "crash --keep", 12, "crash: option '--keep' needs a value" },
 	{ "crash --keep 0", 13, "crash: --keep takes none or write numbers" },
@@ -773,6 +774,37 @@ static const struct step_bad step_bads[] = {
 	{ "inject -x enospc", 7, "inject: unknown option '-x'" },
 	{ "inject enospc --keep 1", 14, "inject: unknown option '--keep'" },
 	{ "pwrite\x01 0 1", 6, "control character 0x01" },
+	{ "mkdir a//b", 8, "mkdir: PATH 'a//b' has an empty component" },
+	{ "mkdir a/", 7, "mkdir: PATH 'a/' has an empty component" },
+	{ "rmdir //", 7, "rmdir: PATH '//' has an empty component" },
+	{ "rename a b/./..//c", 16, "rename: NEW 'b/./..//c' has an empty component" },
+	{ "link f d\xc3\xa9", 8, "byte 0xc3 (a path takes the bytes 0x21-0x7e)" },
+	{ "symlink t\xc3\xa9 l", 9, "byte 0xc3 (a target takes the bytes 0x21-0x7e)" },
+	{ "mkdir", 5, "mkdir: missing PATH; usage: mkdir PATH" },
+	{ "mkdir a b", 8, "mkdir: too many arguments; usage: mkdir PATH" },
+	{ "unlink", 6, "unlink: missing PATH; usage: unlink PATH" },
+	{ "creat a b", 8, "creat: too many arguments; usage: creat PATH" },
+	{ "link a", 6, "link: missing NEW; usage: link OLD NEW" },
+	{ "link", 4, "link: missing OLD" },
+	{ "rename", 6, "rename: missing OLD; usage: rename [-n|-x] OLD NEW" },
+	{ "rename a b c", 11, "rename: too many arguments" },
+	{ "rename -w a b", 7, "rename: unknown option '-w'; usage: rename [-n|-x] OLD NEW" },
+	{ "symlink", 7, "symlink: missing TARGET; usage: symlink TARGET PATH" },
+	{ "symlink t", 9, "symlink: missing PATH" },
+	{ "symlink -t l", 8, "symlink: unknown option '-t'" },
+	{ "fdatasync a//b", 12, "fdatasync: PATH 'a//b' has an empty component" },
+	{ "open", 4, "open: missing PATH; usage: open [-f] [-t] PATH" },
+	{ "open -a f", 5, "open: -a is not modelled: O_APPEND" },
+	{ "open -fd f", 7, "open: -d is not modelled: O_DIRECT" },
+	{ "open -r f", 5, "open: -r is not modelled" },
+	{ "open -m 0600 f", 5, "open: -m is not modelled: file modes" },
+	{ "open -T d", 5, "open: -T is not modelled: O_TMPFILE" },
+	{ "open -P f", 5, "open: -P is not modelled: O_PATH" },
+	{ "open -L f", 5, "open: -L is not modelled: O_NOFOLLOW" },
+	{ "open -n f", 5, "open: -n is not modelled: O_NONBLOCK" },
+	{ "open -R f", 5, "open: -R is not modelled" },
+	{ "open -x f", 5, "open: unknown option '-x'" },
+	{ "open f g", 7, "open: too many arguments" },
 };
 
 /* Malformed steps fail with a clear message at the right byte offset. */
@@ -804,6 +836,163 @@ static void test_scenario__step_errors(void **state)
 	assert_int_equal(scn_parse_step(longer, &st, err, sizeof(err), &col), -1);
 	assert_non_null(strstr(err, "pwrite: missing LEN"));
 	assert_int_equal(col, SCN_STEP_TEXT_MAX - 1);
+}
+
+/* A namespace step: its fields once parsed, and its canonical text (orc_step_text). */
+struct ns_case {
+	const char *nc_text;
+	enum scn_op nc_op;
+	const char *nc_path, *nc_path2;
+	bool nc_has_path, nc_creat, nc_trunc;
+	uint8_t nc_flags;
+	const char *nc_canon;
+};
+
+static const struct ns_case ns_cases[] = {
+	{ "open a", SCN_OPEN, "/a", "", false, false, false, 0, "open /a" },
+	{ "open -f /d/a", SCN_OPEN, "/d/a", "", false, true, false, 0, "open -f /d/a" },
+	{ "open -t a", SCN_OPEN, "/a", "", false, false, true, 0, "open -t /a" },
+	{ "open -ft a", SCN_OPEN, "/a", "", false, true, true, 0, "open -f -t /a" },
+	{ "open -c a -t", SCN_OPEN, "/a", "", false, true, true, 0, "open -f -t /a" },
+	{ "creat d/x", SCN_CREAT, "/d/x", "", false, false, false, 0, "creat /d/x" },
+	{ "mkdir d", SCN_MKDIR, "/d", "", false, false, false, 0, "mkdir /d" },
+	{ "mkdir .", SCN_MKDIR, "/.", "", false, false, false, 0, "mkdir /." },
+	{ "rmdir /d", SCN_RMDIR, "/d", "", false, false, false, 0, "rmdir /d" },
+	{ "rmdir ..", SCN_RMDIR, "/..", "", false, false, false, 0, "rmdir /.." },
+	{ "unlink ./d/../f", SCN_UNLINK, "/./d/../f", "", false, false, false, 0,
+	  "unlink /./d/../f" },
+	{ "unlink -- -x", SCN_UNLINK, "/-x", "", false, false, false, 0, "unlink /-x" },
+	{ "link f d/g", SCN_LINK, "/f", "/d/g", false, false, false, 0, "link /f /d/g" },
+	{ "rename a b", SCN_RENAME, "/a", "/b", false, false, false, 0, "rename /a /b" },
+	{ "rename -n a b", SCN_RENAME, "/a", "/b", false, false, false, 1, "rename -n /a /b" },
+	{ "rename a b -x", SCN_RENAME, "/a", "/b", false, false, false, 2, "rename -x /a /b" },
+	{ "rename -nx a b", SCN_RENAME, "/a", "/b", false, false, false, 3,
+	  "rename -n -x /a /b" },
+	{ "symlink ../x/y d/l", SCN_SYMLINK, "/d/l", "../x/y", false, false, false, 0,
+	  "symlink ../x/y /d/l" },
+	{ "symlink /abs//t/ l", SCN_SYMLINK, "/l", "/abs//t/", false, false, false, 0,
+	  "symlink /abs//t/ /l" },
+	{ "symlink -- -t l", SCN_SYMLINK, "/l", "-t", false, false, false, 0,
+	  "symlink -- -t /l" },
+	{ "fsync /", SCN_FSYNC, "/", "", true, false, false, 0, "fsync /" },
+	{ "fsync d", SCN_FSYNC, "/d", "", true, false, false, 0, "fsync /d" },
+	{ "s d", SCN_FSYNC, "/d", "", true, false, false, 0, "fsync /d" },
+	{ "fdatasync d/f", SCN_FDATASYNC, "/d/f", "", true, false, false, 0, "fdatasync /d/f" },
+	{ "ds /", SCN_FDATASYNC, "/", "", true, false, false, 0, "fdatasync /" },
+	{ "fsync", SCN_FSYNC, "", "", false, false, false, 0, "fsync" },
+	{ "mkdir !\"#$%&'()*+,-.:;<=>?@[\\]^_`{|}~", SCN_MKDIR,
+	  "/!\"#$%&'()*+,-.:;<=>?@[\\]^_`{|}~", "", false, false, false, 0,
+	  "mkdir /!\"#$%&'()*+,-.:;<=>?@[\\]^_`{|}~" },
+};
+
+/* @st holds what @c says. */
+static void ns_case_check(const struct ns_case *c, const struct scn_step *st)
+{
+	assert_int_equal(st->s_op, c->nc_op);
+	assert_string_equal(st->s_path, c->nc_path);
+	assert_string_equal(st->s_path2, c->nc_path2);
+	assert_int_equal(st->s_has_path, c->nc_has_path);
+	assert_int_equal(st->s_creat, c->nc_creat);
+	assert_int_equal(st->s_trunc, c->nc_trunc);
+	assert_int_equal(st->s_rename_flags, c->nc_flags);
+	assert_int_equal(scn_step_is_namespace(st), c->nc_op != SCN_FSYNC || c->nc_has_path);
+}
+
+/*
+ * Each namespace step and flag parses into its fields (a path with its
+ * leading '/', a target as written), is written back by orc_step_text as
+ * its canonical text, and that text parses to the same fields.
+ */
+static void test_scenario__namespace_forms(void **state)
+{
+	char err[SCN_ERR_MAX], canon[SCN_STEP_TEXT_MAX];
+	struct scn_step st, again;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ns_cases) / sizeof(ns_cases[0]); i++) {
+		const struct ns_case *c = &ns_cases[i];
+
+		if (scn_parse_step(c->nc_text, &st, err, sizeof(err), NULL) != 0)
+			fail_msg("'%s': %s", c->nc_text, err);
+		assert_string_equal(st.s_text, c->nc_text);
+		ns_case_check(c, &st);
+		orc_step_text(&st, canon, sizeof(canon));
+		assert_string_equal(canon, c->nc_canon);
+		if (scn_parse_step(canon, &again, err, sizeof(err), NULL) != 0)
+			fail_msg("'%s': %s", canon, err);
+		ns_case_check(c, &again);
+	}
+	assert_false(scn_step_is_namespace(&(struct scn_step){ .s_op = SCN_CLOSE }));
+	assert_false(scn_step_is_namespace(&(struct scn_step){ .s_op = SCN_SYNC }));
+}
+
+/* @n bytes of @c into @buf, with a NUL. */
+static char *fill(char *buf, char c, size_t n)
+{
+	memset(buf, c, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* scn_parse_path on @text: 0 and @want, or -1 with @msg at @col. */
+static void path_case(const char *text, const char *want, const char *msg, unsigned col)
+{
+	char out[SCN_PATH_MAX], err[SCN_ERR_MAX];
+	unsigned at = 999;
+	int rc = scn_parse_path(text, "t: PATH", out, err, sizeof(err), &at);
+
+	if (want) {
+		if (rc != 0)
+			fail_msg("'%.60s...': %s", text, err);
+		assert_string_equal(out, want);
+		return;
+	}
+	if (rc == 0)
+		fail_msg("'%.60s...' (%zu bytes) parsed, expected '%s'", text, strlen(text), msg);
+	if (!strstr(err, msg) || at != col)
+		fail_msg("got '%s' at %u, want '%s' at %u", err, at, msg, col);
+}
+
+/*
+ * The limits of a path, each at its edge: SCN_PATH_MAX with the leading
+ * '/' counted whether written or not, SCN_PATH_DEPTH components, names of
+ * SCN_NAME_LEN bytes (told before the length), an empty path.
+ */
+static void test_scenario__namespace_limits(void **state)
+{
+	char p[2 * SCN_PATH_MAX], name[SCN_PATH_MAX + 8], want[2 * SCN_PATH_MAX + 8];
+
+	(void)state;
+	path_case("", NULL, "t: PATH is empty", 0);
+	path_case("/", "/", NULL, 0);
+	path_case("a", "/a", NULL, 0);
+	path_case("/a/./../b", "/a/./../b", NULL, 0);
+	path_case("a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p", "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p", NULL, 0);
+	path_case("/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q", NULL, "has more than 16 components", 33);
+	path_case("a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/..", NULL, "has more than 16 components", 32);
+	fill(name, 'n', SCN_NAME_LEN - 1);              /* 254 bytes: "/" + it is 255 */
+	snprintf(want, sizeof(want), "/%s", name);
+	path_case(name, want, NULL, 0);
+	snprintf(p, sizeof(p), "/%s", name);
+	path_case(p, want, NULL, 0);
+	fill(name, 'n', SCN_NAME_LEN);                  /* a name ext4 takes, a path too long */
+	path_case(name, NULL, "is too long (256 bytes with its leading '/', max 255)", 0);
+	fill(name, 'n', SCN_NAME_LEN + 1);
+	path_case(name, NULL, "a name of 256 bytes (max 255, EXT4_NAME_LEN)", 0);
+	snprintf(p, sizeof(p), "d/%s", name);
+	path_case(p, NULL, "a name of 256 bytes (max 255, EXT4_NAME_LEN)", 2);
+	for (int lead = 0; lead < 2; lead++) {         /* 255 bytes with the '/', then 256 */
+		char b[101], c[60];
+
+		fill(b, 'b', 100);
+		snprintf(p, sizeof(p), "%s%s/%s/%s", lead ? "/" : "", fill(name, 'a', 100), b,
+			 fill(c, 'c', 52));
+		snprintf(want, sizeof(want), "%s%s", lead ? "" : "/", p);
+		assert_int_equal(strlen(want), SCN_PATH_MAX - 1);
+		path_case(p, want, NULL, 0);
+		snprintf(p, sizeof(p), "%s%s/%s/%s", lead ? "/" : "", name, b, fill(c, 'c', 53));
+		path_case(p, NULL, "is too long (256 bytes with its leading '/', max 255)", 0);
+	}
 }
 
 struct num_case {
@@ -914,6 +1103,9 @@ static const char *const nasty[] = {
 static const char *const step_lines[] = {
 	"pwrite -S 0x61 0 4096", "pwrite\t-S 0x62\t4k   1m", "crash --keep 1,3-5",
 	"chattr +S", "sync_range -w 0 0", "fsync",
+	"open -f -t d/a", "mkdir a:b#c\"d\\e", "rename -n a'q x", "link /f d/g",
+	"symlink -- -t:#x l", "fdatasync /", "s ./d/..", "creat [x]", "rmdir {d}",
+	"unlink &a", "rename -x a b",
 };
 
 /* Write a scenario with each field in each style (folded prose aside: see
@@ -1049,8 +1241,17 @@ static void test_scenario__write_round_trip(void **state)
 		assert_string_equal(s->name, w_scn.name);
 		assert_string_equal(s->description, nasty[i]);
 		assert_int_equal(s->nr_steps, w_scn.nr_steps);
-		for (unsigned k = 0; k < s->nr_steps; k++)
-			assert_string_equal(s->steps[k].s_text, steps[k].s_text);
+		for (unsigned k = 0; k < s->nr_steps; k++) {
+			const struct scn_step *a = &s->steps[k], *b = &steps[k];
+
+			assert_string_equal(a->s_text, b->s_text);
+			assert_int_equal(a->s_op, b->s_op);
+			assert_string_equal(a->s_path, b->s_path);
+			assert_string_equal(a->s_path2, b->s_path2);
+			assert_int_equal(a->s_has_path, b->s_has_path);
+			assert_int_equal(a->s_creat + 2 * a->s_trunc, b->s_creat + 2 * b->s_trunc);
+			assert_int_equal(a->s_rename_flags, b->s_rename_flags);
+		}
 		scn_free(s);
 	}
 }
@@ -1204,6 +1405,8 @@ int main(void)
 		cmocka_unit_test(test_scenario__xfs_io_form_flags),
 		cmocka_unit_test(test_scenario__xfs_io_random_is_glibc),
 		cmocka_unit_test(test_scenario__step_errors),
+		cmocka_unit_test(test_scenario__namespace_forms),
+		cmocka_unit_test(test_scenario__namespace_limits),
 		cmocka_unit_test(test_scenario__number_forms),
 		cmocka_unit_test(test_scenario__op_names),
 		cmocka_unit_test_setup_teardown(test_scenario__small_error_buffer,
