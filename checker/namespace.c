@@ -128,7 +128,7 @@ static uint32_t ver_children(const struct chk_ns *ns, const struct chk_ns_versio
  * link), 2 + its subdirectories (a directory), 1 past EXT4_LINK_MAX
  * (dir_nlink: ext4_inc_count).
  */
-uint32_t nsr_nlink(const struct chk_ns *ns, const struct chk_ns_version *v, uint32_t i)
+static uint32_t ver_nlink(const struct chk_ns *ns, const struct chk_ns_version *v, uint32_t i)
 {
 	uint32_t id = v->nv_names[i].nn_id, n = 0, sub;
 
@@ -139,6 +139,29 @@ uint32_t nsr_nlink(const struct chk_ns *ns, const struct chk_ns_version *v, uint
 	for (uint32_t k = 0; k < v->nv_nr; k++)
 		n += v->nv_names[k].nn_id == id;
 	return n;
+}
+
+/* A version complete: its link counts and sharing (nv_nlink, nv_share) computed once. */
+static void ver_seal(const struct chk_ns *ns, struct chk_ns_version *v)
+{
+	free(v->nv_nlink);
+	free(v->nv_share);
+	v->nv_nlink = sim_zalloc((v->nv_nr + 1) * sizeof(*v->nv_nlink));
+	v->nv_share = sim_zalloc((v->nv_nr + 1) * sizeof(*v->nv_share));
+	for (uint32_t i = 0; i < v->nv_nr; i++) {
+		v->nv_nlink[i] = ver_nlink(ns, v, i);
+		v->nv_share[i] = i;
+		for (uint32_t k = 0; k < i; k++)
+			if (v->nv_names[k].nn_id == v->nv_names[i].nn_id) {
+				v->nv_share[i] = k;
+				break;
+			}
+	}
+}
+
+static uint32_t *dup_u32(const uint32_t *src, uint32_t n)
+{
+	return sim_dup_array(src, n, n + 1, sizeof(*src));
 }
 
 /* -E2BIG when one more operation (a version, a promise) would pass a limit, else 0. */
@@ -160,6 +183,7 @@ static struct chk_ns_version *ver_push(struct chk_ns *ns, uint32_t step, const c
 	v = &ns->ns_ver[ns->ns_nr_ver++];
 	v->nv_names = sim_dup_array(cur->nv_names, cur->nv_nr, cur->nv_nr, sizeof(*v->nv_names));
 	v->nv_nr = cur->nv_nr;
+	v->nv_nlink = v->nv_share = NULL;
 	v->nv_step = step;
 	snprintf(v->nv_op, sizeof(v->nv_op), "%s", op);
 	ns->ns_ops++;
@@ -512,6 +536,7 @@ static int note_new(struct chk_ns *ns, uint32_t step, const char *verb, const ch
 	v = ver_push(ns, step, op);
 	id = inode_new(ns, ino, type);
 	ver_add(v, p, id);
+	ver_seal(ns, v);
 	*ni = &ns->ns_inodes[id];
 	return 0;
 }
@@ -560,6 +585,7 @@ int chk_ns_note_link(struct chk_ns *ns, uint32_t step, const char *oldpath, cons
 	touch(ns, n);
 	v = ver_push(ns, step, op);
 	ver_add(v, n, id);
+	ver_seal(ns, v);
 	return 0;
 }
 
@@ -583,6 +609,7 @@ static int note_remove(struct chk_ns *ns, uint32_t step, const char *path, bool 
 	touch(ns, p);
 	v = ver_push(ns, step, op);
 	ver_remove(v, p);
+	ver_seal(ns, v);
 	maybe_freed(ns, id);
 	return 0;
 }
@@ -692,6 +719,7 @@ int chk_ns_note_rename(struct chk_ns *ns, uint32_t step, const char *oldpath,
 	if (in != NS_NONE && !(flags & 2))
 		ver_remove(v, n);
 	move_names(v, o, n, flags & 2, false);
+	ver_seal(ns, v);
 	if (in != NS_NONE && !(flags & 2))
 		maybe_freed(ns, in);
 	return 0;
@@ -834,8 +862,11 @@ void chk_ns_note_commit(struct chk_ns *ns, uint32_t commit_sequence)
 
 static void versions_free(struct chk_ns *ns)
 {
-	for (uint32_t i = 0; i < ns->ns_nr_ver; i++)
+	for (uint32_t i = 0; i < ns->ns_nr_ver; i++) {
 		free(ns->ns_ver[i].nv_names);
+		free(ns->ns_ver[i].nv_nlink);
+		free(ns->ns_ver[i].nv_share);
+	}
 	free(ns->ns_ver);
 	ns->ns_ver = NULL;
 	ns->ns_nr_ver = 0;
@@ -883,11 +914,13 @@ static void rebase_versions(struct chk_ns *ns, uint32_t step, const char *op)
 	struct chk_ns_version v = *nsr_cur(ns);
 
 	v.nv_names = sim_dup_array(v.nv_names, v.nv_nr, v.nv_nr, sizeof(*v.nv_names));
+	v.nv_nlink = v.nv_share = NULL;
 	v.nv_step = step;
 	snprintf(v.nv_op, sizeof(v.nv_op), "%s", op);
 	versions_free(ns);
 	promises_free(ns);
 	inodes_compact(ns, &v);
+	ver_seal(ns, &v);
 	ns->ns_ver = sim_realloc_array(NULL, 1, sizeof(*ns->ns_ver));
 	ns->ns_ver[0] = v;
 	ns->ns_nr_ver = 1;
@@ -926,6 +959,7 @@ void chk_ns_init(struct chk_ns *ns)
 	ns_empty(ns);
 	for (size_t i = 0; i < sizeof(image) / sizeof(image[0]); i++)
 		ver_add(&ns->ns_ver[0], image[i].path, inode_new(ns, image[i].ino, image[i].type));
+	ver_seal(ns, &ns->ns_ver[0]);
 }
 
 int chk_ns_rebase(struct chk_ns *ns, const struct nsnap *snap)
@@ -949,6 +983,7 @@ int chk_ns_rebase(struct chk_ns *ns, const struct nsnap *snap)
 		}
 		ver_add(&ns->ns_ver[0], e->ne_path, id);
 	}
+	ver_seal(ns, &ns->ns_ver[0]);
 	return 0;
 }
 
@@ -960,10 +995,14 @@ void chk_ns_copy(struct chk_ns *dst, const struct chk_ns *src)
 	for (uint32_t i = 0; i < src->ns_nr_inodes; i++)
 		runs_copy(&dst->ns_inodes[i].ni_data, &src->ns_inodes[i].ni_data);
 	dst->ns_ver = sim_dup_array(src->ns_ver, src->ns_nr_ver, src->ns_nr_ver, sizeof(*src->ns_ver));
-	for (uint32_t i = 0; i < src->ns_nr_ver; i++)
-		dst->ns_ver[i].nv_names = sim_dup_array(src->ns_ver[i].nv_names, src->ns_ver[i].nv_nr,
-							src->ns_ver[i].nv_nr,
+	for (uint32_t i = 0; i < src->ns_nr_ver; i++) {
+		const struct chk_ns_version *sv = &src->ns_ver[i];
+
+		dst->ns_ver[i].nv_names = sim_dup_array(sv->nv_names, sv->nv_nr, sv->nv_nr,
 							sizeof(struct chk_ns_name));
+		dst->ns_ver[i].nv_nlink = dup_u32(sv->nv_nlink, sv->nv_nr);
+		dst->ns_ver[i].nv_share = dup_u32(sv->nv_share, sv->nv_nr);
+	}
 	dst->ns_p = sim_dup_array(src->ns_p, src->ns_nr_p, src->ns_nr_p, sizeof(*src->ns_p));
 	for (uint32_t i = 0; i < src->ns_nr_p; i++) {
 		const struct chk_ns_promise *s = &src->ns_p[i];
@@ -1002,7 +1041,7 @@ void chk_ns_current(const struct chk_ns *ns, struct nsnap *out)
 		struct nsnap_entry e = { .ne_type = ni->ni_type, .ne_ino = ni->ni_ino };
 
 		memcpy(e.ne_path, v->nv_names[i].nn_path, NSNAP_PATH_MAX);
-		e.ne_nlink = nsr_nlink(ns, v, i);
+		e.ne_nlink = v->nv_nlink[i];
 		nsr_content(ns, v->nv_names[i].nn_id, e.ne_hash, &e.ne_size);
 		memcpy(e.ne_target, ni->ni_target, NSNAP_TARGET_MAX);
 		SIM_ASSERT(nsnap_add(out, &e) == 0);

@@ -56,6 +56,8 @@ struct chk_ns_name {
 struct chk_ns_version {
 	struct chk_ns_name *nv_names;
 	uint32_t nv_nr;
+	uint32_t *nv_nlink;             /* per name: the link count the names give its inode */
+	uint32_t *nv_share;             /* per name: the index of its inode's first name */
 	uint32_t nv_step;               /* the step of the operation (0 for N_0) */
 	char nv_op[CHK_NS_OP_MAX];      /* "rename /a /b"; "sync" or "mount" for N_0 */
 };

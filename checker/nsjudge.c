@@ -263,7 +263,8 @@ static void judge_rename(struct judge *j, const struct chk_ns_promise *p)
 
 /*
  * replace_via_rename for rename promise @p: a regular file renamed over
- * another, its content known and unchanged since, a commit after the
+ * an existing name (ext4_rename calls ext4_alloc_da_blocks when NEW has an
+ * inode), its content known and unchanged since, a commit after the
  * rename: NEW holds the moved file's size and bytes.
  */
 static void judge_replace(struct judge *j, const struct chk_ns_promise *p)
@@ -272,8 +273,7 @@ static void judge_replace(struct judge *j, const struct chk_ns_promise *p)
 	char pn[NSNAP_PATH_MAX];
 	const struct nsnap_entry *en;
 
-	if (p->p_exchange || p->p_id2 == NSR_NONE || moved->ni_type != NSNAP_REG ||
-	    j->ns->ns_inodes[p->p_id2].ni_type != NSNAP_REG || !p->p_hash_known ||
+	if (p->p_exchange || p->p_id2 == NSR_NONE || moved->ni_type != NSNAP_REG || !p->p_hash_known ||
 	    p->p_changed[1] || p->p_changes != moved->ni_changes ||
 	    j->ns->ns_commits == p->p_epoch || !rec_name(j, &p->p_names[1], pn, &en))
 		return;
@@ -306,15 +306,11 @@ static void share_of(const uint32_t *key, uint32_t n, uint32_t *share)
 
 /* The names of @v and of the recovered state that differ (a merge walk); the first in @first. */
 static uint32_t version_diff(const struct judge *j, const struct chk_ns_version *v,
-			     const uint32_t *rshare, uint32_t *vkey, uint32_t *vshare,
-			     const char **first)
+			     const uint32_t *rshare, const char **first)
 {
 	const struct nsnap *r = j->rec;
 	uint32_t a = 0, b = 0, diff = 0;
 
-	for (uint32_t i = 0; i < v->nv_nr; i++)
-		vkey[i] = v->nv_names[i].nn_id;
-	share_of(vkey, v->nv_nr, vshare);
 	*first = NULL;
 	while (a < v->nv_nr || b < r->ns_nr) {
 		int c = a == v->nv_nr ? 1 : b == r->ns_nr ? -1 :
@@ -322,8 +318,9 @@ static uint32_t version_diff(const struct judge *j, const struct chk_ns_version 
 		const char *at = c <= 0 ? v->nv_names[a].nn_path : r->ns_e[b].ne_path;
 		bool same = c == 0 &&
 			    j->ns->ns_inodes[v->nv_names[a].nn_id].ni_type == r->ns_e[b].ne_type &&
-			    nsr_nlink(j->ns, v, a) == r->ns_e[b].ne_nlink &&
-			    strcmp(v->nv_names[vshare[a]].nn_path, r->ns_e[rshare[b]].ne_path) == 0;
+			    v->nv_nlink[a] == r->ns_e[b].ne_nlink &&
+			    strcmp(v->nv_names[v->nv_share[a]].nn_path,
+				   r->ns_e[rshare[b]].ne_path) == 0;
 
 		if (!same && !diff++)
 			*first = at;
@@ -338,7 +335,7 @@ static void judge_op_order(struct judge *j)
 {
 	const struct chk_ns *ns = j->ns;
 	uint32_t n = j->rec->ns_nr, best = UINT32_MAX, best_k = 0;
-	uint32_t *rkey, *rshare, *vkey, *vshare;
+	uint32_t *rkey, *rshare;
 	const char *first, *best_first = "/";
 
 	if (n > CHK_NS_MAX_NAMES) {
@@ -349,14 +346,16 @@ static void judge_op_order(struct judge *j)
 	}
 	rkey = sim_zalloc((n + 1) * sizeof(*rkey));
 	rshare = sim_zalloc((n + 1) * sizeof(*rshare));
-	vkey = sim_zalloc((CHK_NS_MAX_NAMES + 1) * sizeof(*vkey));
-	vshare = sim_zalloc((CHK_NS_MAX_NAMES + 1) * sizeof(*vshare));
 	for (uint32_t i = 0; i < n; i++)
 		rkey[i] = j->rec->ns_e[i].ne_ino;
 	share_of(rkey, n, rshare);
 	for (uint32_t k = ns->ns_nr_ver; k-- > 0 && best;) {
-		uint32_t d = version_diff(j, &ns->ns_ver[k], rshare, vkey, vshare, &first);
+		const struct chk_ns_version *v = &ns->ns_ver[k];
+		uint32_t d = v->nv_nr > n ? v->nv_nr - n : n - v->nv_nr;
 
+		if (d >= best)
+			continue;       /* at least that many names differ */
+		d = version_diff(j, v, rshare, &first);
 		if (d < best) {
 			best = d;
 			best_k = k;
@@ -370,8 +369,6 @@ static void judge_op_order(struct judge *j)
 			ns->ns_ver[best_k].nv_op, ns->ns_ver[best_k].nv_step, best_first);
 	free(rkey);
 	free(rshare);
-	free(vkey);
-	free(vshare);
 }
 
 uint32_t chk_ns_judge(const struct chk_ns *ns, const struct nsnap *rec, uint32_t step,

@@ -17,7 +17,6 @@ bool nsr_under(const char *path, const char *dir);
 const struct chk_ns_version *nsr_cur(const struct chk_ns *ns);
 int nsr_find(const struct chk_ns_version *v, const char *path);
 uint32_t nsr_id_at(const struct chk_ns_version *v, const char *path);
-uint32_t nsr_nlink(const struct chk_ns *ns, const struct chk_ns_version *v, uint32_t i);
 uint32_t nsr_id_of_ino(const struct chk_ns *ns, uint32_t ino);
 bool nsr_content(const struct chk_ns *ns, uint32_t id, uint64_t hash[2], int64_t *size);
 int nsr_resolve(const struct chk_ns *ns, const char *path, bool follow_last,

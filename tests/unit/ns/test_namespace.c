@@ -546,6 +546,82 @@ static void test_namespace__judge_cap(void **state)
 	chk_ns_destroy(&ns);
 }
 
+/* Which paths share an inode is part of the order: two files are not one file's two links. */
+static void test_namespace__op_order_counts_sharing(void **state)
+{
+	struct chk_ns ns;
+	struct nsnap s;
+	char msg[CHK_MSG_MAX];
+
+	(void)state;
+	chk_ns_init(&ns);
+	assert_int_equal(chk_ns_note_create(&ns, 1, "a", 13), 0);
+	assert_int_equal(chk_ns_note_create(&ns, 2, "b", 14), 0);
+	assert_int_equal(chk_ns_note_unlink(&ns, 3, "b"), 0);
+	assert_int_equal(chk_ns_note_link(&ns, 4, "a", "b"), 0);
+	current(&ns, &s);
+	assert_int_equal(judged(&ns, &s, NULL), 0);
+	entry(&s, "/a")->ne_nlink = entry(&s, "/b")->ne_nlink = 1;
+	entry(&s, "/b")->ne_ino = 14;   /* N_2's names, but its link counts are N_4's */
+	assert_int_equal(judged(&ns, &s, NULL), 0);
+	entry(&s, "/b")->ne_ino = 13;   /* one inode with two names, link count 1 each */
+	assert_true(judged(&ns, &s, msg) & BIT(INV_NS_OP_ORDER));
+	nsnap_free(&s);
+	chk_ns_destroy(&ns);
+}
+
+/* An exchange leaves both names swapped or neither; rename of two links of one inode is a no-op. */
+static void test_namespace__exchange_atomic(void **state)
+{
+	struct chk_ns ns;
+	struct nsnap s;
+	char msg[CHK_MSG_MAX];
+	uint32_t nver;
+
+	(void)state;
+	rename_setup(&ns);
+	assert_int_equal(chk_ns_note_create(&ns, 5, "c", 15), 0);
+	assert_int_equal(chk_ns_note_sync(&ns, 6), 0);
+	assert_int_equal(chk_ns_note_rename(&ns, 7, "b", "c", 2), 0);
+	assert_int_equal(chk_ns_note_link(&ns, 8, "b", "e"), 0);
+	nver = ns.ns_nr_ver;
+	assert_int_equal(chk_ns_note_rename(&ns, 9, "b", "e", 0), 0);
+	assert_int_equal(ns.ns_nr_ver, nver);
+	current(&ns, &s);
+	assert_int_equal(entry(&s, "/b")->ne_ino, 15);
+	assert_int_equal(entry(&s, "/c")->ne_ino, 13);
+	drop(&s, "/e");
+	entry(&s, "/b")->ne_nlink = 1;
+	assert_int_equal(judged(&ns, &s, NULL), 0);     /* N_1: swapped */
+	entry(&s, "/b")->ne_ino = 13;
+	entry(&s, "/b")->ne_nlink = entry(&s, "/c")->ne_nlink = 2;
+	assert_true(judged(&ns, &s, msg) & BIT(INV_NS_RENAME_ATOMIC));
+	assert_string_equal(msg, "rename -x /b /c at step 7 is half done after the crash: /b "
+			    "names inode 13, /c inode 13");
+	nsnap_free(&s);
+	chk_ns_destroy(&ns);
+}
+
+/* A directory fsynced and then renamed is found again by its inode. */
+static void test_namespace__dir_fsync_follows_the_directory(void **state)
+{
+	struct chk_ns ns;
+	struct nsnap s;
+
+	(void)state;
+	chk_ns_init(&ns);
+	assert_int_equal(chk_ns_note_mkdir(&ns, 1, "d", 13), 0);
+	assert_int_equal(chk_ns_note_create(&ns, 2, "d/x", 14), 0);
+	assert_int_equal(chk_ns_note_fsync(&ns, 3, 13, false), 0);
+	assert_int_equal(chk_ns_note_rename(&ns, 4, "d", "e", 0), 0);
+	current(&ns, &s);
+	assert_int_equal(judged(&ns, &s, NULL), 0);
+	drop(&s, "/e/x");
+	assert_true(judged(&ns, &s, NULL) & BIT(INV_NS_DIR_FSYNC));
+	nsnap_free(&s);
+	chk_ns_destroy(&ns);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +641,9 @@ int main(void)
 		cmocka_unit_test(test_namespace__replace_via_rename),
 		cmocka_unit_test(test_namespace__rebase_and_copy),
 		cmocka_unit_test(test_namespace__judge_cap),
+		cmocka_unit_test(test_namespace__op_order_counts_sharing),
+		cmocka_unit_test(test_namespace__exchange_atomic),
+		cmocka_unit_test(test_namespace__dir_fsync_follows_the_directory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
