@@ -212,16 +212,27 @@ void chk_ns_note_unknown(struct chk_ns *ns, uint32_t ino, int64_t size);
  * the current version.  chk_ns_note_commit: after every step, the
  * journal's j_commit_sequence (a change means a commit completed since the
  * last note: it arms replace_via_rename and ends "created since the last
- * commit").  fsync and sync return -E2BIG as the other notes.
+ * commit"; the first note only records the value).  chk_ns_note_fsync
+ * returns -E2BIG past CHK_NS_MAX_PROMISES, -ENOENT for a number the
+ * reference does not know (a bug), else 0; chk_ns_note_sync always 0.
+ * A clean remount is a sync: chk_ns_note_sync.
  */
 int chk_ns_note_fsync(struct chk_ns *ns, uint32_t step, uint32_t ino, bool datasync);
 int chk_ns_note_sync(struct chk_ns *ns, uint32_t step);
 void chk_ns_note_commit(struct chk_ns *ns, uint32_t commit_sequence);
 
 /*
- * Judge recovered snapshot @rec (sorted; the namespace after a crash,
- * journal recovery, the mount's orphan cleanup) against @ns, which does
- * not change.  Each broken invariant gives one struct chk_violation in
+ * Judge recovered snapshot @rec (sorted with nsnap_sort; the namespace
+ * after a crash, journal recovery and the mount's orphan cleanup) against
+ * @ns, which does not change (one reference serves every state of a crash
+ * point; no copy is needed).  A state of a crash inside step k is judged
+ * against the reference with step k's operation note (create, mkdir,
+ * rename, ..., and the content notes) already made, N_k then one of the
+ * versions, and without its durability notes (fsync, sync, commit): an
+ * operation may be durable before its step ends, a promise only once it
+ * returned.  After a crash the run goes on from, chk_ns_rebase with the
+ * recovered snapshot; a run from an image starts with chk_ns_rebase of the
+ * image's namespace instead of chk_ns_init.  Each broken invariant gives one struct chk_violation in
  * @out (at most @cap of them; the number of broken invariants is
  * returned, never more than the namespace invariants' count): its inv,
  * @step as its step, and a message naming the first path found breaking
