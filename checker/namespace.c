@@ -304,15 +304,13 @@ static bool more_comps(const char *rest)
 static int follow_link(const struct chk_ns *ns, uint32_t id, const char *rest, char *buf,
 		       size_t cap, char cur[NSNAP_PATH_MAX], const char **walk)
 {
-	char tmp[2 * NSNAP_PATH_MAX + 8];
 	const struct chk_ns_inode *ni = &ns->ns_inodes[id];
-	int n = snprintf(tmp, sizeof(tmp), "%s/%s", ni->ni_target, rest);
+	int n = snprintf(buf, cap, "%s/%s", ni->ni_target, rest);
 
-	if (n < 0 || (size_t)n >= cap || strlen(ni->ni_target) + 1 >= NSNAP_TARGET_MAX)
-		return -E2BIG;  /* a target the reference keeps cut: it cannot walk it */
+	if (n < 0 || (size_t)n >= cap || (int64_t)strlen(ni->ni_target) != ni->ni_size)
+		return -E2BIG;  /* too long, or a target a rebase's snapshot kept cut */
 	if (ni->ni_target[0] == '/')
 		snprintf(cur, NSNAP_PATH_MAX, "/");
-	memcpy(buf, tmp, (size_t)n + 1);
 	*walk = buf;
 	return 0;
 }
@@ -327,7 +325,7 @@ int nsr_resolve(const struct chk_ns *ns, const char *path, bool follow_last,
 		char out[NSNAP_PATH_MAX])
 {
 	const struct chk_ns_version *v = nsr_cur(ns);
-	char buf[2 * NSNAP_PATH_MAX + 8], comp[NSNAP_PATH_MAX], next[NSNAP_PATH_MAX];
+	char buf[2][3 * NSNAP_PATH_MAX], comp[NSNAP_PATH_MAX], next[NSNAP_PATH_MAX];
 	const char *walk = path;
 	int links = 0, err;
 
@@ -349,8 +347,9 @@ int nsr_resolve(const struct chk_ns *ns, const char *path, bool follow_last,
 		if (id != NS_NONE && ns->ns_inodes[id].ni_type == NSNAP_LNK && (!last || follow_last)) {
 			if (++links > NS_MAXSYMLINKS)
 				return -ELOOP;
-			snprintf(comp, sizeof(comp), "%s", walk);
-			if ((err = follow_link(ns, id, comp, buf, sizeof(buf), out, &walk)))
+			/* the rest of the walk may lie in the buffer being rewritten: alternate */
+			if ((err = follow_link(ns, id, walk, buf[links % 2], sizeof(buf[0]), out,
+					       &walk)))
 				return err;
 			continue;
 		}
@@ -566,6 +565,8 @@ int chk_ns_note_symlink(struct chk_ns *ns, uint32_t step, const char *target, co
 	ni->ni_content = NS_HASH;
 	ni->ni_size = (int64_t)strlen(target);
 	nsnap_hash_bytes(target, strlen(target), ni->ni_hash);
+	if (strlen(target) >= sizeof(ni->ni_target))
+		return 0;       /* kept by its hash: a walk through it stops with -E2BIG */
 	snprintf(ni->ni_target, sizeof(ni->ni_target), "%s", target);
 	return 0;
 }
@@ -979,7 +980,7 @@ int chk_ns_rebase(struct chk_ns *ns, const struct nsnap *snap)
 			ni->ni_content = e->ne_type == NSNAP_DIR ? NS_BYTES : NS_HASH;
 			ni->ni_size = e->ne_type == NSNAP_DIR ? 0 : e->ne_size;
 			memcpy(ni->ni_hash, e->ne_hash, sizeof(ni->ni_hash));
-			memcpy(ni->ni_target, e->ne_target, sizeof(ni->ni_target));
+			memcpy(ni->ni_target, e->ne_target, NSNAP_TARGET_MAX);
 		}
 		ver_add(&ns->ns_ver[0], e->ne_path, id);
 	}
@@ -1043,7 +1044,8 @@ void chk_ns_current(const struct chk_ns *ns, struct nsnap *out)
 		memcpy(e.ne_path, v->nv_names[i].nn_path, NSNAP_PATH_MAX);
 		e.ne_nlink = v->nv_nlink[i];
 		nsr_content(ns, v->nv_names[i].nn_id, e.ne_hash, &e.ne_size);
-		memcpy(e.ne_target, ni->ni_target, NSNAP_TARGET_MAX);
+		snprintf(e.ne_target, NSNAP_TARGET_MAX, "%.*s", (int)NSNAP_TARGET_MAX - 1,
+			 ni->ni_target);
 		SIM_ASSERT(nsnap_add(out, &e) == 0);
 	}
 	nsnap_sort(out);

@@ -74,7 +74,7 @@ struct chk_ns_inode {
 	int64_t ni_size;
 	uint32_t ni_changes;            /* content changes so far (write, truncate, unknown) */
 	uint32_t ni_born_epoch;         /* ns_epoch when it was created */
-	char ni_target[NSNAP_TARGET_MAX];   /* a link's target, cut as a snapshot cuts it */
+	char ni_target[NSNAP_PATH_MAX];     /* a link's target (cut only when a rebase's snapshot cut it) */
 };
 
 /* A (directory, component) pair: a name as a directory holds it. */

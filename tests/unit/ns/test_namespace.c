@@ -113,6 +113,23 @@ static void test_namespace__paths_resolve_dots_and_links(void **state)
 	assert_int_equal(chk_ns_note_unlink(&ns, 8, "l/x"), 0);
 	assert_int_equal(chk_ns_note_unlink(&ns, 9, "l/x"), -ENOENT);
 	nsnap_free(&s);
+	/* a target longer than a snapshot keeps: walked whole, shown cut */
+	{
+		char target[128] = "";
+
+		for (int i = 0; i < 40; i++)
+			strcat(target, "./");
+		strcat(target, "a");
+		assert_int_equal(chk_ns_note_symlink(&ns, 10, target, "lt", 20), 0);
+		assert_int_equal(chk_ns_note_create(&ns, 11, "lt/w", 21), 0);
+		current(&ns, &s);
+		assert_int_equal(entry(&s, "/a/w")->ne_ino, 21);
+		assert_int_equal(entry(&s, "/lt")->ne_size, 81);
+		assert_int_equal(strlen(entry(&s, "/lt")->ne_target), NSNAP_TARGET_MAX - 1);
+		nsnap_free(&s);
+	}
+	assert_int_equal(chk_ns_note_symlink(&ns, 12, "loop", "loop", 22), 0);
+	assert_int_equal(chk_ns_note_create(&ns, 13, "loop/x", 23), -ELOOP);
 	chk_ns_destroy(&ns);
 }
 
