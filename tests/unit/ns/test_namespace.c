@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "namespace.h"
+#include "prng.h"
 
 #define VMAX 16
 
@@ -639,6 +640,88 @@ static void test_namespace__dir_fsync_follows_the_directory(void **state)
 	chk_ns_destroy(&ns);
 }
 
+/* A random path over few names: "a".."c", "d/a".., "e/a"..; ".." and "." sometimes. */
+static void random_path(struct prng *r, char *out, size_t cap)
+{
+	static const char *const dirs[] = { "", "d/", "e/", "d/../e/", "./d/" };
+	static const char *const names[] = { "a", "b", "c", "d", "e" };
+
+	snprintf(out, cap, "%s%s%s", prng_below(r, 2) ? "/" : "",
+		 dirs[prng_below(r, 5)], names[prng_below(r, 5)]);
+}
+
+/* A random inode of the reference not of type @not (its newest record), or /f's. */
+static uint32_t random_ino(const struct chk_ns *ns, struct prng *r, uint8_t not)
+{
+	uint32_t id = (uint32_t)prng_below(r, ns->ns_nr_inodes);
+
+	for (uint32_t k = 0; k < ns->ns_nr_inodes; k++, id = (id + 1) % ns->ns_nr_inodes)
+		if (ns->ns_inodes[id].ni_type != not && ns->ns_inodes[id].ni_type != NSNAP_LNK)
+			return ns->ns_inodes[id].ni_ino;
+	return CHK_NS_ROOT_INO;
+}
+
+/* One random note; its result need not be 0 (a refused one changes nothing). */
+static void random_note(struct chk_ns *ns, struct prng *r, uint32_t step, uint32_t *ino)
+{
+	char a[64], b[64];
+
+	random_path(r, a, sizeof(a));
+	random_path(r, b, sizeof(b));
+	switch (prng_below(r, 12)) {
+	case 0: if (chk_ns_note_create(ns, step, a, *ino) == 0) ++*ino; break;
+	case 1: if (chk_ns_note_mkdir(ns, step, a, *ino) == 0) ++*ino; break;
+	case 2: if (chk_ns_note_symlink(ns, step, b, a, *ino) == 0) ++*ino; break;
+	case 3: chk_ns_note_link(ns, step, a, b); break;
+	case 4: chk_ns_note_unlink(ns, step, a); break;
+	case 5: chk_ns_note_rmdir(ns, step, a); break;
+	case 6: chk_ns_note_rename(ns, step, a, b, (unsigned)prng_below(r, 3)); break;
+	case 7: chk_ns_note_write(ns, random_ino(ns, r, NSNAP_DIR),
+				  (int64_t)prng_below(r, 8192), 1 + (int64_t)prng_below(r, 4096),
+				  (uint8_t)prng_below(r, 256)); break;
+	case 8: chk_ns_note_commit(ns, (uint32_t)prng_below(r, 3)); break;
+	case 9: chk_ns_note_fsync(ns, step, random_ino(ns, r, 0),
+				  prng_below(r, 2)); break;
+	case 10: if (prng_below(r, 8) == 0) chk_ns_note_sync(ns, step); break;
+	default: chk_ns_note_truncate(ns, random_ino(ns, r, NSNAP_DIR),
+				      (int64_t)prng_below(r, 8192)); break;
+	}
+}
+
+/*
+ * Without a crash nothing is broken: after every random note the current
+ * namespace keeps every promise, and so does a copy's and a rebased one's.
+ */
+static void test_namespace__random_current_keeps_every_promise(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct chk_ns ns, cp;
+		struct nsnap s;
+		struct prng r;
+		uint32_t ino = 13;
+		char msg[CHK_MSG_MAX];
+
+		prng_seed(&r, seed);
+		chk_ns_init(&ns);
+		for (uint32_t step = 1; step <= 300; step++) {
+			random_note(&ns, &r, step, &ino);
+			current(&ns, &s);
+			if (judged(&ns, &s, msg))
+				fail_msg("seed %llu step %u: %s", (unsigned long long)seed, step, msg);
+			nsnap_free(&s);
+		}
+		chk_ns_copy(&cp, &ns);
+		current(&cp, &s);
+		assert_int_equal(judged(&cp, &s, NULL), 0);
+		assert_int_equal(chk_ns_rebase(&cp, &s), 0);
+		assert_int_equal(judged(&cp, &s, NULL), 0);
+		nsnap_free(&s);
+		chk_ns_destroy(&cp);
+		chk_ns_destroy(&ns);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_namespace__op_order_counts_sharing),
 		cmocka_unit_test(test_namespace__exchange_atomic),
 		cmocka_unit_test(test_namespace__dir_fsync_follows_the_directory),
+		cmocka_unit_test(test_namespace__random_current_keeps_every_promise),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
