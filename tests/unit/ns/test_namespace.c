@@ -722,6 +722,52 @@ static void test_namespace__random_current_keeps_every_promise(void **state)
 	}
 }
 
+/* Version @k of @ns as a recovered state: names, types, inode numbers, link counts. */
+static void version_snapshot(const struct chk_ns *ns, uint32_t k, struct nsnap *s)
+{
+	const struct chk_ns_version *v = &ns->ns_ver[k];
+
+	nsnap_init(s);
+	for (uint32_t i = 0; i < v->nv_nr; i++) {
+		const struct chk_ns_inode *ni = &ns->ns_inodes[v->nv_names[i].nn_id];
+		struct nsnap_entry e = { .ne_type = ni->ni_type, .ne_ino = ni->ni_ino,
+					 .ne_nlink = v->nv_nlink[i] };
+
+		memcpy(e.ne_path, v->nv_names[i].nn_path, NSNAP_PATH_MAX);
+		assert_int_equal(nsnap_add(s, &e), 0);
+	}
+	nsnap_sort(s);
+}
+
+/* Every version kept is a state ns_op_order allows, with link counts that hold. */
+static void test_namespace__random_versions_are_in_order(void **state)
+{
+	const uint32_t kept = BIT(INV_NS_OP_ORDER) | BIT(INV_NS_LINK_COUNT) | BIT(INV_NS_NO_ORPHAN);
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct chk_ns ns;
+		struct nsnap s;
+		struct prng r;
+		uint32_t ino = 13;
+		char msg[CHK_MSG_MAX];
+
+		prng_seed(&r, seed);
+		chk_ns_init(&ns);
+		for (uint32_t step = 1; step <= 200; step++) {
+			random_note(&ns, &r, step, &ino);
+			for (uint32_t k = 0; k < ns.ns_nr_ver; k++) {
+				version_snapshot(&ns, k, &s);
+				if (judged(&ns, &s, msg) & kept)
+					fail_msg("seed %llu step %u N_%u: %s", (unsigned long long)seed,
+						 step, k, msg);
+				nsnap_free(&s);
+			}
+		}
+		chk_ns_destroy(&ns);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +791,7 @@ int main(void)
 		cmocka_unit_test(test_namespace__exchange_atomic),
 		cmocka_unit_test(test_namespace__dir_fsync_follows_the_directory),
 		cmocka_unit_test(test_namespace__random_current_keeps_every_promise),
+		cmocka_unit_test(test_namespace__random_versions_are_in_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
