@@ -62,6 +62,9 @@ SUB_TEST_SRC := $(sort $(wildcard tests/unit/e2fs/test_*.c))
 TEST_BIN += $(patsubst tests/unit/e2fs/%.c,$(BUILD)/tests/%,$(SUB_TEST_SRC))
 EXT4_TEST_SRC := $(sort $(wildcard tests/unit/ext4/test_*.c))
 TEST_BIN += $(patsubst tests/unit/ext4/%.c,$(BUILD)/tests/%,$(EXT4_TEST_SRC))
+# the namespace's: lib/nsnap.c and the checker's reference namespace (checker/namespace.h)
+NS_TEST_SRC := $(sort $(wildcard tests/unit/ns/test_*.c))
+TEST_BIN += $(patsubst tests/unit/ns/%.c,$(BUILD)/tests/%,$(NS_TEST_SRC))
 # linked into every unit test: the world fixture, CMOCKA_TEST_FILTER (tests/README.md) and
 # the libext2fs reference of the on-disk tests (tests/unit/ext4/e2ref.h)
 TEST_FIXTURE := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/unit/fixture.c tests/cmocka-filter.c \
@@ -107,6 +110,10 @@ $(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/ext4/test_%.o $(TEST_FIXTURE) $(L
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
 
+$(BUILD)/tests/test_%: $(BUILD)/obj/tests/unit/ns/test_%.o $(TEST_FIXTURE) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $^ $(BIN_LIBS) $(CMOCKA_LIBS) $(LDLIBS)
+
 $(BUILD)/tests/test_mke2fs: $(BUILD)/obj/tests/unit/e2fs/test_mke2fs.o \
 		$(BUILD)/obj/tests/cmocka-filter.o $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -129,7 +136,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/f
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -fsanitize=fuzzer -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/unit/ext4/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/unit/ext4/*.d $(BUILD)/obj/tests/unit/ns/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
 
 deps:
 	@scripts/install-deps

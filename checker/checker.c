@@ -76,6 +76,55 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		"the file was replaced by truncating it and writing it again; after the close "
 		"and a journal commit the crash still left it empty or reading zeros, what "
 		"auto_da_alloc is there to prevent" },
+	[INV_NS_LINK_COUNT] = { "ns_link_count", false, "after crash + recovery",
+		"every inode's link count equals the names that point at it (a directory: 2 + "
+		"its subdirectories; 1 past EXT4_LINK_MAX, dir_nlink)",
+		"after the crash an inode's link count is not the number of names it has: "
+		"unlinking one of them may free it while another name still points at it, or "
+		"it may never be freed" },
+	[INV_NS_NO_ORPHAN] = { "ns_no_orphan", false, "after crash + recovery",
+		"no inode is in use that no name reaches, and the orphan list is empty, once "
+		"the mount's orphan cleanup ran",
+		"after the crash an inode is still in use though no name reaches it (or is "
+		"still on the orphan list): its blocks leaked" },
+	[INV_NS_FILE_FSYNC] = { "ns_file_fsync", false, "after crash + recovery",
+		"a file fsynced or fdatasynced (or present at a sync) and not changed since "
+		"holds that size and those bytes under every name that reached it then and "
+		"that no later operation changed",
+		"a file that an fsync, fdatasync or sync had made durable came back after the "
+		"crash with another size or other bytes under one of its names" },
+	[INV_NS_DIR_FSYNC] = { "ns_dir_fsync", false, "after crash + recovery",
+		"a directory fsynced holds exactly the entries it had then (each naming the "
+		"same inode), but for the names a later operation changed",
+		"a directory that an fsync had made durable came back after the crash with an "
+		"entry missing, added or pointing elsewhere" },
+	[INV_NS_RENAME_ATOMIC] = { "ns_rename_atomic", false, "after crash + recovery",
+		"after rename(OLD, NEW), with both names durable before it and unchanged since: "
+		"NEW names the moved inode or the one it replaced (or nothing, if it named "
+		"nothing and OLD still names the moved inode), never neither, and OLD and NEW "
+		"never both name the moved inode; an exchange leaves both swapped or neither",
+		"a rename was not atomic across the crash: the new name lost both the old and "
+		"the new file, or both names ended up naming the same file" },
+	[INV_NS_NEW_FILE_FSYNC] = { "ns_new_file_fsync", false, "after crash + recovery",
+		"ext4 (the journal): fsync or fdatasync of a file created since the last commit "
+		"also makes its names then durable (each name's directory entry), unless a "
+		"later operation changed the name",
+		"a file created and fsynced could not be found again after the crash: on ext4 "
+		"its fsync commits the transaction holding its directory entry" },
+	[INV_NS_OP_ORDER] = { "ns_op_order", false, "after crash + recovery",
+		"ext4: the recovered namespace (names, types, which share an inode, link "
+		"counts; not sizes or bytes) equals the namespace after some operation N_k, k "
+		"at least the last sync's",
+		"the namespace after the crash is not the one after any single operation: "
+		"metadata operations did not become durable in the order they were made" },
+	[INV_REPLACE_VIA_RENAME] = { "replace_via_rename", true,
+		"after crash + recovery (informational)",
+		"a file written and renamed over an existing file holds, under the new name, "
+		"its bytes and size at the rename once a commit after the rename is durable "
+		"(auto_da_alloc; not a POSIX promise)",
+		"the file was replaced by writing a new one and renaming it over the old; after "
+		"a journal commit the crash still left the name with the old file or the new "
+		"one empty or reading zeros, what auto_da_alloc is there to prevent" },
 };
 
 /*

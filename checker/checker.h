@@ -8,8 +8,11 @@
  * remount or crash) with the mutations since, and the size extensions
  * since the last crash.
  *
- * What it does not verify: timestamps, link counts and directories (the
- * model has one regular file); the content of blocks outside the file;
+ * The namespace (every file, directory and link, their link counts, what
+ * fsync, sync and rename promise about names) has its own reference,
+ * checker/namespace.h, and its own invariants (INV_NS_*, replace_via_rename).
+ *
+ * What it does not verify here: timestamps; the content of blocks outside the file;
  * that metadata not written by the journal (none, in this model) is sane;
  * no_stale_data is judged by value (the sentinel byte), so a scenario that
  * writes the sentinel itself turns that check off.
@@ -37,6 +40,15 @@ enum chk_inv {
 	INV_NO_FOLIO_LOCK_UNDER_HANDLE,
 	INV_PREALLOC_DURABLE,
 	INV_REPLACE_VIA_TRUNCATE,
+	/* the namespace's (checker/namespace.h), judged on a recovered crash state */
+	INV_NS_LINK_COUNT,
+	INV_NS_NO_ORPHAN,
+	INV_NS_FILE_FSYNC,
+	INV_NS_DIR_FSYNC,
+	INV_NS_RENAME_ATOMIC,
+	INV_NS_NEW_FILE_FSYNC,
+	INV_NS_OP_ORDER,
+	INV_REPLACE_VIA_RENAME,
 	INV_COUNT
 };
 _Static_assert(INV_COUNT <= 32, "crash-state masks hold one bit per invariant");

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "md5.h"
+
 #define NSNAP_PATH_MAX 256u             /* a path's bytes, the NUL included */
 #define NSNAP_MAX_ENTRIES 4096u         /* names in one snapshot */
 #define NSNAP_TARGET_MAX 64u            /* a symbolic link's target kept in full, NUL included */
@@ -76,5 +78,29 @@ bool nsnap_equal(const struct nsnap *a, const struct nsnap *b);
 size_t nsnap_text(const struct nsnap *s, char *buf, size_t cap);
 /* The type's name: "reg", "dir", "lnk" ("?" for another value). */
 const char *nsnap_type_name(uint8_t type);
+/*
+ * ne_hash of some content (a regular file's bytes in [0, i_size), a
+ * symbolic link's whole target): the MD5 digest of its maximal runs of
+ * one repeated byte value, in order, each as its length (8 bytes,
+ * little-endian) and its byte, the digest's bytes 0-7 and 8-15 read
+ * little-endian into hash[0] and hash[1].  A hole is a run of zeros, so a
+ * sparse file is hashed in time of its runs, not its size (feed a hole with
+ * nsnap_hash_fill).  Fed in any pieces, the same content gives the same
+ * hash.  An empty content's hash is MD5's of nothing, not 0 (a directory's).
+ */
+struct nsnap_hasher {
+	struct md5 nh_md5;
+	uint64_t nh_run;        /* bytes of the run being gathered */
+	uint8_t nh_byte;        /* its byte value */
+};
+
+void nsnap_hash_init(struct nsnap_hasher *h);
+/* The next @len bytes of the content. */
+void nsnap_hash_update(struct nsnap_hasher *h, const void *data, size_t len);
+/* The next @len bytes, each @byte (a hole: 0). */
+void nsnap_hash_fill(struct nsnap_hasher *h, uint8_t byte, uint64_t len);
+void nsnap_hash_final(struct nsnap_hasher *h, uint64_t hash[2]);
+/* The hash of @len bytes at @data in one call. */
+void nsnap_hash_bytes(const void *data, size_t len, uint64_t hash[2]);
 
 #endif

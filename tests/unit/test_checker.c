@@ -264,11 +264,13 @@ static void test_checker__invariant_names_round_trip(void **state)
 		"disksize_le_size", "disksize_pending", "gap_zero_on_extend", "no_stale_data",
 		"alloc_consistent", "read_posix", "fsync_durable", "gap_zero_durable",
 		"journal_prefix", "post_eof_zero_strict", "no_folio_lock_under_handle",
-		"prealloc_durable", "replace_via_truncate",
+		"prealloc_durable", "replace_via_truncate", "ns_link_count", "ns_no_orphan",
+		"ns_file_fsync", "ns_dir_fsync", "ns_rename_atomic", "ns_new_file_fsync",
+		"ns_op_order", "replace_via_rename",
 	};
 
 	(void)state;
-	assert_int_equal(INV_COUNT, 13);
+	assert_int_equal(INV_COUNT, 21);
 	for (int i = 0; i < INV_COUNT; i++) {
 		assert_string_equal(chk_inv_info(i)->name, names[i]);
 		assert_int_equal(chk_inv_lookup(names[i]), i);
@@ -277,7 +279,7 @@ static void test_checker__invariant_names_round_trip(void **state)
 		assert_non_null(chk_inv_info(i)->definition);
 		assert_int_equal(chk_inv_info(i)->informational,
 				 i == INV_POST_EOF_ZERO_STRICT || i == INV_NO_FOLIO_LOCK_UNDER_HANDLE ||
-				 i == INV_REPLACE_VIA_TRUNCATE);
+				 i == INV_REPLACE_VIA_TRUNCATE || i == INV_REPLACE_VIA_RENAME);
 	}
 	assert_int_equal(chk_inv_lookup("no_such_invariant"), -1);
 	assert_false(chk_is_invariant_name("no_such_invariant"));
