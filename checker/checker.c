@@ -281,6 +281,8 @@ static void note_extension(struct chk_state *c, int64_t old_size, int64_t new_si
 
 void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	memcpy(c->locks_before, fs->counters->folio_lock_under_handle, sizeof(c->locks_before));
 	c->disksize_over_before = fs->counters->disksize_over_size;
 	c->step_extended = false;
@@ -290,6 +292,8 @@ void chk_step_begin(struct chk_state *c, const struct ext4_fs *fs)
 
 void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	int64_t old = c->posix.size;
 
 	if (len <= 0)
@@ -321,6 +325,8 @@ static int64_t blk_up(const struct chk_state *c, int64_t off)
 
 void chk_note_free_from(struct chk_state *c, int64_t off)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	int64_t from = blk_down(c, SIM_MAX(off, (int64_t)0));
 
 	runs_truncate(&c->falloc, from);
@@ -329,12 +335,16 @@ void chk_note_free_from(struct chk_state *c, int64_t off)
 
 void chk_note_falloc(struct chk_state *c, int64_t off, int64_t len)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	if (len > 0)
 		runs_fill(&c->falloc, blk_down(c, off), blk_up(c, off + len) - blk_down(c, off), 1);
 }
 
 void chk_note_punch(struct chk_state *c, int64_t off, int64_t len)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	int64_t s = blk_down(c, off), e = blk_up(c, off + len);
 
 	chk_note_zero(c, off, len, false);
@@ -346,6 +356,8 @@ void chk_note_punch(struct chk_state *c, int64_t off, int64_t len)
 
 void chk_note_close(struct chk_state *c, const struct ext4_fs *fs)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	if (c->rt_state != RT_REWRITTEN)
 		return;
 	c->rt_state = RT_CLOSED;
@@ -356,6 +368,8 @@ void chk_note_close(struct chk_state *c, const struct ext4_fs *fs)
 
 void chk_note_truncate(struct chk_state *c, int64_t size)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	int64_t old = c->posix.size;
 
 	chk_note_free_from(c, SIM_MIN(old, size));     /* ext4_truncate: every block past EOF */
@@ -367,12 +381,16 @@ void chk_note_truncate(struct chk_state *c, int64_t size)
 
 void chk_note_extend(struct chk_state *c, int64_t size)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	if (size > c->posix.size)
 		chk_note_truncate(c, size);
 }
 
 void chk_note_zero(struct chk_state *c, int64_t off, int64_t len, bool extend)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	if (!extend)
 		len = SIM_MIN(len, c->posix.size - off);
 	chk_note_write(c, off, len, 0);
@@ -380,6 +398,8 @@ void chk_note_zero(struct chk_state *c, int64_t off, int64_t len, bool extend)
 
 void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	chk_note_free_from(c, off);     /* the blocks from @off on move: not followed */
 	c->rt_state = RT_NONE;
 	runs_collapse(&c->posix, off, len);
@@ -388,6 +408,8 @@ void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len)
 
 void chk_note_insert(struct chk_state *c, int64_t off, int64_t len)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	chk_note_free_from(c, off);
 	c->rt_state = RT_NONE;
 	runs_insert(&c->posix, off, len);
@@ -396,6 +418,8 @@ void chk_note_insert(struct chk_state *c, int64_t off, int64_t len)
 
 void chk_note_durable(struct chk_state *c)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	runs_destroy(&c->durable);
 	runs_copy(&c->durable, &c->posix);
 	runs_destroy(&c->falloc_durable);
@@ -638,16 +662,40 @@ static int pblk_cmp(const void *a, const void *b)
 }
 
 /* No block owned twice; owned blocks marked used; no used block unowned. */
+/*
+ * The written and unwritten extents of every in-core inode (*@n of them, a
+ * new array), but the directories mke2fs made: their blocks are the
+ * layout's (ROLE_ROOT_DIR, ROLE_LOST_FOUND), counted with its metadata.
+ */
+static struct extent_status *owned_extents(const struct ext4_fs *fs, uint32_t *n)
+{
+	uint32_t cap = 1;
+	struct extent_status *ex;
+
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
+		cap += fs->s_inodes[k]->i_es.es_nr;
+	ex = sim_zalloc(cap * sizeof(*ex));
+	*n = 0;
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++) {
+		const struct ext4_es_tree *t = &fs->s_inodes[k]->i_es;
+
+		if (fs->s_inodes[k]->i_ino == EXT4_ROOT_INO ||
+		    fs->s_inodes[k]->i_ino == EXT4_LOST_FOUND_INO)
+			continue;
+
+		for (uint32_t i = 0; i < t->es_nr; i++)
+			if (t->es[i].es_state != ES_DELAYED)
+				ex[(*n)++] = t->es[i];
+	}
+	return ex;
+}
+
 static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
 			    uint64_t *owned)
 {
-	const struct ext4_es_tree *t = &fs->inode->i_es;
-	struct extent_status *ex = sim_zalloc((t->es_nr + 1) * sizeof(*ex));
-	uint32_t n = 0;
+	uint32_t n;
+	struct extent_status *ex = owned_extents(fs, &n);
 
-	for (uint32_t i = 0; i < t->es_nr; i++)
-		if (t->es[i].es_state != ES_DELAYED)
-			ex[n++] = t->es[i];
 	qsort(ex, n, sizeof(*ex), pblk_cmp);
 	*owned = 0;
 	for (uint32_t i = 0; i < n; i++) {
@@ -672,7 +720,11 @@ static void check_ownership(struct chk_state *c, const struct ext4_fs *fs, uint3
  */
 static uint64_t used_data_blocks(const struct ext4_fs *fs)
 {
-	return ext4_used_data_blocks(fs) - ext4_ext_meta_blocks(fs);
+	uint64_t leaves = 0;
+
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
+		leaves += fs->s_inodes[k]->i_ext_nr_leaves;
+	return ext4_used_data_blocks(fs) - leaves;
 }
 
 static void check_alloc(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
@@ -720,6 +772,8 @@ static void check_folio_locks(struct chk_state *c, const struct ext4_fs *fs, uin
 
 void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step)
 {
+	if (c->c_mute || c->c_detached)
+		return;
 	if (c->rt_state == RT_CLOSED && fs->journal.j_commit_sequence != c->rt_close_seq)
 		c->rt_state = RT_ARMED;         /* a commit since the close */
 	check_disksize(c, fs, step);
@@ -831,11 +885,21 @@ static uint64_t hash_meta_block(const struct ext4_fs *fs, uint64_t h, uint32_t b
 
 uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 {
+	uint32_t n;
+	uint32_t *set = ext4_journaled_set(fs, &n);
+	uint64_t h = chk_expected_meta_hash_set(fs, with_committing, set, n);
+
+	free(set);
+	return h;
+}
+
+uint64_t chk_expected_meta_hash_set(const struct ext4_fs *fs, bool with_committing,
+				    const uint32_t *set, uint32_t n)
+{
 	const journal_t *j = &fs->journal;
 	uint8_t *sentinel = NULL;
 	uint64_t h = FNV_BASIS;
-	uint32_t k = 0, n;
-	uint32_t *set = ext4_journaled_set(fs, &n);
+	uint32_t k = 0;
 
 	for (uint32_t s = 0; s < n; s++) {
 		const uint8_t *c = NULL;
@@ -853,22 +917,28 @@ uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing)
 					fs->opts.block_size);
 		h = hash_meta_block(fs, h, blk, c);
 	}
-	free(set);
 	free(sentinel);
 	return h;
 }
 
 uint64_t chk_device_meta_hash(const struct ext4_fs *fs)
 {
-	uint8_t *sentinel = NULL;
-	uint64_t h = FNV_BASIS;
 	uint32_t n;
 	uint32_t *set = ext4_journaled_set(fs, &n);
+	uint64_t h = chk_device_meta_hash_set(fs, set, n);
+
+	free(set);
+	return h;
+}
+
+uint64_t chk_device_meta_hash_set(const struct ext4_fs *fs, const uint32_t *set, uint32_t n)
+{
+	uint8_t *sentinel = NULL;
+	uint64_t h = FNV_BASIS;
 
 	for (uint32_t s = 0; s < n; s++)
 		h = hash_meta_block(fs, h, set[s], or_sentinel(blkdev_peek(fs->bdev, set[s]),
 							       &sentinel, fs->opts.block_size));
-	free(set);
 	free(sentinel);
 	return h;
 }
@@ -1489,6 +1559,8 @@ static void judge_recovered(struct chk_state *c, const struct ext4_fs *fs, uint3
 void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
 			uint64_t expected_meta, uint64_t replayed_meta)
 {
+	if (c->c_detached)
+		return;
 	judge_recovered(c, fs, step, expected_meta, replayed_meta, NULL, 0);
 	rebase(c, fs);
 }
@@ -1497,5 +1569,7 @@ void chk_judge_recovered_except(struct chk_state *c, const struct ext4_fs *fs, u
 				uint64_t expected_meta, uint64_t replayed_meta,
 				const int64_t (*skip)[2], uint32_t nr_skip)
 {
+	if (c->c_detached)
+		return;
 	judge_recovered(c, fs, step, expected_meta, replayed_meta, skip, nr_skip);
 }

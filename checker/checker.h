@@ -115,7 +115,20 @@ enum chk_log_mode { CHK_LOG_SUMMARY, CHK_LOG_FULL, CHK_LOG_EAGER };
 /* replace_via_truncate's states (struct chk_state's rt_state), in order. */
 enum chk_rt_state { RT_NONE, RT_TRUNCATED, RT_REWRITTEN, RT_CLOSED, RT_ARMED };
 
+struct chk_ns;
+
 struct chk_state {
+	/*
+	 * In a scenario with several files these judgments are the scenario's
+	 * file's (inode 12, /f): c_mute while a step works on another file (its
+	 * notes and live checks are not this file's), c_detached once no name
+	 * holds inode 12 (nothing of it is judged from then on).  c_ns: the
+	 * namespace reference the crash states are judged against too (the
+	 * world's, not owned; NULL in a scenario of one file).
+	 */
+	bool c_mute;
+	bool c_detached;
+	const struct chk_ns *c_ns;
 	uint32_t block_size;
 	struct runs posix;              /* what a read must return now */
 	struct runs durable;            /* the baseline */
@@ -221,6 +234,14 @@ void chk_step_end(struct chk_state *c, const struct ext4_fs *fs, uint32_t step);
  * copies are written) lands too: its copies and revokes on top.
  */
 uint64_t chk_expected_meta_hash(const struct ext4_fs *fs, bool with_committing);
+/*
+ * The same two hashes over the blocks of @set (@n, sorted): a crash's
+ * judgment takes the set of the file system before the crash for both, as
+ * the mount after it holds other inodes in core.
+ */
+uint64_t chk_expected_meta_hash_set(const struct ext4_fs *fs, bool with_committing,
+				    const uint32_t *set, uint32_t n);
+uint64_t chk_device_meta_hash_set(const struct ext4_fs *fs, const uint32_t *set, uint32_t n);
 uint64_t chk_device_meta_hash(const struct ext4_fs *fs);
 /*
  * Is the metadata of @rec, mounted on an overlay of @fs's device (blocks the

@@ -269,6 +269,21 @@ static void print_crash_point_head(const struct cs_point *p)
 	       p->nr_states);
 }
 
+/* A crash state's namespace (nsnap_text's lines), indented under the state. */
+static void print_namespace(const char *ns)
+{
+	const char *p = ns;
+
+	printf("      namespace:\n");
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		int n = e ? (int)(e - p) : (int)strlen(p);
+
+		printf("        %.*s\n", n, p);
+		p += n + (e != NULL);
+	}
+}
+
 static void print_crash_points_text(const struct sim_variant_result *r)
 {
 	for (uint32_t i = 0; i < r->nr_points; i++) {
@@ -291,6 +306,8 @@ static void print_crash_points_text(const struct sim_variant_result *r)
 			putchar('\n');
 			if (st->runs[0])
 				printf("      bytes: %s\n", st->runs);
+			if (st->ns)
+				print_namespace(st->ns);
 			if (st->tx_kept)
 				printf("      size and extents: recovered %s; lost %s\n", st->tx_kept,
 				       st->tx_lost ? st->tx_lost : "nothing");

@@ -275,7 +275,8 @@ static void crash_device(struct world *w, const struct scn_step *st, struct sim_
 void crash_step(struct world *w, const struct scn_step *st, uint32_t idx,
 		       struct sim_step_result *sr)
 {
-	uint64_t expected = chk_expected_meta_hash(&w->fs, false), replayed;
+	uint32_t nset, *set = ext4_journaled_set(&w->fs, &nset);
+	uint64_t expected = chk_expected_meta_hash_set(&w->fs, false, set, nset), replayed;
 	uint32_t running = w->fs.journal.j_running_transaction ?
 			   w->fs.journal.j_running_transaction->t_tid : 0;
 	uint32_t inflight = w->fs.nr_ios, pending = w->bd->bd_nr_bios, nv;
@@ -284,7 +285,9 @@ void crash_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	crash_device(w, st, sr);
 	ext4_free_fs(&w->fs);
 	SIM_ASSERT(world_mount(w) == 0);
-	replayed = chk_device_meta_hash(&w->fs);
+	replayed = chk_device_meta_hash_set(&w->fs, set, nset);
+	free(set);
+	sim_ns_rebase(w);
 	nv = w->chk->nr_v;
 	chk_after_recovery(w->chk, &w->fs, idx, expected, replayed);
 	if (pt)

@@ -30,6 +30,9 @@
 #include "scenario.h"
 #include "sha256.h"
 #include "txlost.h"
+#include "namei.h"
+#include "namespace.h"
+#include "nsnap.h"
 
 #define DIGEST_BYTES_MAX ((int64_t)256 << 20)   /* larger files: digest of the runs */
 #define CHUNK 65536
@@ -328,21 +331,22 @@ static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out
 	struct runs_text rt = { .out = runs, .cap = CS_RUNS_TEXT };
 	struct sha256 s;
 	uint8_t d[32];
+	int64_t size = S_ISREG(fs->inode->i_mode) ? fs->inode->i_size : 0;
 
 	sha256_init(&s);
 	runs[0] = 0;
-	if (fs->inode->i_size <= DIGEST_BYTES_MAX) {
+	if (size <= DIGEST_BYTES_MAX) {
 		uint8_t *buf = sim_zalloc(CHUNK);
 
-		for (int64_t p = 0; p < fs->inode->i_size; p += CHUNK) {
-			int64_t n = SIM_MIN((int64_t)CHUNK, fs->inode->i_size - p);
+		for (int64_t p = 0; p < size; p += CHUNK) {
+			int64_t n = SIM_MIN((int64_t)CHUNK, size - p);
 
 			ext4_peek(fs, p, n, buf);
 			sha256_update(&s, buf, (size_t)n);
 			runs_add(&rt, buf, n);
 		}
 		runs_close(&rt);
-		if (!fs->inode->i_size)
+		if (!size)
 			snprintf(runs, CS_RUNS_TEXT, "empty");
 		free(buf);
 	} else {
@@ -355,7 +359,7 @@ static void digest(const struct ext4_fs *fs, const struct chk_state *c, char out
 			rec[16] = c->posix.r[i].r_byte;
 			sha256_update(&s, rec, sizeof(rec));
 		}
-		put_le64(rec, (uint64_t)fs->inode->i_size);
+		put_le64(rec, (uint64_t)size);
 		sha256_update(&s, rec, 8);
 	}
 	sha256_final(&s, d);
@@ -614,6 +618,41 @@ static bool outcome_wrote(const struct cs_ctx *x, uint32_t blk)
 }
 
 /*
+ * The recovered namespace of @fs (read whole: every reachable inode comes
+ * in core, so that the file checks after see every file's blocks), judged
+ * against the run's reference into @cc; its key in st->ns_key, its text in
+ * st->ns with @want_text.  A namespace the walk cannot read is an
+ * ns_op_order violation (no version of the reference is unreadable).
+ */
+static void judge_namespace(const struct cs_ctx *x, struct ext4_fs *fs, struct chk_state *cc,
+			    struct cs_state *st, bool want_text)
+{
+	struct chk_violation v[INV_COUNT];
+	struct nsnap s;
+	int err = ext4_ns_read(fs, &s);
+	uint32_t nv;
+
+	if (err < 0) {
+		chk_report(cc, INV_NS_OP_ORDER, x->out->step, "the recovered namespace cannot be "
+			   "read (error %d): %s", err, fs->s_mount_error ? fs->s_mount_error : "");
+		st->ns_key[0] = st->ns_key[1] = (uint64_t)-err;
+		nsnap_free(&s);
+		return;
+	}
+	nv = chk_ns_judge(x->chk->c_ns, &s, x->out->step, v, INV_COUNT);
+	for (uint32_t i = 0; i < nv && i < INV_COUNT; i++)
+		chk_report(cc, v[i].inv, v[i].step, "%s", v[i].msg);
+	nsnap_key(&s, st->ns_key);
+	if (want_text) {
+		size_t cap = 64 + (size_t)s.ns_nr * (NSNAP_PATH_MAX + 96);
+
+		st->ns = sim_zalloc(cap);
+		nsnap_text(&s, st->ns, cap);
+	}
+	nsnap_free(&s);
+}
+
+/*
  * Materialise the state x->digit on an overlay, mount it (recovery, orphan
  * cleanup) and judge it with a copy of the checker: size, content hash,
  * violations and the first message; the SHA-256 too with @want_digest; with
@@ -630,8 +669,13 @@ static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_d
 					    &ri);
 
 	chk_copy(&cc, x->chk);
-	chk_judge_recovered_except(&cc, &fs2, x->out->step, 0, meta_mismatch(x, &ri, &fs2),
-				   NULL, 0);
+	if (x->chk->c_ns) {
+		judge_namespace(x, &fs2, &cc, st, true);
+		ext4_current_is_f(&fs2);        /* the state's size and bytes: /f's */
+	}
+	if (fs2.inode->i_ino == EXT4_FILE_INO)
+		chk_judge_recovered_except(&cc, &fs2, x->out->step, 0,
+					   meta_mismatch(x, &ri, &fs2), NULL, 0);
 	st->mask = 0;
 	st->first_msg[0] = 0;
 	for (uint32_t i = x->chk->nr_v; i < cc.nr_v; i++) {
@@ -646,8 +690,13 @@ static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_d
 	note_replay(st, &ri);
 	if (want_detail)
 		note_tx_changes(x, st, &fs2);
-	st->size = fs2.inode->i_size;
-	file_hash(&fs2, NULL, st->h);
+	st->size = S_ISREG(fs2.inode->i_mode) ? fs2.inode->i_size : 0;
+	if (S_ISREG(fs2.inode->i_mode))
+		file_hash(&fs2, NULL, st->h);
+	else
+		st->h[0] = st->h[1] = 0;
+	st->h[0] ^= st->ns_key[0];
+	st->h[1] ^= st->ns_key[1];
 	if (want_digest)
 		digest(&fs2, &cc, st->sha256, st->runs);
 	chk_destroy(&cc);
@@ -680,6 +729,7 @@ static void evaluate_whole(struct cs_ctx *x, uint64_t weight)
 	if (o) {
 		SIM_ASSERT(!reference || strcmp(o->sha256, st.sha256) == 0);
 		o->raw_states += weight;
+		free(st.ns);
 		return;
 	}
 	if (st.mask) {          /* a new violating state: its changes, from the mount again */
@@ -689,6 +739,7 @@ static void evaluate_whole(struct cs_ctx *x, uint64_t weight)
 		st.tx_kept = w.tx_kept;
 		st.tx_lost = w.tx_lost;
 		free(w.detail);
+		free(w.ns);
 	}
 	for (uint32_t i = 0; reference && i < x->out->nr_states; i++)
 		SIM_ASSERT(x->out->states[i].size != st.size || x->out->states[i].mask != st.mask ||
@@ -806,7 +857,8 @@ static void prepare_outcome(struct cs_ctx *x)
 	for (uint32_t b = x->nr_meta; b < x->nr_blocks; b++)
 		x->digit[b] = 0;
 	x->o.child = mount_choice(x, x->nr_meta, &x->o.fs, &x->o.counters, &x->o.ri);
-	x->o.whole = (x->flags & CS_REFERENCE) || x->o.fs.inode->i_mapping.a_nr > 0;
+	x->o.whole = (x->flags & CS_REFERENCE) || x->o.fs.inode->i_mapping.a_nr > 0 ||
+		     x->chk->c_ns != NULL;      /* the namespace is judged whole */
 	if (x->o.whole)
 		return;
 	map_data_blocks(x);
@@ -1177,6 +1229,7 @@ void cs_point_free(struct cs_point *p)
 		free(p->states[i].tx_kept);
 		free(p->states[i].tx_lost);
 		free(p->states[i].image);
+		free(p->states[i].ns);
 	}
 	free(p->states);
 	free(p->writes);

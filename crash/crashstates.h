@@ -61,6 +61,8 @@ struct cs_state {
 	char *tx_lost;                  /* ... and what was lost, by transaction (txlost.h);
 					 * NULL when nothing was */
 	char *image;                    /* with an image sink: the file its device went to */
+	uint64_t ns_key[2];             /* a namespace scenario: the recovered namespace's key */
+	char *ns;                       /* ... and its text (nsnap_text), with CS_DIGEST */
 };
 
 struct cs_point {

@@ -245,6 +245,10 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 		fprintf(out, ", \"messages\": ");
 		json_string(out, st->detail);
 	}
+	if (st->ns) {           /* a namespace scenario: nsnap_text's lines */
+		fprintf(out, ", \"namespace\": ");
+		json_string(out, st->ns);
+	}
 	if (st->image) {        /* crashstates --images: the file of its device */
 		fprintf(out, ", \"image\": ");
 		json_string(out, st->image);

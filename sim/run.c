@@ -21,6 +21,8 @@
 #include "explain.h"
 #include "blkimage.h"
 #include "mke2fs.h"
+#include "namei.h"
+#include "namespace.h"
 #include "outfile.h"
 #include "snapshot.h"
 #include "timeline.h"
@@ -379,11 +381,10 @@ static int do_syncfs(struct ext4_fs *fs)
 
 	if (fs->s_shutdown)
 		return -EIO;
-	err = ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_NONE, true);
+	err = ext4_writeback_inodes(fs, WB_SYNC_NONE);
 	jbd2_journal_force_commit(&fs->journal);
 	if (!err)
-		err = ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_ALL, true);
-	ext4_wait_io_range(fs, 0, INT64_MAX);
+		err = ext4_writeback_inodes(fs, WB_SYNC_ALL);
 	ext4_sync_fs(fs);
 	return err;
 }
@@ -395,6 +396,7 @@ static void step_remount(struct world *w, struct sim_step_result *sr)
 	sr->err = world_mount(w);
 	SIM_ASSERT(sr->err == 0);
 	chk_note_durable(w->chk);
+	sim_ns_rebase(w);
 	note(sr, "clean unmount and mount");
 }
 
@@ -463,9 +465,8 @@ static void step_inject(struct world *w, const struct scn_step *st, struct sim_s
 static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx,
 			struct sim_step_result *sr, FILE *trace)
 {
-	/* The namespace steps: ENOSYS until the namespace's dispatch replaces this. */
 	if (scn_step_is_namespace(st)) {
-		sr->err = -ENOSYS;
+		sim_step_namespace(w, st, idx, sr);
 		return;
 	}
 	if (step_sync_like(w, st, sr))
@@ -478,7 +479,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 	case SCN_CLOSE:
 		ext4_munmap(&w->fs);
 		w->mapped = false;
-		sr->err = ext4_release_file(&w->fs);
+		sr->err = ext4_close_current(&w->fs);
 		chk_note_close(w->chk, &w->fs);
 		break;
 	case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
@@ -513,8 +514,15 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 		     struct sim_step_result *sr, FILE *trace)
 {
 	uint64_t nonda = w->c->nonda_switches;
+	int64_t size_before = w->fs.inode->i_size;
+	uint32_t ino = w->fs.inode->i_ino;
 
+	if (w->ns)
+		w->chk->c_mute = ino != EXT4_FILE_INO && sim_step_on_file(st->s_op);
 	run_step_op(w, st, idx, sr, trace);
+	w->chk->c_mute = false;
+	if (w->ns)
+		sim_ns_after_step(w, st, idx, sr, ino, size_before);
 	sr->nonda = w->c->nonda_switches != nonda;
 }
 
@@ -857,6 +865,7 @@ static int world_write_image(struct world *w, const char *path, int64_t max_byte
 	if (trace) {
 		copy = blkdev_clone(w->bd);
 		SIM_ASSERT(ext4_fill_super(&fs, copy, &w->cfg->opts, &w->cfg->sem, &c, &ri) == 0);
+		ext4_current_is_f(&fs);
 		trace_image_line(trace, path, &fs);
 		ext4_free_fs(&fs);
 		blkdev_destroy(copy);
@@ -895,7 +904,8 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	struct world w;
 	struct crash_inside_ctx ic = { .w = &w };
 	struct tl_tracker *tl = NULL;
-	int ret = 0;
+	struct ext4_inode_info *view;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->cfg = *cfg;
@@ -905,6 +915,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->steps = sim_zalloc(s->nr_steps * sizeof(*r->steps));
 	world_init(&w, cfg, r, o);
 	w.o = o;
+	sim_ns_start_for(&w, s);
 	r->lay = w.fs.lay;
 	if (o && o->record_events)
 		world_attach_events(&w);
@@ -921,12 +932,16 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		sr->ev_first = r->events.l_nr;
 		if (tl)
 			tl_step_begin(tl);
+		view = sim_file_view(&w);
 		chk_step_begin(&r->chk, &w.fs);
+		w.fs.inode = view;
 		crash_arm_inside(&ic, &s->steps[i], i + 1, o && o->crash_everywhere);
 		run_step(&w, &s->steps[i], i + 1, sr, trace);
 		w.bd->bd_durable_hook = NULL;
 		ext4_check_state(&w.fs);
+		view = sim_file_view(&w);
 		chk_step_end(&r->chk, &w.fs, i + 1);
+		w.fs.inode = view;
 		if (o && o->crash_everywhere)
 			crash_here(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode->i_size;
@@ -944,8 +959,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	tl_destroy(tl);
 	r->final_size = w.fs.inode->i_size;
 	r->final_disksize = w.fs.inode->i_disksize;
-	if (dump_path)
-		ret = sim_dump_file(&w.fs, dump_path, err, errlen);
+	ret = dump_path ? sim_dump_file(&w.fs, dump_path, err, errlen) : 0;
 	if (o && (o->final_digest || o->final_bytes))
 		sim_content_capture(&w.fs, o->final_bytes, &r->final_content);
 	if (o && o->image && ret == 0)
@@ -953,6 +967,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	else
 		ext4_free_fs(&w.fs);
 	blkdev_destroy(w.bd);
+	sim_ns_free(&w);
 	compute_verdict(s, o, r);
 	return ret;
 }
@@ -1032,6 +1047,7 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 	struct world *w = &ss->w;
 	struct sim_step_result sr;
 	uint32_t idx = ss->res.steps + 1;
+	struct ext4_inode_info *view;
 
 	SIM_ASSERT(idx != 0);           /* no wrap: explore bounds the steps */
 	if (ss->res.cut)
@@ -1041,12 +1057,16 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 		return 0;
 	}
 	memset(&sr, 0, sizeof(sr));
+	view = sim_file_view(w);
 	chk_step_begin(w->chk, &w->fs);
+	w->fs.inode = view;
 	crash_arm_inside(&ss->ic, st, idx, judge);
 	run_step(w, st, idx, &sr, NULL);
 	w->bd->bd_durable_hook = NULL;
 	ext4_check_state(&w->fs);
+	view = sim_file_view(w);
 	chk_step_end(w->chk, &w->fs, idx);
+	w->fs.inode = view;
 	if (judge)
 		crash_here(w, st, idx, &sr);
 	free(sr.writes_note);           /* crash --keep's words: no step records here */
@@ -1076,6 +1096,12 @@ struct sim_stream *sim_stream_fork(const struct sim_stream *src)
 				.map_off = sw->map_off, .map_len = sw->map_len };
 	ss->w.bd = blkdev_clone(sw->bd);
 	ext4_fs_clone(&ss->w.fs, &sw->fs, ss->w.bd, ss->w.c);
+	ss->r.chk.c_ns = NULL;
+	if (sw->ns) {
+		ss->w.ns = sim_zalloc(sizeof(*ss->w.ns));
+		chk_ns_copy(ss->w.ns, sw->ns);
+		ss->r.chk.c_ns = ss->w.ns;
+	}
 	ss->ic.w = &ss->w;
 	return ss;
 }
@@ -1097,6 +1123,7 @@ const struct chk_state *sim_stream_checker(const struct sim_stream *ss)
 
 void sim_stream_free(struct sim_stream *ss)
 {
+	sim_ns_free(&ss->w);
 	ext4_free_fs(&ss->w.fs);
 	blkdev_destroy(ss->w.bd);
 	sim_variant_result_free(&ss->r, 0);

@@ -18,6 +18,7 @@ struct world {
 	struct ext4_fs fs;
 	struct sim_counters *c;
 	struct chk_state *chk;
+	struct chk_ns *ns;              /* the namespace reference (NULL: a scenario of one file) */
 	struct jbd2_recovery_info *rec;
 	uint32_t points_seen;           /* crash points met so far (enumerated or not) */
 	bool mapped;                    /* an explicit mmap step's mapping is current */
@@ -46,6 +47,32 @@ void trace_step_result(FILE *trace, const struct sim_step_result *sr);
 /* mmap, mwrite, mread, mremap, msync, madvise, munmap (mapping.c). */
 void sim_step_mapping(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
 		      FILE *trace);
+
+/*
+ * The namespace steps (nsstep.c): open, creat, mkdir, rmdir, link, unlink,
+ * rename, symlink, fsync and fdatasync of a path; each the kernel's call,
+ * its errno the step's result, the reference told what it did.
+ */
+void sim_step_namespace(struct world *w, const struct scn_step *st, uint32_t idx,
+			struct sim_step_result *sr);
+/* Does step kind @op work on the current file (its notes are that file's)? */
+bool sim_step_on_file(enum scn_op op);
+/* After any step of a namespace scenario: the reference's content and commit notes. */
+void sim_ns_after_step(struct world *w, const struct scn_step *st, uint32_t idx,
+		       const struct sim_step_result *sr, uint32_t ino, int64_t size_before);
+/* Start the namespace reference of @w (a scenario with a namespace step). */
+void sim_ns_start(struct world *w);
+/* sim_ns_start when scenario @s has a namespace step. */
+void sim_ns_start_for(struct world *w, const struct scenario *s);
+/* After a crash's recovery: the reference becomes what the mount found. */
+void sim_ns_rebase(struct world *w);
+/*
+ * The scenario's file made current for the single-file checker's calls
+ * (when in core); returns the current inode, for the caller to put back.
+ */
+struct ext4_inode_info *sim_file_view(struct world *w);
+/* Drop @w's namespace reference. */
+void sim_ns_free(struct world *w);
 
 /* fadvise (mapping.c). */
 void sim_step_fadvise(struct world *w, const struct scn_step *st, struct sim_step_result *sr);

@@ -534,14 +534,19 @@ const char *ext4_block_role(const struct ext4_layout *lay, uint32_t blk)
 
 const char *ext4_block_role_fs(const struct ext4_fs *fs, uint32_t blk)
 {
-	return ext4_ext_is_leaf(fs, blk) ? role_names[ROLE_EXTENT_BLOCK]
-					 : ext4_block_role(&fs->lay, blk);
+	if (ext4_ext_is_leaf(fs, blk))
+		return role_names[ROLE_EXTENT_BLOCK];
+	if (!find_range(&fs->lay, blk) && ext4_is_dir_block(fs, blk))
+		return "directory block";
+	return ext4_block_role(&fs->lay, blk);
 }
 
 /*
  * The blocks the model journals as metadata: the superblock's block, the
- * group descriptor blocks, the block bitmaps, the file's inode-table block
- * and its extent blocks.  Every other metadata block never changes.
+ * group descriptor blocks, the block and inode bitmaps, the inode tables,
+ * the directories mke2fs made, and the in-core inodes' extent blocks and
+ * directory (or slow symbolic link) blocks.  Every other metadata block
+ * never changes.
  */
 bool ext4_is_meta_block(const struct ext4_fs *fs, uint32_t blk)
 {
@@ -550,7 +555,11 @@ bool ext4_is_meta_block(const struct ext4_fs *fs, uint32_t blk)
 	if (blk == fs->lay.sb_blk || blk == fs->lay.inode_blk || ext4_ext_is_leaf(fs, blk))
 		return true;
 	r = find_range(&fs->lay, blk);
-	return r && (r->mr_role == ROLE_GDT || r->mr_role == ROLE_BLOCK_BITMAP);
+	if (!r)
+		return ext4_is_dir_block(fs, blk);
+	return r->mr_role == ROLE_GDT || r->mr_role == ROLE_BLOCK_BITMAP ||
+	       r->mr_role == ROLE_INODE_BITMAP || r->mr_role == ROLE_INODE_TABLE ||
+	       r->mr_role == ROLE_ROOT_DIR || r->mr_role == ROLE_LOST_FOUND;
 }
 
 /* Used bits of group @g's bitmap buffer over the group's blocks. */
@@ -591,11 +600,46 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The namespace's part of the journaled set: every in-core inode's
+ * inode-table block, the inode bitmaps the file system holds, and the
+ * in-core directories' blocks.  Appended to @set from *@k, grown as needed.
+ */
+static uint32_t *journaled_ns_blocks(const struct ext4_fs *fs, uint32_t *set, uint32_t *k,
+				     uint32_t *cap)
+{
+	for (uint32_t i = 0; i < fs->s_nr_inodes; i++) {
+		const struct ext4_inode_info *ei = fs->s_inodes[i];
+		const struct ext4_es_tree *t = &ei->i_es;
+		uint32_t need = *k + 2 + fs->lay.groups_count;
+
+		for (uint32_t e = 0; !S_ISREG(ei->i_mode) && e < t->es_nr; e++)
+			need += t->es[e].es_state == ES_WRITTEN ? t->es[e].es_len : 0;
+		if (need > *cap) {
+			*cap = 2 * need;
+			set = sim_realloc_array(set, *cap, sizeof(*set));
+		}
+		set[(*k)++] = ei->i_loc_blk;
+		for (uint32_t e = 0; !S_ISREG(ei->i_mode) && e < t->es_nr; e++)
+			for (uint32_t b = 0; t->es[e].es_state == ES_WRITTEN && b < t->es[e].es_len;
+			     b++)
+				set[(*k)++] = t->es[e].es_pblk + b;
+	}
+	for (uint32_t g = 0; g < fs->lay.groups_count; g++) {
+		struct ext4_group_desc gd;
+
+		ext4_get_group_desc(fs, g, &gd);
+		if (ext4_meta_peek(fs, gd.bg_inode_bitmap_lo))
+			set[(*k)++] = gd.bg_inode_bitmap_lo;
+	}
+	return set;
+}
+
 uint32_t *ext4_journaled_set(const struct ext4_fs *fs, uint32_t *n)
 {
 	const struct ext4_layout *lay = &fs->lay;
-	uint32_t *set = sim_realloc_array(NULL, 2 + lay->gdt_blocks + lay->groups_count,
-					  sizeof(*set));
+	uint32_t cap = 2 + lay->gdt_blocks + 2 * lay->groups_count;
+	uint32_t *set = sim_realloc_array(NULL, cap, sizeof(*set));
 	uint32_t k = 0, u = 0;
 
 	set[k++] = lay->sb_blk;
@@ -604,6 +648,7 @@ uint32_t *ext4_journaled_set(const struct ext4_fs *fs, uint32_t *n)
 		set[k++] = lay->first_data_block + 1 + i;
 	for (uint32_t g = 0; g < lay->groups_count; g++)
 		set[k++] = ext4_block_bitmap(fs, g);
+	set = journaled_ns_blocks(fs, set, &k, &cap);
 	qsort(set, k, sizeof(*set), cmp_u32);
 	for (uint32_t i = 0; i < k; i++)
 		if (u == 0 || set[u - 1] != set[i])
@@ -615,5 +660,5 @@ uint32_t *ext4_journaled_set(const struct ext4_fs *fs, uint32_t *n)
 bool ext4_is_data_block(const struct ext4_fs *fs, uint32_t blk)
 {
 	return blk >= fs->lay.first_data_block && !find_range(&fs->lay, blk) &&
-	       !ext4_ext_is_leaf(fs, blk);
+	       !ext4_ext_is_leaf(fs, blk) && !ext4_is_dir_block(fs, blk);
 }

@@ -209,6 +209,7 @@ struct ext4_fs {
 	uint32_t s_nr_bufs;
 	uint32_t s_cap_bufs;
 	const char *s_mount_error;      /* why the last mount refused the device, or NULL */
+	const char *s_ns_error;         /* why the last namespace operation hit a model limit */
 	struct sim_bitmap *free_map;    /* allocatable now (freed blocks: after commit) */
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
@@ -266,16 +267,21 @@ struct ext4_map_blocks {
 };
 
 /* jbd2 handle types (EXT4_HT_*) */
-enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE };
+enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_DIR };
 
+/*
+ * ext4_inode_journal_mode() for the current inode: a directory's or a
+ * symbolic link's blocks are always journaled (metadata), a regular file's
+ * as the data mode says.
+ */
 static inline bool ext4_should_journal_data(const struct ext4_fs *fs)
 {
-	return fs->opts.data == DATA_JOURNAL;
+	return fs->opts.data == DATA_JOURNAL || !S_ISREG(fs->inode->i_mode);
 }
 
 static inline bool ext4_should_order_data(const struct ext4_fs *fs)
 {
-	return fs->opts.data == DATA_ORDERED;
+	return fs->opts.data == DATA_ORDERED && S_ISREG(fs->inode->i_mode);
 }
 
 static inline bool ext4_should_dioread_nolock_opts(const struct ext4_mount_opts *o)
@@ -418,6 +424,8 @@ bool ext4_ext_leaf_ends_at(const struct ext4_fs *fs, uint32_t start);
 void ext4_ext_root(const struct ext4_fs *fs, uint8_t root[60]);
 uint32_t ext4_ext_meta_blocks(const struct ext4_fs *fs);
 bool ext4_ext_is_leaf(const struct ext4_fs *fs, uint32_t blk);
+/* Is @blk a block of an in-core directory or slow symbolic link (metadata, journaled)? */
+bool ext4_is_dir_block(const struct ext4_fs *fs, uint32_t blk);
 /* Parse an extent root or block's entries (depth 0: extents into the block map). */
 int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bool insert,
 			struct jbd2_extent *map, uint32_t *nr_map, uint32_t cap_map);
@@ -426,6 +434,8 @@ int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bo
 int ext4_iget(struct ext4_fs *fs);
 int __ext4_iget(struct ext4_fs *fs, uint32_t ino, bool orphan, struct ext4_inode_info **out);
 void ext4_set_raw_dtime(struct ext4_fs *fs, struct ext4_inode_info *ei, uint32_t t);
+/* i_flags of @ei's raw inode |= @flags (a slow symlink's EXT4_EXTENTS_FL). */
+void ext4_set_raw_flags(struct ext4_fs *fs, struct ext4_inode_info *ei, uint32_t flags);
 void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw);
 uint32_t ext4_inode_csum(const struct ext4_layout *lay, uint32_t ino, const uint8_t *raw);
 void ext4_inode_loc(const struct ext4_layout *lay, const struct ext4_fs *fs, uint32_t ino,
@@ -551,6 +561,7 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 enum wb_sync_mode { WB_SYNC_NONE, WB_SYNC_ALL };
 int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 		    enum wb_sync_mode mode, bool can_map);
+int ext4_writeback_inodes(struct ext4_fs *fs, enum wb_sync_mode mode);
 int ext4_bio_write_folio(struct ext4_fs *fs, struct folio *f, uint32_t len,
 			 uint32_t io_end);
 uint32_t ext4_init_io_end(struct ext4_fs *fs);
@@ -577,6 +588,7 @@ void truncate_pagecache_range(struct ext4_fs *fs, int64_t lstart, int64_t lend);
 int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync);
 int ext4_sync_file_range(struct ext4_fs *fs, int64_t off, int64_t len, char flag);
 int ext4_release_file(struct ext4_fs *fs);
+int ext4_alloc_da_blocks(struct ext4_fs *fs);
 int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 		    int64_t readable, int64_t *written);
 int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,

@@ -41,9 +41,29 @@ static uint32_t leaf_max(const struct ext4_fs *fs)
 
 bool ext4_ext_is_leaf(const struct ext4_fs *fs, uint32_t blk)
 {
-	for (uint32_t i = 0; i < fs->inode->i_ext_nr_leaves; i++)
-		if (fs->inode->i_ext_leaves[i].el_pblk == blk)
-			return true;
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++) {
+		const struct ext4_inode_info *ei = fs->s_inodes[k];
+
+		for (uint32_t i = 0; i < ei->i_ext_nr_leaves; i++)
+			if (ei->i_ext_leaves[i].el_pblk == blk)
+				return true;
+	}
+	return false;
+}
+
+bool ext4_is_dir_block(const struct ext4_fs *fs, uint32_t blk)
+{
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++) {
+		const struct ext4_inode_info *ei = fs->s_inodes[k];
+		const struct ext4_es_tree *t = &ei->i_es;
+
+		if (S_ISREG(ei->i_mode) || ei->i_fast_symlink)
+			continue;
+		for (uint32_t i = 0; i < t->es_nr; i++)
+			if (t->es[i].es_state == ES_WRITTEN && blk >= t->es[i].es_pblk &&
+			    blk - t->es[i].es_pblk < t->es[i].es_len)
+				return true;
+	}
 	return false;
 }
 

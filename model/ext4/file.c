@@ -71,9 +71,17 @@ int ext4_release_file(struct ext4_fs *fs)
 	if (!fs->inode->i_da_alloc_close)
 		return 0;
 	fs->inode->i_da_alloc_close = false;
-	if (fs->inode->i_reserved_data_blocks == 0 || fs->s_shutdown)
+	if (fs->s_shutdown)
 		return 0;
-	return ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_NONE, true);   /* filemap_flush */
+	return ext4_alloc_da_blocks(fs);
+}
+
+/* ext4_alloc_da_blocks(): start writeback of a file with delayed blocks (filemap_flush). */
+int ext4_alloc_da_blocks(struct ext4_fs *fs)
+{
+	if (fs->inode->i_reserved_data_blocks == 0)
+		return 0;
+	return ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_NONE, true);
 }
 
 /* ext4_ioctl_setflags() for EXT4_SYNC_FL; an IS_SYNC inode commits at once. */

@@ -1361,6 +1361,16 @@ void ext4_set_raw_dtime(struct ext4_fs *fs, struct ext4_inode_info *ei, uint32_t
 	memcpy(raw + offsetof(struct ext4_inode, i_dtime), &t, sizeof(t));
 }
 
+void ext4_set_raw_flags(struct ext4_fs *fs, struct ext4_inode_info *ei, uint32_t flags)
+{
+	uint8_t *raw = ext4_meta_bh(fs, ei->i_loc_blk) + ei->i_loc_off;
+	uint32_t f;
+
+	memcpy(&f, raw + offsetof(struct ext4_inode, i_flags), sizeof(f));
+	f |= flags;
+	memcpy(raw + offsetof(struct ext4_inode, i_flags), &f, sizeof(f));
+}
+
 /* Is the raw inode's type one the model reads, with the layout it reads? */
 static const char *iget_refusal(const struct ext4_inode *in)
 {
@@ -1462,5 +1472,7 @@ int ext4_iget(struct ext4_fs *fs)
 		err = -EUCLEAN;
 	if (err == -EUCLEAN)
 		fs->s_mount_error = "inode 12 is not a linked regular file with extents";
+	if (!err && fs->inode->i_links_count != 0)
+		fs->inode->i_open = 1;          /* xfs_io's file, open from the start */
 	return err;
 }

@@ -120,9 +120,15 @@ void ext4_free_blocks(struct ext4_fs *fs, handle_t *h, uint32_t pblk, uint32_t l
 	EV_RECORD(fs->bdev->bd_events, EV_FREE, "ext4_free_blocks", pblk, len, 0,
 		  fs->opts.data != DATA_WRITEBACK);
 	fs->s_freeclusters += len;
-	if (ext4_should_journal_data(fs))
+	if (!S_ISREG(fs->inode->i_mode)) {
+		for (uint32_t b = pblk; b < pblk + len; b++) {
+			ext4_meta_forget(fs, b);        /* EXT4_FREE_BLOCKS_METADATA | FORGET */
+			jbd2_journal_revoke(h, b);
+		}
+	} else if (ext4_should_journal_data(fs)) {
 		for (uint32_t b = pblk; b < pblk + len; b++)
 			jbd2_journal_forget(h, b);      /* __ext4_forget, data=journal */
+	}
 	if (fs->opts.data == DATA_WRITEBACK)
 		bitmap_add_range(fs->free_map, pblk, (uint64_t)pblk + len);
 	else

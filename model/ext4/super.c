@@ -31,6 +31,7 @@
 #include "crc32c.h"
 #include "ext4.h"
 #include "jbd2_disk.h"
+#include "namei.h"
 
 #define EXT4_SB_CSUM_OFF offsetof(struct ext4_super_block, s_checksum)
 
@@ -168,6 +169,14 @@ static void ext4_commit_super(struct ext4_fs *fs)
 	ext4_get_super(fs, &es);
 	es.s_free_blocks_count_lo = free;
 	es.s_free_blocks_count_hi = 0;
+	es.s_free_inodes_count = 0;
+	for (uint32_t g = 0; g < fs->lay.groups_count; g++) {
+		struct ext4_group_desc gd;
+
+		ext4_get_group_desc(fs, g, &gd);
+		es.s_free_inodes_count += gd.bg_free_inodes_count_lo |
+					  (uint32_t)gd.bg_free_inodes_count_hi << 16;
+	}
 	ext4_put_super_fields(fs, &es);
 	blkdev_write_durable(fs->bdev, fs->lay.sb_blk, ext4_meta_bh(fs, fs->lay.sb_blk));
 }
@@ -662,12 +671,29 @@ int ext4_sync_fs(struct ext4_fs *fs)
  * Clean unmount: sync_filesystem(), jbd2_journal_destroy(), then
  * needs_recovery cleared and the superblock written (ext4_put_super).
  */
+/*
+ * The files the process holds are closed before the unmount (the kernel
+ * refuses to unmount a busy file system): an inode no name holds goes.
+ */
+static void ext4_close_all(struct ext4_fs *fs)
+{
+	for (uint32_t i = 0; i < fs->s_nr_inodes; i++) {
+		struct ext4_inode_info *ei = fs->s_inodes[i];
+
+		if (ei->i_links_count != 0 || fs->s_shutdown)
+			continue;
+		ei->i_open = 0;
+		ext4_evict_inode(fs, ei);       /* s_inodes changes: start again */
+		i = (uint32_t)-1;
+	}
+}
+
 void ext4_put_super(struct ext4_fs *fs)
 {
 	struct ext4_super_block es;
 
-	ext4_writepages(fs, 0, INT64_MAX, WB_SYNC_ALL, true);
-	ext4_wait_io_range(fs, 0, INT64_MAX);
+	ext4_close_all(fs);
+	ext4_writeback_inodes(fs, WB_SYNC_ALL);
 	ext4_sync_fs(fs);
 	jbd2_journal_release(&fs->journal);
 	ext4_get_super(fs, &es);
@@ -699,12 +725,15 @@ static int cmp_extent_pblk(const void *a, const void *b)
  * metadata, no journal, no extent block), allocated in the in-memory bitmap
  * and in the bitmap buffer, and in no other extent.
  */
-static void check_extents_allocated(const struct ext4_fs *fs)
+/*
+ * (2) for in-core inode @ei: its written and unwritten extents allocated
+ * (a regular file's in data blocks, a directory's in its own), appended to
+ * @disk from @n; returns the new count.
+ */
+static uint32_t check_inode_extents(const struct ext4_fs *fs, const struct ext4_inode_info *ei,
+				    struct extent_status *disk, uint32_t n, bool *sorted)
 {
-	const struct ext4_es_tree *t = &fs->inode->i_es;
-	struct extent_status *disk = sim_realloc_array(NULL, t->es_nr + 1, sizeof(*disk));
-	uint32_t n = 0;
-	bool sorted = true;
+	const struct ext4_es_tree *t = &ei->i_es;
 
 	for (uint32_t i = 0; i < t->es_nr; i++) {
 		const struct extent_status *e = &t->es[i];
@@ -712,14 +741,28 @@ static void check_extents_allocated(const struct ext4_fs *fs)
 		if (e->es_state == ES_DELAYED)
 			continue;
 		SIM_ASSERT((uint64_t)e->es_pblk + e->es_len <= fs->lay.nr_blocks); /* (2) */
-		SIM_ASSERT(ext4_is_data_block(fs, e->es_pblk));                    /* (2) */
+		SIM_ASSERT(!S_ISREG(ei->i_mode) || ext4_is_data_block(fs, e->es_pblk)); /* (2) */
 		SIM_ASSERT(!ext4_ext_is_leaf(fs, e->es_pblk));                      /* (2) */
 		SIM_ASSERT(bitmap_range_cardinality(fs->free_map, e->es_pblk,
 						    (uint64_t)e->es_pblk + e->es_len) == 0); /* (2) */
 		SIM_ASSERT(bitmap_buffer_all(fs, e->es_pblk, e->es_len, true));     /* (2) */
-		sorted = sorted && (n == 0 || disk[n - 1].es_pblk < e->es_pblk);
+		*sorted = *sorted && (n == 0 || disk[n - 1].es_pblk < e->es_pblk);
 		disk[n++] = *e;
 	}
+	return n;
+}
+
+static void check_extents_allocated(const struct ext4_fs *fs)
+{
+	uint32_t cap = 1, n = 0;
+	struct extent_status *disk;
+	bool sorted = true;
+
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
+		cap += fs->s_inodes[k]->i_es.es_nr;
+	disk = sim_realloc_array(NULL, cap, sizeof(*disk));
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
+		n = check_inode_extents(fs, fs->s_inodes[k], disk, n, &sorted);
 	if (!sorted)
 		qsort(disk, n, sizeof(*disk), cmp_extent_pblk);
 	for (uint32_t i = 1; i < n; i++)        /* (2) owned once */

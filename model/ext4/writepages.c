@@ -348,6 +348,31 @@ static int writepages_map_pass(struct mpage_da_data *mpd)
  * nothing commits.  Before the 6.5 data=journal rework (jdata_dirty_folio
  * off) write() left journalled folios clean and writeback never committed.
  */
+/*
+ * writeback_inodes_sb() (WB_SYNC_NONE) and sync_inodes_sb() (WB_SYNC_ALL,
+ * waiting for the I/O too): every in-core regular file's dirty pages,
+ * ascending by inode number.  The first error is returned, the others run.
+ */
+int ext4_writeback_inodes(struct ext4_fs *fs, enum wb_sync_mode mode)
+{
+	struct ext4_inode_info *was = fs->inode;
+	int err = 0;
+
+	for (uint32_t i = 0; i < fs->s_nr_inodes; i++) {
+		int e;
+
+		if (!S_ISREG(fs->s_inodes[i]->i_mode))
+			continue;
+		fs->inode = fs->s_inodes[i];
+		e = ext4_writepages(fs, 0, INT64_MAX, mode, true);
+		if (mode == WB_SYNC_ALL)
+			ext4_wait_io_range(fs, 0, INT64_MAX);
+		err = err ? err : e;
+	}
+	fs->inode = was;
+	return err;
+}
+
 int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 		    enum wb_sync_mode mode, bool can_map)
 {

@@ -1,5 +1,5 @@
 /*
- * test_dir.c - one ext4 directory block (model/ext4/dir.h): each function's
+ * test_dir.c - one ext4 directory block (model/ext4/namei/dir.h): each function's
  * behaviour at 1, 2 and 4 KiB blocks, and the blocks held to e2fsprogs.
  *
  * The format: ext4_dir_rec_len, the tail, a new directory's block (. and
@@ -295,7 +295,7 @@ static void test_dir__add_first_fit_from_start(void **state)
 		c = add_ok(&sb, b, "cccc", 15, EXT4_FT_REG_FILE);
 		assert_int_equal(bo, a + 12);
 		assert_int_equal(c, bo + 16);
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, bo), 0);
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, bo), 0);
 		assert_int_equal(DE_REC(b, a), 12 + 16);        /* merged into aaaa */
 		/* 8 bytes fit in aaaa's 16 bytes of slack: there, not after cccc */
 		assert_int_equal(add_ok(&sb, b, "dddd", 16, EXT4_FT_REG_FILE), bo);
@@ -379,15 +379,15 @@ static void test_dir__delete_merges_into_previous(void **state)
 		assert_false(ext4_dirblock_csum_verify(&sb, SEED, b));  /* not yet set */
 		assert_true(ext4_dirblock_csum_set(&sb, SEED, b));
 		/* the last entry: merged, the previous one reaches the tail */
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, c), 0);
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, c), 0);
 		assert_int_equal(DE_REC(b, a), 24 + last);
 		assert_int_equal(a + DE_REC(b, a), bss[s] - 12);
 		assert_true(ext4_dirblock_csum_verify(&sb, SEED, b));
 		assert_int_equal(list(&sb, b, d, 8), 3);
 		/* not an entry's offset */
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, a + 4), -ENOENT);
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, bss[s] - 12), -ENOENT); /* the tail */
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, a), 0);
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, a + 4), -ENOENT);
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, bss[s] - 12), -ENOENT); /* the tail */
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, a), 0);
 		assert_true(ext4_empty_dir(&sb, b, 0, 2));
 		free(b);
 	}
@@ -408,7 +408,7 @@ static void test_dir__delete_first_entry_keeps_rec_len(void **state)
 		y = add_ok(&sb, b, "y", 14, 1);
 		assert_int_equal(x, 0);
 		assert_int_equal(y, 16);
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, 0), 0);
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, 0), 0);
 		assert_int_equal(DE_INO(b, 0), 0);
 		assert_int_equal(DE_REC(b, 0), 16);
 		for (unsigned i = 6; i < 16; i++)
@@ -499,7 +499,7 @@ static void test_dir__bad_entry_is_efscorrupted(void **state)
 	assert_int_equal(ext4_search_dir(&sb, b, "a", 1, &res), 1);     /* before it: found */
 	assert_int_equal(res.d_ino, 13);
 	assert_int_equal(add_dirent_to_buf(&sb, SEED, b, 15, 1, "d", 1, &off), -EFSCORRUPTED);
-	assert_int_equal(ext4_delete_entry(&sb, SEED, b, c), -EFSCORRUPTED);
+	assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, c), -EFSCORRUPTED);
 	assert_false(ext4_empty_dir(&sb, b, 0, 2));
 	ext4_dir_iter_init(&it, &sb, b);
 	assert_int_equal(ext4_dir_iter_next(&it, &d), 1);
@@ -527,7 +527,7 @@ static void test_dir__empty_dir(void **state)
 		assert_false(ext4_empty_dir(&sb, b, 0, 21));    /* . is not this inode */
 		off = add_ok(&sb, b, "sub", 21, EXT4_FT_DIR);
 		assert_false(ext4_empty_dir(&sb, b, 0, 20));
-		assert_int_equal(ext4_delete_entry(&sb, SEED, b, off), 0);
+		assert_int_equal(ext4_delete_entry_buf(&sb, SEED, b, off), 0);
 		assert_true(ext4_empty_dir(&sb, b, 0, 20));
 		b[8] = 'x';                                     /* "missing '.'" */
 		assert_false(ext4_empty_dir(&sb, b, 0, 20));
@@ -716,7 +716,7 @@ static void test_dir__our_blocks_read_by_libext2fs(void **state)
 		}
 		assert_true(n > 10);
 		for (unsigned i = 1; i < n; i += 3)
-			assert_int_equal(ext4_delete_entry(&sb, seed, b, offs[i]), 0);
+			assert_int_equal(ext4_delete_entry_buf(&sb, seed, b, offs[i]), 0);
 		ext4_setent(&sb, seed, b, offs[0], 11, EXT4_FT_DIR);
 		e2ref_block_write(r, pblk, b);
 		assert_true(e2ref_dir_block_csum_ok(r, 2, b));

@@ -288,11 +288,11 @@ int add_dirent_to_buf(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, uint8_
 int ext4_generic_delete_entry(const struct ext4_dir_sb *sb, uint8_t *buf, unsigned de_del_off,
 			      unsigned buf_size, unsigned csum_size);
 /*
- * ext4_delete_entry() (fs/ext4/namei.c) on a leaf block:
+ * ext4_delete_entry()'s work on its leaf block (fs/ext4/namei.c):
  * ext4_generic_delete_entry over the block less its tail, then the tail's
  * checksum (ext4_handle_dirty_dirblock).  Its errors, the block unchanged.
  */
-int ext4_delete_entry(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, uint8_t *blk,
+int ext4_delete_entry_buf(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, uint8_t *blk,
 		      unsigned de_del_off);
 /*
  * ext4_setent() (fs/ext4/namei.c), rename's rewrite of an existing entry in

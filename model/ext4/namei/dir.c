@@ -375,7 +375,7 @@ int ext4_generic_delete_entry(const struct ext4_dir_sb *sb, uint8_t *buf, unsign
 	return -ENOENT;
 }
 
-int ext4_delete_entry(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, uint8_t *blk,
+int ext4_delete_entry_buf(const struct ext4_dir_sb *sb, uint32_t i_csum_seed, uint8_t *blk,
 		      unsigned de_del_off)
 {
 	int err = ext4_generic_delete_entry(sb, blk, de_del_off, sb->ds_blocksize,
