@@ -198,6 +198,9 @@ static void ns_content_note(struct world *w, const struct scn_step *st,
 	const struct ext4_inode_info *ei = ext4_ilookup(&w->fs, ino);
 	int64_t size = ei ? ei->i_size : 0;
 
+	if (sr->err == -EBADF || !ei || !S_ISREG(ei->i_mode))
+		return;                 /* no file was open: nothing changed */
+
 	switch (st->s_op) {
 	case SCN_PWRITE:
 		if (!st->s_random && st->s_short_copy < 0 && sr->bytes == st->s_len) {

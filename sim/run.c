@@ -469,6 +469,10 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 		sim_step_namespace(w, st, idx, sr);
 		return;
 	}
+	if (w->ns && sim_step_on_file(st->s_op) && !S_ISREG(w->fs.inode->i_mode)) {
+		sr->err = -EBADF;       /* no file open: the last one was closed and freed */
+		return;
+	}
 	if (step_sync_like(w, st, sr))
 		return;
 	switch (st->s_op) {

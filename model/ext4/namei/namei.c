@@ -528,6 +528,18 @@ static int remove_target(struct ext4_fs *fs, const char *path, struct ext4_namei
 	return ext4_nd_lookup(fs, nd);
 }
 
+/*
+ * mke2fs's lost+found is part of the layout the model names blocks by
+ * (ROLE_LOST_FOUND): freeing it is refused with the reason (the kernel
+ * allows it; no scenario needs it).
+ */
+static int lost_found_refused(struct ext4_fs *fs)
+{
+	fs->s_ns_error = "freeing mke2fs's lost+found (inode 11) is not modelled: its blocks "
+			 "are the layout's";
+	return -EPERM;
+}
+
 /* empty_dir(): only "." and ".." in every block of @dir. */
 static bool ext4_dir_empty(struct ext4_fs *fs, struct ext4_inode_info *dir)
 {
@@ -561,6 +573,8 @@ int ext4_rmdir(struct ext4_fs *fs, const char *path)
 		return -EBUSY;
 	if (!ext4_dir_empty(fs, inode))
 		return -ENOTEMPTY;
+	if (inode->i_ino == EXT4_LOST_FOUND_INO)
+		return lost_found_refused(fs);
 	h = ns_start(fs, "ext4_rmdir");
 	if ((err = ext4_delete_entry(fs, h, nd.nd_dir, nd.nd_lblk, &nd.nd_de)) == 0) {
 		struct ext4_inode_info *was = fs->inode;
@@ -796,7 +810,7 @@ static int rename_kinds(struct ext4_fs *fs, const struct ext4_renament *old,
 		return -EISDIR;
 	if (S_ISDIR(n->i_mode) && !ext4_dir_empty(fs, (struct ext4_inode_info *)n))
 		return -ENOTEMPTY;
-	return 0;
+	return n->i_ino == EXT4_LOST_FOUND_INO ? lost_found_refused(fs) : 0;
 }
 
 /* ext4_rename_dir_prepare(): a directory changing parents: where its ".." is. */
