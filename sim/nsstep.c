@@ -108,10 +108,13 @@ static void step_open(struct world *w, const struct scn_step *st, uint32_t idx,
 	if (sr->err)
 		return;
 	ino = ino_of(w, st->s_path, true);
-	if (!old)
+	if (!old) {
 		ns_checked(chk_ns_note_create(w->ns, idx, st->s_path, ino));
-	else if (trunc)
+	} else if (trunc) {
 		chk_ns_note_truncate(w->ns, ino, 0);
+		if (ino == EXT4_FILE_INO)
+			chk_note_truncate(w->chk, 0);   /* O_TRUNC of the scenario's file */
+	}
 	if (st->s_op == SCN_OPEN)
 		note(sr, "%s %s: inode %u is the current file", old ? "opened" : "created",
 		     st->s_path, ino);

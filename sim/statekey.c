@@ -148,7 +148,11 @@ static void key_transaction(struct keyh *h, const transaction_t *t)
 	put(h, (uint64_t)(uint32_t)t->t_updates | (uint64_t)t->t_outstanding_credits << 32);
 	put(h, t->t_nr_buffers);
 	for (uint32_t i = 0; i < t->t_nr_buffers; i++) {
-		put(h, t->t_buffers[i].jb_blocknr);
+		uint32_t ino = t->t_buffers[i].jb_ino;
+
+		/* the scenario's file's data as the keys had it before several files */
+		put(h, t->t_buffers[i].jb_blocknr |
+		       (ino && ino != EXT4_FILE_INO ? (uint64_t)ino << 32 : 0));
 		put(h, (uint64_t)t->t_buffers[i].jb_lblk);
 	}
 	bytes(h, t->t_revoke, t->t_nr_revoke * sizeof(*t->t_revoke));

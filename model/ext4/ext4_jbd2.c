@@ -154,7 +154,8 @@ static void ext4_get_journal_block(void *p, const struct jbd2_buf *b, uint8_t *o
 		return;
 	}
 	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);
-	f = filemap_get_folio(&fs->inode->i_mapping, pos >> PAGE_SHIFT);
+	SIM_ASSERT(ext4_ilookup(fs, b->jb_ino) != NULL);
+	f = filemap_get_folio(&ext4_ilookup(fs, b->jb_ino)->i_mapping, pos >> PAGE_SHIFT);
 	SIM_ASSERT(f != NULL);
 	memcpy(out, f->data + (pos & (PAGE_SIZE - 1)), bs);
 }
@@ -174,7 +175,9 @@ static void ext4_buffer_committed(void *p, const struct jbd2_buf *b)
 	if (b->jb_lblk < 0)
 		return;
 	pos = (uint64_t)b->jb_lblk << ext4_blkbits(fs);
-	f = filemap_get_folio(&fs->inode->i_mapping, pos >> PAGE_SHIFT);
+	if (!ext4_ilookup(fs, b->jb_ino))
+		return;                 /* the inode went (freed since) */
+	f = filemap_get_folio(&ext4_ilookup(fs, b->jb_ino)->i_mapping, pos >> PAGE_SHIFT);
 	if (!f)
 		return;
 	i = (unsigned)((pos & (PAGE_SIZE - 1)) >> ext4_blkbits(fs));

@@ -383,7 +383,7 @@ static void ext4_dirty_buffer(struct ext4_fs *fs, struct folio *f, unsigned i)
 		return;
 	}
 	f->bh[i].b_state |= BH_JBDDirty;
-	jbd2_journal_dirty_data(h, f->bh[i].b_blocknr, bh_lblk(fs, f, i));
+	jbd2_journal_dirty_data(h, f->bh[i].b_blocknr, fs->inode->i_ino, bh_lblk(fs, f, i));
 	folio_mark_dirty(f);
 }
 
@@ -639,7 +639,8 @@ static int block_zero_range(struct ext4_fs *fs, handle_t *h, int64_t from, int64
 			ext4_journal_start(fs, "__ext4_block_zero_page_range", HT_MISC, 1);
 
 	bh->b_state |= BH_JBDDirty;
-	jbd2_journal_dirty_data(h ? h : own, bh->b_blocknr, bh_lblk(fs, f, i));
+	jbd2_journal_dirty_data(h ? h : own, bh->b_blocknr, fs->inode->i_ino,
+				bh_lblk(fs, f, i));
 	folio_mark_dirty(f);
 	if (own)
 		ext4_journal_stop(fs, "__ext4_block_zero_page_range", own);
@@ -888,7 +889,7 @@ static void ext4_journal_folio_buffers(struct ext4_fs *fs, handle_t *h, struct f
 			continue;
 		bh->b_state |= BH_Uptodate | BH_JBDDirty;
 		bh->b_state &= (uint16_t)~(BH_New | BH_Dirty);
-		jbd2_journal_dirty_data(h, bh->b_blocknr, bh_lblk(fs, f, i));
+		jbd2_journal_dirty_data(h, bh->b_blocknr, fs->inode->i_ino, bh_lblk(fs, f, i));
 	}
 	folio_mark_dirty(f);
 }

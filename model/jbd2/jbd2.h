@@ -62,6 +62,7 @@ enum t_state {
 /* A block a transaction carries: metadata, or file data in data=journal. */
 struct jbd2_buf {
 	uint32_t jb_blocknr;
+	uint32_t jb_ino;        /* journaled data: the inode whose block it is */
 	int64_t jb_lblk;        /* file block for journaled data, -1 for metadata */
 };
 
@@ -280,7 +281,7 @@ void jbd2_check(const journal_t *j);            /* assert the invariants, betwee
 handle_t *jbd2_journal_start(journal_t *j, uint32_t credits, int type);
 int jbd2_journal_stop(handle_t *h);
 void jbd2_journal_dirty_metadata(handle_t *h, uint32_t blocknr);
-void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, int64_t lblk);
+void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, uint32_t ino, int64_t lblk);
 void jbd2_journal_forget(handle_t *h, uint32_t blocknr);
 void jbd2_journal_unmap_buffer(journal_t *j, uint32_t blocknr);
 void jbd2_journal_revoke(handle_t *h, uint32_t blocknr);

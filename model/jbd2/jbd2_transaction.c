@@ -138,7 +138,7 @@ static void cancel_revoke(transaction_t *t, uint32_t blocknr)
 	}
 }
 
-static void add_buffer(handle_t *h, uint32_t blocknr, int64_t lblk)
+static void add_buffer(handle_t *h, uint32_t blocknr, uint32_t ino, int64_t lblk)
 {
 	transaction_t *t = h->h_transaction;
 	uint32_t i = find_buffer(t, blocknr);
@@ -147,6 +147,7 @@ static void add_buffer(handle_t *h, uint32_t blocknr, int64_t lblk)
 	cancel_revoke(t, blocknr);
 	if (i < t->t_nr_buffers && t->t_buffers[i].jb_blocknr == blocknr) {
 		t->t_buffers[i].jb_lblk = lblk;
+		t->t_buffers[i].jb_ino = ino;
 		return;
 	}
 	if (t->t_nr_buffers == t->t_cap_buffers) {
@@ -157,6 +158,7 @@ static void add_buffer(handle_t *h, uint32_t blocknr, int64_t lblk)
 	memmove(&t->t_buffers[i + 1], &t->t_buffers[i],
 		(t->t_nr_buffers - i) * sizeof(*t->t_buffers));
 	t->t_buffers[i].jb_blocknr = blocknr;
+	t->t_buffers[i].jb_ino = ino;
 	t->t_buffers[i].jb_lblk = lblk;
 	t->t_nr_buffers++;
 }
@@ -164,14 +166,14 @@ static void add_buffer(handle_t *h, uint32_t blocknr, int64_t lblk)
 /* jbd2_journal_dirty_metadata(): the block joins the running transaction. */
 void jbd2_journal_dirty_metadata(handle_t *h, uint32_t blocknr)
 {
-	add_buffer(h, blocknr, -1);
+	add_buffer(h, blocknr, 0, -1);
 }
 
 /* Journaled file data (data=journal): ext4_dirty_journalled_data(). */
-void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, int64_t lblk)
+void jbd2_journal_dirty_data(handle_t *h, uint32_t blocknr, uint32_t ino, int64_t lblk)
 {
-	SIM_ASSERT(lblk >= 0);
-	add_buffer(h, blocknr, lblk);
+	SIM_ASSERT(lblk >= 0 && ino != 0);
+	add_buffer(h, blocknr, ino, lblk);
 }
 
 /*

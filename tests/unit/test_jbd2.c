@@ -566,7 +566,7 @@ static void fx_set(struct fx *f, uint32_t b, uint8_t v)
 static void fx_dirty(struct fx *f, handle_t *h, uint32_t b)
 {
 	if (is_data_block(b))
-		jbd2_journal_dirty_data(h, b, (int64_t)(b - DATA_FIRST));
+		jbd2_journal_dirty_data(h, b, 12, (int64_t)(b - DATA_FIRST));
 	else
 		jbd2_journal_dirty_metadata(h, b);
 	f->ref.running[b] = RS_DIRTY;

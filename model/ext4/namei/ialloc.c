@@ -159,6 +159,7 @@ int ext4_new_inode(struct ext4_fs *fs, handle_t *h, const struct ext4_inode_info
 	ei = ext4_alloc_inode(fs, ino);
 	ei->i_mode = mode;
 	ei->i_links_count = 1;
+	ei->i_sync_tid = ei->i_datasync_tid = h->h_transaction->t_tid;     /* __ext4_new_inode */
 	ei->i_csum_seed = crc32c(crc32c(fs->lay.csum_seed, &ino, 4), &ei->i_generation,
 				 sizeof(ei->i_generation));
 	new_raw_inode(fs, ei, mode);
