@@ -28,6 +28,7 @@ void sim_ns_start(struct world *w)
 	SIM_ASSERT(w->ns != NULL);
 	chk_ns_init(w->ns);
 	w->chk->c_ns = w->ns;
+	w->fs.s_time_ticks = true;
 	if (w->fs.inode->i_ino == EXT4_FILE_INO && w->fs.inode->i_size != 0)
 		chk_ns_note_unknown(w->ns, EXT4_FILE_INO, w->fs.inode->i_size);
 }
@@ -64,6 +65,7 @@ void sim_ns_rebase(struct world *w)
 
 	if (!w->ns)
 		return;
+	w->fs.s_time_ticks = true;              /* the mount cleared it */
 	SIM_ASSERT(ext4_ns_read(&w->fs, &s) == 0);
 	SIM_ASSERT(chk_ns_rebase(w->ns, &s) == 0);
 	nsnap_free(&s);

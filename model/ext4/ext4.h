@@ -210,6 +210,7 @@ struct ext4_fs {
 	uint32_t s_cap_bufs;
 	const char *s_mount_error;      /* why the last mount refused the device, or NULL */
 	const char *s_ns_error;         /* why the last namespace operation hit a model limit */
+	bool s_time_ticks;              /* file_update_time() dirties the inode */
 	struct sim_bitmap *free_map;    /* allocatable now (freed blocks: after commit) */
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
@@ -535,6 +536,17 @@ bool ext4_update_inode_size(struct ext4_fs *fs, int64_t newsize,
 			    const struct ext4_size_rule *isize,
 			    const struct ext4_size_rule *disksize);
 void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to);
+/* mark_inode_dirty() -> ext4_dirty_inode(): the raw inode journaled in its own handle. */
+void ext4_dirty_inode(struct ext4_fs *fs);
+/*
+ * file_update_time() / file_modified(): a write, a page fault's store or a
+ * fallocate changes mtime and ctime.  The model has no clock: with
+ * fs->s_time_ticks (a scenario of several files) the clock is taken to tick
+ * between operations, as the recorded runs make sure it does, so the change
+ * dirties the inode (ext4_dirty_inode) every time; without (a scenario of one
+ * file, whose traces predate several files) the clock stands still.
+ */
+void file_update_time(struct ext4_fs *fs);
 void ext4_note_size_point(struct ext4_fs *fs);
 int ext4_block_zero_page_range(struct ext4_fs *fs, handle_t *h, int64_t from,
 			       int64_t length, bool eof, bool *did_zero);

@@ -698,6 +698,7 @@ int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
 		return -EOPNOTSUPP;
 	if (fs->s_shutdown)
 		return -EIO;
+	file_update_time(fs);                   /* file_modified() */
 	if (!(mode & FALLOC_FL_MODE_MASK))
 		return ext4_do_fallocate(fs, mode, offset, len);
 	if (mode & FALLOC_FL_PUNCH_HOLE)

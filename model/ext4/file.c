@@ -51,6 +51,7 @@ int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t f
 	if (pos >= max)
 		return -EFBIG;                  /* generic_write_checks_count() */
 	len = SIM_MIN(len, max - pos);
+	file_update_time(fs);                   /* ext4_write_checks: file_modified() */
 	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
 		return err;
 	err = generic_perform_write(fs, pos, len, fill, src, readable, written);

@@ -776,7 +776,8 @@ static int ext4_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len, struc
 		ext4_journal_stop(fs, "ext4_write_begin", h);
 		if (extended) {
 			ext4_truncate_failed_write(fs);
-			ext4_orphan_del(fs, NULL);
+			if (fs->inode->i_links_count)
+				ext4_orphan_del(fs, NULL);
 		}
 		return err;
 	}
@@ -844,7 +845,8 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 	__ext4_journal_stop("ext4_write_end", fs, h);
 	if (trim) {
 		ext4_truncate_failed_write(fs);
-		ext4_orphan_del(fs, NULL);
+		if (fs->inode->i_links_count)
+			ext4_orphan_del(fs, NULL);
 	}
 }
 
@@ -992,7 +994,7 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
  * mark_inode_dirty() -> ext4_dirty_inode(): a 2-credit handle, nested in
  * the caller's if one is open.
  */
-static void ext4_dirty_inode(struct ext4_fs *fs)
+void ext4_dirty_inode(struct ext4_fs *fs)
 {
 	handle_t *cur = ext4_journal_current_handle(fs);
 	handle_t *h = cur ? cur : ext4_journal_start(fs, "ext4_dirty_inode", HT_INODE, 2);
@@ -1239,6 +1241,7 @@ int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f)
 	SIM_ASSERT(f->flags & PG_uptodate);
 	if (fs->s_shutdown)
 		return -EIO;
+	file_update_time(fs);
 	if (!journal && fs->opts.delalloc && !ext4_nonda_switch(fs)) {
 		err = block_page_mkwrite(fs, NULL, f);
 	} else if (!journal && page_buffers_mapped(fs, f)) {
@@ -1254,6 +1257,12 @@ int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f)
 	else if (err == 0)
 		folio_mark_dirty(f);
 	return err;
+}
+
+void file_update_time(struct ext4_fs *fs)
+{
+	if (fs->s_time_ticks)
+		ext4_dirty_inode(fs);
 }
 
 /* --- the raw inode: __ext4_iget() and ext4_do_update_inode() --- */

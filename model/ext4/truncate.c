@@ -92,7 +92,8 @@ int ext4_truncate(struct ext4_fs *fs)
 	err = ext4_ext_truncate(fs, h);
 	if (!err && (fs->inode->i_flags & EXT4_SYNC_FL))
 		ext4_handle_sync(h);
-	ext4_orphan_del(fs, h);
+	if (fs->inode->i_links_count)   /* an unlinked inode's is ext4_evict_inode's */
+		ext4_orphan_del(fs, h);
 	ext4_mark_inode_dirty(fs, h);
 	ext4_journal_stop(fs, "ext4_truncate", h);
 	return err;
@@ -273,7 +274,7 @@ int ext4_setattr_size(struct ext4_fs *fs, int64_t newsize)
 	truncate_pagecache(fs, fs->inode->i_size);
 	if (newsize <= oldsize)
 		err = ext4_truncate(fs);
-	if (fs->inode->i_orphan)
+	if (fs->inode->i_orphan && fs->inode->i_links_count)
 		ext4_orphan_del(fs, NULL);
 	return err;
 }
