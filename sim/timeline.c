@@ -420,13 +420,14 @@ static uint32_t data_rows(const struct tl_tracker *t)
 {
 	const struct ext4_fs *fs = &t->w->fs;
 	uint32_t bs = t->w->bd->bd_block_size, n = 0;
-	const struct ext4_es_tree *es = &fs->inode->i_es;
-	const struct address_space *m = &fs->inode->i_mapping;
 
 	for (uint32_t i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].kind == TLK_DATA)
 			n = SIM_MAX(n, (uint32_t)t->rows[i].id + 1);
 	if (mounted(fs)) {
+		const struct ext4_es_tree *es = &fs->inode->i_es;
+		const struct address_space *m = &fs->inode->i_mapping;
+
 		n = SIM_MAX(n, (uint32_t)SIM_MIN((fs->inode->i_size + bs - 1) / bs, TL_DATA_ROWS));
 		if (m->a_nr)
 			n = SIM_MAX(n, (uint32_t)SIM_MIN((m->a_folios[m->a_nr - 1]->index + 1) * (PAGE_SIZE / bs),
