@@ -263,7 +263,8 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 	for (uint32_t i = 0; i < fs->nr_io_ends; i++) {
 		const struct ext4_io_end *e = &fs->io_ends[i];
 
-		put(h, e->ie_id | (uint64_t)e->ie_unwritten << 32);
+		put(h, e->ie_id | (uint64_t)e->ie_unwritten << 32 |
+		       (e->ie_ino != EXT4_FILE_INO ? (uint64_t)e->ie_ino << 40 : 0));
 		put(h, e->ie_pending);
 		bytes(h, e->ie_vecs, e->ie_nr_vecs * sizeof(*e->ie_vecs));
 	}

@@ -190,6 +190,7 @@ struct ext4_io_end_vec {
 
 struct ext4_io_end {
 	uint32_t ie_id;
+	uint32_t ie_ino;                /* the inode whose pages it writes */
 	bool ie_unwritten;              /* convert the vecs' ranges at completion */
 	struct ext4_io_end_vec *ie_vecs;/* ascending, not adjacent (owned) */
 	uint32_t ie_nr_vecs;

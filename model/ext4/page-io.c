@@ -34,12 +34,13 @@ uint32_t ext4_init_io_end(struct ext4_fs *fs)
 	ie = &fs->io_ends[fs->nr_io_ends++];
 	memset(ie, 0, sizeof(*ie));
 	ie->ie_id = ++fs->next_io_end;
+	ie->ie_ino = fs->inode->i_ino;
 	ie->ie_pending = 1;             /* the submitter's reference */
 	ie->ie_first = UINT32_MAX;      /* no bio yet */
 	return ie->ie_id;
 }
 
-static struct ext4_io_end *find_io_end(struct ext4_fs *fs, uint32_t id)
+static struct ext4_io_end *find_io_end(const struct ext4_fs *fs, uint32_t id)
 {
 	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
 		if (fs->io_ends[i].ie_id == id)
@@ -95,22 +96,26 @@ static void ext4_convert_unwritten_io_end(struct ext4_fs *fs, const struct ext4_
 	handle_t *h = ext4_journal_start(fs, "ext4_convert_unwritten_io_end_vec", HT_MAP_BLOCKS,
 					 8);
 
+	struct ext4_inode_info *was = ext4_set_current_inode(fs, ie->ie_ino);
+
 	for (uint32_t i = 0; i < ie->ie_nr_vecs; i++)
 		ext4_convert_unwritten_extents(fs, h, ie->ie_vecs[i].lblk,
 					       ie->ie_vecs[i].lblk + ie->ie_vecs[i].len);
 	ext4_mark_inode_dirty(fs, h);
+	fs->inode = was;
 	ext4_journal_stop(fs, "ext4_convert_unwritten_io_end_vec", h);
 }
 
-/* Bio @i is done: clear its buffer's BH_Async_Write and leave a hole. */
-static void finish_bio(struct ext4_fs *fs, uint32_t i)
+/* Bio @i of inode @ino is done: clear its buffer's BH_Async_Write and leave a hole. */
+static void finish_bio(struct ext4_fs *fs, uint32_t i, uint32_t ino)
 {
 	struct ext4_io *io = &fs->ios[i];
-	struct folio *f = filemap_get_folio(&fs->inode->i_mapping, io->io_index);
+	struct ext4_inode_info *ei = ext4_ilookup(fs, ino);
+	struct folio *f = ei ? filemap_get_folio(&ei->i_mapping, io->io_index) : NULL;
 
 	if (f) {
 		f->bh[io->io_bh].b_state &= (uint16_t)~BH_Async_Write;
-		folio_update_summary(&fs->inode->i_mapping, f);
+		folio_update_summary(&ei->i_mapping, f);
 	}
 	io->io_end = 0;
 	fs->nr_ios--;
@@ -121,7 +126,7 @@ static void finish_bios(struct ext4_fs *fs, const struct ext4_io_end *ie)
 {
 	for (uint32_t i = ie->ie_first; i <= ie->ie_last && i < fs->nr_io_slots; i++)
 		if (fs->ios[i].io_end == ie->ie_id && !blkdev_in_flight(fs->bdev, fs->ios[i].io_seq))
-			finish_bio(fs, i);
+			finish_bio(fs, i, ie->ie_ino);
 }
 
 /* Squeeze the holes out of fs->ios (no walk under way) and renumber the slices. */
@@ -240,7 +245,7 @@ static void ext4_end_bio(struct ext4_fs *fs, uint32_t i)
 
 	blkdev_complete(fs->bdev, fs->ios[i].io_seq);
 	if (!ie->ie_unwritten)
-		finish_bio(fs, i);
+		finish_bio(fs, i, ie->ie_ino);
 	ext4_put_io_end(fs, id);
 }
 
@@ -273,8 +278,9 @@ void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end)
 	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {
 		uint32_t id = fs->ios[i].io_end;
 
-		if (id == 0 || fs->ios[i].io_index < first || fs->ios[i].io_index > last)
-			continue;
+		if (id == 0 || fs->ios[i].io_index < first || fs->ios[i].io_index > last ||
+		    find_io_end(fs, id)->ie_ino != fs->inode->i_ino)
+			continue;               /* filemap_fdatawait_range: this file's pages only */
 		complete_io_end(fs, id);
 		waited = true;
 		SIM_ASSERT(fs->ios[i].io_end == 0);     /* it finished */
@@ -289,7 +295,9 @@ bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end)
 	uint64_t first = (uint64_t)start >> PAGE_SHIFT, last = (uint64_t)end >> PAGE_SHIFT;
 
 	for (uint32_t i = 0; i < fs->nr_io_slots; i++)
-		if (fs->ios[i].io_end && fs->ios[i].io_index >= first && fs->ios[i].io_index <= last)
+		if (fs->ios[i].io_end && fs->ios[i].io_index >= first &&
+		    fs->ios[i].io_index <= last &&
+		    find_io_end(fs, fs->ios[i].io_end)->ie_ino == fs->inode->i_ino)
 			return true;
 	return false;
 }

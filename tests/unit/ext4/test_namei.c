@@ -205,6 +205,30 @@ static void test_namei__ns_read_lists_every_name(void **state)
 	fx_world_free(w);
 }
 
+/* fsync of one file waits for its own writeback, not another file's (filemap_fdatawait_range). */
+static void test_namei__fsync_waits_for_its_file_only(void **state)
+{
+	struct fx_world *w = world(4096);
+	struct ext4_fs *fs = &w->fs;
+	struct ext4_inode_info *a;
+	int64_t done;
+
+	(void)state;
+	assert_int_equal(ext4_open_path(fs, "/a", true, false), 0);
+	a = fs->inode;
+	assert_int_equal(ext4_buffered_write(fs, 0, 4096, 0x11, 4096, &done), 0);
+	assert_int_equal(ext4_sync_file_range(fs, 0, 0, 'w'), 0);
+	assert_true(ext4_io_range_busy(fs, 0, 4095));
+	assert_int_equal(ext4_open_path(fs, "/b", true, false), 0);
+	assert_int_equal(ext4_buffered_write(fs, 0, 4096, 0x22, 4096, &done), 0);
+	assert_int_equal(ext4_sync_file(fs, 0, INT64_MAX, false), 0);
+	assert_false(ext4_io_range_busy(fs, 0, 4095));
+	fs->inode = a;
+	assert_true(ext4_io_range_busy(fs, 0, 4095));   /* a's write is still in flight */
+	ext4_wait_io_range(fs, 0, INT64_MAX);
+	fx_world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +238,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_namei__full_directory_is_refused_with_the_reason, fx_world_leftover),
 		cmocka_unit_test_teardown(test_namei__libext2fs_reads_the_namespace, fx_world_leftover),
 		cmocka_unit_test_teardown(test_namei__ns_read_lists_every_name, fx_world_leftover),
+		cmocka_unit_test_teardown(test_namei__fsync_waits_for_its_file_only,
+					  fx_world_leftover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
