@@ -643,6 +643,29 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"after the commit.",
 		.shown_by = "scenarios/bugs/2017-jdata-short-copy.yaml after-4.4.302",
 		.stable = "4.4 4.9" },
+	[T_RENAME_FLUSH_DATA] = {
+		"rename_flush_data",
+		"unmerged: Ye Bin, ext4: ensure data forced to disk when rename (2022)",
+		"never merged",
+		"auto_da_alloc's rename half (ext4_alloc_da_blocks) only starts the writeback "
+		"of the moved file's delayed blocks: with dioread_nolock they are allocated "
+		"unwritten and converted when their write completes, in a later transaction "
+		"than the rename's",
+		"ext4_flush_data: after starting the writeback, with delalloc and "
+		"dioread_nolock and an unwritten conversion pending, wait for the writes "
+		"(filemap_fdatawait), so that the conversion joins the rename's transaction",
+		"ext4_rename (ext4_alloc_da_blocks, ext4_flush_data)", "the patch tests "
+		"i_unwritten (the inode's pending conversions); the model's io_ends are not "
+		"per inode, so it waits when any unwritten conversion is pending, and for "
+		"every write in flight over the file's page range", SEM(rename_flush_data),
+		.why = "Replacing a file by renaming a new one over it, without fsync, "
+		"could leave the new name of the new size reading zeros after a crash, "
+		"since dioread_nolock became the default (5.6): the rename commits with the "
+		"unwritten extent before the write's conversion.  Rejected (Jan Kara): "
+		"ext4 never promised the data before the rename, auto_da_alloc only shortens "
+		"the window, and waiting would slow down rename-heavy workloads.",
+		.shown_by = "scenarios/bugs/2022-rename-dioread-nolock-zeros.yaml before-flush-data",
+		.klass = TC_UNMERGED },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
