@@ -8,15 +8,26 @@
  * transaction is already committed its commit will not flush the device
  * cache, so fsync flushes it itself.  Before the 6.5 data=journal rework
  * (jdata_dirty_folio off) data=journal fsync is ext4_force_commit(): the
- * writeback commits nothing there.
+ * writeback commits nothing there.  A directory or a symlink: before the
+ * rework it counts as journalled data (ext4_should_journal_data), after it
+ * ext4_fsync_journal forces the commit.
  */
 #include "blkdev.h"
 #include "ext4.h"
 
+/*
+ * ext4_fsync_journal(): commit the transaction that last changed the inode
+ * (i_datasync_tid for fdatasync); a file that is not regular forces a full
+ * commit (1077b2d53ef5, fsync_nonreg_force_commit).  Sets *needs_barrier
+ * when that commit will not flush the device cache.  Returns the commit's
+ * result: 0 or a negative errno.
+ */
 static int ext4_fsync_journal(struct ext4_fs *fs, bool datasync, bool *needs_barrier)
 {
 	uint32_t commit_tid = datasync ? fs->inode->i_datasync_tid : fs->inode->i_sync_tid;
 
+	if (fs->sem.fsync_nonreg_force_commit && !S_ISREG(fs->inode->i_mode))
+		return jbd2_journal_force_commit(&fs->journal);  /* ext4_force_commit() */
 	if (!jbd2_trans_will_send_data_barrier(&fs->journal, commit_tid))
 		*needs_barrier = true;
 	return jbd2_complete_transaction(&fs->journal, commit_tid);

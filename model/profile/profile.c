@@ -643,6 +643,49 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"after the commit.",
 		.shown_by = "scenarios/bugs/2017-jdata-short-copy.yaml after-4.4.302",
 		.stable = "4.4 4.9" },
+	[T_FSYNC_NONREG_FORCE_COMMIT] = {
+		"fsync_nonreg_force_commit",
+		"1077b2d53ef5 ext4: fix fsync for non-directories", "6.4",
+		"with the data=journal case of ext4_sync_file gone (e360c6ed7274, in "
+		"jdata_dirty_folio), fsync and fdatasync of a directory or a symlink commit "
+		"its own i_sync_tid or i_datasync_tid: a directory's i_datasync_tid does not "
+		"move when an entry is added, so fdatasync of the directory commits nothing",
+		"ext4_fsync_journal forces a full commit (ext4_force_commit) for a file that "
+		"is not regular",
+		"ext4_fsync_journal (ext4_sync_file)", "no released kernel runs the rule "
+		"before: e360c6ed7274 and the fix both reached 6.4 (the fix in 6.4-rc6); the "
+		"toggle matters only with jdata_dirty_folio on, whose table entry says 6.5.  "
+		"The report was about fast commit, which the model has not: without it the "
+		"rule before differs for fdatasync, and for a directory whose last change "
+		"has already committed", SEM(fsync_nonreg_force_commit),
+		.why = "The fast-commit code does not track the metadata of non-regular files, "
+		"so once ext4_sync_file stopped treating them as journalled data, fsync of a "
+		"directory no longer committed its changes (generic/065 and generic/535 with "
+		"fast commit, Eric Whitney); the old branch had forced a full commit for them.",
+		.shown_by = "scenarios/bugs/2023-fdatasync-dir-entries.yaml before-fix" },
+	[T_RENAME_FLUSH_DATA] = {
+		"rename_flush_data",
+		"unmerged: Ye Bin, ext4: ensure data forced to disk when rename (2022)",
+		"never merged",
+		"auto_da_alloc's rename half (ext4_alloc_da_blocks) only starts the writeback "
+		"of the moved file's delayed blocks: with dioread_nolock they are allocated "
+		"unwritten and converted when their write completes, in a later transaction "
+		"than the rename's",
+		"ext4_flush_data: after starting the writeback, with delalloc and "
+		"dioread_nolock and an unwritten conversion pending, wait for the writes "
+		"(filemap_fdatawait), so that the conversion joins the rename's transaction",
+		"ext4_rename (ext4_alloc_da_blocks, ext4_flush_data)", "the patch tests "
+		"i_unwritten (the inode's pending conversions); the model's io_ends are not "
+		"per inode, so it waits when any unwritten conversion is pending, and for "
+		"every write in flight over the file's page range", SEM(rename_flush_data),
+		.why = "Replacing a file by renaming a new one over it, without fsync, "
+		"could leave the new name of the new size reading zeros after a crash, "
+		"since dioread_nolock became the default (5.6): the rename commits with the "
+		"unwritten extent before the write's conversion.  Rejected (Jan Kara): "
+		"ext4 never promised the data before the rename, auto_da_alloc only shortens "
+		"the window, and waiting would slow down rename-heavy workloads.",
+		.shown_by = "scenarios/bugs/2022-rename-dioread-nolock-zeros.yaml before-flush-data",
+		.klass = TC_UNMERGED },
 };
 
 /* A profile's own toggles, ended by T_COUNT. */
@@ -666,7 +709,8 @@ static const struct ext4_profile profiles[] = {
 	  ON(T_DA_DISKSIZE_VS_ISIZE, T_DA_WRITE_NO_HANDLE), NULL, false },
 	{ "6.1", "mainline 6.1.0", "5.15", NONE, NULL, false },
 	{ "6.4", "mainline 6.4: the short-copy fix, the ordered-data writeout through "
-	  "ext4_do_writepages (6.2)", "6.1", ON(T_SHORT_COPY_ZERO, T_ORDERED_WRITEOUT_DO_WRITEPAGES),
+	  "ext4_do_writepages (6.2), fsync of a non-regular file a full commit", "6.1",
+	  ON(T_SHORT_COPY_ZERO, T_ORDERED_WRITEOUT_DO_WRITEPAGES, T_FSYNC_NONREG_FORCE_COMMIT),
 	  NULL, false },
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
 	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY), NULL, false },

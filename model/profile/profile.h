@@ -70,6 +70,8 @@ struct ext4_semantics {
 	bool fdatasync_fallocate;       /* c894aa97577e (4.15) */
 	bool insert_shift_start_block;  /* 14d981f468a1 (4.10; in 4.4 and 4.9 stable) */
 	bool jdata_write_end_copied;    /* 3b136499e906 (4.12; in 4.4 and 4.9 stable) */
+	bool rename_flush_data;         /* unmerged 2022 rename patch (ext4_flush_data) */
+	bool fsync_nonreg_force_commit; /* 1077b2d53ef5 (6.4) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -114,6 +116,8 @@ enum ext4_toggle_id {
 	T_FDATASYNC_FALLOCATE,
 	T_INSERT_SHIFT_START_BLOCK,
 	T_JDATA_WRITE_END_COPIED,
+	T_RENAME_FLUSH_DATA,
+	T_FSYNC_NONREG_FORCE_COMMIT,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

@@ -945,14 +945,45 @@ static int ext4_cross_rename(struct ext4_fs *fs, struct ext4_renament *old,
 	return 0;
 }
 
+/* Whether a write of an io_end that converts unwritten extents is still pending. */
+static bool ext4_unwritten_io_pending(const struct ext4_fs *fs)
+{
+	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
+		if (fs->io_ends[i].ie_unwritten && fs->io_ends[i].ie_pending > 0)
+			return true;
+	return false;
+}
+
+/*
+ * ext4_flush_data() of the unmerged rename patch (rename_flush_data): as
+ * ext4_alloc_da_blocks (filemap_flush of a file with delayed blocks), then,
+ * with delalloc and dioread_nolock and an unwritten conversion pending
+ * (i_unwritten), filemap_fdatawait: the writes complete and their conversion
+ * joins the running transaction, the one the rename's handle is about to
+ * join.  Returns 0 or the writeback's errno.
+ */
+static int ext4_flush_data(struct ext4_fs *fs)
+{
+	int err;
+
+	if (fs->inode->i_reserved_data_blocks == 0)
+		return 0;
+	if ((err = ext4_alloc_da_blocks(fs)) < 0)
+		return err;
+	if (fs->opts.delalloc && ext4_should_dioread_nolock(fs) && ext4_unwritten_io_pending(fs))
+		ext4_wait_io_range(fs, 0, INT64_MAX);
+	return 0;
+}
+
 /*
  * rename(2) / renameat2(2) with @flags 0, RENAME_NOREPLACE or
  * RENAME_EXCHANGE: the VFS's checks, then ext4_rename (ext4_cross_rename
  * for an exchange).  Over an existing file, auto_da_alloc first starts the
  * moved file's delayed writeback (ext4_alloc_da_blocks), so that its
  * blocks are allocated in the transaction that commits the rename and, in
- * data=ordered, written before it.  The inode replaced loses its name and
- * goes at iput unless a file is open on it.
+ * data=ordered, written before it (with rename_flush_data, the unmerged
+ * ext4_flush_data, it also waits for an unwritten conversion).  The inode
+ * replaced loses its name and goes at iput unless a file is open on it.
  */
 int ext4_rename(struct ext4_fs *fs, const char *oldpath, const char *newpath, unsigned flags)
 {
@@ -974,7 +1005,7 @@ int ext4_rename(struct ext4_fs *fs, const char *oldpath, const char *newpath, un
 		return ext4_cross_rename(fs, &old, &new);
 	if (ni && fs->opts.auto_da_alloc && S_ISREG(old.r_nd.nd_inode->i_mode)) {
 		fs->inode = old.r_nd.nd_inode;
-		err = ext4_alloc_da_blocks(fs);
+		err = fs->sem.rename_flush_data ? ext4_flush_data(fs) : ext4_alloc_da_blocks(fs);
 		fs->inode = was;
 		if (err < 0)
 			return err;
