@@ -63,6 +63,7 @@ struct cs_state {
 	char *image;                    /* with an image sink: the file its device went to */
 	uint64_t ns_key[2];             /* a namespace scenario: the recovered namespace's key */
 	char *ns;                       /* ... and its text (nsnap_text), with CS_DIGEST */
+	struct nsnap *ns_snap;          /* ... and the snapshot itself, with ns */
 };
 
 struct cs_point {
