@@ -76,6 +76,8 @@ static uint64_t point_copy(struct cs_point *dst, const struct cs_point *src)
 	}
 	dst->writes = src->writes ? sim_dup_array(src->writes, src->nr_writes, src->nr_writes + 1,
 						  sizeof(*src->writes)) : NULL;
+	dst->owners = src->owners ? sim_dup_array(src->owners, src->nr_owners, src->nr_owners + 1,
+						  sizeof(*src->owners)) : NULL;
 	return bytes + (uint64_t)dst->cap_states * sizeof(*dst->states) +
 	       (uint64_t)src->nr_writes * sizeof(*src->writes);
 }

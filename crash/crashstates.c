@@ -1247,5 +1247,6 @@ void cs_point_free(struct cs_point *p)
 	}
 	free(p->states);
 	free(p->writes);
+	free(p->owners);
 	memset(p, 0, sizeof(*p));
 }

@@ -91,6 +91,8 @@ struct cs_point {
 	uint32_t nr_violating;          /* distinct states with a counted violation */
 	struct cs_write *writes;        /* with CS_WRITES: the pending writes, by number */
 	uint32_t nr_writes;
+	struct cs_owner *owners;        /* cs_name_writes: the inodes the writes belong to */
+	uint32_t nr_owners;
 };
 
 /*

@@ -290,13 +290,13 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 static void json_pending_writes(FILE *out, const struct sim_variant_result *r,
 				const struct cs_point *p)
 {
-	char what[256];
+	char what[NSNAP_PATH_MAX + 256];
 
 	fprintf(out, ", \"pending_writes\": [");
 	for (uint32_t i = 0; i < p->nr_writes; i++) {
 		const struct cs_write *w = &p->writes[i];
 
-		cs_bio_text(&r->lay, w, what, sizeof(what));
+		cs_bio_text(&r->lay, p, w, what, sizeof(what));
 		fprintf(out, "%s{\"write\": %u, \"event\": %u, \"blocknr\": %u, \"kind\": \"%s\", "
 			"\"state\": \"%s\", \"fua\": %s, \"function\": ", i ? ", " : "", i + 1,
 			w->w_info.bi_event, w->w_blocknr, blkdev_what_name(w->w_info.bi_what),

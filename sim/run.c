@@ -919,7 +919,7 @@ static void view_start(struct world *w, FILE *trace, struct trace_state *now)
 {
 	if (trace)      /* the captures feed the trace only */
 		trace_capture(&w->fs, now);
-	if (w->ns && (trace || (w->o && w->o->json_state))) {
+	if (w->ns && (trace || (w->o && (w->o->json_state || w->o->name_writes)))) {
 		w->ns_view = sim_zalloc(sizeof(*w->ns_view));
 		if (ext4_ns_read(&w->fs, w->ns_view) < 0)
 			nsnap_free(w->ns_view);         /* empty: the first step shows its tree */
@@ -927,31 +927,45 @@ static void view_start(struct world *w, FILE *trace, struct trace_state *now)
 }
 
 /*
- * After step @st: with run --json the state (and, in a namespace scenario,
- * the namespace as ext4_ns_read sees it), then the trace, which shows the
- * namespace when it differs from the last step's.  A namespace the walk
- * cannot read is left out.
+ * After step @st is judged: the namespace as ext4_ns_read sees it now into
+ * w->ns_view (kept: w->ns_fresh, and whether it changed: w->ns_changed), so
+ * that a hypothetical crash after the step names its writes by it; then,
+ * with --crash-everywhere, that crash.  A namespace the walk cannot read
+ * leaves the last one and is not shown.
  */
-static void step_outputs(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
-			 FILE *trace, struct trace_state *now, uint32_t nv)
+static void step_judged(struct world *w, const struct scn_step *st, uint32_t idx,
+			struct sim_step_result *sr)
 {
-	const struct sim_options *o = w->o;
-	bool json = o && o->json_state, changed = false;
 	struct nsnap cur;
 
-	if (json)
-		sr->state_json = snap_json_string(&w->fs);
+	w->ns_fresh = w->ns_changed = false;
 	if (w->ns_view && ext4_ns_read(&w->fs, &cur) == 0) {
-		changed = !nsnap_equal(w->ns_view, &cur);
-		if (json)
-			sr->state_json = state_with_ns(sr->state_json, &cur);
+		w->ns_changed = !nsnap_equal(w->ns_view, &cur);
+		w->ns_fresh = true;
 		nsnap_free(w->ns_view);
 		*w->ns_view = cur;
 	} else if (w->ns_view) {
 		nsnap_free(&cur);
 	}
+	if (w->o && w->o->crash_everywhere)
+		crash_here(w, st, idx, sr);
+}
+
+/*
+ * After step @st: with run --json the state (and, in a namespace scenario,
+ * the namespace step_judged read), then the trace, which shows the
+ * namespace when it differs from the last step's.
+ */
+static void step_outputs(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+			 FILE *trace, struct trace_state *now, uint32_t nv)
+{
+	if (w->o && w->o->json_state) {
+		sr->state_json = snap_json_string(&w->fs);
+		if (w->ns_fresh)
+			sr->state_json = state_with_ns(sr->state_json, w->ns_view);
+	}
 	if (trace)
-		trace_step(trace, w, st, sr, now, nv, changed);
+		trace_step(trace, w, st, sr, now, nv, w->ns_changed);
 }
 
 /* The end of the run: the namespace views and the reference go. */
@@ -1078,8 +1092,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		view = sim_file_view(&w);
 		chk_step_end(&r->chk, &w.fs, i + 1);
 		w.fs.inode = view;
-		if (o && o->crash_everywhere)
-			crash_here(&w, &s->steps[i], i + 1, sr);
+		step_judged(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode->i_size;
 		sr->i_disksize = w.fs.inode->i_disksize;
 		sr->ev_end = r->events.l_nr;
