@@ -12,6 +12,7 @@
  * what the memo holds, only the time does).
  */
 #include "cpmemo.h"
+#include "nsnap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +66,18 @@ static uint64_t point_copy(struct cs_point *dst, const struct cs_point *src)
 		bytes += dup_text(&dst->states[i].tx_kept, src->states[i].tx_kept);
 		bytes += dup_text(&dst->states[i].tx_lost, src->states[i].tx_lost);
 		bytes += dup_text(&dst->states[i].image, src->states[i].image);
+		bytes += dup_text(&dst->states[i].ns, src->states[i].ns);
+		if (src->states[i].ns_snap) {   /* a namespace state: its snapshot too */
+			dst->states[i].ns_snap = sim_zalloc(sizeof(struct nsnap));
+			nsnap_copy(dst->states[i].ns_snap, src->states[i].ns_snap);
+			bytes += sizeof(struct nsnap) +
+				 (uint64_t)src->states[i].ns_snap->ns_nr * sizeof(struct nsnap_entry);
+		}
 	}
 	dst->writes = src->writes ? sim_dup_array(src->writes, src->nr_writes, src->nr_writes + 1,
 						  sizeof(*src->writes)) : NULL;
+	dst->owners = src->owners ? sim_dup_array(src->owners, src->nr_owners, src->nr_owners + 1,
+						  sizeof(*src->owners)) : NULL;
 	return bytes + (uint64_t)dst->cap_states * sizeof(*dst->states) +
 	       (uint64_t)src->nr_writes * sizeof(*src->writes);
 }

@@ -72,6 +72,8 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
 				    pt);
 	else
 		enumerate_or_recall(w, chk, idx, pt);
+	if (w->ns_view && pt->writes)   /* a namespace scenario: whose each write is */
+		cs_name_writes(pt, &w->fs, w->ns_view);
 	pt->point_no = w->points_seen;
 	return pt;
 }
@@ -239,8 +241,11 @@ static void name_kept_writes(const struct world *w, const struct scn_step *st,
 	if (st->s_nr_persist == 0)
 		snprintf(ex.example, sizeof(ex.example), "crash --keep none");
 	cs_keep_writes(&p, w->bd);
+	if (w->ns_view)
+		cs_name_writes(&p, &w->fs, w->ns_view);
 	cs_describe_writes(&w->fs.lay, &p, &ex, text, sizeof(text));
 	free(p.writes);
+	free(p.owners);
 	free(sr->writes_note);
 	sr->writes_note = text[0] ? strdup(text) : NULL;
 }

@@ -617,6 +617,17 @@ static bool outcome_wrote(const struct cs_ctx *x, uint32_t blk)
 	       (x->o.child->bd_parent == x->base && x->base && blkdev_overlay_has(x->base, blk));
 }
 
+/* A state's namespace text and snapshot, freed. */
+static void cs_free_ns(struct cs_state *st)
+{
+	free(st->ns);
+	if (st->ns_snap)
+		nsnap_free(st->ns_snap);
+	free(st->ns_snap);
+	st->ns = NULL;
+	st->ns_snap = NULL;
+}
+
 /*
  * The recovered namespace of @fs (read whole: every reachable inode comes
  * in core, so that the file checks after see every file's blocks), judged
@@ -648,6 +659,9 @@ static void judge_namespace(const struct cs_ctx *x, struct ext4_fs *fs, struct c
 
 		st->ns = sim_zalloc(cap);
 		nsnap_text(&s, st->ns, cap);
+		st->ns_snap = sim_zalloc(sizeof(*st->ns_snap));
+		*st->ns_snap = s;       /* kept whole: the JSON lists its entries */
+		return;
 	}
 	nsnap_free(&s);
 }
@@ -729,7 +743,7 @@ static void evaluate_whole(struct cs_ctx *x, uint64_t weight)
 	if (o) {
 		SIM_ASSERT(!reference || strcmp(o->sha256, st.sha256) == 0);
 		o->raw_states += weight;
-		free(st.ns);
+		cs_free_ns(&st);
 		return;
 	}
 	if (st.mask) {          /* a new violating state: its changes, from the mount again */
@@ -739,7 +753,7 @@ static void evaluate_whole(struct cs_ctx *x, uint64_t weight)
 		st.tx_kept = w.tx_kept;
 		st.tx_lost = w.tx_lost;
 		free(w.detail);
-		free(w.ns);
+		cs_free_ns(&w);
 	}
 	for (uint32_t i = 0; reference && i < x->out->nr_states; i++)
 		SIM_ASSERT(x->out->states[i].size != st.size || x->out->states[i].mask != st.mask ||
@@ -1229,9 +1243,10 @@ void cs_point_free(struct cs_point *p)
 		free(p->states[i].tx_kept);
 		free(p->states[i].tx_lost);
 		free(p->states[i].image);
-		free(p->states[i].ns);
+		cs_free_ns(&p->states[i]);
 	}
 	free(p->states);
 	free(p->writes);
+	free(p->owners);
 	memset(p, 0, sizeof(*p));
 }

@@ -63,6 +63,7 @@ struct cs_state {
 	char *image;                    /* with an image sink: the file its device went to */
 	uint64_t ns_key[2];             /* a namespace scenario: the recovered namespace's key */
 	char *ns;                       /* ... and its text (nsnap_text), with CS_DIGEST */
+	struct nsnap *ns_snap;          /* ... and the snapshot itself, with ns */
 };
 
 struct cs_point {
@@ -90,6 +91,8 @@ struct cs_point {
 	uint32_t nr_violating;          /* distinct states with a counted violation */
 	struct cs_write *writes;        /* with CS_WRITES: the pending writes, by number */
 	uint32_t nr_writes;
+	struct cs_owner *owners;        /* cs_name_writes: the inodes the writes belong to */
+	uint32_t nr_owners;
 };
 
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "explain.h"
+#include "nsnap.h"
 
 /* The length of the valid UTF-8 sequence at @s (1 to 4), or 0 if it is not one
  * (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF). */
@@ -51,6 +52,27 @@ void json_string(FILE *out, const char *s)
 		p += n ? n : 1;
 	}
 	fputc('"', out);
+}
+
+void json_nsnap_keys(FILE *out, const struct nsnap *s)
+{
+	fputs(", \"namespace\": [", out);
+	for (uint32_t i = 0; i < s->ns_nr; i++) {
+		const struct nsnap_entry *e = &s->ns_e[i];
+
+		fprintf(out, "%s{\"path\": ", i ? ", " : "");
+		json_string(out, e->ne_path);
+		fprintf(out, ", \"type\": \"%s\", \"ino\": %u, \"nlink\": %u, \"size\": %lld, "
+			"\"hash\": \"%016llx%016llx\", \"target\": ", nsnap_type_name(e->ne_type),
+			e->ne_ino, e->ne_nlink, (long long)e->ne_size,
+			(unsigned long long)e->ne_hash[0], (unsigned long long)e->ne_hash[1]);
+		json_string(out, e->ne_target);
+		fputc('}', out);
+	}
+	fputs("], \"namespace_unreachable\": [", out);
+	for (uint32_t i = 0; i < s->ns_nr_unreachable && i < NSNAP_MAX_UNREACHABLE; i++)
+		fprintf(out, "%s%u", i ? ", " : "", s->ns_unreachable[i]);
+	fprintf(out, "], \"namespace_orphans\": %u", s->ns_nr_orphans);
 }
 
 void report_reproduce(char *out, size_t cap, const struct scenario *s,
@@ -245,8 +267,10 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 		fprintf(out, ", \"messages\": ");
 		json_string(out, st->detail);
 	}
-	if (st->ns) {           /* a namespace scenario: nsnap_text's lines */
-		fprintf(out, ", \"namespace\": ");
+	if (st->ns_snap)        /* a namespace scenario: the recovered tree (version 5) */
+		json_nsnap_keys(out, st->ns_snap);
+	if (st->ns) {           /* ... and nsnap_text's lines */
+		fprintf(out, ", \"namespace_text\": ");
 		json_string(out, st->ns);
 	}
 	if (st->image) {        /* crashstates --images: the file of its device */
@@ -266,13 +290,13 @@ static void json_crash_state(FILE *out, const struct sim_variant_result *r,
 static void json_pending_writes(FILE *out, const struct sim_variant_result *r,
 				const struct cs_point *p)
 {
-	char what[256];
+	char what[NSNAP_PATH_MAX + 256];
 
 	fprintf(out, ", \"pending_writes\": [");
 	for (uint32_t i = 0; i < p->nr_writes; i++) {
 		const struct cs_write *w = &p->writes[i];
 
-		cs_bio_text(&r->lay, w, what, sizeof(what));
+		cs_bio_text(&r->lay, p, w, what, sizeof(what));
 		fprintf(out, "%s{\"write\": %u, \"event\": %u, \"blocknr\": %u, \"kind\": \"%s\", "
 			"\"state\": \"%s\", \"fua\": %s, \"function\": ", i ? ", " : "", i + 1,
 			w->w_info.bi_event, w->w_blocknr, blkdev_what_name(w->w_info.bi_what),

@@ -21,6 +21,15 @@ void report_json_scenario(FILE *out, const struct scenario *s,
 void report_json_variant(FILE *out, const struct scenario *s,
 			 const struct sim_variant_result *r, const char *reproduce);
 void json_string(FILE *out, const char *s);
+struct nsnap;
+/*
+ * A namespace snapshot's JSON (docs/json.md, version 5): ", \"namespace\": "
+ * and an array of its entries (path, type, ino, nlink, size, hash, target),
+ * then ", \"namespace_unreachable\": " (inode numbers) and
+ * ", \"namespace_orphans\": " (the orphan list's length): keys to put in an
+ * object.
+ */
+void json_nsnap_keys(FILE *out, const struct nsnap *s);
 /*
  * The mount options of a variant as the mount sees them (ext4_set_def_opts),
  * in the words of the run header: "delalloc, dioread_nolock", "nodelalloc",

@@ -23,6 +23,8 @@
 #include "mke2fs.h"
 #include "namei.h"
 #include "namespace.h"
+#include "nsnap.h"
+#include "report.h"
 #include "outfile.h"
 #include "snapshot.h"
 #include "timeline.h"
@@ -800,13 +802,74 @@ static unsigned quiz_lines(enum scn_op op)
 	return TRACE_SIZES;
 }
 
+/* The lines of @text, each indented by @indent spaces. */
+static void trace_ns_text(FILE *trace, const char *text, unsigned indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		int n = e ? (int)(e - p) : (int)strlen(p);
+
+		fprintf(trace, "%*s%.*s\n", (int)indent, "", n, p);
+		p += n + (e != NULL);
+	}
+}
+
+/* A namespace snapshot's lines (nsnap_text) after @head, indented by @indent. */
+static void trace_ns_lines(FILE *trace, const struct nsnap *ns, const char *head,
+			   unsigned indent)
+{
+	size_t cap = 64 + (size_t)ns->ns_nr * (NSNAP_PATH_MAX + NSNAP_TARGET_MAX + 96);
+	char *text = sim_zalloc(cap);
+
+	nsnap_text(ns, text, cap);
+	fputs(head, trace);
+	trace_ns_text(trace, text, indent);
+	free(text);
+}
+
+/*
+ * A crash step of a namespace scenario: each distinct crash state's tree,
+ * as crashstates prints it (the crash points of step @sr taken, not the
+ * hypothetical ones of --crash-everywhere).
+ */
+static void trace_crash_trees(FILE *trace, const struct sim_variant_result *r,
+			      const struct scn_step *st, const struct sim_step_result *sr)
+{
+	uint32_t step = (uint32_t)(sr - r->steps) + 1;
+
+	if (st->s_op != SCN_CRASH)
+		return;
+	for (uint32_t i = 0; i < r->nr_points; i++) {
+		const struct cs_point *p = &r->points[i];
+
+		if (p->step != step || p->hypothetical || p->within)
+			continue;
+		for (uint32_t k = 0; k < p->nr_states; k++) {
+			const struct cs_state *cs = &p->states[k];
+
+			if (!cs->ns)
+				continue;
+			fprintf(trace, "      crash state %u of %u: raw %llu (%s)", k + 1, p->nr_states,
+				(unsigned long long)cs->raw_states, cs->example);
+			for (int inv = 0; inv < INV_COUNT; inv++)
+				if (cs->violated[inv])
+					fprintf(trace, " %s", chk_inv_info(inv)->name);
+			fputc('\n', trace);
+			trace_ns_text(trace, cs->ns, 8);
+		}
+	}
+}
+
 /*
  * The trace of one step: its result, what changed (@now: the state before,
  * updated to after), with --explain the rule behind each size change, with
  * --events the events, then the violations reported from index @nv on.
  */
 static void trace_step(FILE *trace, struct world *w, const struct scn_step *st,
-		       const struct sim_step_result *sr, struct trace_state *now, uint32_t nv)
+		       const struct sim_step_result *sr, struct trace_state *now, uint32_t nv,
+		       bool ns_changed)
 {
 	struct trace_state before = *now;
 	const struct sim_options *o = w->o;
@@ -814,6 +877,9 @@ static void trace_step(FILE *trace, struct world *w, const struct scn_step *st,
 	trace_capture(&w->fs, now);
 	trace_step_result(trace, sr);
 	trace_print_changes(trace, &before, now, o && o->quiz_lines ? quiz_lines(st->s_op) : 0);
+	if (ns_changed)
+		trace_ns_lines(trace, w->ns_view, "      namespace:\n", 8);
+	trace_crash_trees(trace, w->r, st, sr);
 	if (o && o->explain && (st->s_op == SCN_CRASH || st->s_op == SCN_SHUTDOWN ||
 				st->s_op == SCN_REMOUNT))
 		fprintf(trace, "      why: %s drops the page cache and the in-memory inode; the "
@@ -829,6 +895,91 @@ static void trace_step(FILE *trace, struct world *w, const struct scn_step *st,
 	if (o && o->events)
 		explain_print_events(trace, &w->r->lay, &w->r->events, sr->ev_first, sr->ev_end);
 	trace_violations(trace, w, nv);
+}
+
+/* The state object @json (freed) with the namespace's keys before its closing brace. */
+static char *state_with_ns(char *json, const struct nsnap *ns)
+{
+	size_t len = strlen(json), n = 0;
+	char *s = NULL;
+	FILE *f = open_memstream(&s, &n);
+
+	SIM_ASSERT(f != NULL && len > 0 && json[len - 1] == '}');
+	fwrite(json, 1, len - 1, f);
+	json_nsnap_keys(f, ns);
+	fputc('}', f);
+	SIM_ASSERT(fclose(f) == 0 && s != NULL);
+	free(json);
+	return s;
+}
+
+/*
+ * Before the first step: the trace's first capture and, in a namespace
+ * scenario traced or run with --json, the namespace mkfs left
+ * (w->ns_view), so that the first step's trace shows it only if it
+ * changed.
+ */
+static void view_start(struct world *w, FILE *trace, struct trace_state *now)
+{
+	if (trace)      /* the captures feed the trace only */
+		trace_capture(&w->fs, now);
+	if (w->ns && (trace || (w->o && (w->o->json_state || w->o->name_writes)))) {
+		w->ns_view = sim_zalloc(sizeof(*w->ns_view));
+		if (ext4_ns_read(&w->fs, w->ns_view) < 0)
+			nsnap_free(w->ns_view);         /* empty: the first step shows its tree */
+	}
+}
+
+/*
+ * After step @st is judged: the namespace as ext4_ns_read sees it now into
+ * w->ns_view (kept: w->ns_fresh, and whether it changed: w->ns_changed), so
+ * that a hypothetical crash after the step names its writes by it; then,
+ * with --crash-everywhere, that crash.  A namespace the walk cannot read
+ * leaves the last one and is not shown.
+ */
+static void step_judged(struct world *w, const struct scn_step *st, uint32_t idx,
+			struct sim_step_result *sr)
+{
+	struct nsnap cur;
+
+	w->ns_fresh = w->ns_changed = false;
+	if (w->ns_view && ext4_ns_read(&w->fs, &cur) == 0) {
+		w->ns_changed = !nsnap_equal(w->ns_view, &cur);
+		w->ns_fresh = true;
+		nsnap_free(w->ns_view);
+		*w->ns_view = cur;
+	} else if (w->ns_view) {
+		nsnap_free(&cur);
+	}
+	if (w->o && w->o->crash_everywhere)
+		crash_here(w, st, idx, sr);
+}
+
+/*
+ * After step @st: with run --json the state (and, in a namespace scenario,
+ * the namespace step_judged read), then the trace, which shows the
+ * namespace when it differs from the last step's.
+ */
+static void step_outputs(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+			 FILE *trace, struct trace_state *now, uint32_t nv)
+{
+	if (w->o && w->o->json_state) {
+		sr->state_json = snap_json_string(&w->fs);
+		if (w->ns_fresh)
+			sr->state_json = state_with_ns(sr->state_json, w->ns_view);
+	}
+	if (trace)
+		trace_step(trace, w, st, sr, now, nv, w->ns_changed);
+}
+
+/* The end of the run: the namespace views and the reference go. */
+static void view_end(struct world *w)
+{
+	if (w->ns_view)
+		nsnap_free(w->ns_view);
+	free(w->ns_view);
+	w->ns_view = NULL;
+	sim_ns_free(w);
 }
 
 /* The violations reported from index @from on; informational ones with --notes or --fail-on. */
@@ -925,8 +1076,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		world_attach_events(&w);
 	if (o && o->record_events && o->timeline)
 		tl = tl_create(&w);
-	if (trace)      /* the captures feed the trace only */
-		trace_capture(&w.fs, &now);
+	view_start(&w, trace, &now);
 	for (uint32_t i = 0; i < s->nr_steps; i++) {
 		struct sim_step_result *sr = &r->steps[i];
 		uint32_t nv = r->chk.nr_v;
@@ -946,17 +1096,13 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 		view = sim_file_view(&w);
 		chk_step_end(&r->chk, &w.fs, i + 1);
 		w.fs.inode = view;
-		if (o && o->crash_everywhere)
-			crash_here(&w, &s->steps[i], i + 1, sr);
+		step_judged(&w, &s->steps[i], i + 1, sr);
 		sr->i_size = w.fs.inode->i_size;
 		sr->i_disksize = w.fs.inode->i_disksize;
 		sr->ev_end = r->events.l_nr;
 		if (tl)
 			sr->timeline_json = tl_step_end(tl);
-		if (o && o->json_state)
-			sr->state_json = snap_json_string(&w.fs);
-		if (trace)
-			trace_step(trace, &w, &s->steps[i], sr, &now, nv);
+		step_outputs(&w, &s->steps[i], sr, trace, &now, nv);
 		if (trace && tl)
 			tl_print(trace, tl, &r->lay, &r->events, sr->ev_first, sr->ev_end);
 	}
@@ -971,7 +1117,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	else
 		ext4_free_fs(&w.fs);
 	blkdev_destroy(w.bd);
-	sim_ns_free(&w);
+	view_end(&w);
 	compute_verdict(s, o, r);
 	return ret;
 }

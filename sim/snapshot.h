@@ -36,7 +36,7 @@
 #include "ext4.h"
 
 /* The version of the `run --json` document; changes whenever its shape does. */
-#define SNAP_JSON_VERSION 4
+#define SNAP_JSON_VERSION 5
 
 /* Runs of equal bytes listed per state; past it, "truncated": true. */
 #define SNAP_BYTE_RUNS_MAX 256

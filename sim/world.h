@@ -19,6 +19,10 @@ struct world {
 	struct sim_counters *c;
 	struct chk_state *chk;
 	struct chk_ns *ns;              /* the namespace reference (NULL: a scenario of one file) */
+	struct nsnap *ns_view;          /* with a trace or run --json: the namespace after the
+					 * last step, to print what changed and to name writes */
+	bool ns_fresh;                  /* ns_view was read after the step just run */
+	bool ns_changed;                /* ... and differs from the one before */
 	struct jbd2_recovery_info *rec;
 	uint32_t points_seen;           /* crash points met so far (enumerated or not) */
 	bool mapped;                    /* an explicit mmap step's mapping is current */

@@ -144,8 +144,19 @@ function buildHeader() {
 function stepDiffers(i) {
 	if (sel.b < 0) return false;
 	var x = stateOf(sides[sel.a], i), y = stateOf(sides[sel.b], i);
-	return !same([x.i_size, x.i_disksize, x.durable_size, x.extents, x.page_cache, x.journal, x.device, x.bytes],
-		     [y.i_size, y.i_disksize, y.durable_size, y.extents, y.page_cache, y.journal, y.device, y.bytes]);
+	return !same([x.i_size, x.i_disksize, x.durable_size, x.extents, x.page_cache, x.journal, x.device, x.bytes, x.namespace],
+		     [y.i_size, y.i_disksize, y.durable_size, y.extents, y.page_cache, y.journal, y.device, y.bytes, y.namespace]);
+}
+/* The names of a tree without sizes and contents: what the "names" mark compares. */
+function nsShape(ns) { return ns.map(function (e) { return [e.path, e.type, e.ino, e.nlink, e.target]; }); }
+var NS_OPS = ['open', 'creat', 'mkdir', 'rmdir', 'link', 'unlink', 'rename', 'symlink'];
+/* Did step @i change a name, a type, a link count or which names share an inode? */
+function namesChanged(side, i) {
+	var st = stepOf(side, i), s = st.state;
+	if (!s.namespace) return false;
+	if (i === 1) return NS_OPS.indexOf(st.op) >= 0 && st.result === 0;
+	var pv = stateOf(side, i - 1);
+	return !pv.namespace || !same(nsShape(s.namespace), nsShape(pv.namespace));
 }
 function timelineItem(i) {
 	var a = sides[sel.a], st = stepOf(a, i), pv = prevState(a, i), s = st.state;
@@ -156,6 +167,7 @@ function timelineItem(i) {
 	if (s.i_size !== pv.i_size || s.i_disksize !== pv.i_disksize || s.durable_size !== pv.durable_size)
 		add(li, 'span', 'mk size', 'size').title = 'a size changed';
 	var sidesShown = sel.b >= 0 ? [a, sides[sel.b]] : [a];
+	if (sidesShown.some(function (x) { return namesChanged(x, i); })) add(li, 'span', 'mk names', 'names').title = 'the step changed the namespace';
 	if (sidesShown.some(function (x) { return x.points[i]; })) add(li, 'span', 'mk crash', 'crash').title = 'crash states judged here';
 	if (sidesShown.some(function (x) { return x.viol[i]; })) add(li, 'span', 'mk viol', '!').title = 'a violation';
 	if (stepDiffers(i)) add(li, 'span', 'mk dif', '\u2260').title = 'the two sides differ after this step';
@@ -166,7 +178,8 @@ function buildTimeline() {
 	ol.textContent = '';
 	for (var i = 1; i <= n; i++) frag.appendChild(timelineItem(i));
 	ol.appendChild(frag);
-	document.getElementById('tlhead').textContent = plural(n, 'step') + ' \u00b7 marks: size, crash, ! violation' +
+	document.getElementById('tlhead').textContent = plural(n, 'step') + ' \u00b7 marks: size, ' +
+		(n && stateOf(sides[sel.a], 1).namespace ? 'names, ' : '') + 'crash, ! violation' +
 		(sel.b >= 0 ? ', \u2260 sides differ' : '');
 }
 function showSelected() {
@@ -627,9 +640,76 @@ function panelEvents(ctx) {
 	return p;
 }
 
+/* --- the namespace (a scenario with a namespace step: docs/json.md, "Namespace") --- */
+function nsDepth(path) { return path === '/' ? 0 : path.split('/').length - 1; }
+function nsName(e) {
+	if (e.path === '/') return '/';
+	var n = e.path.slice(e.path.lastIndexOf('/') + 1);
+	return e.type === 'dir' ? n + '/' : n;
+}
+function nsWhat(e) {
+	return ' ' + e.type + ', inode ' + e.ino + ', nlink ' + e.nlink + (e.type === 'dir' ? '' : ', ' + plural(e.size, 'byte'));
+}
+/* The other names of @e's inode in @ns (a file's hard links). */
+function nsLinks(ns, e) {
+	if (e.type === 'dir') return [];
+	return ns.filter(function (q) { return q.ino === e.ino && q.path !== e.path; }).map(function (q) { return q.path; });
+}
+/* One name of the tree: indented by its depth, a link's target, its inode's other names. */
+function nsItem(ul, ns, e, gone) {
+	var li = add(ul, 'li', 'ns ' + e.type);
+	li.style.paddingLeft = (4 + 18 * nsDepth(e.path)) + 'px';
+	li.dataset.path = e.path;
+	add(li, 'span', 'nsname mono', nsName(e));
+	if (e.type === 'lnk') add(li, 'span', 'nstarget mono', ' \u2192 ' + e.target);
+	add(li, 'span', 'hint', nsWhat(e) + (e.type === 'reg' ? ', content ' + e.hash.slice(0, 8) : ''));
+	var links = gone ? [] : nsLinks(ns, e);
+	if (links.length) {
+		li.classList.add('hardlink');
+		add(li, 'span', 'mk hl', 'hard link: also ' + links.join(', '));
+	}
+	li.title = e.path + (e.type === 'dir' ? '' : ', content hash ' + e.hash);
+	return li;
+}
+/*
+ * The tree @ns (sorted by path, as the JSON gives it), names indented under their
+ * directories; against @prev (null: nothing to compare with) a name new or different
+ * is marked changed, a name @prev had and @ns lacks is listed struck through.
+ */
+function nsTree(parent, ns, unreach, orphans, prev) {
+	var ul = add(parent, 'ul', 'nstree'), paths = ns.map(function (e) { return e.path; });
+	if (prev) prev.forEach(function (q) { if (!findBy(ns, 'path', q.path)) paths.push(q.path); });
+	paths.sort(function (a, b) { return a < b ? -1 : a > b ? 1 : 0; });
+	paths.forEach(function (path) {
+		var e = findBy(ns, 'path', path), q = prev ? findBy(prev, 'path', path) : undefined;
+		if (!e) {
+			var li = nsItem(ul, prev, q, true);
+			li.classList.add('gone', 'changed');
+			add(li, 'span', 'hint', ' (gone)');
+			return;
+		}
+		var it = nsItem(ul, ns, e, false);
+		if (prev && (!q || !same(q, e))) it.classList.add('changed');
+	});
+	if (unreach && unreach.length) add(parent, 'div', 'hint', 'inodes in use that no name reaches: ' + unreach.join(', '));
+	if (orphans) add(parent, 'div', 'hint', plural(orphans, 'inode') + ' on the orphan list');
+	return ul;
+}
+function panelNamespace(ctx) {
+	var s = ctx.s;
+	if (!s.namespace) return null;
+	var p = panel(ctx.root, 'Namespace: every name after the step', true);
+	var tree = nsTree(p, s.namespace, s.namespace_unreachable, s.namespace_orphans, ctx.i > 1 ? ctx.pv.namespace : null);
+	if (ctx.o && !same(s.namespace, ctx.o.namespace)) tree.classList.add('differs');
+	add(p, 'div', 'hint', 'Each name under its directory, as a reader sees it now (through the page cache): its type, inode, ' +
+	    'link count and size; a hard link lists the other names of its inode; highlighted: what the step changed, ' +
+	    'struck through: a name it removed.');
+	return p;
+}
+
 /* --- crash points --- */
 var WHERE = { after_step: 'after the step', before_flush: 'inside the step, before a cache flush', before_fua: 'inside the step, before a FUA write' };
-function crashState(parent, st, k, n, other) {
+function crashState(parent, st, k, n, other, before) {
 	var d = add(parent, 'div', 'cstate');
 	var th = add(d, 'div', 'th', 'state ' + (k + 1) + ' of ' + n + ': the recovered file is ' + plural(st.size, 'byte') + ' (' +
 		     plural(st.raw_states, 'raw state') + ')');
@@ -644,10 +724,15 @@ function crashState(parent, st, k, n, other) {
 	var v = add(d, 'div', 'cverdict ' + (st.violations.length ? 'bad' : 'ok'),
 		    'verdict: ' + (st.violations.length ? 'violates ' + st.violations.join(', ') : 'no violation'));
 	if (st.messages) add(d, 'pre', 'mono', st.messages);
+	if (st.namespace) {
+		var box = add(d, 'div', 'csns');
+		add(box, 'div', 'hint', 'the recovered namespace' + (before ? ' (highlighted: what differs from the tree before the crash)' : ''));
+		nsTree(box, st.namespace, st.namespace_unreachable, st.namespace_orphans, before);
+	}
 	if (other && !other.some(function (q) { return q.size === st.size && q.sha256 === st.sha256; })) d.classList.add('differs');
 	return v;
 }
-function crashPoint(parent, pt, open, other) {
+function crashPoint(parent, pt, open, other, before) {
 	var det = add(parent, 'details', 'cpoint');
 	var bad = pt.states.filter(function (s) { return s.violations.length; }).length;
 	add(det, 'summary', '', 'crash point ' + pt.point + (pt.hypothetical ? ' (hypothetical) ' : ' ') + WHERE[pt.where] +
@@ -667,7 +752,7 @@ function crashPoint(parent, pt, open, other) {
 	}
 	add(det, 'div', 'hint', 'Each state: which writes reached the media, the file after recovery, and whether it is allowed.' +
 	    (pt.exhaustive ? '' : '  (sampled: not every state was evaluated)'));
-	pt.states.forEach(function (st, k) { crashState(det, st, k, pt.states.length, other && other.states); });
+	pt.states.forEach(function (st, k) { crashState(det, st, k, pt.states.length, other && other.states, before); });
 }
 function panelCrash(ctx) {
 	var pts = ctx.side.points[ctx.i];
@@ -676,7 +761,9 @@ function panelCrash(ctx) {
 	var opts = ctx.otherSide ? ctx.otherSide.points[ctx.i] || [] : null;
 	pts.forEach(function (pt, k) {
 		var open = sel.point ? sel.point === pt.point : pts.length === 1;
-		crashPoint(p, pt, open, opts && (opts[k] || { states: [] }));
+		/* the tree the crash cuts: after the step for a crash after it, else before the step */
+		var before = pt.where === 'after_step' && pt.hypothetical ? ctx.s.namespace : ctx.i > 1 ? ctx.pv.namespace : null;
+		crashPoint(p, pt, open, opts && (opts[k] || { states: [] }), before || null);
 	});
 	return p;
 }
@@ -736,6 +823,7 @@ function renderSide(parent, side, other, i) {
 		    per: Math.max(1, 4096 / side.v.config.block_size), end: sel.end };
 	panelVerdict(ctx);
 	panelCrash(ctx);
+	panelNamespace(ctx);
 	panelBlocks(ctx);
 	panelSizes(ctx);
 	panelEvents(ctx);

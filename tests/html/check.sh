@@ -22,6 +22,11 @@
 #     the log is shown to catch one (a control page without a policy that loads an
 #     image) and the page's Content-Security-Policy to block one (the page with that
 #     image added);
+#   - a namespace scenario: the tree after a step, one line per name the trace lists,
+#     indented by depth, hard links marked with their other names, only what the step
+#     changed highlighted, the steps that changed names marked, an unlinked name struck
+#     through; every crash state's recovered tree, what the crash lost highlighted; a
+#     scenario of one file has no tree;
 #   - a screenshot is written.
 #
 # usage: tests/html/check.sh [BUILD_DIR]     (default build; needs BUILD_DIR/ext4sim)
@@ -248,6 +253,59 @@ browse dom "$tmp/long.dom" "$(url long step=1100)"
 check "long: one timeline entry per step" '[ "$(count "<li class=\"tstep" "$tmp/long.dom")" = 1200 ]'
 check "long: step 1100 selected" 'grep -q ">Step 1100 of 1200<" "$tmp/long.dom" && grep -q "class=\"tstep sel\" data-step=\"1100\"" "$tmp/long.dom"'
 check "long: only one step drawn" '[ "$(count "<div class=\"side\">" "$tmp/long.dom")" = 1 ]'
+
+# --- a namespace scenario: the tree per step and per crash state ---
+cat > "$tmp/ns.yaml" << 'EOF'
+name: namespace-tree
+steps:
+  - mkdir A
+  - open -f A/foo
+  - pwrite -S 0xcc 0 8192
+  - link A/foo g
+  - fsync A/foo
+  - symlink A/foo l
+  - pwrite -S 0xdd 0 4096
+  - sync_range -w 0 0
+  - unlink g
+  - crash
+EOF
+page ns "$tmp/ns.yaml"
+browse dom "$tmp/ns4.dom" "$(url ns step=4)"
+# the names the trace lists after step 4, each drawn once, indented by its depth
+"$sim" run "$tmp/ns.yaml" | sed -n '/^  \[4\] /,/^  \[5\] /s/^        \(\/[^ ]*\) .*/\1/p' > "$tmp/ns4.paths"
+check "ns: the trace lists the tree after step 4" '[ "$(wc -l < "$tmp/ns4.paths")" = 6 ]'
+check "ns: one line per name at step 4" \
+	'[ "$(count "<li class=\"ns " "$tmp/ns4.dom")" = "$(wc -l < "$tmp/ns4.paths")" ]'
+while read -r path; do
+	check "ns: $path is drawn" 'grep -qF "data-path=\"$path\"" "$tmp/ns4.dom"'
+done < "$tmp/ns4.paths"
+check "ns: names indented by depth" \
+	'[ "$(tags_with "data-path=\"/A/foo\"" "padding-left: 40px" "$tmp/ns4.dom")" = 1 ] &&
+	 [ "$(tags_with "data-path=\"/g\"" "padding-left: 22px" "$tmp/ns4.dom")" = 1 ] &&
+	 [ "$(tags_with "data-path=\"/\"" "padding-left: 4px" "$tmp/ns4.dom")" = 1 ]'
+check "ns: a hard link is marked with its other name" \
+	'grep -q ">hard link: also /g<" "$tmp/ns4.dom" && grep -q ">hard link: also /A/foo<" "$tmp/ns4.dom" &&
+	 [ "$(count "<li class=\"ns [a-z]* hardlink" "$tmp/ns4.dom")" = 2 ]'
+check "ns: what the link changed is highlighted, nothing else" \
+	'[ "$(tags_with "data-path=\"/g\"" "changed" "$tmp/ns4.dom")" = 1 ] &&
+	 [ "$(tags_with "data-path=\"/A/foo\"" "changed" "$tmp/ns4.dom")" = 1 ] &&
+	 [ "$(count "<li class=\"ns [a-z ]*changed" "$tmp/ns4.dom")" = 2 ]'
+grep -o '<li class="tstep[^"]*" data-step="[0-9]*">\(<[^l][^>]*>[^<]*</[a-z]*>\|[^<]\)*' "$tmp/ns4.dom" |
+	grep '>names<' | sed 's/.*data-step="\([0-9]*\)".*/\1/' | tr '\n' ' ' > "$tmp/ns.marked"
+check "ns: the steps that changed names are marked" '[ "$(cat "$tmp/ns.marked")" = "1 2 4 6 9 10 " ]'
+browse dom "$tmp/ns9.dom" "$(url ns step=9)"
+check "ns: an unlinked name is struck through" \
+	'[ "$(tags_with "data-path=\"/g\"" "gone" "$tmp/ns9.dom")" = 1 ] && ! grep -q ">hard link: also" "$tmp/ns9.dom"'
+browse dom "$tmp/ns10.dom" "$(url ns step=10)"
+"$sim" crashstates "$tmp/ns.yaml" | grep -c "^      namespace:$" > "$tmp/ns.states"
+check "ns: every crash state has its tree" \
+	'[ "$(cat "$tmp/ns.states")" = 2 ] && [ "$(count "<div class=\"csns\">" "$tmp/ns10.dom")" = 2 ]'
+check "ns: a crash state marks what differs from the tree before the crash" \
+	'[ "$(count "<li class=\"ns lnk gone changed\" data-path=\"/l\"" "$tmp/ns10.dom")" = 3 ]'
+check "ns: a scenario of one file has no tree" \
+	'grep -q "<ul class=\"nstree\"" "$tmp/ns4.dom" && ! grep -q "<ul class=\"nstree\"\|<span class=\"mk names\"" "$tmp/crash.dom"'
+browse shot "$tmp/ns.png" "$(url ns step=10)"
+check "ns: screenshot written" '[ "$(stat -c %s "$tmp/ns.png" 2>/dev/null || echo 0)" -gt 20000 ]'
 
 # --- no request ---
 for p in crash ordered variants diff long; do

@@ -56,6 +56,25 @@ for f in scenarios/crash/shutdown-completes-inflight.yaml scenarios/crash/keep-n
 			<(sed -n "s/^    size [0-9]* sha256 \([0-9a-f]\{16\}\)\.\.\. .*/\1/p" "$out") &&
 		[ "$(grep -c "^      bytes: " "$out")" = "$(grep -c "^    size " "$out")" ]'
 done
+# a namespace scenario's trace: the tree after each step that changed it (a hard link shares
+# its inode number, a link shows its target), each distinct crash state's tree after the
+# crash step; run --json gives every step's state and every crash state the tree as an
+# array, the crash states' lines as namespace_text; a scenario of one file has none of it
+ns_steps=(-c "mkdir A" -c "open -f A/foo" -c "pwrite -S 0xcc 0 8192" -c "link A/foo g"
+	-c "fsync A/foo" -c "symlink A/foo l" -c "pwrite -S 0xdd 0 4096" -c "sync_range -w 0 0"
+	-c "crash")
+run "$sim" run "${ns_steps[@]}"
+check namespace-trace '[ "$rc" = 0 ] && golden namespace-trace "$out"'
+run "$sim" run --json "${ns_steps[@]}"
+check namespace-json '[ "$rc" = 0 ] && "$build/tests/json-check" "$out" &&
+	[ "$(grep -o "\"namespace\": \[{\"path\": \"/\", \"type\": \"dir\", \"ino\": 2," "$out" |
+	     wc -l)" = 11 ] &&
+	[ "$(grep -o "{\"path\": \"/g\", \"type\": \"reg\", \"ino\": 14, \"nlink\": 2," "$out" |
+	     wc -l)" = 8 ] &&
+	grep -q "{\"path\": \"/l\", \"type\": \"lnk\", \"ino\": 15, \"nlink\": 1, \"size\": 5, \"hash\": \"[0-9a-f]\{32\}\", \"target\": \"A/foo\"}" "$out" &&
+	[ "$(grep -o "\"namespace_text\": \"/ dir ino 2 " "$out" | wc -l)" = 2 ]'
+run "$sim" run --json scenarios/crash/two-crashes.yaml
+check namespace-json-one-file '[ "$rc" = 0 ] && ! grep -q namespace "$out"'
 expect_exit2 crashstates-without-file "$sim" crashstates
 expect_exit2 diff-without-patch "$sim" diff scenarios/basic/short-copy.yaml
 expect_exit2 diff-unknown-patch "$sim" diff scenarios/basic/short-copy.yaml --patch no_such_patch

@@ -37,6 +37,18 @@ run "$sim" run --events scenarios/crash/keep-none-no-residue.yaml
 check keep-names-writes 'grep -q "^      kept: none; lost: 1 (e[0-9]*) data block 0 of the file (disk [0-9]*)$" "$out"'
 run "$sim" crashstates --events scenarios/crash/shutdown-completes-inflight.yaml
 check crashstates-events 'golden crashstates-events "$out"'
+# in a namespace scenario a pending write says whose block it is: a file's data block by its
+# first path and inode (a hard link's other name not), a directory block, an inode-table
+# block by the inodes it holds; crash --keep's note, crashstates and the JSON's "what" alike
+ns_keep=(-c "mkdir A" -c "open -f A/foo" -c "pwrite -S 0xcc 0 8192" -c "link A/foo g"
+	-c "sync_range -w 0 0")
+run "$sim" run "${ns_keep[@]}" -c "crash --keep 1"
+check keep-names-owner 'grep -qx "      kept: 1 data block 0 of /A/foo (inode 14, disk 2066); lost: 2 data block 1 of /A/foo (inode 14, disk 2067)" "$out"'
+run "$sim" crashstates --json "${ns_keep[@]}" -c crash
+check pending-json-names-owner '[ "$(grep -o "\"what\": \"data block [01] of /A/foo (inode 14, disk 206[67])\"" "$out" | wc -l)" = 2 ]'
+run "$sim" crashstates --crash-everywhere scenarios/namespace/dir-fsync.yaml
+check crashstates-names-dir-and-itable 'grep -q ", 9 journal copy of the directory block 0 of /A (inode 13, disk 1172) for tid 1 (disk 8330)," "$out" &&
+	grep -q ", 7 journal copy of the inode table (inodes 13-16, disk 137) for tid 1 (disk 8328)," "$out"'
 
 # a verdict says in words what happened; informational notes only with --notes
 run "$sim" run scenarios/bugs/2023-short-copy-disksize.yaml

@@ -345,7 +345,7 @@ check judged-header '[ "$(grep -c "^-- variant .* blocks; crash judged inside ev
 run "$sim" run "$tmp/plain.yaml"
 check judged-header-default '[ "$rc" = 0 ] && grep -q "^-- variant off: .*, [0-9]* blocks$" "$out"'
 run "$sim" run --json "$tmp/judged-b.yaml" --variant off
-check judged-json '[ "$rc" = 0 ] && grep -q "\"json_version\": 4," "$out" &&
+check judged-json '[ "$rc" = 0 ] && grep -q "\"json_version\": 5," "$out" &&
 	grep -q "\"judging\": {\"crash_everywhere\": true, \"crash_bound\": 64, \"fail_on\": \[\]}" "$out"'
 sed 's/^  crash_bound: 64$/  crash_bound: 64\n  fail_on: [post_eof_zero_strict]/' "$tmp/judged-b.yaml" > "$tmp/judged-f.yaml"
 run "$sim" export --format yaml "$tmp/judged-f.yaml" --variant off
