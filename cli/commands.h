@@ -56,6 +56,7 @@ enum cmd_flag_id {
 	F_SEED,
 	F_COUNT,
 	F_OUT,
+	F_NAMESPACE,
 	F_STEPS,
 	F_KINDS,
 	F_RUN,

@@ -30,6 +30,8 @@ struct xpoint {
 	char md5[33];
 	char file[16];                  /* pre1, post1, ..., final */
 	const struct cs_point *cp;      /* post: the crash point's states */
+	char *ns;                       /* pre, final of a namespace scenario: the model's
+					 * namespace there (nsnap_text), else NULL */
 	bool cont_listed;               /* post: the continuing state is among them */
 };
 
@@ -44,6 +46,7 @@ struct xctx {
 	unsigned nr_pts;
 	struct orc_config oc;
 	enum xformat fmt;
+	bool ns;                        /* a namespace scenario: the script reads the tree */
 	const char *out_dir;
 	const char *model_dir;
 	const char *test_number;
@@ -61,6 +64,7 @@ struct emitter {
 	char line[65536];               /* the process's command line being built */
 	char steps[65536];              /* its steps, as comment lines */
 	bool mapped;
+	uint32_t open_step;             /* 1-based: the open step that starts the process; 0 */
 	uint32_t first, end;            /* the process's steps: [first, end) of s */
 	/* called after a process's command line is written (NULL: nothing) */
 	void (*flushed)(struct emitter *e, uint32_t first, uint32_t end, void *arg);
@@ -93,6 +97,10 @@ void xp_warn_indistinct(const struct xctx *x);
 typedef void (*xp_outside_fn)(struct emitter *e, uint32_t i, void *arg);
 void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg);
 void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix);
+/* @prefix then @word as one single-quoted shell word (a ' as '\''). */
+void xp_shell_word(FILE *out, const char *prefix, const char *word);
+/* The namespace script's "use ./PATH [-f] [-t]": open step @st names the process's file. */
+void xp_emit_use(FILE *out, const struct scn_step *st);
 void xp_print_config_line(FILE *out, const struct xctx *x, const char *prefix);
 /* The real mount options of the export (orc_mount_options_all, dioread as the model mounts). */
 void xp_mount_options(const struct xctx *x, char *buf, size_t cap);
@@ -109,6 +117,7 @@ struct xp_var {
 	void (*print)(FILE *out, const struct xctx *x);
 };
 extern const char xp_xfs_io_preamble[];
+extern const char xp_xfs_io_ns_preamble[];      /* a namespace scenario's (preambles_ns.c) */
 extern const char xp_fstests_preamble[];
 extern const char xp_fstests_io_helper[];
 extern const char xp_fstests_check_state_helper[];

@@ -70,6 +70,23 @@ static int model_dump(struct xctx *x, uint32_t upto, const char *path)
 	return rc;
 }
 
+/* The namespace (nsnap_text) after the first @upto steps, in a new string. */
+static char *model_namespace(struct xctx *x, uint32_t upto)
+{
+	struct scenario pre = x->run;
+	struct sim_options o = { .crash_bound = 0, .quiet = true, .final_ns = true };
+	struct sim_variant_result r;
+	char err[SCN_ERR_MAX], *ns;
+
+	pre.nr_steps = upto;
+	SIM_ASSERT(sim_run_variant(&pre, x->cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+	ns = r.final_ns;
+	r.final_ns = NULL;
+	SIM_ASSERT(ns != NULL);
+	sim_variant_result_free(&r, pre.nr_steps);
+	return ns;
+}
+
 /* The real (not hypothetical) crash point after @step, or NULL. */
 static const struct cs_point *crash_point(const struct sim_variant_result *r, uint32_t step)
 {
@@ -102,7 +119,7 @@ static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 					 i + 1, st->s_op == SCN_MWRITE ? "stores to" : "loads from");
 		if (e && (st->s_op == SCN_COPY_RANGE || st->s_op == SCN_MSYNC ||
 			  st->s_op == SCN_MUNMAP || (st->s_op == SCN_MWRITE && x->r.steps[i].bytes == 0)) &&
-		    i + 1 < s->nr_steps && orc_in_process(s->steps[i + 1].s_op))
+		    i + 1 < s->nr_steps && orc_step_in_process(&s->steps[i + 1]))
 			return xp_refuse(x, st, "%s (step %u) fails (%s) and xfs_io stops at a "
 					 "command that fails, skipping the rest of its -c commands; "
 					 "end the process after it (close)", scn_op_name(st->s_op),
@@ -117,6 +134,64 @@ static int refuse_outcomes(const struct xctx *x, unsigned *crashes)
 					 "disk; a real ext4 lays blocks out differently, so its "
 					 "outcome cannot be compared", i + 1, x->cfg->opts.disk_blocks);
 		*crashes += xp_is_crash(st->s_op);
+	}
+	return 0;
+}
+
+/* Does path @p name @cur or a directory above it (textually)? */
+static bool names_path(const char *cur, const char *p)
+{
+	size_t n = strlen(p);
+
+	return strncmp(cur, p, n) == 0 && (cur[n] == '\0' || cur[n] == '/');
+}
+
+/* Did step @st (which succeeded) take the name @cur away from its inode? */
+static bool moves_name(const struct scn_step *st, const char *cur)
+{
+	switch (st->s_op) {
+	case SCN_UNLINK: case SCN_RMDIR:
+		return names_path(cur, st->s_path);
+	case SCN_RENAME:
+		return names_path(cur, st->s_path) || names_path(cur, st->s_path2);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Refuse what the namespace script cannot run as the model does: each
+ * xfs_io process opens the current file by the name its open step gave
+ * (/f at first), so an open that fails in the model (whose data steps then
+ * stay on the file before) and a step on the current file after a step
+ * took that name from it (unlink, rmdir, rename of it or of a directory
+ * above it) cannot be compared.  Returns 0, or 2 after the message.
+ */
+static int refuse_ns_outcomes(const struct xctx *x)
+{
+	const struct scenario *s = &x->run;
+	const char *cur = "/f";
+	uint32_t moved = 0;
+
+	for (uint32_t i = 0; x->ns && i < s->nr_steps; i++) {
+		const struct scn_step *st = &s->steps[i];
+		int e = x->r.steps[i].err;
+
+		if (st->s_op == SCN_OPEN && e)
+			return xp_refuse(x, st, "open (step %u) fails (%s) in the model, whose data "
+					 "steps stay on the file before; the script's next xfs_io "
+					 "process would have none", i + 1, strerror(-e));
+		if (st->s_op == SCN_OPEN) {
+			cur = st->s_path;
+			moved = 0;
+		} else if (!e && scn_step_is_namespace(st) && moves_name(st, cur)) {
+			moved = i + 1;
+		} else if (moved && orc_step_in_process(st) && st->s_op != SCN_CLOSE) {
+			return xp_refuse(x, st, "%s (step %u) works on the current file, whose name "
+					 "%s step %u took: the script opens the current file by "
+					 "name in each xfs_io process; open it again first (open "
+					 "PATH)", scn_op_name(st->s_op), i + 1, cur, moved);
+		}
 	}
 	return 0;
 }
@@ -190,6 +265,10 @@ static int read_points(struct xctx *x)
 
 		snprintf(path, sizeof(path), "%s/%s", x->model_dir ? x->model_dir : x->tmp_dir,
 			 p->file);
+		if (x->ns && p->kind != XP_POST) {
+			p->ns = model_namespace(x, p->upto);
+			continue;
+		}
 		if (model_dump(x, p->upto, path) < 0)
 			return 2;
 		digest_file(path, &p->size, p->sha, p->md5);
@@ -221,7 +300,7 @@ int xp_run_model(struct xctx *x)
 		return 2;
 	}
 	x->have_r = true;
-	if ((rc = refuse_outcomes(x, &crashes)))
+	if ((rc = refuse_outcomes(x, &crashes)) || (rc = refuse_ns_outcomes(x)))
 		return rc;
 	plan_points(x, crashes);
 	if ((rc = name_points(x)))

@@ -99,7 +99,7 @@ void xp_io_output(FILE *out, const struct xctx *x, uint32_t first, uint32_t end)
 bool xp_uses_io(const struct xctx *x)
 {
 	for (uint32_t i = 0; i < x->run.nr_steps; i++)
-		if (orc_in_process(x->run.steps[i].s_op) || x->run.steps[i].s_op == SCN_DIO_READ ||
+		if (orc_step_in_process(&x->run.steps[i]) || x->run.steps[i].s_op == SCN_DIO_READ ||
 		    x->run.steps[i].s_op == SCN_CHATTR)
 			return true;
 	return false;

@@ -47,7 +47,7 @@ static long long map_length(const struct scenario *s, uint32_t from)
 {
 	long long len = 1 << 20;
 
-	for (uint32_t i = from; i < s->nr_steps && orc_in_process(s->steps[i].s_op); i++) {
+	for (uint32_t i = from; i < s->nr_steps && orc_step_in_process(&s->steps[i]); i++) {
 		const struct scn_step *st = &s->steps[i];
 		long long end = (long long)(st->s_off + st->s_len + 4095) / 4096 * 4096;
 
@@ -81,9 +81,13 @@ static void emit_flush(struct emitter *e)
 {
 	size_t col = 2;
 
-	if (!e->line[0])
+	if (!e->line[0] && !e->open_step)
 		return;
 	fputs(e->steps, e->out);
+	if (e->open_step)       /* the namespace script's file of the process (open PATH) */
+		xp_emit_use(e->out, &e->s->steps[e->open_step - 1]);
+	if (!e->line[0])        /* the process opens the file and does nothing else */
+		snprintf(e->line, sizeof(e->line), " -c quit");
 	fputs("io", e->out);    /* each format's shell function running xfs_io on the file */
 	for (const char *c = e->line; *c;) {
 		const char *next = strstr(c + 1, " -c ");
@@ -95,6 +99,7 @@ static void emit_flush(struct emitter *e)
 		e->flushed(e, e->first, e->end, e->flush_arg);
 	e->line[0] = e->steps[0] = '\0';
 	e->mapped = false;
+	e->open_step = 0;
 }
 
 /* printf to the end of the string in @buf (of @cap bytes). */
@@ -143,6 +148,11 @@ static void emit_io_step(struct emitter *e, uint32_t i)
 		e->first = i;
 	e->end = i + 1;
 	emit_step_comment(e, i);
+	if (st->s_op == SCN_OPEN) {     /* the first step of its process (orc_as_run) */
+		SIM_ASSERT(!e->line[0] && !e->open_step);
+		e->open_step = i + 1;
+		return;
+	}
 	if (st->s_op == SCN_MMAP || st->s_op == SCN_MUNMAP)
 		e->mapped = st->s_op == SCN_MMAP;
 	if (orc_maps_implicitly(st) && !e->mapped) {
@@ -158,7 +168,7 @@ static void emit_io_step(struct emitter *e, uint32_t i)
 void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg)
 {
 	for (uint32_t i = 0; i < e->s->nr_steps; i++) {
-		if (orc_in_process(e->s->steps[i].s_op)) {
+		if (orc_step_in_process(&e->s->steps[i])) {
 			emit_io_step(e, i);
 			continue;
 		}
@@ -166,6 +176,27 @@ void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg)
 		outside(e, i, arg);
 	}
 	emit_flush(e);
+}
+
+void xp_shell_word(FILE *out, const char *prefix, const char *word)
+{
+	fputc('\'', out);
+	fputs(prefix, out);
+	for (const char *c = word; *c; c++) {
+		if (*c == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*c, out);
+	}
+	fputc('\'', out);
+}
+
+void xp_emit_use(FILE *out, const struct scn_step *st)
+{
+	SIM_ASSERT(st->s_op == SCN_OPEN && st->s_path[0] == '/');
+	fputs("use ", out);
+	xp_shell_word(out, ".", st->s_path);
+	fprintf(out, "%s%s\n", st->s_creat ? " -f" : "", st->s_trunc ? " -t" : "");
 }
 
 /* Every step of @s as "PREFIX[N] text" lines. */

@@ -47,6 +47,7 @@ struct gen {
 	bool delalloc;
 	struct sim_overrides mount;     /* --dioread-nolock and the other mount flags */
 	char kernel[SCN_NAME_MAX];
+	bool ns;                        /* --namespace: gen_ns_one's scenarios */
 };
 
 static const struct { uint32_t bs; enum scn_data_mode data; bool delalloc; } cycle[] = {
@@ -203,17 +204,13 @@ static void g_step(struct prng *r, struct gscn *g)
 	g->nr++;
 }
 
-static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
+/* Scenario @idx's configuration (the cycle, unless flags fix some of it) into @g. */
+static void gen_config(const struct gen *o, uint32_t idx, struct gscn *g)
 {
-	struct gscn *g = sim_zalloc(sizeof(*g));
-	struct scn_step *run;
 	struct sim_overrides ov;
-	struct prng r;
-	char name[SCN_NAME_MAX], desc[512], src[128], err[SCN_ERR_MAX];
-	unsigned want, crashes = 0, nrun, nc;
+	char err[SCN_ERR_MAX];
+	unsigned nc;
 
-	prng_seed(&r, o->seed * UINT64_C(0x100000001b3) + idx);
-	prng_next(&r);
 	g->oc.block_size = o->has_bs ? o->bs : cycle[idx % 10].bs;
 	g->oc.data = o->has_data ? o->data : cycle[idx % 10].data;
 	g->oc.delalloc = o->has_delalloc ? o->delalloc : cycle[idx % 10].delalloc;
@@ -234,7 +231,19 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	snprintf(g->s.name, sizeof(g->s.name), "gen");
 	memset(&ov, 0, sizeof(ov));
 	SIM_ASSERT(sim_resolve_variants(&g->s, &ov, &g->cfg, &nc, err, sizeof(err)) == 0 && nc == 1);
+}
 
+static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
+{
+	struct gscn *g = sim_zalloc(sizeof(*g));
+	struct scn_step *run;
+	struct prng r;
+	char name[SCN_NAME_MAX], desc[512], src[128];
+	unsigned want, crashes = 0, nrun;
+
+	prng_seed(&r, o->seed * UINT64_C(0x100000001b3) + idx);
+	prng_next(&r);
+	gen_config(o, idx, g);
 	want = 4 + (unsigned)prng_below(&r, GEN_STEPS_MAX - 3);
 	while (g->nr < want)
 		g_step(&r, g);
@@ -254,6 +263,142 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 						 .config = &g->oc, .steps = run, .nr_steps = nrun });
 	free(run);
 	free(g);
+}
+
+/*
+ * The namespace campaign (--namespace): a few names over two directories,
+ * /A (made first, never removed) and /B (made, removed and made again), in
+ * the style of ACE's seq-1 and seq-2 workloads: files created, opened and
+ * written, hard links, renames (over existing names too), unlinks, a
+ * symbolic link, fsyncs of files and directories, syncs, commits, crashes.
+ * The script opens the current file by name in each xfs_io process, so
+ * after a step that may take that name away (rename, unlink, rmdir) or a
+ * crash, a data step is preceded by an open of a name under / or /A (under /
+ * alone after a crash, which may have taken /A), which cannot fail (-f
+ * creates it).
+ */
+static const char *const NS_FILES[] = { "/f", "/g", "/A/x", "/A/y", "/B/x" };
+static const char *const NS_OPEN[] = { "/f", "/g", "/A/x", "/A/y" };
+static const char *const NS_DIRS[] = { "/", "/A", "/B" };
+static const int64_t NS_OFFSETS[] = { 0, 0, 1000, 4096, 5000 };
+static const int64_t NS_LENGTHS[] = { 1, 100, 1000, 4096, 5000, 8192 };
+
+struct gns {
+	struct scn_step steps[48];
+	unsigned nr;
+	bool need_open;                 /* the current file's name may be gone */
+	bool crashed;                   /* /A may be gone too: open under / only */
+};
+
+/* A name to open: one under / or /A, under / alone after a crash. */
+static const char *ns_open_name(struct prng *r, const struct gns *g)
+{
+	return NS_OPEN[prng_below(r, g->crashed ? 2 : 4)];
+}
+
+/* Two different names of NS_FILES into @a and @b. */
+static void ns_two(struct prng *r, const char **a, const char **b)
+{
+	unsigned i = (unsigned)prng_below(r, 5), j = (i + 1 + (unsigned)prng_below(r, 4)) % 5;
+
+	*a = NS_FILES[i];
+	*b = NS_FILES[j];
+}
+
+/* A data step (on the current file): after an open when its name may be gone. */
+static void ns_data(struct prng *r, struct gns *g, unsigned k)
+{
+	if (g->need_open)
+		orc_make_step(&g->steps[g->nr++], "open -f %s", ns_open_name(r, g));
+	g->need_open = false;
+	if (k < 220)
+		orc_make_step(&g->steps[g->nr++], "pwrite -S 0x%02x %lld %lld", g_fill(r),
+			      (long long)PICK(r, NS_OFFSETS), (long long)PICK(r, NS_LENGTHS));
+	else if (k < 250)
+		orc_make_step(&g->steps[g->nr++], "truncate %lld", (long long)PICK(r, NS_OFFSETS));
+	else if (k < 310)
+		orc_make_step(&g->steps[g->nr++], "fsync");
+	else if (k < 340)
+		orc_make_step(&g->steps[g->nr++], "fdatasync");
+	else
+		orc_make_step(&g->steps[g->nr++], "sync");
+}
+
+/* One namespace operation, or a commit, close or crash. */
+static void ns_op(struct prng *r, struct gns *g, unsigned k)
+{
+	struct scn_step *st = &g->steps[g->nr++];
+	const char *a, *b;
+
+	ns_two(r, &a, &b);
+	if (k < 420) {
+		orc_make_step(st, "open -f%s %s", prng_below(r, 4) ? "" : " -t", ns_open_name(r, g));
+		g->need_open = false;
+	} else if (k < 480) {
+		orc_make_step(st, "creat %s", a);
+	} else if (k < 560) {
+		orc_make_step(st, "link %s %s", a, b);
+	} else if (k < 680) {
+		orc_make_step(st, "rename %s %s", a, b);
+	} else if (k < 740) {
+		orc_make_step(st, "unlink %s", a);
+	} else if (k < 800) {
+		orc_make_step(st, "%s %s", prng_below(r, 4) ? "fsync" : "fdatasync",
+			      prng_below(r, 3) ? PICK(r, NS_DIRS) : a);
+	} else if (k < 830) {
+		orc_make_step(st, "%s /B", prng_below(r, 2) ? "mkdir" : "rmdir");
+	} else if (k < 850) {
+		orc_make_step(st, "symlink %s /A/l", prng_below(r, 2) ? "x" : "../g");
+	} else if (k < 900) {
+		orc_make_step(st, "commit");
+	} else if (k < 930) {
+		orc_make_step(st, "close");
+	} else {
+		orc_make_step(st, "crash");
+	}
+	if (st->s_op == SCN_RENAME || st->s_op == SCN_UNLINK || st->s_op == SCN_RMDIR ||
+	    st->s_op == SCN_CRASH)
+		g->need_open = true;
+	g->crashed |= st->s_op == SCN_CRASH;
+}
+
+static void gen_ns_one(const struct gen *o, uint32_t idx, FILE *out)
+{
+	struct gscn *c = sim_zalloc(sizeof(*c));
+	struct gns *g = sim_zalloc(sizeof(*g));
+	struct scn_step *run;
+	struct prng r;
+	char name[SCN_NAME_MAX], desc[512], src[128];
+	unsigned want, crashes = 0, nrun;
+
+	prng_seed(&r, (o->seed ^ UINT64_C(0x6e616d6573706163)) * UINT64_C(0x100000001b3) + idx);
+	prng_next(&r);
+	gen_config(o, idx, c);
+	orc_make_step(&g->steps[g->nr++], "mkdir /A");
+	if (prng_below(&r, 2))
+		orc_make_step(&g->steps[g->nr++], "mkdir /B");
+	for (want = 5 + (unsigned)prng_below(&r, 10); want > 0; want--) {
+		unsigned k = (unsigned)prng_below(&r, 1000);
+
+		(k < 380 ? ns_data : ns_op)(&r, g, k);
+	}
+	for (unsigned i = 0; i < g->nr; i++)
+		crashes += g->steps[i].s_op == SCN_CRASH;
+	if (!crashes || (g->steps[g->nr - 1].s_op != SCN_CRASH && prng_below(&r, 2)))
+		orc_make_step(&g->steps[g->nr++], "crash");
+	run = sim_zalloc((6 * (size_t)g->nr + 3) * sizeof(*run));
+	nrun = orc_as_run(g->steps, g->nr, run);
+	snprintf(name, sizeof(name), "gen-ns-%llu-%04u", (unsigned long long)o->seed, idx);
+	snprintf(desc, sizeof(desc), "Random namespace scenario %u of seed %llu (ext4sim gen "
+		 "--namespace), for the real-kernel check: a few names over two directories, "
+		 "a close wherever an xfs_io process ends.", idx, (unsigned long long)o->seed);
+	snprintf(src, sizeof(src), "ext4sim gen --namespace --seed %llu",
+		 (unsigned long long)o->seed);
+	orc_write_yaml(out, &(struct orc_yaml){ .name = name, .description = desc, .source = src,
+						 .config = &c->oc, .steps = run, .nr_steps = nrun });
+	free(run);
+	free(g);
+	free(c);
 }
 
 /* --seed, --count or --out: 0, or 2 after the message. */
@@ -317,6 +462,9 @@ static int gen_args(struct gen *o, int argc, const struct cmd_opt *opts)
 			has_count = has_count || p->id == F_COUNT;
 			rc = gen_campaign_flag(o, p->id, p->val);
 			break;
+		case F_NAMESPACE:
+			o->ns = true;
+			break;
 		case F_BLOCK_SIZE: case F_DATA: case F_KERNEL:
 			rc = gen_config_flag(o, p->id, p->val);
 			break;
@@ -348,13 +496,13 @@ int cmd_gen(int argc, struct cmd_opt *opts)
 		if (!o.out_dir) {
 			if (i)
 				fputs("---\n", stdout);
-			gen_one(&o, i, stdout);
+			(o.ns ? gen_ns_one : gen_one)(&o, i, stdout);
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/gen-%llu-%04u.yaml", o.out_dir,
+		snprintf(path, sizeof(path), "%s/gen-%s%llu-%04u.yaml", o.out_dir, o.ns ? "ns-" : "",
 			 (unsigned long long)o.seed, i);
 		if (outfile_open(&f, path, false, err, sizeof(err)) == 0) {
-			gen_one(&o, i, f.f);
+			(o.ns ? gen_ns_one : gen_one)(&o, i, f.f);
 			if (outfile_commit(&f, err, sizeof(err)) == 0)
 				continue;
 		}

@@ -333,6 +333,11 @@ bool orc_in_process(enum scn_op op)
 	}
 }
 
+bool orc_step_in_process(const struct scn_step *st)
+{
+	return orc_in_process(st->s_op) && (st->s_op == SCN_OPEN || !scn_step_is_namespace(st));
+}
+
 static bool is_wait_all(const struct scn_step *st)
 {
 	return st->s_op == SCN_SYNC_RANGE && st->s_sr_flag == 'a' && st->s_off == 0 &&
@@ -360,14 +365,16 @@ unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out)
 	for (unsigned i = 0; i < n; i++) {
 		const struct scn_step *st = &in[i];
 
-		if (!orc_in_process(st->s_op) && st->s_op != SCN_CLOSE && open) {
+		/* an open starts a process of its own: the one before it ends there */
+		if ((!orc_step_in_process(st) || st->s_op == SCN_OPEN) && st->s_op != SCN_CLOSE &&
+		    open) {
 			orc_make_step(&out[k++], "close");
 			close_after(in, n, i, out, &k, &da_close);
 		}
 		out[k++] = *st;
 		if (st->s_op == SCN_CLOSE)
 			close_after(in, n, i + 1, out, &k, &da_close);
-		open = orc_in_process(st->s_op);
+		open = orc_step_in_process(st);
 		if (st->s_op == SCN_TRUNCATE && st->s_len == 0)
 			da_close = true;        /* EXT4_STATE_DA_ALLOC_CLOSE */
 		/* a write sync_range -w starts completes at once on a real device */

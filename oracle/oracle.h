@@ -47,6 +47,13 @@ bool orc_maps_implicitly(const struct scn_step *st);
  * share a process with the file. */
 bool orc_in_process(enum scn_op op);
 /*
+ * Does step @st run inside an xfs_io process on the current file?  As
+ * orc_in_process, and a namespace step does not (mkdir, link, rename, ...,
+ * fsync PATH: a command of the script's own, outside any process), but for
+ * open, which starts the process on the file it names.
+ */
+bool orc_step_in_process(const struct scn_step *st);
+/*
  * The steps "as run" on a real ext4.  A close is inserted before an evict,
  * chattr, remount, commit or crash, and at the end, wherever an xfs_io
  * process is open (and before a dio_read): the process ends there, and closing the file is not free
@@ -54,7 +61,9 @@ bool orc_in_process(enum scn_op op);
  * stay in flight on a real device, which completes it (and its unwritten
  * conversion) at once: so sync_range -w OFF LEN is followed by sync_range -a
  * OFF LEN, and a close after a truncate to 0 (which may start writeback) by
- * sync_range -a 0 0 and another close.  @out has room for 6 * @n + 3 steps;
+ * sync_range -a 0 0 and another close.  A namespace step ends the process
+ * before it (orc_step_in_process), and so does an open, which starts the
+ * next one on its file.  @out has room for 6 * @n + 3 steps;
  * returns how many it holds.  Applied to its own output it changes nothing.
  */
 unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out);

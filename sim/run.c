@@ -998,6 +998,34 @@ static void trace_violations(FILE *trace, const struct world *w, uint32_t from)
 }
 
 /*
+ * The namespace of @fs as a reader sees it after the last step (ext4_ns_read
+ * of the in-core file system), as nsnap_text's lines in a new string.
+ */
+static char *final_namespace(struct ext4_fs *fs)
+{
+	struct nsnap s;
+	size_t cap;
+	char *text;
+
+	SIM_ASSERT(ext4_ns_read(fs, &s) == 0);
+	cap = 64 + (size_t)s.ns_nr * (NSNAP_PATH_MAX + NSNAP_TARGET_MAX + 96);
+	text = sim_zalloc(cap);
+	nsnap_text(&s, text, cap);
+	nsnap_free(&s);
+	return text;
+}
+
+/* What the options ask of the state after the last step: its content, its namespace. */
+static void capture_final(struct world *w, const struct sim_options *o,
+			  struct sim_variant_result *r)
+{
+	if (o && (o->final_digest || o->final_bytes))
+		sim_content_capture(&w->fs, o->final_bytes, &r->final_content);
+	if (o && o->final_ns)
+		r->final_ns = final_namespace(&w->fs);
+}
+
+/*
  * run --image: the device as a clean unmount (ext4_put_super, as umount(8)
  * does) leaves it after the last step, written to @path (sim/blkimage.h).  The
  * unmount is not part of the run: its events are not recorded and its
@@ -1110,8 +1138,7 @@ int sim_run_variant(const struct scenario *s, const struct sim_variant_cfg *cfg,
 	r->final_size = w.fs.inode->i_size;
 	r->final_disksize = w.fs.inode->i_disksize;
 	ret = dump_path ? sim_dump_file(&w.fs, dump_path, err, errlen) : 0;
-	if (o && (o->final_digest || o->final_bytes))
-		sim_content_capture(&w.fs, o->final_bytes, &r->final_content);
+	capture_final(&w, o, r);
 	if (o && o->image && ret == 0)
 		ret = world_write_image(&w, o->image, o->max_image_bytes, trace, err, errlen);
 	else
@@ -1136,6 +1163,7 @@ void sim_variant_result_free(struct sim_variant_result *r, unsigned nr_steps)
 	chk_destroy(&r->chk);
 	ev_log_free(&r->events);
 	sim_content_free(&r->final_content);
+	free(r->final_ns);
 	memset(r, 0, sizeof(*r));
 }
 

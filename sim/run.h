@@ -65,6 +65,7 @@ struct sim_options {
 	bool has_keep;
 	bool final_digest;              /* the final content's SHA-256 (final_content.sha256) */
 	bool final_bytes;               /* and its pages, to show differing bytes (content.h) */
+	bool final_ns;                  /* the final namespace (final_ns) */
 	int64_t max_bytes;              /* bytes the steps may write and read; 0: the default */
 	uint8_t checker_log;            /* enum chk_log_mode (--checker-log) */
 	struct cp_memo *crash_memo;     /* crash points' results to share (explore), or NULL */
@@ -130,6 +131,8 @@ struct sim_variant_result {
 	bool show_notes;                /* --notes: print informational notes not counted */
 	struct ext4_layout lay;         /* the file system's layout, to name blocks */
 	struct sim_content final_content;       /* with final_digest or final_bytes */
+	char *final_ns;                 /* with final_ns: the namespace after the last step
+					 * as a reader sees it (nsnap_text) */
 };
 
 /* How @o judges a run (its crash_everywhere, crash_bound and fail_on). */

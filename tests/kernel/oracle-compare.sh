@@ -5,7 +5,9 @@
 #   oracle_compare SCRIPT KERNEL_OUT [SAVE_DIR MODEL_DIR]
 #
 # KERNEL_OUT holds the script's output: "pre N size S sha256 H", "post N size S sha256 H",
-# "final size S sha256 H".  Before a crash and at the end, size and SHA-256 must be the
+# "final size S sha256 H"; a namespace scenario's script prints the tree instead, "pre N ns
+# LINE" (nsnap_text's lines) per name, and "post N fsck RC" after each recovery, compared
+# with the model's "# model: ns ..." lines: inode numbers only as sharing, e2fsck clean.  Before a crash and at the end, size and SHA-256 must be the
 # model's; after a crash, the kernel's state must be one of the states the model lists
 # for that crash point.  With SAVE_DIR (the kernel's bytes, as the script kept them) and
 # MODEL_DIR (the model's, from export --model-dir) a difference also names the first
@@ -15,6 +17,57 @@
 #   oc_post, oc_post_ok   crash points, where the kernel's state is a listed one
 #   oc_states             states the model listed, summed over the crash points
 #   oc_report             what disagreed, two-space indented lines
+
+# oc_ns_canon: a namespace's lines (nsnap_text's) on stdin as they are compared: the
+# names' lines only (the unreachable and orphan lines left to e2fsck), each inode number
+# replaced by its rank among the inodes in order of first appearance (numbers only as
+# sharing: which names are hard links of one inode)
+oc_ns_canon() {
+	awk '$1 ~ /^\// && $3 == "ino" { if (!($4 in m)) m[$4] = ++n; $4 = "#" m[$4]; print }'
+}
+
+# oc_ns_point WHAT: a namespace scenario's point before a crash or at the end, where
+# the kernel's tree must be the model's
+oc_ns_point() {
+	local what=$1 k m
+	oc_pre=$((oc_pre + 1))
+	k=$(printf '%s' "${oc_kns[$what]:-}" | oc_ns_canon)
+	m=$(printf '%s' "${oc_mns[$what]:-}" | oc_ns_canon)
+	if [ -n "$k" ] && [ "$k" = "$m" ]; then
+		oc_pre_ok=$((oc_pre_ok + 1))
+		return
+	fi
+	oc_ok=0
+	oc_report+="  $what: the kernel's namespace is not the model's (- kernel, + model):"$'\n'
+	oc_report+=$(diff <(printf '%s\n' "$k") <(printf '%s\n' "$m") | grep '^[<>]' |
+		sed 's/^</      -/; s/^>/      +/')$'\n'
+}
+
+# oc_ns_post_point N STATES REST: a namespace scenario's crash point: the kernel's tree
+# after recovery must be one the model lists, and e2fsck -fn must have found nothing
+oc_ns_post_point() {
+	local n=$1 states=$2 rest2=$3 k j found=0 fsck
+	oc_post=$((oc_post + 1))
+	oc_states=$((oc_states + states))
+	k=$(printf '%s' "${oc_kns[post $n]:-}" | oc_ns_canon)
+	for ((j = 1; j <= states && !found; j++)); do
+		[ "$k" = "$(printf '%s' "${oc_mns[post $n state $j]:-}" | oc_ns_canon)" ] && found=1
+	done
+	fsck=${oc_kfsck[$n]:-?}
+	if [ -n "$k" ] && [ $found = 1 ] && [ "$fsck" = 0 ]; then
+		oc_post_ok=$((oc_post_ok + 1))
+		return
+	fi
+	oc_ok=0
+	[ "$fsck" = 0 ] || oc_report+="  post $n: e2fsck -fn after the kernel's recovery exited $fsck"$'\n'
+	[ $found = 1 ] && [ -n "$k" ] && return
+	oc_report+="  post $n: the kernel's namespace is not one of the $states state(s) the model lists ($rest2):"$'\n'
+	oc_report+=$(printf '%s\n' "$k" | sed 's/^/      kernel: /')$'\n'
+	for ((j = 1; j <= states; j++)); do
+		oc_report+=$(printf '%s' "${oc_mns[post $n state $j]:-}" | oc_ns_canon |
+			sed "s/^/      model state $j: /")$'\n'
+	done
+}
 
 oc_hexbyte() { printf '0x%02x' "$((8#$1))"; }
 
@@ -37,8 +90,17 @@ oc_read_kernel() {
 	local -a w
 	local line key
 	oc_kline=()
+	oc_kns=() oc_kfsck=()
 	while IFS= read -r line; do
 		read -r -a w <<< "$line"
+		if [ "${w[0]:-}" = final ] && [ "${w[1]:-}" = ns ]; then
+			oc_kns[final]+="${line#final ns }"$'\n'
+			continue
+		fi
+		case "${w[0]:-} ${w[2]:-}" in
+		"pre ns"|"post ns") oc_kns[${w[0]} ${w[1]}]+="${line#* ns }"$'\n'; continue ;;
+		"post fsck") oc_kfsck[${w[1]}]=${w[3]:-?}; continue ;;
+		esac
 		case ${w[0]:-} in
 		final) key=final; [ "${w[1]:-}" = size ] || continue ;;
 		pre|post) key="${w[0]} ${w[1]:-}"; [ "${w[2]:-}" = size ] || continue ;;
@@ -54,10 +116,19 @@ oc_read_kernel() {
 oc_read_model() {
 	local -a w
 	local line
-	oc_points=() oc_listed=() oc_cont=()
+	oc_points=() oc_listed=() oc_cont=() oc_mns=() oc_ns=0
 	while IFS= read -r line; do
 		[ "${line#"# model: "}" != "$line" ] || continue
 		read -r -a w <<< "$line"
+		if [ "${w[2]}" = ns ]; then     # "# model: ns pre N LINE", "ns final LINE", "ns post N state J LINE"
+			oc_ns=1
+			case ${w[3]} in
+			final) oc_mns[final]+="${line#"# model: ns final "}"$'\n' ;;
+			pre) oc_mns[pre ${w[4]}]+="${line#"# model: ns pre ${w[4]} "}"$'\n' ;;
+			post) oc_mns[post ${w[4]} state ${w[6]}]+="${line#"# model: ns post ${w[4]} state ${w[6]} "}"$'\n' ;;
+			esac
+			continue
+		fi
 		case "${w[2]} ${w[4]:-}" in
 		"pre "*|"final "*|"post states") oc_points+=("${line#"# model: "}") ;;
 		"post state") [ "${w[5]:-}" = size ] && oc_listed[${w[3]}]+=" ${w[6]:-}:${w[8]:-}" ;;
@@ -124,7 +195,7 @@ oc_post_point() {
 oracle_compare() {
 	local -a w
 	local p
-	declare -gA oc_kline oc_listed oc_cont
+	declare -gA oc_kline oc_listed oc_cont oc_kns oc_kfsck oc_mns
 	oc_save=${3:-} oc_mdir=${4:-}
 	oc_ok=1 oc_pre=0 oc_pre_ok=0 oc_post=0 oc_post_ok=0 oc_states=0 oc_report=""
 	oc_read_kernel "$2"
@@ -132,9 +203,12 @@ oracle_compare() {
 	for p in "${oc_points[@]}"; do
 		read -r -a w <<< "$p"
 		case ${w[0]} in
-		final) oc_pre_point final "${w[2]:-}" "${w[4]:-}" ;;
-		pre) oc_pre_point "pre ${w[1]}" "${w[3]:-}" "${w[5]:-}" ;;
-		post) oc_post_point "${w[1]}" "${w[3]:-}" "${p#post "${w[1]}" states }" ;;
+		final) [ "${w[1]:-}" = namespace ] && { oc_ns_point final; continue; }
+			oc_pre_point final "${w[2]:-}" "${w[4]:-}" ;;
+		pre) [ "${w[2]:-}" = namespace ] && { oc_ns_point "pre ${w[1]}"; continue; }
+			oc_pre_point "pre ${w[1]}" "${w[3]:-}" "${w[5]:-}" ;;
+		post) [ $oc_ns = 1 ] && { oc_ns_post_point "${w[1]}" "${w[3]:-}" "${p#post "${w[1]}" states }"; continue; }
+			oc_post_point "${w[1]}" "${w[3]:-}" "${p#post "${w[1]}" states }" ;;
 		esac
 	done
 }

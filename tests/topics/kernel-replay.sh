@@ -4,7 +4,8 @@
 #     ground-truth-*.txt) replayed in one process each by $build/tests/replay: every recorded point compared byte for byte,
 #     one count per record, and every post-crash state one of those crashstates lists,
 #     one count per postN record; a corpus copy with one record changed must fail once;
-#   - the recorded kernel-check campaigns (this machine's kernel, Debian's 5.10 to 7.2),
+#   - the recorded kernel-check campaigns (this machine's kernel, Debian's 5.10 to 7.2, and
+#     the namespace campaign of gen --namespace with its known disagreements, NAME.known),
 #     one count per scenario (tests/kernel/kernel-check-replay.sh);
 #   - the toggles and the model fixes the kernels told apart: the file after the crash is
 #     what the kernel showed.
@@ -37,9 +38,21 @@ spawn wrong-size "$replay" compare -x "$sim" tests/kernel/cases.txt "$tmp/wrong-
 spawn wrong-byte "$replay" membership -x "$sim" tests/kernel/cases.txt "$tmp/wrong-byte.txt"
 campaigns=(tests/kernel/kernel-check-*.txt)
 for truth in "${campaigns[@]}"; do
-	spawn "${truth##*/}" tests/kernel/kernel-check-replay.sh -b "$build" -t "$truth"
+	# a campaign's known disagreements (the model's bugs it found) beside it, NAME.known
+	known=()
+	[ ! -r "${truth%.txt}.known" ] || known=(-x "${truth%.txt}.known")
+	spawn "${truth##*/}" tests/kernel/kernel-check-replay.sh -b "$build" -t "$truth" "${known[@]}"
 done
 spawn wrong-campaign tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/wrong-campaign.txt"
+# the namespace campaign's known disagreements: two of its scenarios, one the model agrees
+# with (0000), one a known disagreement (0021); the list must name exactly the second
+ns=tests/kernel/kernel-check-ns-6.18.txt
+grep -E '^#|^gen-ns-20261202-00(00|21) ' "$ns" > "$tmp/ns-two.txt"
+echo "gen-ns-20261202-0021  # new-fdatasync" > "$tmp/ns-known.txt"
+printf '%s\n' "gen-ns-20261202-0000  # not one" "gen-ns-20261202-0021" > "$tmp/ns-known-extra.txt"
+spawn ns-known tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-two.txt" -x "$tmp/ns-known.txt"
+spawn ns-unlisted tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-two.txt"
+spawn ns-listed-agrees tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-two.txt" -x "$tmp/ns-known-extra.txt"
 
 for corpus in "${corpora[@]}"; do
 	collect "compare-$corpus"
@@ -69,6 +82,17 @@ for truth in "${campaigns[@]}"; do
 done
 collect wrong-campaign
 check kernel-check-fails-on-a-wrong-sha '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ]'
+collect ns-known
+check kernel-check-ns-known-passes '[ "$rc" = 0 ] && [ "$(tail -1 "$out")" = "kernel-check replay: 2 passed, 0 failed" ] &&
+	grep -q "^kernel-check replay: 1 of the passed are known disagreements" "$out"'
+collect ns-unlisted
+check kernel-check-ns-disagreement-fails '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL gen-ns-20261202-0021: the model disagrees" "$out")" = 1 ] &&
+	grep -q "^  post 1: the kernel.s namespace is not one of the 1 state(s) the model lists" "$out" &&
+	[ "$(tail -1 "$out")" = "kernel-check replay: 1 passed, 1 failed" ]'
+collect ns-listed-agrees
+check kernel-check-ns-listed-agreement-fails '[ "$rc" = 1 ] &&
+	grep -q "^FAIL gen-ns-20261202-0000: listed in .* as a known disagreement, but the model now agrees" "$out" &&
+	[ "$(tail -1 "$out")" = "kernel-check replay: 1 passed, 1 failed" ]'
 
 # the toggles the Debian kernels under qemu told apart: each variant's file after the crash
 # is what the kernel of that side showed (6.1.192 before, 6.12.117 or 6.18 after)

@@ -1,0 +1,159 @@
+/*
+ * preambles_ns.c - the shell text that opens the xfs_io script of a
+ * namespace scenario (docs/real-kernel.md, "Namespace scenarios"): the
+ * header, the usage and the shell functions that run the namespace steps
+ * with their own system calls (perl's mkdir, rmdir, link, unlink,
+ * symlink, open, and renameat2 by its system call number), fsync a path
+ * (xfs_io -r), and read the whole tree at each point in the form of
+ * lib/nsnap.h's nsnap_text, its content hash computed the same way.
+ */
+#include "export.h"
+
+/*
+ * The tree under the mount point as nsnap_text's lines: every name with its
+ * type, inode, link count, size and content hash (the MD5 of the content's
+ * runs of one byte, each as its length in 8 bytes little-endian and the
+ * byte; a directory's 0), sorted by path bytewise; the commit file left out.
+ */
+#define NS_LIST_PERL \
+	"use strict; use Digest::MD5; my $root = shift; my @out;\n" \
+	"sub h { my ($fh) = @_; my $m = Digest::MD5->new; my ($n, $b) = (0, -1);\n" \
+	"  local $/ = \\65536;\n" \
+	"  while (defined(my $buf = <$fh>)) {\n" \
+	"    while ($buf =~ /\\G((.)\\2*)/sg) { my ($l, $c) = (length $1, ord $2);\n" \
+	"      if ($c == $b) { $n += $l } else { $m->add(pack(\"Q<C\", $n, $b)) if $n; ($n, $b) = ($l, $c) } } }\n" \
+	"  $m->add(pack(\"Q<C\", $n, $b)) if $n;\n" \
+	"  return sprintf(\"%016x%016x\", unpack(\"Q<Q<\", $m->digest)); }\n" \
+	"sub walk { my ($rel) = @_; my $p = $root . $rel; my $name = $rel eq \"\" ? \"/\" : $rel;\n" \
+	"  my @st = lstat($p) or die \"lstat $p: $!\\n\"; my $d = \"ino $st[1] nlink $st[3] size $st[7]\";\n" \
+	"  if (-l _) { my $t = readlink($p); open(my $fh, \"<\", \\$t) or die;\n" \
+	"    push @out, \"$name lnk $d \" . h($fh) . \" -> $t\"; }\n" \
+	"  elsif (-d _) { push @out, \"$name dir $d \" . (\"0\" x 32);\n" \
+	"    opendir(my $dh, $p) or die \"opendir $p: $!\\n\";\n" \
+	"    for my $e (sort readdir $dh) { next if $e eq \".\" || $e eq \"..\";\n" \
+	"      next if $rel eq \"\" && $e eq \"ext4sim-commit\"; walk(\"$rel/$e\"); } }\n" \
+	"  else { open(my $fh, \"<:raw\", $p) or die \"open $p: $!\\n\";\n" \
+	"    push @out, \"$name reg $d \" . h($fh); } }\n" \
+	"walk(\"\"); print \"$_\\n\" for sort @out;\n"
+
+/* One namespace step by its system call; a failure is printed (the errno is the step's result). */
+#define NS_OP_PERL \
+	"my ($op, $a, $b, $fl) = @ARGV; my $ok;\n" \
+	"if ($op eq \"creat\") { $ok = open(my $f, \">\", $a); close($f) if $ok }\n" \
+	"elsif ($op eq \"mkdir\") { $ok = mkdir($a) } elsif ($op eq \"rmdir\") { $ok = rmdir($a) }\n" \
+	"elsif ($op eq \"unlink\") { $ok = unlink($a) } elsif ($op eq \"link\") { $ok = link($a, $b) }\n" \
+	"elsif ($op eq \"symlink\") { $ok = symlink($a, $b) }\n" \
+	"elsif ($op eq \"rename\") { $ok = syscall(316, -100, $a, -100, $b, $fl + 0) == 0 }\n" \
+	"else { die \"nsop: $op?\\n\" }\n" \
+	"print \"$op @ARGV[1..$#ARGV]: $!\\n\" unless $ok;\n"
+
+/*
+ * The namespace script up to its first step.  Keys: name, path,
+ * block_size, options, config, mapping, steps, model, as the one-file
+ * script's.
+ */
+const char xp_xfs_io_ns_preamble[] =
+	"#!/bin/bash\n"
+	"# @{name}: ext4sim scenario @{name}, exported to run on a real ext4\n"
+	"# (@{path}).\n"
+	"@{config}"
+	"#\n"
+	"# usage: @{name}.sh MOUNTPOINT [SAVE_DIR]\n"
+	"#\n"
+	"# MOUNTPOINT is a mounted ext4 with @{block_size}-byte blocks, mounted with\n"
+	"#   -o @{options}\n"
+	"# (the remounts use these options; EXT4SIM_MOUNT_OPTIONS overrides them).\n"
+	"# Run as root, on x86-64 (renameat2 by its number).  The script creates\n"
+	"# MOUNTPOINT/f, empty and synced (and MOUNTPOINT/ext4sim-commit, whose fsync\n"
+	"# stands for the model's commit), runs the steps (xfs_io on the current file,\n"
+	"# perl for each namespace step's system call, xfs_io -r for fsync PATH) and\n"
+	"# prints the namespace as a reader sees it, one \"WHAT ns PATH TYPE ino I nlink\n"
+	"# N size S HASH\" line per name (ext4sim-commit left out), before each crash\n"
+	"# (\"pre N\"), after its shutdown and remount (\"post N\", then \"post N fsck RC\",\n"
+	"# e2fsck -fn's exit status after an unmount) and at the end (\"final\").  With\n"
+	"# SAVE_DIR each point's listing is kept there (pre1.ns, ...), with the\n"
+	"# commands' output (xfs_io.log).\n"
+	"#\n"
+	"@{mapping}"
+	"#\n"
+	"# The steps as run (the model's step numbers):\n"
+	"@{steps}"
+	"#\n"
+	"# What the model predicts (state: a state the model lists for the crash point):\n"
+	"@{model}"
+	"set -u\n"
+	"export LC_ALL=C\n"
+	"die() { echo \"@{name}: $*\" >&2; exit 2; }\n"
+	"[ $# -ge 1 ] && [ $# -le 2 ] || die \"usage: $0 MOUNTPOINT [SAVE_DIR]\"\n"
+	"MNT=$1\n"
+	"SAVE=${2:-}\n"
+	"OPTS=${EXT4SIM_MOUNT_OPTIONS:-@{options}}\n"
+	"LOG=/dev/null\n"
+	"[ \"$(id -u)\" = 0 ] || die \"must run as root (shutdown, mount, drop_caches)\"\n"
+	"for t in xfs_io findmnt stat perl e2fsck mount umount; do\n"
+	"\tcommand -v $t > /dev/null || die \"missing tool: $t\"\n"
+	"done\n"
+	"DEV=$(findmnt -n -o SOURCE --mountpoint \"$MNT\") || die \"$MNT is not a mount point\"\n"
+	"[ \"$(findmnt -n -o FSTYPE --mountpoint \"$MNT\")\" = ext4 ] || die \"$MNT is not ext4\"\n"
+	"[ \"$(stat -f -c %S \"$MNT\")\" = @{block_size} ] ||\n"
+	"\tdie \"$MNT has $(stat -f -c %S \"$MNT\")-byte blocks; the scenario needs @{block_size}\"\n"
+	"if [ -n \"$SAVE\" ]; then\n"
+	"\tmkdir -p \"$SAVE\" || die \"cannot create $SAVE\"\n"
+	"\tLOG=$SAVE/xfs_io.log\n"
+	"\t: > \"$LOG\"\n"
+	"fi\n"
+	"NS_LIST='" NS_LIST_PERL "'\n"
+	"NS_OP='" NS_OP_PERL "'\n"
+	"\n"
+	"# the current file (open PATH names it) and the flags of its next opening\n"
+	"CUR=./f\n"
+	"OFL=()\n"
+	"use() { CUR=$1; shift; OFL=(\"$@\"); }\n"
+	"# one xfs_io process on the current file, from the mount point\n"
+	"io() {\n"
+	"\tlocal rc=0\n"
+	"\t(cd \"$MNT\" && exec xfs_io \"${OFL[@]}\" \"$@\" \"$CUR\") >> \"$LOG\" 2>&1 || rc=$?\n"
+	"\tOFL=()\n"
+	"\t[ $rc -lt 128 ] || echo \"@{name}: xfs_io $* ended by signal $((rc - 128))\" >&2\n"
+	"}\n"
+	"# a namespace step: its system call, from the mount point; a failure is its result\n"
+	"nsop() { (cd \"$MNT\" && perl -e \"$NS_OP\" -- \"$@\") >> \"$LOG\" 2>&1; }\n"
+	"# fsync or fdatasync of a path (a directory too): open read-only, sync, close\n"
+	"fsync_path() { (cd \"$MNT\" && xfs_io -r -c \"$1\" \"$2\") >> \"$LOG\" 2>&1; }\n"
+	"# the namespace as a reader sees it, one line per name\n"
+	"point() {\n"
+	"\tlocal l\n"
+	"\tl=$(perl -e \"$NS_LIST\" \"$MNT\") || die \"$1: cannot read the namespace\"\n"
+	"\t[ -z \"$SAVE\" ] || printf '%s\\n' \"$l\" > \"$SAVE/$2.ns\"\n"
+	"\tprintf '%s\\n' \"$l\" | while IFS= read -r e; do echo \"$1 ns $e\"; done\n"
+	"}\n"
+	"remount() {\n"
+	"\tumount \"$MNT\" || die \"umount failed\"\n"
+	"\tmount -t ext4 -o \"$OPTS\" \"$DEV\" \"$MNT\" || die \"mount -o $OPTS $DEV failed\"\n"
+	"}\n"
+	"# e2fsck -fn of the recovered file system, unmounted, then mounted again\n"
+	"fsck_point() {\n"
+	"\tlocal rc=0\n"
+	"\tumount \"$MNT\" || die \"umount failed\"\n"
+	"\te2fsck -fn \"$DEV\" >> \"$LOG\" 2>&1 || rc=$?\n"
+	"\techo \"$1 fsck $rc\"\n"
+	"\tmount -t ext4 -o \"$OPTS\" \"$DEV\" \"$MNT\" || die \"mount -o $OPTS $DEV failed\"\n"
+	"}\n"
+	"# shutdown without a log flush, unmount, mount (journal recovery, orphan cleanup)\n"
+	"crash() {\n"
+	"\txfs_io -x -r -c shutdown \"$MNT\" >> \"$LOG\" 2>&1 || die \"shutdown failed\"\n"
+	"\tremount\n"
+	"}\n"
+	"# a commit of the running transaction and nothing else: a timestamp change of\n"
+	"# another file and its fsync\n"
+	"commit() {\n"
+	"\txfs_io -c 'utimes 0 0 0 0' -c fsync \"$MNT/ext4sim-commit\" >> \"$LOG\" 2>&1 ||\n"
+	"\t\tdie \"commit failed\"\n"
+	"}\n"
+	"# clean page cache only: nothing is written back\n"
+	"drop_caches() { echo 1 > /proc/sys/vm/drop_caches || die \"drop_caches failed\"; }\n"
+	"\n"
+	"rm -f \"$MNT/f\" \"$MNT/ext4sim-commit\"\n"
+	": > \"$MNT/f\" && : > \"$MNT/ext4sim-commit\" || die \"cannot create f in $MNT\"\n"
+	"sync\n"
+	"\n";
