@@ -661,11 +661,21 @@ static int pblk_cmp(const void *a, const void *b)
 	return x->es_pblk < y->es_pblk ? -1 : x->es_pblk > y->es_pblk;
 }
 
+/* Does an in-core inode before the @k-th name the @k-th's xattr block (a shared block)? */
+static bool acl_listed(const struct ext4_fs *fs, uint32_t k)
+{
+	for (uint32_t i = 0; i < k; i++)
+		if (fs->s_inodes[i]->i_file_acl == fs->s_inodes[k]->i_file_acl)
+			return true;
+	return false;
+}
+
 /* No block owned twice; owned blocks marked used; no used block unowned. */
 /*
  * The written and unwritten extents of every in-core inode (*@n of them, a
  * new array), but the directories mke2fs made: their blocks are the
- * layout's (ROLE_ROOT_DIR, ROLE_LOST_FOUND), counted with its metadata.
+ * layout's (ROLE_ROOT_DIR, ROLE_LOST_FOUND), counted with its metadata;
+ * and each xattr block an in-core inode names (i_file_acl), once.
  */
 static struct extent_status *owned_extents(const struct ext4_fs *fs, uint32_t *n)
 {
@@ -673,12 +683,16 @@ static struct extent_status *owned_extents(const struct ext4_fs *fs, uint32_t *n
 	struct extent_status *ex;
 
 	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
-		cap += fs->s_inodes[k]->i_es.es_nr;
+		cap += fs->s_inodes[k]->i_es.es_nr + 1;
 	ex = sim_zalloc(cap * sizeof(*ex));
 	*n = 0;
 	for (uint32_t k = 0; k < fs->s_nr_inodes; k++) {
 		const struct ext4_es_tree *t = &fs->s_inodes[k]->i_es;
 
+		if (fs->s_inodes[k]->i_file_acl && !acl_listed(fs, k))
+			ex[(*n)++] = (struct extent_status){ .es_pblk =
+				(uint32_t)fs->s_inodes[k]->i_file_acl, .es_len = 1,
+				.es_state = ES_WRITTEN };
 		if (fs->s_inodes[k]->i_ino == EXT4_ROOT_INO ||
 		    fs->s_inodes[k]->i_ino == EXT4_LOST_FOUND_INO)
 			continue;

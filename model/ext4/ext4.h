@@ -161,6 +161,7 @@ struct ext4_inode_info {
 	int64_t i_size;                 /* VFS size (i_size_read) */
 	int64_t i_disksize;             /* what the raw inode gets */
 	uint32_t i_flags;
+	uint64_t i_file_acl;             /* the xattr block (namei/xattr.c), or 0 */
 	uint32_t i_sync_tid;
 	uint32_t i_datasync_tid;
 	bool i_orphan;                  /* on the orphan list (s_last_orphan names it) */
@@ -267,7 +268,7 @@ struct ext4_map_blocks {
 };
 
 /* jbd2 handle types (EXT4_HT_*) */
-enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_DIR };
+enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_DIR, HT_XATTR };
 
 /*
  * ext4_inode_journal_mode() for the current inode: a directory's or a
