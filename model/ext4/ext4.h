@@ -427,6 +427,8 @@ uint32_t ext4_ext_meta_blocks(const struct ext4_fs *fs);
 bool ext4_ext_is_leaf(const struct ext4_fs *fs, uint32_t blk);
 /* Is @blk a block of an in-core directory or slow symbolic link (metadata, journaled)? */
 bool ext4_is_dir_block(const struct ext4_fs *fs, uint32_t blk);
+/* Does an in-core inode name @blk as its xattr block (i_file_acl)? */
+bool ext4_is_xattr_block(const struct ext4_fs *fs, uint32_t blk);
 /* Parse an extent root or block's entries (depth 0: extents into the block map). */
 int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bool insert,
 			struct jbd2_extent *map, uint32_t *nr_map, uint32_t cap_map);

@@ -9,7 +9,8 @@
  * inode's extra space, one that does not fit there in the xattr block
  * (i_file_acl, one block in i_blocks), a value grown out of the inode moved
  * to the block and out of the inode; the last attribute of the block
- * removed frees the block, as does the inode's eviction.  The errors the
+ * removed frees the block, as does the inode's eviction; the block is
+ * metadata (journaled, named "xattr block").  The errors the
  * kernel returns: ENODATA, EOPNOTSUPP, EINVAL, ERANGE, ENOSPC, ENOENT,
  * each leaving the attributes as they were.
  */
@@ -128,6 +129,9 @@ static void test_xattr__inode_then_block(void **state)
 		assert_true(xp[2].xp_in_block && xp[3].xp_in_block);
 		acl = ext4_ilookup(&w->fs, ino)->i_file_acl;
 		assert_true(acl != 0);
+		assert_true(ext4_is_meta_block(&w->fs, (uint32_t)acl));        /* journaled */
+		assert_false(ext4_is_data_block(&w->fs, (uint32_t)acl));
+		assert_string_equal(ext4_block_role_fs(&w->fs, (uint32_t)acl), "xattr block");
 		copy_values(xp, n, vals);
 		fx_world_unmount(w);
 		r = e2ref_open_ok(w->bd);
