@@ -89,10 +89,12 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		"still on the orphan list): its blocks leaked" },
 	[INV_NS_FILE_FSYNC] = { "ns_file_fsync", false, "after crash + recovery",
 		"a file fsynced or fdatasynced (or present at a sync) and not changed since "
-		"holds that size and those bytes under every name that reached it then and "
-		"that no later operation changed",
+		"holds that size and those bytes (after an fsync or a sync, those extended "
+		"attributes too, unless set or removed since) under every name that reached it "
+		"then and that no later operation changed",
 		"a file that an fsync, fdatasync or sync had made durable came back after the "
-		"crash with another size or other bytes under one of its names" },
+		"crash with another size, other bytes or other extended attributes under one of "
+		"its names" },
 	[INV_NS_DIR_FSYNC] = { "ns_dir_fsync", false, "after crash + recovery",
 		"a directory fsynced holds exactly the entries it had then (each naming the "
 		"same inode), but for the names a later operation changed",
