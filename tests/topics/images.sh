@@ -3,7 +3,8 @@
 # crashstates --images writes one image per distinct state, as many as it reports, named
 # in its JSON; a bound too small, a wrong size, an image the mount refuses, a scenario with
 # several variants and a directory that is not empty are refused with nothing left behind;
-# extended attributes laid out byte for byte as a real kernel wrote them (tests/data/xattr).
+# extended attributes laid out byte for byte as a real kernel wrote them, and the errors it
+# returned (tests/data/xattr).
 
 steps=(-c "pwrite -S 0xab 0 10000" -c "pwrite -S 0xcd 40000 5000" -c "truncate 60000")
 run "$sim" run --quiet --image "$tmp/a.img" --dump-file "$tmp/d0" "${steps[@]}"
@@ -120,3 +121,11 @@ if PATH=$PATH:/sbin:/usr/sbin command -v debugfs > /dev/null &&
 else
 	echo "images: debugfs or e2fsck not installed: the xattr layout check is skipped"
 fi
+# and each call of scenarios/namespace/xattr-errors.yaml returns what it returned there
+run "$sim" run scenarios/namespace/xattr-errors.yaml
+awk '/^  \[[0-9]+\] /{ if (s != "") print s "\tok"; s = ""
+		if ($2 == "setxattr" || $2 == "removexattr") { s = $0; sub(/^  \[[0-9]+\] /, "", s) }
+		next }
+	s != "" && /^      error: / { e = $0; sub(/^      error: /, "", e); print s "\t" e; s = "" }
+	END { if (s != "") print s "\tok" }' "$out" > "$tmp/xattr-errors.txt"
+check xattr-errors-kernel '[ "$rc" = 0 ] && cmp -s tests/data/xattr/kernel-6.18-errors.txt "$tmp/xattr-errors.txt"'
