@@ -163,6 +163,8 @@ int ext4_new_inode(struct ext4_fs *fs, handle_t *h, const struct ext4_inode_info
 	ei->i_csum_seed = crc32c(crc32c(fs->lay.csum_seed, &ino, 4), &ei->i_generation,
 				 sizeof(ei->i_generation));
 	new_raw_inode(fs, ei, mode);
+	/* __ext4_new_inode(): fsync and fdatasync both wait for the creating transaction */
+	ei->i_sync_tid = ei->i_datasync_tid = h->h_transaction->t_tid;
 	*out = ei;
 	return 0;
 }
