@@ -199,6 +199,13 @@ struct ext4_io_end {
 };
 
 
+/* An entry of the xattr blocks' mb_cache (fs/mbcache.c: key h_hash, value the block). */
+struct ext4_ea_cache_entry {
+	uint32_t ce_hash;
+	uint32_t ce_block;
+	bool ce_reusable;               /* h_refcount below EXT4_XATTR_REFCOUNT_MAX */
+};
+
 struct ext4_fs {
 	struct ext4_mount_opts opts;
 	struct ext4_semantics sem;
@@ -215,6 +222,9 @@ struct ext4_fs {
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
 	uint32_t s_mb_last_block;       /* next-fit cursor (locality-group stream) */
+	struct ext4_ea_cache_entry *s_ea_cache; /* s_ea_block_cache, oldest first (xattr.c) */
+	uint32_t s_nr_ea_cache;
+	uint32_t s_cap_ea_cache;
 	struct ext4_inode_info *inode;  /* the inode the running operation works on */
 	struct ext4_inode_info **s_inodes;      /* in-core inodes, ascending i_ino */
 	uint32_t s_nr_inodes;

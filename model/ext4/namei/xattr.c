@@ -28,6 +28,7 @@
 #define NAME_HASH_SHIFT 5
 #define VALUE_HASH_SHIFT 16
 #define BLOCK_HASH_SHIFT 16
+#define EXT4_XATTR_REFCOUNT_MAX 1024u
 
 /* struct ext4_xattr_search: one area being searched and changed. */
 struct ext4_xattr_search {
@@ -417,21 +418,122 @@ static int ext4_xattr_block_find(struct ext4_fs *fs, const struct ext4_inode_inf
 	return 0;
 }
 
+/* --- the mb_cache of xattr blocks (s_ea_block_cache): fs->s_ea_cache --- */
+
+static struct ext4_xattr_header *hdr_of(const uint8_t *blk)
+{
+	return (struct ext4_xattr_header *)(void *)blk;
+}
+
+/* The cache's entry of (@hash, @blocknr), or NULL. */
+static struct ext4_ea_cache_entry *ea_cache_entry(struct ext4_fs *fs, uint32_t hash,
+						  uint32_t blocknr)
+{
+	for (uint32_t i = 0; i < fs->s_nr_ea_cache; i++)
+		if (fs->s_ea_cache[i].ce_hash == hash && fs->s_ea_cache[i].ce_block == blocknr)
+			return &fs->s_ea_cache[i];
+	return NULL;
+}
+
+/* ext4_xattr_block_cache_insert(): block @blocknr (@blk's bytes) cached, unless it is. */
+static void ea_cache_insert(struct ext4_fs *fs, const uint8_t *blk, uint32_t blocknr)
+{
+	const struct ext4_xattr_header *hdr = hdr_of(blk);
+
+	if (ea_cache_entry(fs, hdr->h_hash, blocknr))
+		return;                         /* mb_cache_entry_create(): -EBUSY */
+	if (fs->s_nr_ea_cache == fs->s_cap_ea_cache) {
+		fs->s_cap_ea_cache = fs->s_cap_ea_cache ? 2 * fs->s_cap_ea_cache : 8;
+		fs->s_ea_cache = sim_realloc_array(fs->s_ea_cache, fs->s_cap_ea_cache,
+						   sizeof(*fs->s_ea_cache));
+	}
+	fs->s_ea_cache[fs->s_nr_ea_cache++] = (struct ext4_ea_cache_entry){
+		hdr->h_hash, blocknr, hdr->h_refcount < EXT4_XATTR_REFCOUNT_MAX };
+}
+
+/* mb_cache_entry_delete_or_get() of a block about to change or be freed. */
+static void ea_cache_delete(struct ext4_fs *fs, uint32_t hash, uint32_t blocknr)
+{
+	struct ext4_ea_cache_entry *e = ea_cache_entry(fs, hash, blocknr);
+
+	if (!e)
+		return;
+	memmove(e, e + 1, (size_t)(fs->s_ea_cache + fs->s_nr_ea_cache - (e + 1)) * sizeof(*e));
+	fs->s_nr_ea_cache--;
+}
+
+/* ext4_xattr_cmp(): do two blocks hold the same entries (names, hashes, values)? */
+static bool xattr_same_entries(uint8_t *a, uint8_t *b)
+{
+	uint8_t *x = a + sizeof(struct ext4_xattr_header), *y = b + sizeof(struct ext4_xattr_header);
+
+	for (; !is_last_entry(x); x = xattr_next(x), y = xattr_next(y)) {
+		const struct ext4_xattr_entry *p = ENTRY(x), *q = ENTRY(y);
+
+		if (is_last_entry(y) || p->e_hash != q->e_hash || p->e_name_index != q->e_name_index ||
+		    p->e_name_len != q->e_name_len || p->e_value_size != q->e_value_size ||
+		    p->e_value_inum != q->e_value_inum || memcmp(e_name(x), e_name(y), p->e_name_len) ||
+		    memcmp(a + p->e_value_offs, b + q->e_value_offs, p->e_value_size))
+			return false;
+	}
+	return is_last_entry(y);
+}
+
+/*
+ * ext4_xattr_block_cache_find(): a cached, reusable block whose entries
+ * equal @blk's, the newest first (mb_cache_entry_find_first/_next); 0 when
+ * none, or when @blk's hash is 0 (never shared).
+ */
+static uint32_t ext4_xattr_block_cache_find(struct ext4_fs *fs, uint8_t *blk)
+{
+	uint32_t hash = hdr_of(blk)->h_hash;
+
+	if (!hash)
+		return 0;
+	for (uint32_t i = fs->s_nr_ea_cache; i-- > 0;) {
+		const struct ext4_ea_cache_entry *e = &fs->s_ea_cache[i];
+
+		if (e->ce_hash == hash && e->ce_reusable &&
+		    xattr_same_entries(blk, ext4_meta_get(fs, e->ce_block)))
+			return e->ce_block;
+	}
+	return 0;
+}
+
 /*
  * ext4_xattr_release_block(): one inode fewer names @blocknr: freed (and
- * revoked) when it was the last, else its refcount dropped, journaled.
+ * revoked, out of the cache) when it was the last, else its refcount
+ * dropped, journaled.
  */
 static void ext4_xattr_release_block(struct ext4_fs *fs, handle_t *h, uint32_t blocknr)
 {
 	uint8_t *blk = ext4_meta_get(fs, blocknr);
-	struct ext4_xattr_header *hdr = (struct ext4_xattr_header *)(void *)blk;
+	struct ext4_xattr_header *hdr = hdr_of(blk);
+	struct ext4_ea_cache_entry *e;
 
 	if (hdr->h_refcount <= 1) {
+		ea_cache_delete(fs, hdr->h_hash, blocknr);
 		ext4_meta_forget(fs, blocknr);  /* EXT4_FREE_BLOCKS_METADATA | FORGET */
 		ext4_free_meta_block(fs, h, blocknr);
 		return;
 	}
-	hdr->h_refcount--;
+	if (--hdr->h_refcount == EXT4_XATTR_REFCOUNT_MAX - 1 &&
+	    (e = ea_cache_entry(fs, hdr->h_hash, blocknr)) != NULL)
+		e->ce_reusable = true;
+	block_csum_set(fs, blocknr, blk);
+	jbd2_journal_dirty_metadata(h, blocknr);
+}
+
+/* One more inode names cached block @blocknr (its refcount raised, journaled). */
+static void share_block(struct ext4_fs *fs, handle_t *h, uint32_t blocknr)
+{
+	uint8_t *blk = ext4_meta_get(fs, blocknr);
+	struct ext4_xattr_header *hdr = hdr_of(blk);
+	struct ext4_ea_cache_entry *e;
+
+	if (++hdr->h_refcount == EXT4_XATTR_REFCOUNT_MAX &&
+	    (e = ea_cache_entry(fs, hdr->h_hash, blocknr)) != NULL)
+		e->ce_reusable = false;
 	block_csum_set(fs, blocknr, blk);
 	jbd2_journal_dirty_metadata(h, blocknr);
 }
@@ -447,8 +549,33 @@ static int new_xattr_block(struct ext4_fs *fs, handle_t *h, const uint8_t *copy,
 	blk = ext4_meta_new(fs, *nr);
 	memcpy(blk, copy, fs->opts.block_size);
 	block_csum_set(fs, *nr, blk);
+	ea_cache_insert(fs, blk, *nr);
 	jbd2_journal_dirty_metadata(h, *nr);
 	return 0;
+}
+
+/*
+ * ext4_xattr_block_set()'s "inserted:": the entries built at @built go to an
+ * equal cached block (shared), else stay in block @in_place (kept, cached),
+ * else to a new block; its number in *@nr.
+ */
+static int block_inserted(struct ext4_fs *fs, handle_t *h, uint8_t *built, uint32_t in_place,
+			  uint32_t *nr)
+{
+	uint32_t found = ext4_xattr_block_cache_find(fs, built);
+
+	if (found) {
+		if (found != in_place)
+			share_block(fs, h, found);
+		*nr = found;
+		return 0;
+	}
+	if (in_place) {
+		ea_cache_insert(fs, built, in_place);
+		*nr = in_place;
+		return 0;
+	}
+	return new_xattr_block(fs, h, built, nr);
 }
 
 /* A new block's contents (no block yet) or a shared block's copy, in @s over @copy. */
@@ -473,9 +600,10 @@ static void block_copy(struct ext4_fs *fs, struct ext4_xattr_search *s, uint8_t 
 
 /*
  * ext4_xattr_block_set(): set in the inode's block: in place when only
- * this inode names it, else in a copy written to a new block (none when
- * the set leaves no entry); i_file_acl names the result and the block it
- * no longer names is released.
+ * this inode names it (out of the cache while it changes), else in a copy;
+ * the result shared with an equal cached block, kept, or written to a new
+ * block (none when the set leaves no entry); i_file_acl names it and the
+ * block it no longer names is released.
  */
 static int ext4_xattr_block_set(struct ext4_fs *fs, handle_t *h, struct ext4_inode_info *ei,
 				struct ext4_xattr_search *s, const struct ext4_xattr_info *i)
@@ -485,7 +613,9 @@ static int ext4_xattr_block_set(struct ext4_fs *fs, handle_t *h, struct ext4_ino
 	uint8_t *copy = NULL;
 	int err;
 
-	if (!in_place) {
+	if (in_place) {
+		ea_cache_delete(fs, hdr_of(s->base)->h_hash, old);
+	} else {
 		copy = malloc(fs->opts.block_size);
 		SIM_ASSERT(copy != NULL);
 		block_copy(fs, s, copy);
@@ -496,7 +626,7 @@ static int ext4_xattr_block_set(struct ext4_fs *fs, handle_t *h, struct ext4_ino
 	if (!err && in_place)
 		jbd2_journal_dirty_metadata(h, old);
 	if (!err && !is_last_entry(s->first))
-		err = in_place ? (nr = old, 0) : new_xattr_block(fs, h, copy, &nr);
+		err = block_inserted(fs, h, s->base, in_place ? old : 0, &nr);
 	free(copy);
 	if (err < 0)
 		return err;

@@ -8,10 +8,11 @@
  * header's hashes and the block's checksum), named by i_file_acl.
  *
  * A value lives in the inode or the block whole (no ea_inode feature: a
- * value that fits neither is -ENOSPC).  The kernel shares equal blocks
- * between inodes through its mb_cache (ext4_xattr_block_cache_find); the
- * model gives each inode its own block, and takes a shared block it finds
- * on an image as the kernel does (copied on write, its refcount dropped).
+ * value that fits neither is -ENOSPC).  Inodes whose blocks would hold the
+ * same entries share one block (h_refcount), found through the file
+ * system's mb_cache of the blocks it created or kept since the mount
+ * (ext4_xattr_block_cache_find: fs->s_ea_cache, in memory, empty after a
+ * mount or a crash); a shared block is copied on its first change.
  */
 #ifndef EXT4SIM_XATTR_H
 #define EXT4SIM_XATTR_H

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # dump.sh IMAGE - what the xattr layout check compares (tests/data/xattr/layout.yaml):
-# debugfs's dumps of /A/foo's and /A's xattr areas in the inode, their i_file_acl and
-# block counts, and each xattr block, byte for byte.
+# debugfs's dumps of /A/foo's, /A/bar's, /A/baz's and /A's xattr areas in the inode,
+# their i_file_acl and block counts, and each xattr block, byte for byte.
 set -uo pipefail
 img=$1
 dfs() { debugfs -R "$1" "$img" 2> /dev/null; }
-for f in A/foo A; do
+for f in A/foo A/bar A/baz A; do
 	echo "== $f"
 	dfs "stat $f" | grep -E '^File ACL|Blockcount' | sed 's/^Links: [0-9]*  *//'
 	dfs "inode_dump -x $f"

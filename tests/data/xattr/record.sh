@@ -29,7 +29,7 @@ for line in sys.stdin:
 for v in 1k 4k; do
 	bs=$([ $v = 1k ] && echo 1024 || echo 4096)
 	"$build/ext4sim" run --block-size $bs --image "$tmp/$v.img" -c "mkdir A" -c "creat A/foo" \
-		-c sync > /dev/null
+		-c "creat A/bar" -c "creat A/baz" -c sync > /dev/null
 	mount -o loop "$tmp/$v.img" "$tmp/mnt"
 	grep -E '^  - (set|remove)xattr ' "$here/layout.yaml" | sed 's/^  - //' |
 		python3 -c "$calls" "$tmp/mnt" > /dev/null

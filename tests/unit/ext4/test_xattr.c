@@ -291,6 +291,65 @@ static void test_xattr__evict_frees_block(void **state)
 	fx_world_free(w);
 }
 
+/* The refcount in xattr block @blk's header, as libext2fs reads the block. */
+static uint32_t refcount_of(struct e2ref *r, uint64_t blk)
+{
+	uint8_t buf[4096];
+	uint32_t ref;
+
+	assert_int_equal(e2ref_xattr_block_read(r, blk, buf), 0);
+	memcpy(&ref, buf + 4, sizeof(ref));
+	return ref;
+}
+
+/*
+ * Equal blocks are shared through the mb_cache (ext4_xattr_block_cache_find):
+ * the second file's block is the first's, refcount 2; a change copies it;
+ * an unlink drops a reference; after a remount the cache is empty and an
+ * equal block is a new one.
+ */
+static void test_xattr__equal_blocks_shared(void **state)
+{
+	struct fx_world *w = world(1024);
+	char v[256];
+	uint64_t a, b, c;
+	struct e2ref *r;
+
+	(void)state;
+	assert_int_equal(ext4_creat(&w->fs, "/a"), 0);
+	assert_int_equal(ext4_creat(&w->fs, "/b"), 0);
+	assert_int_equal(ext4_creat(&w->fs, "/c"), 0);
+	value_of(1, 200, v);
+	assert_int_equal(ext4_setxattr(&w->fs, "/a", "user.big", v, 200, 0), 0);
+	assert_int_equal(ext4_setxattr(&w->fs, "/b", "user.big", v, 200, 0), 0);
+	a = ext4_ilookup(&w->fs, ino_of(w, "/a"))->i_file_acl;
+	b = ext4_ilookup(&w->fs, ino_of(w, "/b"))->i_file_acl;
+	assert_true(a != 0);
+	assert_int_equal(a, b);
+	fx_world_unmount(w);
+	r = e2ref_open_ok(w->bd);
+	assert_int_equal(refcount_of(r, a), 2);
+	e2ref_free(r);
+	fx_world_mount(w);
+	/* after the mount nothing is cached: /c's equal block is its own */
+	assert_int_equal(ext4_setxattr(&w->fs, "/c", "user.big", v, 200, 0), 0);
+	c = ext4_ilookup(&w->fs, ino_of(w, "/c"))->i_file_acl;
+	assert_true(c != 0 && c != a);
+	/* /b changed: a copy of its own (copy on write); then /a, the block's last name, unlinked */
+	assert_int_equal(ext4_setxattr(&w->fs, "/b", "user.more", v, 100, 0), 0);
+	b = ext4_ilookup(&w->fs, ino_of(w, "/b"))->i_file_acl;
+	assert_true(b != a && b != c);
+	assert_int_equal(ext4_unlink(&w->fs, "/a"), 0);
+	fx_world_unmount(w);
+	r = e2ref_open_ok(w->bd);
+	assert_int_equal(e2ref_read_bitmaps(r), 0);
+	assert_false(e2ref_block_in_use(r, a));         /* its last reference went with /a */
+	assert_int_equal(refcount_of(r, b), 1);
+	assert_int_equal(refcount_of(r, c), 1);
+	e2ref_free(r);
+	fx_world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +359,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_xattr__libext2fs_written_read_back,
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_xattr__evict_frees_block, fx_world_leftover),
+		cmocka_unit_test_teardown(test_xattr__equal_blocks_shared, fx_world_leftover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
