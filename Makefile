@@ -136,7 +136,7 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/obj/tests/fuzz/f
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(SAN) -fsanitize=fuzzer -o $@ $^ $(BIN_LIBS) $(LDLIBS)
 
--include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/unit/ext4/*.d $(BUILD)/obj/tests/unit/ns/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/obj/*/*/*.d $(BUILD)/obj/*/*/*/*.d $(BUILD)/obj/tests/unit/*.d $(BUILD)/obj/tests/unit/e2fs/*.d $(BUILD)/obj/tests/unit/ext4/*.d $(BUILD)/obj/tests/unit/ns/*.d $(BUILD)/obj/tests/kernel/*.d $(BUILD)/obj/tests/fuzz/*.d)
 
 deps:
 	@scripts/install-deps

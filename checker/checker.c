@@ -89,10 +89,12 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		"still on the orphan list): its blocks leaked" },
 	[INV_NS_FILE_FSYNC] = { "ns_file_fsync", false, "after crash + recovery",
 		"a file fsynced or fdatasynced (or present at a sync) and not changed since "
-		"holds that size and those bytes under every name that reached it then and "
-		"that no later operation changed",
+		"holds that size and those bytes (after an fsync or a sync, those extended "
+		"attributes too, unless set or removed since) under every name that reached it "
+		"then and that no later operation changed",
 		"a file that an fsync, fdatasync or sync had made durable came back after the "
-		"crash with another size or other bytes under one of its names" },
+		"crash with another size, other bytes or other extended attributes under one of "
+		"its names" },
 	[INV_NS_DIR_FSYNC] = { "ns_dir_fsync", false, "after crash + recovery",
 		"a directory fsynced holds exactly the entries it had then (each naming the "
 		"same inode), but for the names a later operation changed",
@@ -661,11 +663,21 @@ static int pblk_cmp(const void *a, const void *b)
 	return x->es_pblk < y->es_pblk ? -1 : x->es_pblk > y->es_pblk;
 }
 
+/* Does an in-core inode before the @k-th name the @k-th's xattr block (a shared block)? */
+static bool acl_listed(const struct ext4_fs *fs, uint32_t k)
+{
+	for (uint32_t i = 0; i < k; i++)
+		if (fs->s_inodes[i]->i_file_acl == fs->s_inodes[k]->i_file_acl)
+			return true;
+	return false;
+}
+
 /* No block owned twice; owned blocks marked used; no used block unowned. */
 /*
  * The written and unwritten extents of every in-core inode (*@n of them, a
  * new array), but the directories mke2fs made: their blocks are the
- * layout's (ROLE_ROOT_DIR, ROLE_LOST_FOUND), counted with its metadata.
+ * layout's (ROLE_ROOT_DIR, ROLE_LOST_FOUND), counted with its metadata;
+ * and each xattr block an in-core inode names (i_file_acl), once.
  */
 static struct extent_status *owned_extents(const struct ext4_fs *fs, uint32_t *n)
 {
@@ -673,12 +685,16 @@ static struct extent_status *owned_extents(const struct ext4_fs *fs, uint32_t *n
 	struct extent_status *ex;
 
 	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
-		cap += fs->s_inodes[k]->i_es.es_nr;
+		cap += fs->s_inodes[k]->i_es.es_nr + 1;
 	ex = sim_zalloc(cap * sizeof(*ex));
 	*n = 0;
 	for (uint32_t k = 0; k < fs->s_nr_inodes; k++) {
 		const struct ext4_es_tree *t = &fs->s_inodes[k]->i_es;
 
+		if (fs->s_inodes[k]->i_file_acl && !acl_listed(fs, k))
+			ex[(*n)++] = (struct extent_status){ .es_pblk =
+				(uint32_t)fs->s_inodes[k]->i_file_acl, .es_len = 1,
+				.es_state = ES_WRITTEN };
 		if (fs->s_inodes[k]->i_ino == EXT4_ROOT_INO ||
 		    fs->s_inodes[k]->i_ino == EXT4_LOST_FOUND_INO)
 			continue;

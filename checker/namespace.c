@@ -465,6 +465,10 @@ static struct chk_ns_promise *promise_new(struct chk_ns *ns, uint8_t kind, uint3
 	p->p_changes = ns->ns_inodes[id].ni_changes;
 	p->p_hash_known = nsr_content(ns, id, p->p_hash, &p->p_size);
 	p->p_epoch = ns->ns_commits;
+	p->p_xattr_known = ns->ns_inodes[id].ni_xattr_state != NS_UNKNOWN;
+	p->p_xattr_changes = ns->ns_inodes[id].ni_xattr_changes;
+	p->p_nr_xattrs = ns->ns_inodes[id].ni_nr_xattrs;
+	memcpy(p->p_xattr_hash, ns->ns_inodes[id].ni_xattr_hash, sizeof(p->p_xattr_hash));
 	return p;
 }
 
@@ -785,6 +789,108 @@ void chk_ns_note_unknown(struct chk_ns *ns, uint32_t ino, int64_t size)
 	ni->ni_size = size;
 }
 
+/* --- extended attributes --- */
+
+/* The inode's list forgotten: @state NS_UNKNOWN, or NS_HASH (count and hash kept). */
+static void xattrs_forget(struct chk_ns_inode *ni, uint8_t state)
+{
+	free(ni->ni_xattrs);
+	ni->ni_xattrs = NULL;
+	ni->ni_xattr_state = state;
+	if (state == NS_UNKNOWN) {
+		ni->ni_nr_xattrs = 0;
+		ni->ni_xattr_hash[0] = ni->ni_xattr_hash[1] = 0;
+	}
+}
+
+static void xattrs_rehash(struct chk_ns_inode *ni)
+{
+	uint32_t n = ni->ni_nr_xattrs;
+	struct nsnap_xattr *nx = sim_zalloc((n ? n : 1) * sizeof(*nx));
+
+	for (uint32_t i = 0; i < n; i++)
+		nx[i] = (struct nsnap_xattr){ ni->ni_xattrs[i].x_name, ni->ni_xattrs[i].x_value,
+					      ni->ni_xattrs[i].x_len };
+	nsnap_xattr_hash(nx, n, ni->ni_xattr_hash);
+	free(nx);
+}
+
+/* The live inode @ino names, its attributes' change counted; NULL when unknown. */
+static struct chk_ns_inode *xattr_inode(struct chk_ns *ns, uint32_t ino)
+{
+	uint32_t id = nsr_id_of_ino(ns, ino);
+
+	if (id == NS_NONE || ns->ns_inodes[id].ni_freed)
+		return NULL;
+	ns->ns_inodes[id].ni_xattr_changes++;
+	return &ns->ns_inodes[id];
+}
+
+/* The index of @name in the inode's list (kept sorted), or where it would go, negated - 1. */
+static int32_t xattr_find(const struct chk_ns_inode *ni, const char *name)
+{
+	uint32_t i = 0;
+	int c = 1;
+
+	while (i < ni->ni_nr_xattrs && (c = strcmp(ni->ni_xattrs[i].x_name, name)) < 0)
+		i++;
+	return i < ni->ni_nr_xattrs && c == 0 ? (int32_t)i : -(int32_t)i - 1;
+}
+
+int chk_ns_note_setxattr(struct chk_ns *ns, uint32_t step, uint32_t ino, const char *name,
+			 const void *value, size_t len)
+{
+	struct chk_ns_inode *ni = xattr_inode(ns, ino);
+	int32_t k;
+
+	(void)step;
+	if (!ni)
+		return -ENOENT;
+	if (ni->ni_xattr_state != NS_BYTES || len > CHK_NS_XATTR_VALUE_MAX ||
+	    strlen(name) > CHK_NS_XATTR_NAME_MAX) {
+		xattrs_forget(ni, NS_UNKNOWN);
+		return 0;
+	}
+	if ((k = xattr_find(ni, name)) < 0) {
+		if (ni->ni_nr_xattrs >= CHK_NS_MAX_XATTRS) {
+			xattrs_forget(ni, NS_UNKNOWN);
+			return 0;
+		}
+		k = -k - 1;
+		ni->ni_xattrs = sim_realloc_array(ni->ni_xattrs, ni->ni_nr_xattrs + 1,
+						  sizeof(*ni->ni_xattrs));
+		memmove(&ni->ni_xattrs[k + 1], &ni->ni_xattrs[k],
+			(ni->ni_nr_xattrs++ - (uint32_t)k) * sizeof(*ni->ni_xattrs));
+		memset(&ni->ni_xattrs[k], 0, sizeof(ni->ni_xattrs[k]));
+		snprintf(ni->ni_xattrs[k].x_name, sizeof(ni->ni_xattrs[k].x_name), "%s", name);
+	}
+	ni->ni_xattrs[k].x_len = (uint32_t)len;
+	if (len)
+		memcpy(ni->ni_xattrs[k].x_value, value, len);
+	xattrs_rehash(ni);
+	return 0;
+}
+
+int chk_ns_note_removexattr(struct chk_ns *ns, uint32_t step, uint32_t ino, const char *name)
+{
+	struct chk_ns_inode *ni = xattr_inode(ns, ino);
+	int32_t k;
+
+	(void)step;
+	if (!ni)
+		return -ENOENT;
+	if (ni->ni_xattr_state != NS_BYTES) {
+		xattrs_forget(ni, NS_UNKNOWN);
+		return 0;
+	}
+	if ((k = xattr_find(ni, name)) < 0)
+		return -ENOENT;
+	memmove(&ni->ni_xattrs[k], &ni->ni_xattrs[k + 1],
+		(--ni->ni_nr_xattrs - (uint32_t)k) * sizeof(*ni->ni_xattrs));
+	xattrs_rehash(ni);
+	return 0;
+}
+
 /* --- durability --- */
 
 /* A file's promise: its names now, its size and content; new if created since the last commit. */
@@ -798,6 +904,7 @@ static void file_promise(struct chk_ns *ns, uint32_t step, uint32_t id, bool dat
 		nr += v->nv_names[i].nn_id == id;
 	p = promise_new(ns, NSP_FILE, step, id, nr);
 	p->p_datasync = datasync;
+	p->p_xattr_known = p->p_xattr_known && !datasync;      /* fdatasync: data only */
 	p->p_new_file = !sync && ns->ns_inodes[id].ni_born_epoch == ns->ns_epoch;
 	p->p_sync = sync;
 	for (uint32_t i = 0, k = 0; i < v->nv_nr; i++)
@@ -898,6 +1005,7 @@ static void inodes_compact(struct chk_ns *ns, struct chk_ns_version *v)
 	for (uint32_t i = 0; i < ns->ns_nr_inodes; i++) {
 		if (map[i] == NS_NONE) {
 			runs_destroy(&ns->ns_inodes[i].ni_data);
+			free(ns->ns_inodes[i].ni_xattrs);
 			continue;
 		}
 		map[i] = nr;
@@ -981,6 +1089,9 @@ int chk_ns_rebase(struct chk_ns *ns, const struct nsnap *snap)
 			ni->ni_size = e->ne_type == NSNAP_DIR ? 0 : e->ne_size;
 			memcpy(ni->ni_hash, e->ne_hash, sizeof(ni->ni_hash));
 			memcpy(ni->ni_target, e->ne_target, NSNAP_TARGET_MAX);
+			ni->ni_xattr_state = e->ne_nr_xattrs ? NS_HASH : NS_BYTES;
+			ni->ni_nr_xattrs = e->ne_nr_xattrs;
+			memcpy(ni->ni_xattr_hash, e->ne_xattr_hash, sizeof(ni->ni_xattr_hash));
 		}
 		ver_add(&ns->ns_ver[0], e->ne_path, id);
 	}
@@ -993,8 +1104,14 @@ void chk_ns_copy(struct chk_ns *dst, const struct chk_ns *src)
 	*dst = *src;
 	dst->ns_inodes = sim_dup_array(src->ns_inodes, src->ns_nr_inodes, src->ns_nr_inodes,
 				       sizeof(*src->ns_inodes));
-	for (uint32_t i = 0; i < src->ns_nr_inodes; i++)
-		runs_copy(&dst->ns_inodes[i].ni_data, &src->ns_inodes[i].ni_data);
+	for (uint32_t i = 0; i < src->ns_nr_inodes; i++) {
+		const struct chk_ns_inode *si = &src->ns_inodes[i];
+
+		runs_copy(&dst->ns_inodes[i].ni_data, &si->ni_data);
+		dst->ns_inodes[i].ni_xattrs = si->ni_xattrs ?
+			sim_dup_array(si->ni_xattrs, si->ni_nr_xattrs, si->ni_nr_xattrs ?
+				      si->ni_nr_xattrs : 1, sizeof(*si->ni_xattrs)) : NULL;
+	}
 	dst->ns_ver = sim_dup_array(src->ns_ver, src->ns_nr_ver, src->ns_nr_ver, sizeof(*src->ns_ver));
 	for (uint32_t i = 0; i < src->ns_nr_ver; i++) {
 		const struct chk_ns_version *sv = &src->ns_ver[i];
@@ -1024,8 +1141,10 @@ void chk_ns_copy(struct chk_ns *dst, const struct chk_ns *src)
 
 void chk_ns_destroy(struct chk_ns *ns)
 {
-	for (uint32_t i = 0; i < ns->ns_nr_inodes; i++)
+	for (uint32_t i = 0; i < ns->ns_nr_inodes; i++) {
 		runs_destroy(&ns->ns_inodes[i].ni_data);
+		free(ns->ns_inodes[i].ni_xattrs);
+	}
 	free(ns->ns_inodes);
 	versions_free(ns);
 	promises_free(ns);
@@ -1044,6 +1163,8 @@ void chk_ns_current(const struct chk_ns *ns, struct nsnap *out)
 		memcpy(e.ne_path, v->nv_names[i].nn_path, NSNAP_PATH_MAX);
 		e.ne_nlink = v->nv_nlink[i];
 		nsr_content(ns, v->nv_names[i].nn_id, e.ne_hash, &e.ne_size);
+		e.ne_nr_xattrs = ni->ni_nr_xattrs;
+		memcpy(e.ne_xattr_hash, ni->ni_xattr_hash, sizeof(e.ne_xattr_hash));
 		snprintf(e.ne_target, NSNAP_TARGET_MAX, "%.*s", (int)NSNAP_TARGET_MAX - 1,
 			 ni->ni_target);
 		SIM_ASSERT(nsnap_add(out, &e) == 0);

@@ -29,6 +29,7 @@
 #define EXT4SIM_NAMESPACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "checker.h"
@@ -64,6 +65,17 @@ struct chk_ns_version {
 
 enum chk_ns_content { NS_BYTES, NS_HASH, NS_UNKNOWN };
 
+#define CHK_NS_XATTR_NAME_MAX 255u      /* XATTR_NAME_MAX */
+#define CHK_NS_XATTR_VALUE_MAX 255u     /* a value the reference keeps (longer: unknown) */
+#define CHK_NS_MAX_XATTRS 512u          /* attributes of one inode (more: unknown) */
+
+/* One extended attribute of an inode. */
+struct chk_ns_xattr {
+	char x_name[CHK_NS_XATTR_NAME_MAX + 1];
+	uint32_t x_len;
+	uint8_t x_value[CHK_NS_XATTR_VALUE_MAX];
+};
+
 struct chk_ns_inode {
 	uint32_t ni_ino;                /* the model's inode number */
 	uint8_t ni_type;                /* enum nsnap_type */
@@ -75,6 +87,16 @@ struct chk_ns_inode {
 	uint32_t ni_changes;            /* content changes so far (write, truncate, unknown) */
 	uint32_t ni_born_epoch;         /* ns_epoch when it was created */
 	char ni_target[NSNAP_PATH_MAX];     /* a link's target (cut only when a rebase's snapshot cut it) */
+	/*
+	 * Its extended attributes: NS_BYTES, the list (sorted by name) and
+	 * its hash; NS_HASH, the hash and count alone (a rebase's); NS_UNKNOWN
+	 * after a set or remove on a list not known (not judged).
+	 */
+	uint8_t ni_xattr_state;         /* enum chk_ns_content */
+	struct chk_ns_xattr *ni_xattrs; /* NS_BYTES: the list (owned) */
+	uint32_t ni_nr_xattrs;
+	uint64_t ni_xattr_hash[2];      /* nsnap_xattr_hash of the list */
+	uint32_t ni_xattr_changes;      /* setxattr and removexattr notes so far */
 };
 
 /* A (directory, component) pair: a name as a directory holds it. */
@@ -103,6 +125,10 @@ struct chk_ns_promise {
 	int64_t p_size;
 	bool p_hash_known;
 	uint64_t p_hash[2];
+	bool p_xattr_known;             /* file, fsync or sync: its attributes promised */
+	uint32_t p_xattr_changes;       /* the inode's ni_xattr_changes then */
+	uint32_t p_nr_xattrs;
+	uint64_t p_xattr_hash[2];
 	uint32_t p_epoch;               /* ns_epoch then (rename: replace_via_rename) */
 	struct chk_ns_dname *p_names;   /* file: its names; dir: its entries; rename: OLD, NEW */
 	uint32_t *p_child;              /* dir: the id each entry named */
@@ -204,6 +230,18 @@ void chk_ns_note_write(struct chk_ns *ns, uint32_t ino, int64_t off, int64_t len
 void chk_ns_note_truncate(struct chk_ns *ns, uint32_t ino, int64_t size);
 void chk_ns_note_unknown(struct chk_ns *ns, uint32_t ino, int64_t size);
 
+/*
+ * Extended attributes, by the model's inode number @ino of the file or
+ * directory setxattr(2) or removexattr(2) changed (its path's last link
+ * followed): chk_ns_note_setxattr, @name (the whole name, "user.foo") now
+ * holds @len bytes at @value; chk_ns_note_removexattr, @name is gone.
+ * 0, or -ENOENT for a number the reference does not know or a name it
+ * does not hold (a bug).  An fsync (not fdatasync) of the inode and a
+ * sync promise its attributes then (ns_file_fsync), until the next note.
+ */
+int chk_ns_note_setxattr(struct chk_ns *ns, uint32_t step, uint32_t ino, const char *name,
+			 const void *value, size_t len);
+int chk_ns_note_removexattr(struct chk_ns *ns, uint32_t step, uint32_t ino, const char *name);
 /*
  * Durability notes.  chk_ns_note_fsync: fsync (@datasync false) or
  * fdatasync (true) of inode @ino (a regular file or a directory; the

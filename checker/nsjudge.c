@@ -140,6 +140,22 @@ static void judge_no_orphan(struct judge *j)
 
 /* --- fsync's promises --- */
 
+/* ns_file_fsync of the attributes an fsync or a sync promised, unchanged since. */
+static void judge_file_xattrs(struct judge *j, const struct chk_ns_promise *p,
+			      const struct nsnap_entry *e, const char *what)
+{
+	const struct chk_ns_inode *ni = &j->ns->ns_inodes[p->p_id];
+
+	if (!p->p_xattr_known || p->p_xattr_changes != ni->ni_xattr_changes)
+		return;
+	if (e->ne_nr_xattrs != p->p_nr_xattrs || e->ne_xattr_hash[0] != p->p_xattr_hash[0] ||
+	    e->ne_xattr_hash[1] != p->p_xattr_hash[1])
+		jreport(j, INV_NS_FILE_FSYNC, "%s has %u extended attribute(s) after the crash, "
+			"not the %u %s at the %s at step %u", e->ne_path, e->ne_nr_xattrs,
+			p->p_nr_xattrs, e->ne_nr_xattrs == p->p_nr_xattrs ? "of other names or "
+			"values" : "it held", what, p->p_step);
+}
+
 /* ns_file_fsync and ns_new_file_fsync for the names of file promise @p. */
 static void judge_file(struct judge *j, const struct chk_ns_promise *p)
 {
@@ -159,7 +175,10 @@ static void judge_file(struct judge *j, const struct chk_ns_promise *p)
 				"commit, made it durable", dir ? path : p->p_names[k].dn_comp,
 				ino_of(j, p->p_id), !dir ? "its directory is gone" : e ?
 				"it names another inode" : "no such name", what, p->p_step);
-		if (!content || !names(j, e, p->p_id))
+		if (!names(j, e, p->p_id))
+			continue;
+		judge_file_xattrs(j, p, e, what);
+		if (!content)
 			continue;
 		if (e->ne_size != p->p_size)
 			jreport(j, INV_NS_FILE_FSYNC, "%s has size %lld after the crash, %lld at "

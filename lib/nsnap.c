@@ -203,6 +203,12 @@ static void key_entry(struct md5 *m, const struct nsnap_entry *e, uint32_t share
 	put64(b + 32, e->ne_hash[1]);
 	put64(b + 40, share);
 	md5_update(m, b, sizeof(b));
+	if (e->ne_nr_xattrs == 0)
+		return;                 /* the key of a namespace without attributes, unchanged */
+	put64(b, e->ne_nr_xattrs);
+	put64(b + 8, e->ne_xattr_hash[0]);
+	put64(b + 16, e->ne_xattr_hash[1]);
+	md5_update(m, b, 24);
 }
 
 /*
@@ -232,7 +238,9 @@ static bool entry_same(const struct nsnap_entry *x, const struct nsnap_entry *y)
 	return strcmp(x->ne_path, y->ne_path) == 0 && x->ne_type == y->ne_type &&
 	       x->ne_nlink == y->ne_nlink && x->ne_size == y->ne_size &&
 	       x->ne_hash[0] == y->ne_hash[0] && x->ne_hash[1] == y->ne_hash[1] &&
-	       strcmp(x->ne_target, y->ne_target) == 0;
+	       strcmp(x->ne_target, y->ne_target) == 0 && x->ne_nr_xattrs == y->ne_nr_xattrs &&
+	       x->ne_xattr_hash[0] == y->ne_xattr_hash[0] &&
+	       x->ne_xattr_hash[1] == y->ne_xattr_hash[1];
 }
 
 /* Are sorted @a and @b the same namespace, field by field as nsnap_key reads them? */
@@ -275,6 +283,10 @@ static void entry_line(const struct nsnap_entry *e, char *line, size_t cap)
 	NSNAP_CHECK(n > 0 && (size_t)n < cap);
 	if (e->ne_type == NSNAP_LNK)
 		n += snprintf(line + n, cap - (size_t)n, " -> %s", e->ne_target);
+	if (e->ne_nr_xattrs)
+		n += snprintf(line + n, cap - (size_t)n, " xattrs %u %016llx%016llx",
+			      e->ne_nr_xattrs, (unsigned long long)e->ne_xattr_hash[0],
+			      (unsigned long long)e->ne_xattr_hash[1]);
 	snprintf(line + n, cap - (size_t)n, "\n");
 }
 
@@ -323,6 +335,36 @@ size_t nsnap_text(const struct nsnap *s, char *buf, size_t cap)
 	}
 	memcpy(buf + used, "...\n", sizeof("...\n"));
 	return used + 4;
+}
+
+static int xattr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct nsnap_xattr *)a)->nx_name,
+		      ((const struct nsnap_xattr *)b)->nx_name);
+}
+
+void nsnap_xattr_hash(struct nsnap_xattr *x, uint32_t n, uint64_t hash[2])
+{
+	struct md5 m;
+	uint8_t b[8];
+
+	hash[0] = hash[1] = 0;
+	if (n == 0)
+		return;
+	qsort(x, n, sizeof(*x), xattr_cmp);
+	md5_init(&m);
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t nl = (uint32_t)strlen(x[i].nx_name);
+
+		put64(b, nl);
+		md5_update(&m, b, 4);
+		md5_update(&m, x[i].nx_name, nl);
+		put64(b, x[i].nx_len);
+		md5_update(&m, b, 4);
+		if (x[i].nx_len)
+			md5_update(&m, x[i].nx_value, x[i].nx_len);
+	}
+	digest_words(&m, hash);
 }
 
 const char *nsnap_type_name(uint8_t type)

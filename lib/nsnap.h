@@ -9,7 +9,10 @@
  * link count and a 128-bit hash of its content (a regular file's bytes up
  * to its size, a symbolic link's target; 0 for a directory).  It also
  * lists the inodes in use that no name reaches (an orphan the mount did
- * not clean, a leak).  Nothing in it depends on memory addresses, so two
+ * not clean, a leak).  An inode's extended attributes are their number and
+ * one hash of their sorted name/value pairs (nsnap_xattr_hash); an inode
+ * without any adds nothing to the key or the text, as before they were
+ * modelled.  Nothing in it depends on memory addresses, so two
  * equal namespaces give equal bytes (nsnap_key).
  */
 #ifndef EXT4SIM_NSNAP_H
@@ -36,6 +39,15 @@ struct nsnap_entry {
 	int64_t ne_size;                /* i_size */
 	uint64_t ne_hash[2];            /* content (see above) */
 	char ne_target[NSNAP_TARGET_MAX];   /* a link's target (cut at the limit), else "" */
+	uint32_t ne_nr_xattrs;          /* extended attributes */
+	uint64_t ne_xattr_hash[2];      /* nsnap_xattr_hash of them; 0 with none */
+};
+
+/* One extended attribute, for nsnap_xattr_hash: the caller's bytes. */
+struct nsnap_xattr {
+	const char *nx_name;            /* the whole name, "user.foo" */
+	const uint8_t *nx_value;
+	uint32_t nx_len;
 };
 
 struct nsnap {
@@ -71,11 +83,19 @@ void nsnap_key(const struct nsnap *s, uint64_t key[2]);
 /* Are two sorted snapshots the same namespace (as nsnap_key compares them)? */
 bool nsnap_equal(const struct nsnap *a, const struct nsnap *b);
 /*
- * One line per entry ("/A/foo reg ino 13 nlink 1 size 4096 <hash>"), then
+ * One line per entry ("/A/foo reg ino 13 nlink 1 size 4096 <hash>", then
+ * " xattrs N <hash>" for an inode with N > 0 attributes), then
  * the unreachable inodes; into @buf of @cap bytes, cut with "..." when
  * longer.  Returns the length written.
  */
 size_t nsnap_text(const struct nsnap *s, char *buf, size_t cap);
+/*
+ * The hash of @n extended attributes (sorted here by name, bytewise; names
+ * are unique): MD5 over each one's name length (4 bytes, little-endian),
+ * name, value length (4 bytes) and value, in name order, read as ne_hash
+ * is.  @n 0 gives 0 (no attributes).
+ */
+void nsnap_xattr_hash(struct nsnap_xattr *x, uint32_t n, uint64_t hash[2]);
 /* The type's name: "reg", "dir", "lnk" ("?" for another value). */
 const char *nsnap_type_name(uint8_t type);
 /*

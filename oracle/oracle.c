@@ -146,6 +146,11 @@ static bool namespace_text(const struct scn_step *st, char *buf, size_t cap)
 			 st->s_rename_flags & SCN_RENAME_NOREPLACE ? " -n" : "",
 			 st->s_rename_flags & SCN_RENAME_EXCHANGE ? " -x" : "", st->s_path, st->s_path2);
 		return true;
+	case SCN_SETXATTR: case SCN_REMOVEXATTR:
+		snprintf(buf, cap, "%s %s%s %s%s%s", name, st->s_xattr_name[0] == '-' ||
+			 st->s_path2[0] == '-' ? "-- " : "", st->s_path, st->s_xattr_name,
+			 st->s_path2[0] ? " " : "", st->s_path2);
+		return true;
 	case SCN_SYMLINK:     /* a target that looks like an option needs the "--" */
 		snprintf(buf, cap, "symlink %s%s %s", st->s_path2[0] == '-' ? "-- " : "",
 			 st->s_path2, st->s_path);

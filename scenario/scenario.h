@@ -54,6 +54,8 @@
 #define SCN_PATH_MAX NSNAP_PATH_MAX
 #define SCN_PATH_DEPTH 16
 #define SCN_NAME_LEN 255
+#define SCN_XATTR_NAME_MAX 300          /* an xattr NAME's bytes (past XATTR_NAME_MAX: ERANGE) */
+#define SCN_XATTR_VALUE_MAX 255         /* an xattr VALUE's bytes (kept in s_path2) */
 
 enum scn_op {
 	SCN_PWRITE,
@@ -98,6 +100,8 @@ enum scn_op {
 	SCN_UNLINK,              /* unlink PATH */
 	SCN_RENAME,              /* rename [-n|-x] OLD NEW: renameat2(2) */
 	SCN_SYMLINK,             /* symlink TARGET PATH */
+	SCN_SETXATTR,            /* setxattr PATH NAME [VALUE]: setxattr(2) */
+	SCN_REMOVEXATTR,         /* removexattr PATH NAME: removexattr(2) */
 	SCN_OP_COUNT
 };
 
@@ -161,7 +165,9 @@ struct scn_step {
 	 */
 	char s_path[SCN_PATH_MAX];  /* PATH of open, creat, mkdir, rmdir, unlink, fsync and
 				     * fdatasync; symlink's PATH; link's and rename's OLD */
-	char s_path2[SCN_PATH_MAX]; /* link's and rename's NEW; symlink's TARGET (as written) */
+	char s_path2[SCN_PATH_MAX]; /* link's and rename's NEW; symlink's TARGET (as written);
+				     * setxattr's VALUE */
+	char s_xattr_name[SCN_XATTR_NAME_MAX + 1]; /* setxattr's and removexattr's NAME */
 	bool s_has_path;        /* fsync/fdatasync given a PATH (else: the current file) */
 	bool s_creat, s_trunc;  /* open -f (O_CREAT), -t (O_TRUNC) */
 	uint8_t s_rename_flags; /* SCN_RENAME_NOREPLACE (-n) | SCN_RENAME_EXCHANGE (-x) */

@@ -47,6 +47,8 @@ enum step_args {
 	ARGS_PATH_OPT,           /* [PATH] */
 	ARGS_PATHS,              /* OLD NEW */
 	ARGS_SYMLINK,            /* TARGET PATH */
+	ARGS_XATTR,              /* PATH NAME [VALUE] */
+	ARGS_XATTR_NAME,         /* PATH NAME */
 };
 
 /*
@@ -115,6 +117,8 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_UNLINK] = { "unlink", "unlink PATH", "", 0, ARGS_PATH, 0 },
 	[SCN_RENAME] = { "rename", "rename [-n|-x] OLD NEW", "nx", 0, ARGS_PATHS, 0 },
 	[SCN_SYMLINK] = { "symlink", "symlink TARGET PATH", "", 0, ARGS_SYMLINK, 0 },
+	[SCN_SETXATTR] = { "setxattr", "setxattr PATH NAME [VALUE]", "", 0, ARGS_XATTR, 0 },
+	[SCN_REMOVEXATTR] = { "removexattr", "removexattr PATH NAME", "", 0, ARGS_XATTR_NAME, 0 },
 };
 
 /* The faults an inject step names, in enum scn_fault order. */
@@ -695,6 +699,8 @@ static const char *step_arg_name(const struct step_desc *d, unsigned have)
 		return have == 0 ? "OLD" : "NEW";
 	case ARGS_SYMLINK:
 		return have == 0 ? "TARGET" : "PATH";
+	case ARGS_XATTR: case ARGS_XATTR_NAME:
+		return have == 0 ? "PATH" : "NAME";
 	default:
 		return have == 0 ? "OFF" : "LEN";
 	}
@@ -711,7 +717,8 @@ static int step_count_args(struct step_parser *P)
 					       d->d_args == ARGS_PATH_OPT) && have == 0))
 		want = 0;
 	else if (d->d_args == ARGS_RANGE || d->d_args == ARGS_RANGE_OPT ||
-		 d->d_args == ARGS_PATHS || d->d_args == ARGS_SYMLINK)
+		 d->d_args == ARGS_PATHS || d->d_args == ARGS_SYMLINK ||
+		 d->d_args == ARGS_XATTR || d->d_args == ARGS_XATTR_NAME)
 		want = 2;
 	if (have < want)
 		return step_err(P, P->p_end, "%s: missing %s; usage: %s",
@@ -722,9 +729,11 @@ static int step_count_args(struct step_parser *P)
 				d->d_usage);
 	if (have == want + 1 && P->p_out->s_op == SCN_COPY_RANGE)
 		return 0;       /* the source named: xfs_io's SRC_FILE, the file itself */
-	if (have > want)
-		return step_err(P, P->p_off[P->p_arg[want]], "%s: too many "
-				"arguments; usage: %s", d->d_name, d->d_usage);
+	if (have == want + 1 && d->d_args == ARGS_XATTR)
+		return 0;       /* setxattr's VALUE (none: an empty value) */
+	if (have > want)        /* the first one too many (setxattr: past its VALUE) */
+		return step_err(P, P->p_off[P->p_arg[want + (d->d_args == ARGS_XATTR)]],
+				"%s: too many arguments; usage: %s", d->d_name, d->d_usage);
 	return 0;
 }
 
@@ -793,6 +802,43 @@ static int step_target(struct step_parser *P, unsigned tok)
 	return 0;
 }
 
+/*
+ * An xattr operand at token @tok, @what "NAME" or "VALUE": bytes 0x21-0x7e,
+ * at most @max of them, into @out; a NAME is not empty.
+ */
+static int step_xattr_word(struct step_parser *P, unsigned tok, const char *what, size_t max,
+			   char *out)
+{
+	const char *t = P->p_tok[tok];
+	char q[SCN_QUOTE_BUF];
+	size_t n = strlen(t);
+
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)t[i] < 0x21 || (unsigned char)t[i] > 0x7e)
+			return step_err(P, P->p_off[tok] + (unsigned)i, "%s: %s '%s': byte 0x%02x "
+					"(an xattr %s takes the bytes 0x21-0x7e)", P->p_desc->d_name,
+					what, scn_quote(q, t), (unsigned char)t[i], what);
+	if (n > max)
+		return step_err(P, P->p_off[tok], "%s: %s '%s' is too long (%zu bytes, max %zu)",
+				P->p_desc->d_name, what, scn_quote(q, t), n, max);
+	memcpy(out, t, n + 1);
+	return 0;
+}
+
+/* setxattr PATH NAME [VALUE], removexattr PATH NAME. */
+static int step_xattr(struct step_parser *P)
+{
+	struct scn_step *out = P->p_out;
+	const unsigned *a = P->p_arg;
+
+	if (step_path(P, a[0], "PATH", out->s_path) < 0 ||
+	    step_xattr_word(P, a[1], "NAME", SCN_XATTR_NAME_MAX, out->s_xattr_name) < 0)
+		return -1;
+	if (P->p_nr_args < 3)
+		return 0;
+	return step_xattr_word(P, a[2], "VALUE", SCN_XATTR_VALUE_MAX, out->s_path2);
+}
+
 /* The operands of the namespace steps (docs/scenario-format.md, "Namespace steps"). */
 static int step_paths(struct step_parser *P)
 {
@@ -813,6 +859,8 @@ static int step_paths(struct step_parser *P)
 		if (step_target(P, a[0]) < 0)
 			return -1;
 		return step_path(P, a[1], "PATH", out->s_path);
+	case ARGS_XATTR: case ARGS_XATTR_NAME:
+		return step_xattr(P);
 	default:
 		return step_path(P, a[0], "PATH", out->s_path);
 	}
@@ -829,6 +877,7 @@ static int step_args(struct step_parser *P)
 	case ARGS_NONE:
 		return 0;
 	case ARGS_PATH: case ARGS_PATH_OPT: case ARGS_PATHS: case ARGS_SYMLINK:
+	case ARGS_XATTR: case ARGS_XATTR_NAME:
 		return step_paths(P);
 	case ARGS_SIZE:
 		return step_num(P, P->p_arg[0], &out->s_len);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "namei.h"
+#include "xattr.h"
 #include "namespace.h"
 #include "nsnap.h"
 #include "world.h"
@@ -153,6 +154,16 @@ static void step_names(struct world *w, const struct scn_step *st, uint32_t idx,
 	case SCN_RENAME:
 		if (!(sr->err = ext4_rename(fs, a, b, st->s_rename_flags)))
 			ns_checked(chk_ns_note_rename(w->ns, idx, a, b, st->s_rename_flags));
+		break;
+	case SCN_SETXATTR:              /* s_path2: the VALUE */
+		if (!(sr->err = ext4_setxattr(fs, a, st->s_xattr_name, b, strlen(b), 0)))
+			ns_checked(chk_ns_note_setxattr(w->ns, idx, ino_of(w, a, true),
+							st->s_xattr_name, b, strlen(b)));
+		break;
+	case SCN_REMOVEXATTR:
+		if (!(sr->err = ext4_removexattr(fs, a, st->s_xattr_name)))
+			ns_checked(chk_ns_note_removexattr(w->ns, idx, ino_of(w, a, true),
+							   st->s_xattr_name));
 		break;
 	case SCN_SYMLINK:               /* symlink TARGET PATH: s_path is PATH, s_path2 TARGET */
 		if (!(sr->err = ext4_symlink(fs, b, a)))

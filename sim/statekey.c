@@ -268,6 +268,9 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 		put(h, e->ie_pending);
 		bytes(h, e->ie_vecs, e->ie_nr_vecs * sizeof(*e->ie_vecs));
 	}
+	for (uint32_t i = 0; i < fs->s_nr_ea_cache; i++)        /* none: the key as before */
+		put(h, fs->s_ea_cache[i].ce_hash | (uint64_t)fs->s_ea_cache[i].ce_block << 32 |
+		       (uint64_t)fs->s_ea_cache[i].ce_reusable << 63);
 }
 
 static void key_runs(struct keyh *h, const struct runs *rs)

@@ -538,14 +538,16 @@ const char *ext4_block_role_fs(const struct ext4_fs *fs, uint32_t blk)
 		return role_names[ROLE_EXTENT_BLOCK];
 	if (!find_range(&fs->lay, blk) && ext4_is_dir_block(fs, blk))
 		return "directory block";
+	if (!find_range(&fs->lay, blk) && ext4_is_xattr_block(fs, blk))
+		return "xattr block";
 	return ext4_block_role(&fs->lay, blk);
 }
 
 /*
  * The blocks the model journals as metadata: the superblock's block, the
  * group descriptor blocks, the block and inode bitmaps, the inode tables,
- * the directories mke2fs made, and the in-core inodes' extent blocks and
- * directory (or slow symbolic link) blocks.  Every other metadata block
+ * the directories mke2fs made, and the in-core inodes' extent blocks,
+ * directory (or slow symbolic link) blocks and xattr blocks.  Every other metadata block
  * never changes.
  */
 bool ext4_is_meta_block(const struct ext4_fs *fs, uint32_t blk)
@@ -556,7 +558,7 @@ bool ext4_is_meta_block(const struct ext4_fs *fs, uint32_t blk)
 		return true;
 	r = find_range(&fs->lay, blk);
 	if (!r)
-		return ext4_is_dir_block(fs, blk);
+		return ext4_is_dir_block(fs, blk) || ext4_is_xattr_block(fs, blk);
 	return r->mr_role == ROLE_GDT || r->mr_role == ROLE_BLOCK_BITMAP ||
 	       r->mr_role == ROLE_INODE_BITMAP || r->mr_role == ROLE_INODE_TABLE ||
 	       r->mr_role == ROLE_ROOT_DIR || r->mr_role == ROLE_LOST_FOUND;
@@ -602,8 +604,8 @@ static int cmp_u32(const void *a, const void *b)
 
 /*
  * The namespace's part of the journaled set: every in-core inode's
- * inode-table block, the inode bitmaps the file system holds, and the
- * in-core directories' blocks.  Appended to @set from *@k, grown as needed.
+ * inode-table block and xattr block, the inode bitmaps the file system
+ * holds, and the in-core directories' blocks.  Appended to @set from *@k, grown as needed.
  */
 static uint32_t *journaled_ns_blocks(const struct ext4_fs *fs, uint32_t *set, uint32_t *k,
 				     uint32_t *cap)
@@ -611,7 +613,7 @@ static uint32_t *journaled_ns_blocks(const struct ext4_fs *fs, uint32_t *set, ui
 	for (uint32_t i = 0; i < fs->s_nr_inodes; i++) {
 		const struct ext4_inode_info *ei = fs->s_inodes[i];
 		const struct ext4_es_tree *t = &ei->i_es;
-		uint32_t need = *k + 2 + fs->lay.groups_count;
+		uint32_t need = *k + 3 + fs->lay.groups_count;
 
 		for (uint32_t e = 0; !S_ISREG(ei->i_mode) && e < t->es_nr; e++)
 			need += t->es[e].es_state == ES_WRITTEN ? t->es[e].es_len : 0;
@@ -620,6 +622,8 @@ static uint32_t *journaled_ns_blocks(const struct ext4_fs *fs, uint32_t *set, ui
 			set = sim_realloc_array(set, *cap, sizeof(*set));
 		}
 		set[(*k)++] = ei->i_loc_blk;
+		if (ei->i_file_acl)
+			set[(*k)++] = (uint32_t)ei->i_file_acl;  /* its xattr block */
 		for (uint32_t e = 0; !S_ISREG(ei->i_mode) && e < t->es_nr; e++)
 			for (uint32_t b = 0; t->es[e].es_state == ES_WRITTEN && b < t->es[e].es_len;
 			     b++)
@@ -660,5 +664,6 @@ uint32_t *ext4_journaled_set(const struct ext4_fs *fs, uint32_t *n)
 bool ext4_is_data_block(const struct ext4_fs *fs, uint32_t blk)
 {
 	return blk >= fs->lay.first_data_block && !find_range(&fs->lay, blk) &&
-	       !ext4_ext_is_leaf(fs, blk) && !ext4_is_dir_block(fs, blk);
+	       !ext4_ext_is_leaf(fs, blk) && !ext4_is_dir_block(fs, blk) &&
+	       !ext4_is_xattr_block(fs, blk);
 }

@@ -161,6 +161,7 @@ struct ext4_inode_info {
 	int64_t i_size;                 /* VFS size (i_size_read) */
 	int64_t i_disksize;             /* what the raw inode gets */
 	uint32_t i_flags;
+	uint64_t i_file_acl;             /* the xattr block (namei/xattr.c), or 0 */
 	uint32_t i_sync_tid;
 	uint32_t i_datasync_tid;
 	bool i_orphan;                  /* on the orphan list (s_last_orphan names it) */
@@ -199,6 +200,13 @@ struct ext4_io_end {
 };
 
 
+/* An entry of the xattr blocks' mb_cache (fs/mbcache.c: key h_hash, value the block). */
+struct ext4_ea_cache_entry {
+	uint32_t ce_hash;
+	uint32_t ce_block;
+	bool ce_reusable;               /* h_refcount below EXT4_XATTR_REFCOUNT_MAX */
+};
+
 struct ext4_fs {
 	struct ext4_mount_opts opts;
 	struct ext4_semantics sem;
@@ -216,6 +224,9 @@ struct ext4_fs {
 	uint64_t s_freeclusters;
 	uint64_t s_dirtyclusters;       /* delalloc reservations */
 	uint32_t s_mb_last_block;       /* next-fit cursor (locality-group stream) */
+	struct ext4_ea_cache_entry *s_ea_cache; /* s_ea_block_cache, oldest first (xattr.c) */
+	uint32_t s_nr_ea_cache;
+	uint32_t s_cap_ea_cache;
 	struct ext4_inode_info *inode;  /* the inode the running operation works on */
 	struct ext4_inode_info **s_inodes;      /* in-core inodes, ascending i_ino */
 	uint32_t s_nr_inodes;
@@ -269,7 +280,7 @@ struct ext4_map_blocks {
 };
 
 /* jbd2 handle types (EXT4_HT_*) */
-enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_DIR };
+enum { HT_MISC, HT_INODE, HT_WRITE_PAGE, HT_MAP_BLOCKS, HT_TRUNCATE, HT_DIR, HT_XATTR };
 
 /*
  * ext4_inode_journal_mode() for the current inode: a directory's or a
@@ -428,6 +439,8 @@ uint32_t ext4_ext_meta_blocks(const struct ext4_fs *fs);
 bool ext4_ext_is_leaf(const struct ext4_fs *fs, uint32_t blk);
 /* Is @blk a block of an in-core directory or slow symbolic link (metadata, journaled)? */
 bool ext4_is_dir_block(const struct ext4_fs *fs, uint32_t blk);
+/* Does an in-core inode name @blk as its xattr block (i_file_acl)? */
+bool ext4_is_xattr_block(const struct ext4_fs *fs, uint32_t blk);
 /* Parse an extent root or block's entries (depth 0: extents into the block map). */
 int ext4_ext_parse_leaf(struct ext4_fs *fs, const uint8_t *hdr, uint32_t max, bool insert,
 			struct jbd2_extent *map, uint32_t *nr_map, uint32_t cap_map);

@@ -67,6 +67,14 @@ bool ext4_is_dir_block(const struct ext4_fs *fs, uint32_t blk)
 	return false;
 }
 
+bool ext4_is_xattr_block(const struct ext4_fs *fs, uint32_t blk)
+{
+	for (uint32_t k = 0; k < fs->s_nr_inodes; k++)
+		if (fs->s_inodes[k]->i_file_acl == blk && blk != 0)
+			return true;
+	return false;
+}
+
 uint32_t ext4_ext_meta_blocks(const struct ext4_fs *fs)
 {
 	return fs->inode->i_ext_nr_leaves;

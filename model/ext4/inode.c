@@ -1345,7 +1345,8 @@ void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw)
 {
 	const struct ext4_inode_info *ei = fs->inode;
 	struct ext4_inode in;
-	uint64_t sectors = ei->i_fast_symlink ? 0 : inode_sectors(fs);
+	uint64_t sectors = (ei->i_fast_symlink ? 0 : inode_sectors(fs)) +
+			   (ei->i_file_acl ? fs->opts.block_size / 512 : 0);
 
 	memcpy(&in, raw, sizeof(in));
 	in.i_size_lo = (uint32_t)ei->i_disksize;
@@ -1355,6 +1356,8 @@ void ext4_fill_raw_inode(const struct ext4_fs *fs, uint8_t *raw)
 	in.i_links_count = ei->i_links_count;
 	in.i_flags = (in.i_flags & ~(EXT4_SYNC_FL | EXT4_HUGE_FILE_FL)) | ei->i_flags;
 	in.i_dtime = ei->i_orphan ? ei->i_next_orphan : ei->i_links_count ? 0 : in.i_dtime;
+	in.i_file_acl_lo = (uint32_t)ei->i_file_acl;
+	in.l_i_file_acl_high = (uint16_t)(ei->i_file_acl >> 32);
 	if (ei->i_fast_symlink)
 		memcpy(in.i_block, ei->i_data, sizeof(in.i_block));
 	else
@@ -1406,6 +1409,7 @@ static void iget_fields(const struct ext4_fs *fs, struct ext4_inode_info *ei,
 	ei->i_disksize = (int64_t)(in->i_size_lo | (uint64_t)in->i_size_high << 32);
 	ei->i_size = ei->i_disksize;
 	ei->i_flags = in->i_flags & EXT4_SYNC_FL;
+	ei->i_file_acl = in->i_file_acl_lo | (uint64_t)in->l_i_file_acl_high << 32;
 	ei->i_csum_seed = crc32c(crc32c(fs->lay.csum_seed, &ino, 4), &in->i_generation,
 				 sizeof(in->i_generation));
 	ei->i_fast_symlink = S_ISLNK(in->i_mode) && !(in->i_flags & EXT4_EXTENTS_FL);

@@ -518,6 +518,7 @@ void ext4_free_fs(struct ext4_fs *fs)
 	for (uint32_t i = 0; i < fs->s_nr_inodes; i++)
 		ext4_free_in_core_inode(fs->s_inodes[i]);
 	free(fs->s_inodes);
+	free(fs->s_ea_cache);
 	free(fs->ios);
 	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
 		free(fs->io_ends[i].ie_vecs);
@@ -638,6 +639,8 @@ void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev
 		dst->s_bufs[i].mb_data = sim_dup_array(src->s_bufs[i].mb_data, bs, bs, 1);
 	dst->free_map = bitmap_copy(src->free_map);
 	clone_inodes(dst, src);
+	dst->s_ea_cache = sim_dup_array(src->s_ea_cache, src->s_nr_ea_cache, src->s_cap_ea_cache,
+					sizeof(*src->s_ea_cache));
 	dst->ios = sim_dup_array(src->ios, src->nr_io_slots, src->cap_ios, sizeof(*src->ios));
 	dst->io_ends = sim_dup_array(src->io_ends, src->nr_io_ends, src->cap_io_ends,
 				     sizeof(*src->io_ends));

@@ -2,7 +2,9 @@
 # then run --from-image gives back the same file (bytes, size, holes) and the same device;
 # crashstates --images writes one image per distinct state, as many as it reports, named
 # in its JSON; a bound too small, a wrong size, an image the mount refuses, a scenario with
-# several variants and a directory that is not empty are refused with nothing left behind.
+# several variants and a directory that is not empty are refused with nothing left behind;
+# extended attributes laid out byte for byte as a real kernel wrote them, and the errors it
+# returned (tests/data/xattr).
 
 steps=(-c "pwrite -S 0xab 0 10000" -c "pwrite -S 0xcd 40000 5000" -c "truncate 60000")
 run "$sim" run --quiet --image "$tmp/a.img" --dump-file "$tmp/d0" "${steps[@]}"
@@ -104,3 +106,26 @@ run bash -c "ulimit -f 16; exec \"\$0\" run --quiet --image \"\$1\" -c 'pwrite 0
 check image-full-disk '[ "$rc" = 2 ] && [ ! -e "$tmp/big.img" ] &&
 	[ -z "$(find "$tmp" -maxdepth 1 -name ".big.img.*")" ] &&
 	grep -q "^ext4sim: cannot write $tmp/big.img: File too large\$" "$err"'
+# extended attributes as the kernel lays them out: tests/data/xattr/layout.yaml's final
+# image, dumped by debugfs (tests/data/xattr/dump.sh), byte for byte what this
+# machine's 6.18 wrote for the same calls (tests/data/xattr/record.sh); e2fsck passes it
+if PATH=$PATH:/sbin:/usr/sbin command -v debugfs > /dev/null &&
+   PATH=$PATH:/sbin:/usr/sbin command -v e2fsck > /dev/null; then
+	for v in 1k 4k; do
+		run "$sim" run --quiet --variant $v --image "$tmp/xattr-$v.img" tests/data/xattr/layout.yaml
+		PATH=$PATH:/sbin:/usr/sbin tests/data/xattr/dump.sh "$tmp/xattr-$v.img" > "$tmp/xattr-$v.txt"
+		tail -n +2 tests/data/xattr/kernel-6.18-$v.txt > "$tmp/xattr-$v.want"
+		check xattr-layout-kernel-$v '[ "$rc" = 0 ] && cmp -s "$tmp/xattr-$v.want" "$tmp/xattr-$v.txt" &&
+			PATH=$PATH:/sbin:/usr/sbin e2fsck -fn "$tmp/xattr-$v.img" > /dev/null 2>&1'
+	done
+else
+	echo "images: debugfs or e2fsck not installed: the xattr layout check is skipped"
+fi
+# and each call of scenarios/namespace/xattr-errors.yaml returns what it returned there
+run "$sim" run scenarios/namespace/xattr-errors.yaml
+awk '/^  \[[0-9]+\] /{ if (s != "") print s "\tok"; s = ""
+		if ($2 == "setxattr" || $2 == "removexattr") { s = $0; sub(/^  \[[0-9]+\] /, "", s) }
+		next }
+	s != "" && /^      error: / { e = $0; sub(/^      error: /, "", e); print s "\t" e; s = "" }
+	END { if (s != "") print s "\tok" }' "$out" > "$tmp/xattr-errors.txt"
+check xattr-errors-kernel '[ "$rc" = 0 ] && cmp -s tests/data/xattr/kernel-6.18-errors.txt "$tmp/xattr-errors.txt"'

@@ -926,6 +926,61 @@ static void test_scenario__namespace_forms(void **state)
 	assert_false(scn_step_is_namespace(&(struct scn_step){ .s_op = SCN_SYNC }));
 }
 
+/* setxattr and removexattr: PATH, NAME and VALUE parsed, written back canonically; bad words refused. */
+static void test_scenario__xattr_forms(void **state)
+{
+	static const struct { const char *text, *path, *name, *value, *canon; } ok[] = {
+		{ "setxattr a user.k v1", "/a", "user.k", "v1", "setxattr /a user.k v1" },
+		{ "setxattr /d/a user.k", "/d/a", "user.k", "", "setxattr /d/a user.k" },
+		{ "removexattr a user.k", "/a", "user.k", "", "removexattr /a user.k" },
+		{ "setxattr -- a -n -v", "/a", "-n", "-v", "setxattr -- /a -n -v" },
+		{ "setxattr a x.y z", "/a", "x.y", "z", "setxattr /a x.y z" },
+	};
+	static const struct { const char *text, *msg; unsigned col; } bad[] = {
+		{ "setxattr a", "setxattr: missing NAME; usage: setxattr PATH NAME [VALUE]", 10 },
+		{ "removexattr a n v", "removexattr: too many arguments", 16 },
+		{ "setxattr a n v w", "setxattr: too many arguments", 15 },
+		{ "setxattr a//b n", "has an empty component", 11 },
+		{ "setxattr a n \xc3\xa9", "byte 0xc3 (an xattr VALUE takes the bytes 0x21-0x7e)", 13 },
+	};
+	char err[SCN_ERR_MAX], canon[SCN_STEP_TEXT_MAX], line[1024];
+	struct scn_step st, again;
+	unsigned col = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (scn_parse_step(ok[i].text, &st, err, sizeof(err), NULL) != 0)
+			fail_msg("'%s': %s", ok[i].text, err);
+		assert_true(scn_step_is_namespace(&st));
+		assert_string_equal(st.s_path, ok[i].path);
+		assert_string_equal(st.s_xattr_name, ok[i].name);
+		assert_string_equal(st.s_path2, ok[i].value);
+		orc_step_text(&st, canon, sizeof(canon));
+		assert_string_equal(canon, ok[i].canon);
+		assert_int_equal(scn_parse_step(canon, &again, err, sizeof(err), NULL), 0);
+		assert_string_equal(again.s_xattr_name, st.s_xattr_name);
+		assert_string_equal(again.s_path2, st.s_path2);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (scn_parse_step(bad[i].text, &st, err, sizeof(err), &col) == 0)
+			fail_msg("'%s' parsed", bad[i].text);
+		if (!strstr(err, bad[i].msg) || col != bad[i].col)
+			fail_msg("'%s': got '%s' at %u", bad[i].text, err, col);
+	}
+	/* the limits: a NAME of SCN_XATTR_NAME_MAX bytes, a VALUE of SCN_XATTR_VALUE_MAX */
+	snprintf(line, sizeof(line), "setxattr a %0*d %0*d", SCN_XATTR_NAME_MAX, 0,
+		 SCN_XATTR_VALUE_MAX, 0);
+	assert_int_equal(scn_parse_step(line, &st, err, sizeof(err), NULL), 0);
+	snprintf(line, sizeof(line), "setxattr a %0*d", SCN_XATTR_NAME_MAX + 1, 0);
+	assert_int_equal(scn_parse_step(line, &st, err, sizeof(err), &col), -1);
+	assert_non_null(strstr(err, "setxattr: NAME '"));
+	assert_non_null(strstr(err, "is too long (301 bytes, max 300)"));
+	snprintf(line, sizeof(line), "setxattr a n %0*d", SCN_XATTR_VALUE_MAX + 1, 0);
+	assert_int_equal(scn_parse_step(line, &st, err, sizeof(err), &col), -1);
+	assert_non_null(strstr(err, "is too long (256 bytes, max 255)"));
+	assert_int_equal(col, 13);
+}
+
 /* @n bytes of @c into @buf, with a NUL. */
 static char *fill(char *buf, char c, size_t n)
 {
@@ -1406,6 +1461,7 @@ int main(void)
 		cmocka_unit_test(test_scenario__xfs_io_random_is_glibc),
 		cmocka_unit_test(test_scenario__step_errors),
 		cmocka_unit_test(test_scenario__namespace_forms),
+		cmocka_unit_test(test_scenario__xattr_forms),
 		cmocka_unit_test(test_scenario__namespace_limits),
 		cmocka_unit_test(test_scenario__number_forms),
 		cmocka_unit_test(test_scenario__op_names),

@@ -15,6 +15,7 @@
 #include "crc32c.h"
 #include "ext4.h"
 #include "namei.h"
+#include "xattr.h"
 
 /* The inode bitmap block of @group (ext4_inode_bitmap()). */
 static uint32_t ext4_inode_bitmap(const struct ext4_fs *fs, uint32_t group)
@@ -163,6 +164,8 @@ int ext4_new_inode(struct ext4_fs *fs, handle_t *h, const struct ext4_inode_info
 	ei->i_csum_seed = crc32c(crc32c(fs->lay.csum_seed, &ino, 4), &ei->i_generation,
 				 sizeof(ei->i_generation));
 	new_raw_inode(fs, ei, mode);
+	/* __ext4_new_inode(): fsync and fdatasync both wait for the creating transaction */
+	ei->i_sync_tid = ei->i_datasync_tid = h->h_transaction->t_tid;
 	*out = ei;
 	return 0;
 }
@@ -180,8 +183,8 @@ void ext4_free_inode(struct ext4_fs *fs, handle_t *h, struct ext4_inode_info *ei
 /*
  * ext4_evict_inode() of an inode no name holds, at its last close or in
  * orphan cleanup: its page cache dropped, its blocks freed (ext4_truncate
- * to size 0), off the orphan list, i_dtime set, its bit cleared, in one
- * handle.
+ * to size 0), its xattr block released (ext4_xattr_delete_inode), off the
+ * orphan list, i_dtime set, its bit cleared, in one handle.
  */
 int ext4_evict_inode(struct ext4_fs *fs, struct ext4_inode_info *ei)
 {
@@ -201,6 +204,7 @@ int ext4_evict_inode(struct ext4_fs *fs, struct ext4_inode_info *ei)
 		ext4_set_i_disksize(fs, 0, &isize);
 		err = ext4_truncate(fs);
 	}
+	ext4_xattr_delete_inode(fs, h, ei);
 	ext4_orphan_del(fs, h);
 	ext4_get_super(fs, &es);
 	ext4_set_raw_dtime(fs, ei, es.s_mkfs_time);

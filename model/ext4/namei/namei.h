@@ -35,7 +35,8 @@ bool ext4_inode_in_use(struct ext4_fs *fs, uint32_t ino);
 /*
  * ext4_new_inode(): a free inode near @dir's group, its bit set, its raw
  * inode initialised (mode @mode, one link, extents for a file or a
- * directory), in core in *@out; -ENOSPC when no inode is free.
+ * directory), in core in *@out, its i_sync_tid and i_datasync_tid @h's
+ * transaction; -ENOSPC when no inode is free.
  */
 int ext4_new_inode(struct ext4_fs *fs, handle_t *h, const struct ext4_inode_info *dir,
 		   uint16_t mode, struct ext4_inode_info **out);

@@ -2,7 +2,8 @@
  * readdir.c - the namespace as readdir(2), stat(2) and read(2) show it
  * (fs/ext4/dir.c's ext4_readdir walk over every directory from the root):
  * ext4_ns_read fills a lib/nsnap.h snapshot, every name with its inode's
- * type, size, link count and content hash, and the inodes in use that no
+ * type, size, link count, content hash and extended attributes
+ * (listxattr and getxattr, xattr.c), and the inodes in use that no
  * name reaches.  It reads through the in-core inodes (__ext4_iget), so it
  * sees what a process would see now: the page cache on a live file system,
  * the device after a crash's recovery.
@@ -15,6 +16,7 @@
 #include "ext4.h"
 #include "namei.h"
 #include "nsnap.h"
+#include "xattr.h"
 
 #define NS_READ_CHUNK 65536u
 #define NS_READ_DEPTH 64u       /* directories deeper than this are not walked */
@@ -57,8 +59,34 @@ static void read_target(struct ext4_fs *fs, const struct ext4_inode_info *ei,
 	memcpy(e->ne_target, t, SIM_MIN(n, sizeof(e->ne_target) - 1));
 }
 
-static void fill_entry(struct ext4_fs *fs, struct ext4_inode_info *ei, const char *path,
+/* The inode's extended attributes (listxattr and getxattr), their number and hash into @e. */
+static int read_xattrs(struct ext4_fs *fs, const struct ext4_inode_info *ei,
 		       struct nsnap_entry *e)
+{
+	struct ext4_xattr_pair *xp;
+	struct nsnap_xattr *nx;
+	uint32_t nr;
+	int err;
+
+	if (!ext4_has_xattrs(fs, ei))
+		return 0;
+	xp = malloc(EXT4_XATTR_LIST_MAX * sizeof(*xp));
+	nx = malloc(EXT4_XATTR_LIST_MAX * sizeof(*nx));
+	SIM_ASSERT(xp != NULL && nx != NULL);
+	err = ext4_xattr_list(fs, ei, xp, EXT4_XATTR_LIST_MAX, &nr);
+	for (uint32_t i = 0; !err && i < nr; i++)
+		nx[i] = (struct nsnap_xattr){ xp[i].xp_name, xp[i].xp_value, xp[i].xp_len };
+	if (!err) {
+		e->ne_nr_xattrs = nr;
+		nsnap_xattr_hash(nx, nr, e->ne_xattr_hash);
+	}
+	free(xp);
+	free(nx);
+	return err;
+}
+
+static int fill_entry(struct ext4_fs *fs, struct ext4_inode_info *ei, const char *path,
+		      struct nsnap_entry *e)
 {
 	memset(e, 0, sizeof(*e));
 	snprintf(e->ne_path, sizeof(e->ne_path), "%s", path);
@@ -70,6 +98,7 @@ static void fill_entry(struct ext4_fs *fs, struct ext4_inode_info *ei, const cha
 		hash_file(fs, ei, e->ne_hash);
 	else if (S_ISLNK(ei->i_mode))
 		read_target(fs, ei, e);
+	return read_xattrs(fs, ei, e);
 }
 
 static int walk_dir(struct ext4_fs *fs, struct ext4_inode_info *dir, const char *path,
@@ -93,8 +122,7 @@ static int walk_entry(struct ext4_fs *fs, const struct ext4_dirent *de, const ch
 		return -ENAMETOOLONG;
 	if ((err = __ext4_iget(fs, de->d_ino, false, &ei)) < 0)
 		return err;
-	fill_entry(fs, ei, child, &e);
-	if ((err = nsnap_add(out, &e)) < 0)
+	if ((err = fill_entry(fs, ei, child, &e)) < 0 || (err = nsnap_add(out, &e)) < 0)
 		return err;
 	seen[de->d_ino / 8] |= (uint8_t)(1u << (de->d_ino % 8));
 	if (!S_ISDIR(ei->i_mode))
@@ -161,8 +189,8 @@ int ext4_ns_read(struct ext4_fs *fs, struct nsnap *out)
 	SIM_ASSERT(seen != NULL);
 	nsnap_init(out);
 	if ((err = __ext4_iget(fs, EXT4_ROOT_INO, false, &root)) == 0) {
-		fill_entry(fs, root, "/", &e);
-		err = nsnap_add(out, &e);
+		err = fill_entry(fs, root, "/", &e);
+		err = err ? err : nsnap_add(out, &e);
 	}
 	if (!err)
 		err = walk_dir(fs, root, "/", 0, seen, out);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <et/com_err.h>
 #include <ext2fs/ext2fs.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,4 +381,91 @@ void e2ref_new_dir_block(struct e2ref *r, uint32_t dir_ino, uint32_t parent_ino,
 	assert_int_equal(ext2fs_new_dir_block(r->fs, dir_ino, parent_ino, &block), 0);
 	memcpy(buf, block, r->fs->blocksize);
 	ext2fs_free_mem(&block);
+}
+
+/* ---- extended attributes (test_xattr.c) ---- */
+
+struct xattr_collect {
+	struct e2ref_xattr *out;
+	uint32_t cap, n;
+};
+
+static int collect_xattr(char *name, char *value, size_t value_len, void *data)
+{
+	struct xattr_collect *c = data;
+
+	if (c->n < c->cap) {
+		struct e2ref_xattr *x = &c->out[c->n];
+
+		snprintf(x->name, sizeof(x->name), "%s", name);
+		x->len = (uint32_t)value_len;
+		assert_true(value_len <= sizeof(x->value));
+		memcpy(x->value, value, value_len);
+	}
+	c->n++;
+	return 0;
+}
+
+long e2ref_xattrs(struct e2ref *r, uint32_t ino, struct e2ref_xattr *out, uint32_t cap,
+		  uint32_t *n)
+{
+	struct ext2_xattr_handle *h = NULL;
+	struct xattr_collect c = { out, cap, 0 };
+	long err = ext2fs_xattrs_open(r->fs, ino, &h);
+
+	*n = 0;
+	if (err)
+		return err;
+	if ((err = ext2fs_xattrs_read(h)) == 0)
+		err = ext2fs_xattrs_iterate(h, collect_xattr, &c);
+	*n = c.n;
+	ext2fs_xattrs_close(&h);
+	return err;
+}
+
+long e2ref_xattr_get(struct e2ref *r, uint32_t ino, const char *name, void *buf, size_t cap,
+		     size_t *len)
+{
+	struct ext2_xattr_handle *h = NULL;
+	void *value = NULL;
+	long err = ext2fs_xattrs_open(r->fs, ino, &h);
+
+	*len = 0;
+	if (err)
+		return err;
+	if ((err = ext2fs_xattrs_read(h)) == 0 &&
+	    (err = ext2fs_xattr_get(h, name, &value, len)) == 0) {
+		assert_true(*len <= cap);
+		memcpy(buf, value, *len);
+		ext2fs_free_mem(&value);
+	}
+	ext2fs_xattrs_close(&h);
+	return err;
+}
+
+long e2ref_xattr_set(struct e2ref *r, uint32_t ino, const char *name, const void *value,
+		     size_t len)
+{
+	struct ext2_xattr_handle *h = NULL;
+	long err = ext2fs_xattrs_open(r->fs, ino, &h);
+
+	if (err)
+		return err;
+	if ((err = ext2fs_xattrs_read(h)) == 0)
+		err = value ? ext2fs_xattr_set(h, name, value, len) : ext2fs_xattr_remove(h, name);
+	ext2fs_xattrs_close(&h);        /* writes the handle's attributes back */
+	return err;
+}
+
+uint64_t e2ref_file_acl(struct e2ref *r, uint32_t ino)
+{
+	struct ext2_inode in;
+
+	assert_int_equal(ext2fs_read_inode(r->fs, ino, &in), 0);
+	return ext2fs_file_acl_block(r->fs, &in);
+}
+
+long e2ref_xattr_block_read(struct e2ref *r, uint64_t blk, void *buf)
+{
+	return ext2fs_read_ext_attr3(r->fs, blk, buf, 0);
 }

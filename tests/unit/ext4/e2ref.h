@@ -140,4 +140,30 @@ long e2ref_unlink(struct e2ref *r, uint32_t dir, const char *name);
 /* ext2fs_new_dir_block(@dir_ino, @parent_ino) into @buf (no checksum set yet). */
 void e2ref_new_dir_block(struct e2ref *r, uint32_t dir_ino, uint32_t parent_ino, void *buf);
 
+/* ---- extended attributes (test_xattr.c) ---- */
+
+/* One attribute as ext2fs_xattrs_iterate() hands it over: its whole name, its value. */
+struct e2ref_xattr {
+	char name[256];
+	uint8_t value[4096];
+	uint32_t len;
+};
+
+/*
+ * ext2fs_xattrs_read() of inode @ino (the inode's area and its block, the
+ * block's checksum and the entries' hashes verified): the error; the
+ * attributes in libext2fs's order into @out (at most @cap), their number into *@n.
+ */
+long e2ref_xattrs(struct e2ref *r, uint32_t ino, struct e2ref_xattr *out, uint32_t cap,
+		  uint32_t *n);
+/* ext2fs_xattr_get() of @name: the error (EXT2_ET_EA_KEY_NOT_FOUND for none); its value. */
+long e2ref_xattr_get(struct e2ref *r, uint32_t ino, const char *name, void *buf, size_t cap,
+		     size_t *len);
+/* ext2fs_xattr_set() (@value NULL: ext2fs_xattr_remove()), written back at close: the error. */
+long e2ref_xattr_set(struct e2ref *r, uint32_t ino, const char *name, const void *value,
+		     size_t len);
+/* ext2fs_file_acl_block() of inode @ino: its xattr block, or 0. */
+uint64_t e2ref_file_acl(struct e2ref *r, uint32_t ino);
+/* ext2fs_read_ext_attr3() of block @blk (its checksum verified) into @buf: the error. */
+long e2ref_xattr_block_read(struct e2ref *r, uint64_t blk, void *buf);
 #endif

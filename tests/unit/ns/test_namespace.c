@@ -292,6 +292,76 @@ static void test_namespace__file_fsync(void **state)
 	chk_ns_destroy(&ns);
 }
 
+/* fsync promises a file's extended attributes; fdatasync does not; a later note ends it. */
+static void test_namespace__xattr_fsync(void **state)
+{
+	struct chk_ns ns;
+	struct nsnap s;
+	char msg[CHK_MSG_MAX];
+	uint64_t h[2];
+
+	(void)state;
+	chk_ns_init(&ns);
+	assert_int_equal(chk_ns_note_setxattr(&ns, 1, 12, "user.b", "22", 2), 0);
+	assert_int_equal(chk_ns_note_setxattr(&ns, 2, 12, "user.a", "1", 1), 0);
+	assert_int_equal(chk_ns_note_setxattr(&ns, 3, 12, "user.b", "33", 2), 0);
+	assert_int_equal(chk_ns_note_removexattr(&ns, 4, 12, "user.zz"), -ENOENT);
+	assert_int_equal(chk_ns_note_setxattr(&ns, 4, 99, "user.a", "1", 1), -ENOENT);
+	assert_int_equal(chk_ns_note_fsync(&ns, 5, 12, false), 0);
+	current(&ns, &s);
+	assert_int_equal(entry(&s, "/f")->ne_nr_xattrs, 2);
+	{       /* the reference's hash is nsnap_xattr_hash of the pairs, in any order */
+		struct nsnap_xattr x[2] = { { "user.b", (const uint8_t *)"33", 2 },
+					    { "user.a", (const uint8_t *)"1", 1 } };
+
+		nsnap_xattr_hash(x, 2, h);
+		assert_memory_equal(h, entry(&s, "/f")->ne_xattr_hash, sizeof(h));
+	}
+	assert_int_equal(judged(&ns, &s, NULL), 0);
+	entry(&s, "/f")->ne_xattr_hash[1] ^= 1;         /* a value lost */
+	assert_int_equal(judged(&ns, &s, msg), BIT(INV_NS_FILE_FSYNC));
+	assert_string_equal(msg, "/f has 2 extended attribute(s) after the crash, not the 2 of "
+			    "other names or values at the fsync at step 5");
+	entry(&s, "/f")->ne_nr_xattrs = 0;
+	assert_int_equal(judged(&ns, &s, msg), BIT(INV_NS_FILE_FSYNC));
+	assert_string_equal(msg, "/f has 0 extended attribute(s) after the crash, not the 2 it "
+			    "held at the fsync at step 5");
+	/* removed since: not judged */
+	assert_int_equal(chk_ns_note_removexattr(&ns, 6, 12, "user.a"), 0);
+	assert_int_equal(judged(&ns, &s, NULL), 0);
+	nsnap_free(&s);
+	/* fdatasync promises no attributes */
+	assert_int_equal(chk_ns_note_fsync(&ns, 7, 12, true), 0);
+	current(&ns, &s);
+	assert_int_equal(entry(&s, "/f")->ne_nr_xattrs, 1);
+	entry(&s, "/f")->ne_nr_xattrs = 0;
+	assert_int_equal(judged(&ns, &s, NULL), 0);
+	nsnap_free(&s);
+	/* a copy keeps them; a rebase keeps their hash, and a later set makes them unknown */
+	{
+		struct chk_ns cp;
+		struct nsnap r;
+
+		chk_ns_copy(&cp, &ns);
+		assert_int_equal(chk_ns_note_sync(&cp, 8), 0);
+		current(&cp, &r);
+		assert_int_equal(judged(&cp, &r, NULL), 0);
+		entry(&r, "/f")->ne_nr_xattrs = 0;
+		assert_int_equal(judged(&cp, &r, NULL), BIT(INV_NS_FILE_FSYNC));
+		entry(&r, "/f")->ne_nr_xattrs = 1;
+		assert_int_equal(chk_ns_rebase(&cp, &r), 0);
+		assert_int_equal(chk_ns_note_sync(&cp, 9), 0);
+		entry(&r, "/f")->ne_xattr_hash[0] ^= 4;
+		assert_int_equal(judged(&cp, &r, NULL), BIT(INV_NS_FILE_FSYNC));
+		assert_int_equal(chk_ns_note_setxattr(&cp, 10, 12, "user.q", "", 0), 0);
+		assert_int_equal(chk_ns_note_sync(&cp, 11), 0);
+		assert_int_equal(judged(&cp, &r, NULL), 0);     /* unknown: not judged */
+		nsnap_free(&r);
+		chk_ns_destroy(&cp);
+	}
+	chk_ns_destroy(&ns);
+}
+
 /* A sync promises every file's size and bytes, as fsync does. */
 static void test_namespace__sync_promises_every_file(void **state)
 {
@@ -778,6 +848,7 @@ int main(void)
 		cmocka_unit_test(test_namespace__link_count),
 		cmocka_unit_test(test_namespace__no_orphan),
 		cmocka_unit_test(test_namespace__file_fsync),
+		cmocka_unit_test(test_namespace__xattr_fsync),
 		cmocka_unit_test(test_namespace__sync_promises_every_file),
 		cmocka_unit_test(test_namespace__dir_fsync),
 		cmocka_unit_test(test_namespace__rename_atomic),

@@ -211,6 +211,46 @@ static void test_nsnap__hash_pieces_holes_runs(void **state)
 	assert_true(empty[1] == 0x7e42f8ec980980e9ull);
 }
 
+/* Extended attributes: the hash of the sorted pairs; in the key and the text only when there. */
+static void test_nsnap__xattrs_key_and_text(void **state)
+{
+	struct nsnap a, b;
+	struct nsnap_xattr x1[2] = { { "user.a", (const uint8_t *)"1", 1 },
+				     { "user.b", (const uint8_t *)"", 0 } };
+	struct nsnap_xattr x2[2] = { { "user.b", (const uint8_t *)"", 0 },
+				     { "user.a", (const uint8_t *)"1", 1 } };
+	struct nsnap_xattr x3[2] = { { "user.a", (const uint8_t *)"1", 1 },
+				     { "user.b", (const uint8_t *)"0", 1 } };
+	uint64_t h1[2], h2[2], h3[2], ka[2], kb[2], k0[2];
+	char text[1024];
+
+	(void)state;
+	nsnap_xattr_hash(x1, 2, h1);
+	nsnap_xattr_hash(x2, 2, h2);
+	nsnap_xattr_hash(x3, 2, h3);
+	assert_memory_equal(h1, h2, sizeof(h1));
+	assert_memory_not_equal(h1, h3, sizeof(h1));
+	nsnap_xattr_hash(x1, 0, h3);
+	assert_true(h3[0] == 0 && h3[1] == 0);
+	build(&a, 12);
+	build(&b, 12);
+	nsnap_key(&a, k0);
+	nsnap_text(&a, text, sizeof(text));
+	assert_null(strstr(text, "xattrs"));
+	((struct nsnap_entry *)nsnap_find(&a, "/a"))->ne_nr_xattrs = 2;
+	memcpy(((struct nsnap_entry *)nsnap_find(&a, "/a"))->ne_xattr_hash, h1, sizeof(h1));
+	assert_false(nsnap_equal(&a, &b));
+	nsnap_key(&a, ka);
+	assert_memory_not_equal(ka, k0, sizeof(ka));
+	nsnap_key(&b, kb);
+	assert_memory_equal(kb, k0, sizeof(kb));       /* none: the key as before */
+	nsnap_text(&a, text, sizeof(text));
+	assert_non_null(strstr(text, "/a reg ino 13 nlink 2 size 10 "));
+	assert_non_null(strstr(text, " xattrs 2 "));
+	nsnap_free(&a);
+	nsnap_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_nsnap__key_counts_every_field),
 		cmocka_unit_test(test_nsnap__text_lines_and_cut),
 		cmocka_unit_test(test_nsnap__hash_pieces_holes_runs),
+		cmocka_unit_test(test_nsnap__xattrs_key_and_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
