@@ -85,11 +85,17 @@ static struct cs_point *enumerate_crash_states(struct world *w, uint32_t idx,
  */
 static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32_t nv)
 {
+	uint32_t any = 0;
+
+	for (uint32_t i = 0; i < pt->nr_states; i++)
+		any |= pt->states[i].mask;
 	for (int inv = 0; inv < INV_COUNT; inv++) {
 		const struct cs_state *ex = NULL;
 		uint64_t n = 0;
 		bool seen = false;
 
+		if (!(any & (1u << inv)))
+			continue;               /* no state violates it */
 		for (uint32_t i = nv; i < c->nr_v; i++)
 			seen = seen || c->v[i].inv == (enum chk_inv)inv;
 		for (uint32_t i = 0; i < pt->nr_states; i++) {
@@ -109,7 +115,7 @@ static void report_crash_states(struct chk_state *c, struct cs_point *pt, uint32
 				   ex->tx_lost ? ex->tx_lost : "");
 		}
 	}
-	for (uint32_t i = 0; i < pt->nr_states; i++)
+	for (uint32_t i = 0; any && i < pt->nr_states; i++)
 		for (int inv = 0; inv < INV_COUNT; inv++)
 			if (pt->states[i].violated[inv] && !chk_inv_info(inv)->informational) {
 				pt->nr_violating++;

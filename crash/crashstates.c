@@ -66,6 +66,7 @@ struct cs_outcome {
 	uint64_t fixed_h[2];
 	uint64_t sum_h[2];              /* fixed part + chosen versions */
 	uint32_t cnt[INV_COUNT];        /* chosen versions violating each invariant */
+	uint32_t cnt_mask;              /* the invariants whose cnt is not 0 */
 };
 
 struct cs_ctx {
@@ -855,9 +856,13 @@ static void choose(struct cs_ctx *x, uint32_t b, uint32_t a)
 
 	hash_sub(x->o.sum_h, old->h);
 	hash_add(x->o.sum_h, new->h);
-	for (int inv = 0; inv < INV_COUNT; inv++) {
+	for (uint32_t m = old->mask | new->mask; m; m &= m - 1) {      /* the bits set only */
+		int inv = __builtin_ctz(m);
+
 		x->o.cnt[inv] -= (old->mask >> inv) & 1;
 		x->o.cnt[inv] += (new->mask >> inv) & 1;
+		x->o.cnt_mask = x->o.cnt[inv] ? x->o.cnt_mask | 1u << inv
+					      : x->o.cnt_mask & ~(1u << inv);
 	}
 	x->digit[b] = a;
 }
@@ -880,10 +885,12 @@ static void prepare_outcome(struct cs_ctx *x)
 	judge_versions(x);
 	memcpy(x->o.sum_h, x->o.fixed_h, sizeof(x->o.sum_h));
 	memset(x->o.cnt, 0, sizeof(x->o.cnt));
+	x->o.cnt_mask = 0;
 	for (uint32_t b = x->nr_meta; b < x->nr_blocks; b++) {
 		hash_add(x->o.sum_h, x->blocks[b].alts[0].h);
 		for (int inv = 0; inv < INV_COUNT; inv++)
 			x->o.cnt[inv] += (x->blocks[b].alts[0].mask >> inv) & 1;
+		x->o.cnt_mask |= x->blocks[b].alts[0].mask;
 	}
 }
 
@@ -911,8 +918,7 @@ static void evaluate(struct cs_ctx *x)
 		evaluate_whole(x, weight);
 		return;
 	}
-	for (int inv = 0; inv < INV_COUNT; inv++)
-		mask |= x->o.cnt[inv] ? 1u << inv : 0;
+	mask |= x->o.cnt_mask;
 	o = find_state(x, x->o.fs.inode->i_size, x->o.sum_h, mask);
 	if (o) {
 		o->raw_states += weight;
@@ -922,8 +928,8 @@ static void evaluate(struct cs_ctx *x)
 	st.h[0] = x->o.sum_h[0];
 	st.h[1] = x->o.sum_h[1];
 	st.mask = mask;
-	for (int inv = 0; inv < INV_COUNT; inv++)
-		st.violated[inv] = mask & (1u << inv);
+	for (uint32_t m = mask; m; m &= m - 1)
+		st.violated[__builtin_ctz(m)] = true;
 	note_replay(&st, &x->o.ri);
 	note_tx_changes(x, &st, &x->o.fs);
 	if (mask || (x->flags & CS_DIGEST)) {
