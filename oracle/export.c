@@ -537,6 +537,10 @@ static int refuse_namespace(struct xctx *x)
 		if (!scn_step_is_namespace(st))
 			continue;
 		x->ns = true;
+		if (st->s_op == SCN_SETXATTR || st->s_op == SCN_REMOVEXATTR)
+			return xp_refuse(x, st, "%s: export does not write extended attributes yet "
+					 "(the script's tree lister reads no attribute)",
+					 scn_op_name(st->s_op));
 		if (x->fmt == XF_FSTESTS)
 			return xp_refuse(x, st, "%s%s is a namespace step, which export writes "
 					 "as an xfs_io script (--format xfs_io) but not yet as an "

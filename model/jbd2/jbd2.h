@@ -288,6 +288,12 @@ void jbd2_journal_revoke(handle_t *h, uint32_t blocknr);
 void jbd2_journal_free_blocks(handle_t *h, uint32_t start, uint32_t len);
 void jbd2_journal_inode_ranged(handle_t *h, uint32_t ino, uint32_t flags, int64_t start,
 			       int64_t len);
+/*
+ * jbd2_journal_release_jbd_inode(): an inode that goes (ext4_clear_inode)
+ * leaves the running and the committing transaction's inode lists; its
+ * data was written and waited for before (truncate_inode_pages_final).
+ */
+void jbd2_journal_release_jbd_inode(journal_t *j, uint32_t ino);
 /* Inode @ino's entry on @t's inode list, or NULL. */
 const struct jbd2_inode *jbd2_transaction_inode(const transaction_t *t, uint32_t ino);
 /* The flags of every entry of @t's inode list, or'ed. */

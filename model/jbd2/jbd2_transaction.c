@@ -266,6 +266,25 @@ const struct jbd2_inode *jbd2_transaction_inode(const transaction_t *t, uint32_t
 	return NULL;
 }
 
+/* Remove inode @ino's entry from @t's inode list, if there. */
+static void release_from(transaction_t *t, uint32_t ino)
+{
+	for (uint32_t i = 0; t && i < t->t_nr_inodes; i++) {
+		if (t->t_inodes[i].i_ino != ino)
+			continue;
+		memmove(t->t_inodes + i, t->t_inodes + i + 1,
+			(t->t_nr_inodes - i - 1) * sizeof(*t->t_inodes));
+		t->t_nr_inodes--;
+		return;
+	}
+}
+
+void jbd2_journal_release_jbd_inode(journal_t *j, uint32_t ino)
+{
+	release_from(j->j_running_transaction, ino);
+	release_from(j->j_committing_transaction, ino);
+}
+
 uint32_t jbd2_transaction_inode_flags(const transaction_t *t)
 {
 	uint32_t flags = 0;

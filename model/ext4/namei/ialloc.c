@@ -209,6 +209,7 @@ int ext4_evict_inode(struct ext4_fs *fs, struct ext4_inode_info *ei)
 	ext4_get_super(fs, &es);
 	ext4_set_raw_dtime(fs, ei, es.s_mkfs_time);
 	ext4_mark_inode_dirty(fs, h);
+	jbd2_journal_release_jbd_inode(&fs->journal, ei->i_ino);        /* ext4_clear_inode */
 	if (was == ei)
 		err = err ? err : __ext4_iget(fs, EXT4_ROOT_INO, false, &was);
 	fs->inode = was;

@@ -396,21 +396,27 @@ int ext4_open_path(struct ext4_fs *fs, const char *path, bool creat, bool trunc)
 {
 	struct ext4_inode_info *ei = NULL, *was = fs->inode;
 	int err = ext4_path_lookup(fs, path, true, &ei);
+	bool created = false;
 
-	if (err == -ENOENT && creat)
-		err = ext4_create(fs, path, &ei);
+	if (err == -ENOENT && creat && (err = ext4_create(fs, path, &ei)) == 0)
+		created = true;
 	if (err < 0)
 		return err;
 	if (S_ISDIR(ei->i_mode))
 		return -EISDIR;
 	ei->i_open++;
 	fs->inode = ei;
-	if (trunc && ei->i_size != 0 && (err = ext4_setattr_size(fs, 0)) < 0) {
+	if (!trunc || created)
+		return 0;                       /* do_open(): no truncate of a file just made */
+	if (ei->i_size == 0) {
+		ext4_dirty_inode(fs);           /* ext4_setattr: the times change all the same */
+		return 0;
+	}
+	if ((err = ext4_setattr_size(fs, 0)) < 0) {
 		ei->i_open--;
 		fs->inode = was;
-		return err;
 	}
-	return 0;
+	return err;
 }
 
 int ext4_creat(struct ext4_fs *fs, const char *path)
