@@ -1,5 +1,6 @@
 /*
- * ext4.h - the modelled file system: one ext4 with one regular file, its
+ * ext4.h - the modelled file system: one ext4 with its files (in core as
+ * struct ext4_inode_info each; model/ext4/namei/ for the namespace), its
  * block device, journal, allocator and page cache.
  *
  * Design.  The model keeps ext4's two views of the file apart, as the kernel
