@@ -103,19 +103,26 @@ static void ver_sort(struct chk_ns_version *v)
 		qsort(v->nv_names, v->nv_nr, sizeof(*v->nv_names), name_cmp);
 }
 
+/* Is @path an entry of directory @dir (its parent's path), not the root? */
+static bool is_child(const char *path, const char *dir)
+{
+	char parent[NSNAP_PATH_MAX];
+
+	if (strcmp(path, "/") == 0)
+		return false;
+	nsr_parent(path, parent);
+	return strcmp(parent, dir) == 0;
+}
+
 /* How many of @v's names are in directory @dir's path (its entries), and of them directories. */
 static uint32_t ver_children(const struct chk_ns *ns, const struct chk_ns_version *v,
 			     const char *dir, uint32_t *subdirs)
 {
-	char parent[NSNAP_PATH_MAX];
 	uint32_t n = 0;
 
 	*subdirs = 0;
 	for (uint32_t i = 0; i < v->nv_nr; i++) {
-		if (strcmp(v->nv_names[i].nn_path, "/") == 0)
-			continue;
-		nsr_parent(v->nv_names[i].nn_path, parent);
-		if (strcmp(parent, dir) != 0)
+		if (!is_child(v->nv_names[i].nn_path, dir))
 			continue;
 		n++;
 		*subdirs += ns->ns_inodes[v->nv_names[i].nn_id].ni_type == NSNAP_DIR;
@@ -916,7 +923,7 @@ static void file_promise(struct chk_ns *ns, uint32_t step, uint32_t id, bool dat
 static void dir_promise(struct chk_ns *ns, uint32_t step, uint32_t id, bool datasync)
 {
 	const struct chk_ns_version *v = nsr_cur(ns);
-	char dir[NSNAP_PATH_MAX], parent[NSNAP_PATH_MAX];
+	char dir[NSNAP_PATH_MAX];
 	uint32_t sub, nr, k = 0;
 	struct chk_ns_promise *p;
 	struct chk_ns_dname self = { id, "" };
@@ -928,10 +935,7 @@ static void dir_promise(struct chk_ns *ns, uint32_t step, uint32_t id, bool data
 	p = promise_new(ns, NSP_DIR, step, id, nr);
 	p->p_datasync = datasync;
 	for (uint32_t i = 0; i < v->nv_nr; i++) {
-		if (strcmp(v->nv_names[i].nn_path, "/") == 0)
-			continue;
-		nsr_parent(v->nv_names[i].nn_path, parent);
-		if (strcmp(parent, dir) != 0)
+		if (!is_child(v->nv_names[i].nn_path, dir))
 			continue;
 		p->p_names[k].dn_dir = id;
 		snprintf(p->p_names[k].dn_comp, NSNAP_PATH_MAX, "%s", nsr_comp(v->nv_names[i].nn_path));

@@ -116,6 +116,34 @@ struct xp_var {
 	const char *text;               /* NULL: print() writes the value */
 	void (*print)(FILE *out, const struct xctx *x);
 };
+/*
+ * The scripts' opening checks, shared by the one-file and the namespace
+ * script: the arguments, root, the tools @tools (a string of names), the
+ * mount point's file system and block size, the save directory.
+ */
+#define XP_SCRIPT_CHECKS(tools) \
+	"set -u\n" \
+	"export LC_ALL=C\n" \
+	"die() { echo \"@{name}: $*\" >&2; exit 2; }\n" \
+	"[ $# -ge 1 ] && [ $# -le 2 ] || die \"usage: $0 MOUNTPOINT [SAVE_DIR]\"\n" \
+	"MNT=$1\n" \
+	"SAVE=${2:-}\n" \
+	"OPTS=${EXT4SIM_MOUNT_OPTIONS:-@{options}}\n" \
+	"LOG=/dev/null\n" \
+	"[ \"$(id -u)\" = 0 ] || die \"must run as root (shutdown, mount, drop_caches)\"\n" \
+	"for t in " tools "; do\n" \
+	"\tcommand -v $t > /dev/null || die \"missing tool: $t\"\n" \
+	"done\n" \
+	"DEV=$(findmnt -n -o SOURCE --mountpoint \"$MNT\") || die \"$MNT is not a mount point\"\n" \
+	"[ \"$(findmnt -n -o FSTYPE --mountpoint \"$MNT\")\" = ext4 ] || die \"$MNT is not ext4\"\n" \
+	"[ \"$(stat -f -c %S \"$MNT\")\" = @{block_size} ] ||\n" \
+	"\tdie \"$MNT has $(stat -f -c %S \"$MNT\")-byte blocks; the scenario needs @{block_size}\"\n" \
+	"if [ -n \"$SAVE\" ]; then\n" \
+	"\tmkdir -p \"$SAVE\" || die \"cannot create $SAVE\"\n" \
+	"\tLOG=$SAVE/xfs_io.log\n" \
+	"\t: > \"$LOG\"\n" \
+	"fi\n"
+
 extern const char xp_xfs_io_preamble[];
 extern const char xp_xfs_io_ns_preamble[];      /* a namespace scenario's (preambles_ns.c) */
 extern const char xp_fstests_preamble[];

@@ -233,13 +233,39 @@ static void gen_config(const struct gen *o, uint32_t idx, struct gscn *g)
 	SIM_ASSERT(sim_resolve_variants(&g->s, &ov, &g->cfg, &nc, err, sizeof(err)) == 0 && nc == 1);
 }
 
+/*
+ * The end of a generated scenario, both campaigns': a crash appended when
+ * none is there, else half the time when the last step is none (the
+ * @steps array has room for one more).
+ */
+static void gen_end_with_crash(struct prng *r, struct scn_step *steps, unsigned *nr)
+{
+	unsigned crashes = 0;
+
+	for (unsigned i = 0; i < *nr; i++)
+		crashes += steps[i].s_op == SCN_CRASH;
+	if (!crashes || (steps[*nr - 1].s_op != SCN_CRASH && prng_below(r, 2)))
+		orc_make_step(&steps[(*nr)++], "crash");
+}
+
+/* The scenario written: the steps as export runs them (orc_as_run), under @name. */
+static void gen_write(FILE *out, const char *name, const char *desc, const char *src,
+		      const struct orc_config *oc, const struct scn_step *steps, unsigned nr)
+{
+	struct scn_step *run = sim_zalloc((6 * (size_t)nr + 3) * sizeof(*run));
+	unsigned nrun = orc_as_run(steps, nr, run);
+
+	orc_write_yaml(out, &(struct orc_yaml){ .name = name, .description = desc, .source = src,
+						 .config = oc, .steps = run, .nr_steps = nrun });
+	free(run);
+}
+
 static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 {
 	struct gscn *g = sim_zalloc(sizeof(*g));
-	struct scn_step *run;
 	struct prng r;
 	char name[SCN_NAME_MAX], desc[512], src[128];
-	unsigned want, crashes = 0, nrun;
+	unsigned want;
 
 	prng_seed(&r, o->seed * UINT64_C(0x100000001b3) + idx);
 	prng_next(&r);
@@ -247,21 +273,13 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	want = 4 + (unsigned)prng_below(&r, GEN_STEPS_MAX - 3);
 	while (g->nr < want)
 		g_step(&r, g);
-	for (unsigned i = 0; i < g->nr; i++)
-		crashes += g->steps[i].s_op == SCN_CRASH;
-	if (!crashes || (g->steps[g->nr - 1].s_op != SCN_CRASH && prng_below(&r, 2)))
-		orc_make_step(&g->steps[g->nr++], "crash");
-	run = sim_zalloc((6 * (size_t)g->nr + 3) * sizeof(*run));
-	nrun = orc_as_run(g->steps, g->nr, run);
-
+	gen_end_with_crash(&r, g->steps, &g->nr);
 	snprintf(name, sizeof(name), "gen-%llu-%04u", (unsigned long long)o->seed, idx);
 	snprintf(desc, sizeof(desc), "Random scenario %u of seed %llu (ext4sim gen), for the "
 		 "real-kernel check: offsets at and around block and page boundaries, a close "
 		 "wherever an xfs_io process ends.", idx, (unsigned long long)o->seed);
 	snprintf(src, sizeof(src), "ext4sim gen --seed %llu", (unsigned long long)o->seed);
-	orc_write_yaml(out, &(struct orc_yaml){ .name = name, .description = desc, .source = src,
-						 .config = &g->oc, .steps = run, .nr_steps = nrun });
-	free(run);
+	gen_write(out, name, desc, src, &g->oc, g->steps, g->nr);
 	free(g);
 }
 
@@ -366,10 +384,9 @@ static void gen_ns_one(const struct gen *o, uint32_t idx, FILE *out)
 {
 	struct gscn *c = sim_zalloc(sizeof(*c));
 	struct gns *g = sim_zalloc(sizeof(*g));
-	struct scn_step *run;
 	struct prng r;
 	char name[SCN_NAME_MAX], desc[512], src[128];
-	unsigned want, crashes = 0, nrun;
+	unsigned want;
 
 	prng_seed(&r, (o->seed ^ UINT64_C(0x6e616d6573706163)) * UINT64_C(0x100000001b3) + idx);
 	prng_next(&r);
@@ -382,21 +399,14 @@ static void gen_ns_one(const struct gen *o, uint32_t idx, FILE *out)
 
 		(k < 380 ? ns_data : ns_op)(&r, g, k);
 	}
-	for (unsigned i = 0; i < g->nr; i++)
-		crashes += g->steps[i].s_op == SCN_CRASH;
-	if (!crashes || (g->steps[g->nr - 1].s_op != SCN_CRASH && prng_below(&r, 2)))
-		orc_make_step(&g->steps[g->nr++], "crash");
-	run = sim_zalloc((6 * (size_t)g->nr + 3) * sizeof(*run));
-	nrun = orc_as_run(g->steps, g->nr, run);
+	gen_end_with_crash(&r, g->steps, &g->nr);
 	snprintf(name, sizeof(name), "gen-ns-%llu-%04u", (unsigned long long)o->seed, idx);
 	snprintf(desc, sizeof(desc), "Random namespace scenario %u of seed %llu (ext4sim gen "
 		 "--namespace), for the real-kernel check: a few names over two directories, "
 		 "a close wherever an xfs_io process ends.", idx, (unsigned long long)o->seed);
 	snprintf(src, sizeof(src), "ext4sim gen --namespace --seed %llu",
 		 (unsigned long long)o->seed);
-	orc_write_yaml(out, &(struct orc_yaml){ .name = name, .description = desc, .source = src,
-						 .config = &c->oc, .steps = run, .nr_steps = nrun });
-	free(run);
+	gen_write(out, name, desc, src, &c->oc, g->steps, g->nr);
 	free(g);
 	free(c);
 }

@@ -211,7 +211,7 @@ void sim_step_namespace(struct world *w, const struct scn_step *st, uint32_t idx
 
 /* What a data step did to the bytes of the file it worked on (inode @ino). */
 static void ns_content_note(struct world *w, const struct scn_step *st,
-			    const struct sim_step_result *sr, uint32_t ino, int64_t size_before)
+			    const struct sim_step_result *sr, uint32_t ino)
 {
 	const struct ext4_inode_info *ei = ext4_ilookup(&w->fs, ino);
 	int64_t size = ei ? ei->i_size : 0;
@@ -239,17 +239,16 @@ static void ns_content_note(struct world *w, const struct scn_step *st,
 	default:
 		break;
 	}
-	if (size != size_before || sim_step_on_file(st->s_op))
-		chk_ns_note_unknown(w->ns, ino, size);
+	chk_ns_note_unknown(w->ns, ino, size);        /* any other change of its bytes */
 }
 
 void sim_ns_after_step(struct world *w, const struct scn_step *st, uint32_t idx,
-		       const struct sim_step_result *sr, uint32_t ino, int64_t size_before)
+		       const struct sim_step_result *sr, uint32_t ino)
 {
 	const struct ext4_inode_info *f = ext4_ilookup(&w->fs, EXT4_FILE_INO);
 
 	if (sim_step_on_file(st->s_op) && !scn_step_is_namespace(st))
-		ns_content_note(w, st, sr, ino, size_before);
+		ns_content_note(w, st, sr, ino);
 	if (sr->err == 0 && st->s_op == SCN_SYNC)
 		chk_ns_note_sync(w->ns, idx);
 	if (sr->err == 0 && (st->s_op == SCN_FSYNC || st->s_op == SCN_FDATASYNC) &&

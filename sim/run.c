@@ -520,7 +520,6 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 		     struct sim_step_result *sr, FILE *trace)
 {
 	uint64_t nonda = w->c->nonda_switches;
-	int64_t size_before = w->fs.inode->i_size;
 	uint32_t ino = w->fs.inode->i_ino;
 
 	if (w->ns)
@@ -528,7 +527,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	run_step_op(w, st, idx, sr, trace);
 	w->chk->c_mute = false;
 	if (w->ns)
-		sim_ns_after_step(w, st, idx, sr, ino, size_before);
+		sim_ns_after_step(w, st, idx, sr, ino);
 	sr->nonda = w->c->nonda_switches != nonda;
 }
 

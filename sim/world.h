@@ -63,7 +63,7 @@ void sim_step_namespace(struct world *w, const struct scn_step *st, uint32_t idx
 bool sim_step_on_file(enum scn_op op);
 /* After any step of a namespace scenario: the reference's content and commit notes. */
 void sim_ns_after_step(struct world *w, const struct scn_step *st, uint32_t idx,
-		       const struct sim_step_result *sr, uint32_t ino, int64_t size_before);
+		       const struct sim_step_result *sr, uint32_t ino);
 /* Start the namespace reference of @w (a scenario with a namespace step). */
 void sim_ns_start(struct world *w);
 /* sim_ns_start when scenario @s has a namespace step. */
