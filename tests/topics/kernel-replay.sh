@@ -5,7 +5,8 @@
 #     one count per record, and every post-crash state one of those crashstates lists,
 #     one count per postN record; a corpus copy with one record changed must fail once;
 #   - the recorded kernel-check campaigns (this machine's kernel, Debian's 5.10 to 7.2, and
-#     the namespace campaign of gen --namespace with its known disagreements, NAME.known),
+#     the namespace campaigns of gen --namespace on 6.18 and Debian's 5.10, 6.1, 6.12, 7.2,
+#     with their known disagreements, NAME.known),
 #     one count per scenario (tests/kernel/kernel-check-replay.sh);
 #   - the toggles and the model fixes the kernels told apart: the file after the crash is
 #     what the kernel showed.
@@ -56,6 +57,10 @@ printf '%s\n' "gen-ns-20261202-0000  # not one" "gen-ns-20261202-0021" > "$tmp/n
 spawn ns-known tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-two.txt" -x "$tmp/ns-known.txt"
 spawn ns-unlisted tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-two.txt"
 spawn ns-listed-agrees tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-two.txt" -x "$tmp/ns-known-extra.txt"
+# Debian 6.1.192's namespace campaign replayed under the 6.12 profile: the profiles are told
+# apart by it (three data=journal scenarios, jdata_dirty_folio of 6.5; docs/real-kernel.md)
+sed 's/^# profile: .*/# profile: 6.12/' tests/kernel/kernel-check-ns-debian-6.1.192.txt > "$tmp/ns-61-as-612.txt"
+spawn ns-61-as-612 tests/kernel/kernel-check-replay.sh -b "$build" -t "$tmp/ns-61-as-612.txt"
 
 for corpus in "${corpora[@]}"; do
 	collect "compare-$corpus"
@@ -96,6 +101,10 @@ collect ns-listed-agrees
 check kernel-check-ns-listed-agreement-fails '[ "$rc" = 1 ] &&
 	grep -q "^FAIL gen-ns-20261202-0000: listed in .* as a known disagreement, but the model now agrees" "$out" &&
 	[ "$(tail -1 "$out")" = "kernel-check replay: 1 passed, 1 failed" ]'
+collect ns-61-as-612
+check kernel-check-ns-6.1-differs-under-6.12 '[ "$rc" = 1 ] &&
+	[ "$(grep "^FAIL gen-ns-" "$out" | cut -d: -f1 | tr "\n" " ")" = "FAIL gen-ns-20261202-0004 FAIL gen-ns-20261202-0029 FAIL gen-ns-20261202-0144 " ] &&
+	[ "$(tail -1 "$out")" = "kernel-check replay: 197 passed, 3 failed" ]'
 
 # the toggles the Debian kernels under qemu told apart: each variant's file after the crash
 # is what the kernel of that side showed (6.1.192 before, 6.12.117 or 6.18 after)
