@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "cause.h"
-#include "cli.h"
 #include "scnwrite.h"
 
 void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT_MAX],
@@ -228,39 +227,38 @@ void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsign
 /* --- ext4sim minimize --------------------------------------------------- */
 
 /* The variant and invariant to keep: as asked, else the first counted violation. */
-static int pick_target(struct cli *c, const struct loaded *ld, const char *inv_name,
-		       struct min_target *t)
+static int pick_target(const struct min_request *rq, const char *inv_name, struct min_target *t)
 {
-	for (unsigned i = 0; i < ld->nr_cfg; i++) {
+	for (unsigned i = 0; i < rq->nr_cfg; i++) {
 		struct sim_variant_result r;
 		char err[SCN_ERR_MAX];
 
-		if (c->o.variant && strcmp(c->o.variant, ld->cfg[i].name))
+		if (rq->o.variant && strcmp(rq->o.variant, rq->cfg[i].name))
 			continue;
-		SIM_ASSERT(sim_run_variant(&ld->s, &ld->cfg[i], &t->o, NULL, NULL, &r, err,
+		SIM_ASSERT(sim_run_variant(rq->s, &rq->cfg[i], &t->o, NULL, NULL, &r, err,
 					   sizeof(err)) == 0);
 		for (int inv = 0; inv < INV_COUNT && t->inv < 0; inv++)
 			if (r.violated[inv] && (!inv_name || chk_inv_lookup(inv_name) == inv))
 				t->inv = inv;
-		sim_variant_result_free(&r, ld->s.nr_steps);
+		sim_variant_result_free(&r, rq->s->nr_steps);
 		if (t->inv >= 0) {
-			t->cfg = ld->cfg[i];
+			t->cfg = rq->cfg[i];
 			return 0;
 		}
 	}
-	fprintf(stderr, "ext4sim: %s: no variant violates %s; nothing to minimize\n", ld->s.path,
+	fprintf(stderr, "ext4sim: %s: no variant violates %s; nothing to minimize\n", rq->s->path,
 		inv_name ? inv_name : "a counted invariant");
 	return 2;
 }
 
 /*
- * A variant of @ld that differs from the target's only in one toggle and
+ * A variant of @rq that differs from the target's only in one toggle and
  * does not violate its invariant: then the finding is that difference.
  */
-static void find_diff_partner(const struct loaded *ld, struct min_target *t)
+static void find_diff_partner(const struct min_request *rq, struct min_target *t)
 {
-	for (unsigned i = 0; i < ld->nr_cfg && !t->diff; i++) {
-		const struct sim_variant_cfg *c = &ld->cfg[i];
+	for (unsigned i = 0; i < rq->nr_cfg && !t->diff; i++) {
+		const struct sim_variant_cfg *c = &rq->cfg[i];
 		const struct ext4_toggle *only = NULL;
 		unsigned nr_diff = 0;
 
@@ -274,7 +272,7 @@ static void find_diff_partner(const struct loaded *ld, struct min_target *t)
 				nr_diff++;
 			}
 		}
-		if (nr_diff != 1 || violates(t, &ld->s, c))
+		if (nr_diff != 1 || violates(t, rq->s, c))
 			continue;
 		t->diff = only;
 		t->diff_on_side = ext4_toggle_get(&t->cfg.sem, only);
@@ -295,7 +293,7 @@ static unsigned result_variants(const struct min_target *t, struct sim_variant_c
 }
 
 /* Write the minimized scenario with what it violates as its expect:, and its cause. */
-static int write_result(struct min_target *t, const struct loaded *ld,
+static int write_result(struct min_target *t, const struct min_request *rq,
 			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *out,
 			const char *cause)
 {
@@ -309,7 +307,7 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 			       .w_variants = nv > 1 ? v : NULL, .w_nr_variants = nv > 1 ? nv : 0 };
 	int rc;
 
-	snprintf(name, sizeof(name), "%.*s-min", (int)sizeof(name) - 5, ld->s.name);
+	snprintf(name, sizeof(name), "%.*s-min", (int)sizeof(name) - 5, rq->s->name);
 	min_build(&s, name, texts, nr);
 	for (unsigned k = 0; k < nv; k++) {
 		struct sim_variant_result r;
@@ -319,7 +317,7 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 		sim_variant_result_free(&r, s.nr_steps);
 	}
 	snprintf(desc, sizeof(desc), "%s minimized (variant %s, kernel %s): still violates %s%s%s",
-		 ld->s.path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name,
+		 rq->s->path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name,
 		 t->diff ? ", which variant " : "", t->diff ? t->partner : "");
 	if (t->diff)
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " (%s %s) does not",
@@ -332,87 +330,33 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 	return rc < 0 ? 2 : 0;
 }
 
-/* Split "--invariant NAME" and "-o PATH" out of the arguments. */
-static int take_min_args(int *argc, struct cmd_opt *opts, const char **inv, const char **out)
+int min_run(const struct min_request *rq)
 {
-	int n = 0;
-
-	*inv = *out = NULL;
-	for (int i = 0; i < *argc; i++) {
-		if (opts[i].id != F_INVARIANT && opts[i].id != F_O) {
-			opts[n++] = opts[i];
-			continue;
-		}
-		*(opts[i].id == F_INVARIANT ? inv : out) = opts[i].val;
-	}
-	*argc = n;
-	if (*inv && !chk_is_invariant_name(*inv))
-		return bad_usage("unknown invariant '%s'", *inv);
-	return 0;
-}
-
-/* FILE.yaml -> FILE.min.yaml */
-static void default_out(const char *in, char *out, size_t cap)
-{
-	size_t n = strlen(in);
-
-	if (n > 5 && strcmp(in + n - 5, ".yaml") == 0)
-		snprintf(out, cap, "%.*s.min.yaml", (int)(n - 5), in);
-	else
-		snprintf(out, cap, "%s.min.yaml", in);
-}
-
-int cmd_minimize(int argc, struct cmd_opt *opts)
-{
-	struct cli *c = calloc(1, sizeof(*c));
-	struct loaded *ld = calloc(1, sizeof(*ld));
-	struct min_target *t = calloc(1, sizeof(*t));
-	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, out[4096], cause[CAUSE_TEXT_MAX];
-	const char *inv, *outp;
+	struct min_target *t = sim_zalloc(sizeof(*t));
+	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, cause[CAUSE_TEXT_MAX];
 	unsigned nr, before;
 	int rc;
 
-	SIM_ASSERT(c && ld && t);
-	c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = take_min_args(&argc, opts, &inv, &outp)) || (rc = parse_run_args(c, argc, opts)))
-		goto out_free;
-	if (c->nr_inputs != 1 || c->nr_cmds) {
-		rc = bad_usage("minimize takes one scenario file%s", "");
-		goto out_free;
-	}
-	if (outp)
-		snprintf(out, sizeof(out), "%s", outp);
-	else
-		default_out(c->inputs[0], out, sizeof(out));
-	if (strcmp(out, c->inputs[0]) == 0) {
-		rc = bad_usage("minimize never overwrites its input: give -o another path%s", "");
-		goto out_free;
-	}
-	if ((rc = load_one(c, c->inputs[0], ld)))
-		goto out_free;
-	t->o = c->o;
+	t->o = rq->o;
 	t->o.quiet = true;
 	t->o.json = false;
 	t->inv = -1;
-	if ((rc = pick_target(c, ld, inv, t)))
+	if ((rc = pick_target(rq, rq->invariant, t)))
 		goto out_free;
-	find_diff_partner(ld, t);
-	nr = before = ld->s.nr_steps;
+	find_diff_partner(rq, t);
+	nr = before = rq->s->nr_steps;
 	texts = sim_zalloc((nr + 1) * sizeof(*texts));
 	for (unsigned i = 0; i < nr; i++)
-		memcpy(texts[i], ld->s.steps[i].s_text, SCN_STEP_TEXT_MAX);
+		memcpy(texts[i], rq->s->steps[i].s_text, SCN_STEP_TEXT_MAX);
 	min_minimize(t, texts, &nr);
 	cause_signature(t, texts, nr, cause, sizeof(cause));
-	if ((rc = write_result(t, ld, texts, nr, out, cause)) == 0)
+	if ((rc = write_result(t, rq, texts, nr, rq->out, cause)) == 0)
 		printf("%s: %u step(s) -> %u, variant %s still violates %s%s%s (%llu runs): %s\n"
-		       "    cause: %s\n", c->inputs[0], before, nr, t->cfg.name,
+		       "    cause: %s\n", rq->in_path, before, nr, t->cfg.name,
 		       chk_inv_info(t->inv)->name, t->diff ? ", not variant " : "",
-		       t->diff ? t->partner : "", (unsigned long long)t->runs, out, cause);
+		       t->diff ? t->partner : "", (unsigned long long)t->runs, rq->out, cause);
 out_free:
-	scn_free(&ld->s);
 	free(texts);
 	free(t);
-	free(ld);
-	free(c);
 	return rc;
 }
