@@ -139,9 +139,7 @@ static int parse_kinds(struct explore_opts *e, const char *v)
 		int k = grammar_kind_lookup(t);
 
 		if (k < 0)
-			return bad_usage("--kinds takes write, truncate, persist, crash, falloc, "
-					 "mwrite, short, chattr, close, remount, evict, collapse, "
-					 "insert; not '%s'", t);
+			return bad_usage("--kinds takes " GK_NAMES_TEXT "; not '%s'", t);
 		e->kinds |= 1u << k;
 	}
 	return e->kinds & (1u << GK_WRITE) ? 0 :

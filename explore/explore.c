@@ -63,6 +63,7 @@ struct gstep {
 	char text[SCN_STEP_TEXT_MAX];   /* expanded for the block size */
 	enum gkind kind;
 	bool persist;                   /* a persistence step (for pruning) */
+	bool ns;                        /* a namespace step: its sequences judge a namespace */
 	bool fill;                      /* a pwrite or mwrite without -S: gets a fill byte */
 };
 
@@ -171,7 +172,8 @@ static void build_grammar(struct explore *e)
 		grammar_expand(t, e->cfg.opts.block_size, s->text);
 		SIM_ASSERT(scn_parse_step(s->text, &st, err, sizeof(err), &col) == 0);
 		s->kind = t->t_kind;
-		s->persist = t->t_kind == GK_PERSIST;
+		s->persist = t->t_kind == GK_PERSIST || t->t_kind == GK_FSYNCPATH;
+		s->ns = scn_step_is_namespace(&st);
 		s->fill = takes_fill(s->text, &st);
 	}
 	SIM_ASSERT(e->nr_g > 0);
@@ -606,9 +608,10 @@ static void announce(const struct explore *e)
 
 /* The space as tree.c sees it; @st gets every step at every position, parsed. */
 static void tree_space_of(const struct explore *e, struct tree_space *sp, struct scn_step *st,
-			  bool *persist, struct sim_variant_cfg *cfg, struct sim_options *o)
+			  bool *persist, bool *ns, struct sim_variant_cfg *cfg, struct sim_options *o)
 {
 	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	bool any_ns = false;
 	unsigned col;
 
 	for (unsigned i = 0; i < e->op.steps; i++)
@@ -617,8 +620,11 @@ static void tree_space_of(const struct explore *e, struct tree_space *sp, struct
 			SIM_ASSERT(scn_parse_step(text, &st[i * e->nr_g + g], err, sizeof(err),
 						  &col) == 0);
 		}
-	for (unsigned g = 0; g < e->nr_g; g++)
+	for (unsigned g = 0; g < e->nr_g; g++) {
 		persist[g] = e->g[g].persist;
+		ns[g] = e->g[g].ns;
+		any_ns |= ns[g];
+	}
 	*o = e->op.o;
 	o->quiet = true;
 	o->json = false;
@@ -629,7 +635,8 @@ static void tree_space_of(const struct explore *e, struct tree_space *sp, struct
 		ext4_toggle_set(&cfg[1].sem, e->op.diff, true);
 	}
 	*sp = (struct tree_space){ .nr_g = e->nr_g, .steps = e->op.steps, .st = st,
-				   .persist = persist, .shard = e->op.shard,
+				   .persist = persist, .ns = any_ns ? ns : NULL,
+				   .shard = e->op.shard,
 				   .nr_shards = e->op.nr_shards, .sides = e->op.diff ? 2 : 1,
 				   .cfg = { &cfg[0], &cfg[1] }, .o = o,
 				   .share_states = e->op.share_states };
@@ -729,12 +736,12 @@ static void explore_all(struct explore *e)
 	uint64_t total = space_of(e->nr_g, e->op.steps);
 	struct scn_step *st = sim_zalloc((size_t)e->op.steps * e->nr_g * sizeof(*st));
 	struct sim_variant_cfg cfg[2];
-	bool persist[GRAMMAR_MAX];
+	bool persist[GRAMMAR_MAX], ns[GRAMMAR_MAX];
 	struct tree_space sp;
 	struct sim_options o;
 
 	e->space = total;
-	tree_space_of(e, &sp, st, persist, cfg, &o);
+	tree_space_of(e, &sp, st, persist, ns, cfg, &o);
 	e->mine = tree_owned_total(&sp);
 	announce(e);
 	if (e->op.share && e->op.share_states)        /* equal crash points too (crash/cpmemo.h) */

@@ -1,7 +1,9 @@
 /*
  * minimize.c - ext4sim minimize FILE.yaml: shrink a scenario while it keeps
  * showing the same finding (one invariant, counted as violated, under one
- * variant).  Delta debugging over the steps (remove chunks, halving the
+ * variant).  First the names it does not need (a namespace finding: every
+ * step on a name, and the data steps while it is the open file, dropped at
+ * once), then delta debugging over the steps (remove chunks, halving the
  * chunk size when none can go), then the numbers of each remaining step
  * (offsets, lengths, sizes: tried at 0, at the block boundaries around
  * them and at half), then the mount options (block size 4096, data=ordered,
@@ -22,6 +24,7 @@
 
 #include "cause.h"
 #include "scnwrite.h"
+#include "world.h"
 
 void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT_MAX],
 	       unsigned nr)
@@ -92,6 +95,91 @@ static bool try_drop(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], uns
 	}
 	free(cand);
 	return ok;
+}
+
+/* Is @path the name @p or a name under it? */
+static bool path_under(const char *path, const char *p)
+{
+	size_t n = strlen(p);
+
+	return strncmp(path, p, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Does namespace step @st work on @p or a name under it (link's and rename's NEW too)? */
+static bool step_names(const struct scn_step *st, const char *p)
+{
+	if (!scn_step_is_namespace(st))
+		return false;
+	return path_under(st->s_path, p) ||
+	       ((st->s_op == SCN_LINK || st->s_op == SCN_RENAME) && path_under(st->s_path2, p));
+}
+
+/*
+ * Drop the steps on name @p of scenario @s (*@nr steps @texts): those that
+ * name it or a name under it, and the data steps while an open of it is
+ * the current file; kept if the finding stays.  False when none or kept.
+ */
+static bool try_drop_name(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr,
+			  const struct scenario *s, const char *p)
+{
+	char (*cand)[SCN_STEP_TEXT_MAX] = sim_zalloc((*nr + 1) * sizeof(*cand));
+	bool on_p = false, ok;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < *nr; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		if (st->s_op == SCN_OPEN)
+			on_p = path_under(st->s_path, p);
+		if (!step_names(st, p) && !(on_p && sim_step_on_file(st->s_op)))
+			memcpy(cand[n++], texts[i], SCN_STEP_TEXT_MAX);
+	}
+	ok = n > 0 && n < *nr && min_reproduces(t, cand, n);
+	if (ok) {
+		memcpy(texts, cand, n * sizeof(*cand));
+		*nr = n;
+	}
+	free(cand);
+	return ok;
+}
+
+/*
+ * The names a finding does not need: for each name its namespace steps
+ * give (in order of first use; "/" and /f, the data steps' first file,
+ * aside), every step on it dropped at once, as long as the finding stays.
+ * Steps on a name depend on each other (a create, the writes while it is
+ * open, a rename of it), so that dropping one alone can change the others'
+ * file; dropping them together keeps the rest as it was.
+ */
+static void minimize_names(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr)
+{
+	char (*names)[SCN_PATH_MAX] = sim_zalloc((2 * *nr + 1) * sizeof(*names));
+	unsigned nn = 0;
+	struct scenario s;
+
+	min_build(&s, "names", texts, *nr);
+	for (unsigned i = 0; i < *nr; i++) {
+		const struct scn_step *st = &s.steps[i];
+		const char *cand[2] = { st->s_path, st->s_op == SCN_LINK || st->s_op == SCN_RENAME ?
+					st->s_path2 : "" };
+
+		for (unsigned k = 0; scn_step_is_namespace(st) && k < 2; k++) {
+			bool seen = !cand[k][0] || !strcmp(cand[k], "/") || !strcmp(cand[k], "/f");
+
+			for (unsigned j = 0; j < nn && !seen; j++)
+				seen = strcmp(names[j], cand[k]) == 0;
+			if (!seen)
+				snprintf(names[nn++], SCN_PATH_MAX, "%s", cand[k]);
+		}
+	}
+	for (unsigned j = 0; j < nn; j++) {
+		if (try_drop_name(t, texts, nr, &s, names[j])) {
+			scn_free(&s);
+			min_build(&s, "names", texts, *nr);
+		}
+	}
+	scn_free(&s);
+	free(names);
 }
 
 /* ddmin's complement phase: remove chunks of *nr / chunks steps. */
@@ -208,6 +296,7 @@ static void minimize_config(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MA
 void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr)
 {
 	SIM_ASSERT(min_reproduces(t, texts, *nr));
+	minimize_names(t, texts, nr);
 	minimize_steps(t, texts, nr);
 	for (unsigned pass = 0; pass < NUMBER_PASSES; pass++) {
 		char (*before)[SCN_STEP_TEXT_MAX] = sim_zalloc((*nr + 1) * sizeof(*before));
