@@ -19,27 +19,6 @@
 #include "report.h"
 #include "sha256.h"
 
-/* A digest of every crash point's distinct states: where, sizes, bytes, violations. */
-static void states_digest(const struct sim_variant_result *r, char out[65])
-{
-	struct sha256 h;
-	uint8_t d[32];
-
-	sha256_init(&h);
-	for (uint32_t i = 0; i < r->nr_points; i++) {
-		const struct cs_point *p = &r->points[i];
-
-		sha256_update(&h, &p->step, sizeof(p->step));
-		sha256_update(&h, &p->within, sizeof(p->within));
-		for (uint32_t k = 0; k < p->nr_states; k++) {
-			sha256_update(&h, p->states[k].sha256, 64);
-			sha256_update(&h, &p->states[k].mask, sizeof(p->states[k].mask));
-		}
-	}
-	sha256_final(&h, d);
-	sha256_hex(d, out);
-}
-
 void outcome_run(const struct loaded *ld, const struct sim_variant_cfg *cfg,
 		 const struct sim_options *base, struct run_outcome *out)
 {
@@ -58,7 +37,7 @@ void outcome_run(const struct loaded *ld, const struct sim_variant_cfg *cfg,
 	SIM_ASSERT(sim_run_variant(s, cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
 	memcpy(out->violated, r.violated, sizeof(out->violated));
 	memcpy(out->final_sha256, r.final_content.sha256, sizeof(out->final_sha256));
-	states_digest(&r, out->states_sha256);
+	report_states_digest(&r, out->states_sha256);
 	sim_variant_result_free(&r, s->nr_steps);
 	free(s);
 }

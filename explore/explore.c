@@ -42,7 +42,7 @@
 
 #include "cause.h"
 #include "cpmemo.h"
-#include "cli.h"
+#include "explore.h"
 #include "grammar.h"
 #include "minimize.h"
 #include "outfile.h"
@@ -54,20 +54,16 @@
 #include "tree.h"
 
 #define EXPLORE_JSON_VERSION 2          /* the --json report's shape (2: its "sweep") */
-#define EXPLORE_STEPS_MAX 8             /* K: exhaustive, and random runs judged whole */
 #define FINDINGS_MAX 4096
 #define CRASH_MEMO_BYTES ((uint64_t)64 << 20)  /* results of crash points kept for reuse */
-#define EXPLORE_SPACE_DEFAULT 1000000000ull    /* sequences one exhaustive run takes unasked */
 #define INV_STATES INV_COUNT            /* --diff-states: a finding of crash states, not a verdict */
 #define STATES_NAME "crash_states"
-
-/* Where a long run judges crash states (--crash-at). */
-enum crash_at { CA_EVERYWHERE, CA_EVERY_N, CA_PERSIST, CA_CRASH, CA_NONE };
 
 struct gstep {
 	char text[SCN_STEP_TEXT_MAX];   /* expanded for the block size */
 	enum gkind kind;
 	bool persist;                   /* a persistence step (for pruning) */
+	bool ns;                        /* a namespace step: its sequences judge a namespace */
 	bool fill;                      /* a pwrite or mwrite without -S: gets a fill byte */
 };
 
@@ -102,37 +98,18 @@ struct distinct {
 };
 
 struct explore {
-	struct cli *c;
-	struct sim_variant_cfg cfg;
-	const struct ext4_toggle *diff;
-	bool diff_states;               /* --diff-states: crash states that differ are findings */
-	struct grammar_file *gf;        /* the templates (built in or --grammar) */
-	const char *grammar_path;
+	struct explore_opts op;         /* as the caller set it (the grammar's settings merged) */
+	struct sim_variant_cfg cfg;     /* the current configuration's variant */
 	struct gstep g[GRAMMAR_MAX];
 	unsigned nr_g;
-	unsigned kinds;                 /* bit per enum gkind */
-	const char *kinds_arg;          /* --kinds as given */
-	uint32_t steps;                 /* K */
-	bool has_steps;                 /* --steps given */
-	uint64_t seed, count, only_run;
-	bool random, minimize, fixed_length, has_run;
-	bool share;                     /* exhaustive: the tree walk (tree.c), not one run a sequence */
-	bool share_states;              /* and equal states share their subtree (memo.h) */
-	bool share_stats;               /* --share-stats: what sharing saved, on stderr */
-	enum crash_at crash_at;
-	uint32_t crash_every;           /* --crash-at N */
-	const char *crash_at_arg;
-	uint32_t shard, nr_shards;
-	const char *out_dir;
-	uint64_t max_space;             /* --max-space: the most sequences run here unasked */
-	struct explore_sweep sweep;     /* the kernels, block sizes, mount modes swept (sweep.h) */
-	unsigned nr_configs;            /* their combinations: 1 without a sweep */
+	unsigned nr_configs;            /* the sweep's combinations: 1 without a sweep */
 	unsigned nr_distinct;           /* of them, those that mount differently */
 	int *same_as;                   /* per configuration: an earlier one it equals, or -1 */
 	char sweep_text[512];           /* the report's sweep in words (sweep_summary), or "" */
 	char *sweep_json;               /* its JSON "sweep" object (merge: as read), or NULL */
 	struct cp_memo *crash_memo;     /* the walk's crash points, shared with the replays of
 					   its findings (minimize, cause): NULL when not shared */
+	unsigned char *seen;            /* merge: the shards read */
 	/* results */
 	uint64_t space, run, pruned, with_finding;
 	uint64_t mine;                  /* exhaustive: the sequences this shard owns */
@@ -184,18 +161,19 @@ static void build_grammar(struct explore *e)
 	unsigned col;
 
 	e->nr_g = 0;
-	for (unsigned i = 0; i < e->gf->nr; i++) {
-		const struct gtemplate *t = &e->gf->t[i];
+	for (unsigned i = 0; i < e->op.gf->nr; i++) {
+		const struct gtemplate *t = &e->op.gf->t[i];
 		struct gstep *s;
 
-		if (!(e->kinds & (1u << t->t_kind)))
+		if (!(e->op.kinds & (1u << t->t_kind)))
 			continue;
 		SIM_ASSERT(e->nr_g < GRAMMAR_MAX);
 		s = &e->g[e->nr_g++];
 		grammar_expand(t, e->cfg.opts.block_size, s->text);
 		SIM_ASSERT(scn_parse_step(s->text, &st, err, sizeof(err), &col) == 0);
 		s->kind = t->t_kind;
-		s->persist = t->t_kind == GK_PERSIST;
+		s->persist = t->t_kind == GK_PERSIST || t->t_kind == GK_FSYNCPATH;
+		s->ns = scn_step_is_namespace(&st);
 		s->fill = takes_fill(s->text, &st);
 	}
 	SIM_ASSERT(e->nr_g > 0);
@@ -259,15 +237,15 @@ static void draw_begin(const struct explore *e, uint64_t r, struct drawer *d)
 {
 	uint64_t mask;
 
-	prng_seed(&d->g, e->seed * 0x100000001b3ull + r);
+	prng_seed(&d->g, e->op.seed * 0x100000001b3ull + r);
 	mask = prng_next(&d->g);
 	d->n = 0;
 	for (unsigned i = 0; i < e->nr_g; i++)
 		if ((mask >> (e->g[i].kind * 7 % 64)) & 1 || e->g[i].kind == GK_WRITE)
 			d->pool[d->n++] = i;
 	SIM_ASSERT(d->n > 0);
-	d->len = e->fixed_length ? e->steps : 1 + (uint32_t)prng_mod(&d->g, e->steps);
-	SIM_ASSERT(d->len >= 1 && d->len <= e->steps);
+	d->len = e->op.fixed_length ? e->op.steps : 1 + (uint32_t)prng_mod(&d->g, e->op.steps);
+	SIM_ASSERT(d->len >= 1 && d->len <= e->op.steps);
 }
 
 static unsigned draw_next(struct drawer *d)
@@ -298,11 +276,11 @@ static void run_side(const struct explore *e, const struct sim_variant_cfg *base
 {
 	struct sim_variant_cfg cfg = *base;
 	struct sim_variant_result r;
-	struct sim_options o = e->c->o;
+	struct sim_options o = e->op.o;
 	char err[SCN_ERR_MAX];
 
-	if (e->diff)
-		ext4_toggle_set(&cfg.sem, e->diff, on);
+	if (e->op.diff)
+		ext4_toggle_set(&cfg.sem, e->op.diff, on);
 	o.quiet = true;
 	o.json = false;
 	o.crash_everywhere = true;
@@ -315,9 +293,9 @@ static void run_side(const struct explore *e, const struct sim_variant_cfg *base
 static int finding_of(const struct explore *e, const struct outcome *oc, bool *on_side)
 {
 	for (int inv = 0; inv < INV_COUNT; inv++) {
-		if (!e->diff && oc->violated[0][inv])
+		if (!e->op.diff && oc->violated[0][inv])
 			return inv;
-		if (e->diff && oc->violated[0][inv] != oc->violated[1][inv]) {
+		if (e->op.diff && oc->violated[0][inv] != oc->violated[1][inv]) {
 			*on_side = oc->violated[1][inv];
 			return inv;
 		}
@@ -369,8 +347,8 @@ static void cause_description(const struct explore *e, const struct finding *f, 
 	size_t used = (size_t)snprintf(out, cap, "found by ext4sim explore: %s %s%s; cause: %s; "
 				       "%llu sequence(s), %u distinct minimized finding(s)",
 				       inv_name(f->inv),
-				       e->diff ? "differs with patch " : "violated",
-				       e->diff ? e->diff->name : "", f->cause,
+				       e->op.diff ? "differs with patch " : "violated",
+				       e->op.diff ? e->op.diff->name : "", f->cause,
 				       (unsigned long long)f->count, distinct_of(e, f));
 
 	for (unsigned k = 1; k < f->nr_ex && used < cap; k++) {
@@ -396,15 +374,15 @@ static int write_finding(const struct explore *e, const struct finding *f, const
 
 	min_build(&s, "explore-finding", (char (*)[SCN_STEP_TEXT_MAX])x->texts, x->nr);
 	cause_description(e, f, desc, sizeof(desc));
-	if (e->diff) {
+	if (e->op.diff) {
 		snprintf(v[0].name, sizeof(v[0].name), "off");
 		snprintf(v[1].name, sizeof(v[1].name), "on");
-		ext4_toggle_set(&v[0].sem, e->diff, false);
-		ext4_toggle_set(&v[1].sem, e->diff, true);
+		ext4_toggle_set(&v[0].sem, e->op.diff, false);
+		ext4_toggle_set(&v[1].sem, e->op.diff, true);
 		w.w_variants = v;
 		w.w_nr_variants = 2;
 	}
-	for (unsigned k = 0; k < (e->diff ? 2u : 1u); k++)
+	for (unsigned k = 0; k < (e->op.diff ? 2u : 1u); k++)
 		run_side(e, &t->cfg, &s, k == 1, expect[k]);
 	rc = scn_write_yaml(&w, path, err, sizeof(err));
 	if (rc < 0)
@@ -418,16 +396,16 @@ static void write_causes(struct explore *e)
 {
 	char shard[32] = "";
 
-	if (e->nr_shards > 1)
-		snprintf(shard, sizeof(shard), ".s%u", e->shard);
-	for (unsigned i = 0; e->out_dir && i < e->nr_f; i++) {
+	if (e->op.nr_shards > 1)
+		snprintf(shard, sizeof(shard), ".s%u", e->op.shard);
+	for (unsigned i = 0; e->op.out_dir && i < e->nr_f; i++) {
 		struct finding *f = &e->f[i];
 		char hash[sizeof(f->hash)];     /* a copy: no argument inside the destination */
 
 		if (f->long_run || !f->nr_ex)
 			continue;
 		memcpy(hash, f->hash, sizeof(hash));
-		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->out_dir,
+		snprintf(f->path, sizeof(f->path), "%s/%s-%s%s.yaml", e->op.out_dir,
 			 inv_name(f->inv), hash, shard);
 		if (write_finding(e, f, f->path) < 0) {
 			f->path[0] = 0;
@@ -485,8 +463,8 @@ static struct finding *cause_for(struct explore *e, const char *sig, int inv)
 static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr,
 			   int inv, bool on_side)
 {
-	struct min_target t = { .cfg = e->cfg, .inv = inv, .diff = e->diff,
-				.diff_on_side = on_side, .o = e->c->o };
+	struct min_target t = { .cfg = e->cfg, .inv = inv, .diff = e->op.diff,
+				.diff_on_side = on_side, .o = e->op.o };
 	char hash[17], sig[CAUSE_TEXT_MAX];
 	struct finding *f;
 
@@ -494,9 +472,9 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	t.o.json = false;
 	t.o.crash_everywhere = true;
 	t.o.crash_memo = e->crash_memo;  /* keyed by semantics too: sound under every variant */
-	if (e->minimize && inv != INV_STATES)   /* minimize keeps a verdict, not states */
+	if (e->op.minimize && inv != INV_STATES)   /* minimize keeps a verdict, not states */
 		min_minimize(&t, texts, &nr);
-	finding_hash(&t, texts, nr, e->sweep.nr[SD_KERNEL] > 1, hash);
+	finding_hash(&t, texts, nr, e->op.sweep.nr[SD_KERNEL] > 1, hash);
 	for (unsigned i = 0; i < e->nr_d; i++) {
 		if (strcmp(e->d[i].hash, hash) == 0) {
 			e->f[e->d[i].cause].count++;
@@ -507,7 +485,7 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 		return;
 	if (inv == INV_STATES)
 		snprintf(sig, sizeof(sig), STATES_NAME ": the crash states differ with %s off and "
-			 "on, no verdict does", e->diff->name);
+			 "on, no verdict does", e->op.diff->name);
 	else
 		cause_signature(&t, texts, nr, sig, sizeof(sig));
 	if (!(f = cause_for(e, sig, inv)))
@@ -525,21 +503,25 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
  */
 static bool run_states(const struct explore *e, const struct scenario *s, struct outcome *oc)
 {
-	struct loaded *ld = sim_zalloc(sizeof(*ld));
-	struct run_outcome r[2];
-	struct sim_options o = e->c->o;
+	struct sim_options o = e->op.o;
+	char digest[2][65], err[SCN_ERR_MAX];
 
-	ld->s = *s;                     /* the steps are shared, not copied */
 	o.crash_everywhere = true;
+	o.quiet = true;
+	o.json = false;
+	o.crash_digest = true;
+	o.final_digest = true;
 	for (unsigned k = 0; k < 2; k++) {
 		struct sim_variant_cfg cfg = e->cfg;
+		struct sim_variant_result r;
 
-		ext4_toggle_set(&cfg.sem, e->diff, k == 1);
-		outcome_run(ld, &cfg, &o, &r[k]);
-		memcpy(oc->violated[k], r[k].violated, sizeof(oc->violated[k]));
+		ext4_toggle_set(&cfg.sem, e->op.diff, k == 1);
+		SIM_ASSERT(sim_run_variant(s, &cfg, &o, NULL, NULL, &r, err, sizeof(err)) == 0);
+		memcpy(oc->violated[k], r.violated, sizeof(oc->violated[k]));
+		report_states_digest(&r, digest[k]);
+		sim_variant_result_free(&r, s->nr_steps);
 	}
-	free(ld);
-	return strcmp(r[0].states_sha256, r[1].states_sha256) != 0;
+	return strcmp(digest[0], digest[1]) != 0;
 }
 
 /* Run one sequence (grammar indexes @idx); record a finding if it shows one. */
@@ -554,11 +536,11 @@ static void run_sequence(struct explore *e, const unsigned *idx, unsigned len)
 	for (unsigned i = 0; i < len; i++)
 		step_text(&e->g[idx[i]], i, texts[i]);
 	min_build(&s, "explore", texts, len);
-	if (e->diff_states) {
+	if (e->op.diff_states) {
 		states_differ = run_states(e, &s, &oc);
 	} else {
 		run_side(e, &e->cfg, &s, false, oc.violated[0]);
-		if (e->diff)
+		if (e->op.diff)
 			run_side(e, &e->cfg, &s, true, oc.violated[1]);
 	}
 	scn_free(&s);
@@ -611,48 +593,53 @@ static void progress(const struct explore *e, uint64_t done, uint64_t total)
  */
 static void announce(const struct explore *e)
 {
-	uint64_t mine = e->space / e->nr_shards + (e->shard < e->space % e->nr_shards);
+	uint64_t mine = e->space / e->op.nr_shards + (e->op.shard < e->space % e->op.nr_shards);
 
-	if (!e->random)
+	if (!e->op.random)
 		mine = e->mine;
-	if (e->random && e->has_run)
+	if (e->op.random && e->op.has_run)
 		mine = 1;
 	fprintf(stderr, "explore: %s, %u grammar step(s), sequences of 1..%u: space %llu, "
 		"%llu to run here (shard %u/%u%s)\n",
-		e->random ? "seeded random" : "bounded exhaustive", e->nr_g, e->steps,
-		(unsigned long long)e->space, (unsigned long long)mine, e->shard, e->nr_shards,
-		e->random && e->has_run ? ", --run" : "");
+		e->op.random ? "seeded random" : "bounded exhaustive", e->nr_g, e->op.steps,
+		(unsigned long long)e->space, (unsigned long long)mine, e->op.shard, e->op.nr_shards,
+		e->op.random && e->op.has_run ? ", --run" : "");
 }
 
 /* The space as tree.c sees it; @st gets every step at every position, parsed. */
 static void tree_space_of(const struct explore *e, struct tree_space *sp, struct scn_step *st,
-			  bool *persist, struct sim_variant_cfg *cfg, struct sim_options *o)
+			  bool *persist, bool *ns, struct sim_variant_cfg *cfg, struct sim_options *o)
 {
 	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
+	bool any_ns = false;
 	unsigned col;
 
-	for (unsigned i = 0; i < e->steps; i++)
+	for (unsigned i = 0; i < e->op.steps; i++)
 		for (unsigned g = 0; g < e->nr_g; g++) {
 			step_text(&e->g[g], i, text);
 			SIM_ASSERT(scn_parse_step(text, &st[i * e->nr_g + g], err, sizeof(err),
 						  &col) == 0);
 		}
-	for (unsigned g = 0; g < e->nr_g; g++)
+	for (unsigned g = 0; g < e->nr_g; g++) {
 		persist[g] = e->g[g].persist;
-	*o = e->c->o;
+		ns[g] = e->g[g].ns;
+		any_ns |= ns[g];
+	}
+	*o = e->op.o;
 	o->quiet = true;
 	o->json = false;
 	o->crash_everywhere = true;
 	cfg[0] = cfg[1] = e->cfg;
-	if (e->diff) {
-		ext4_toggle_set(&cfg[0].sem, e->diff, false);
-		ext4_toggle_set(&cfg[1].sem, e->diff, true);
+	if (e->op.diff) {
+		ext4_toggle_set(&cfg[0].sem, e->op.diff, false);
+		ext4_toggle_set(&cfg[1].sem, e->op.diff, true);
 	}
-	*sp = (struct tree_space){ .nr_g = e->nr_g, .steps = e->steps, .st = st,
-				   .persist = persist, .shard = e->shard,
-				   .nr_shards = e->nr_shards, .sides = e->diff ? 2 : 1,
+	*sp = (struct tree_space){ .nr_g = e->nr_g, .steps = e->op.steps, .st = st,
+				   .persist = persist, .ns = any_ns ? ns : NULL,
+				   .shard = e->op.shard,
+				   .nr_shards = e->op.nr_shards, .sides = e->op.diff ? 2 : 1,
 				   .cfg = { &cfg[0], &cfg[1] }, .o = o,
-				   .share_states = e->share_states };
+				   .share_states = e->op.share_states };
 }
 
 /* The tree walk: each prefix once; then the findings, in sequence order. */
@@ -665,7 +652,7 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 	tree_explore(sp, &res);
 	if (res.interrupted)
 		e->interrupted = outfile_signal;
-	if (e->share_stats)
+	if (e->op.share_stats)
 		fprintf(stderr, "explore: prefix sharing: %llu world(s) forked; %llu state(s) met again "
 		"at the same depth, %llu sequence(s) under them not run; %llu subtree(s) kept\n",
 		(unsigned long long)res.forks, (unsigned long long)res.reused,
@@ -680,7 +667,7 @@ static void explore_tree(struct explore *e, const struct tree_space *sp)
 
 		for (int v = 0; v < INV_COUNT; v++)
 			for (unsigned s = 0; s < 2; s++)
-				oc.violated[s][v] = res.hits[k].mask[e->diff ? s : 0] >> v & 1;
+				oc.violated[s][v] = res.hits[k].mask[e->op.diff ? s : 0] >> v & 1;
 		inv = finding_of(e, &oc, &on_side);
 		SIM_ASSERT(inv >= 0);
 		for (unsigned i = 0; i < len; i++)
@@ -720,54 +707,54 @@ static uint64_t space_of(uint64_t nr_g, uint32_t steps)
  */
 static int space_check(const struct explore *e)
 {
-	struct tree_space sp = { .nr_g = e->nr_g, .steps = e->steps, .shard = e->shard,
-				 .nr_shards = e->nr_shards };
-	uint64_t space = space_of(e->nr_g, e->steps), mine, n = e->nr_distinct;
+	struct tree_space sp = { .nr_g = e->nr_g, .steps = e->op.steps, .shard = e->op.shard,
+				 .nr_shards = e->op.nr_shards };
+	uint64_t space = space_of(e->nr_g, e->op.steps), mine, n = e->nr_distinct;
 	char sweep[64] = "";
 
-	if (e->random)
+	if (e->op.random)
 		return 0;
 	mine = space == UINT64_MAX ? UINT64_MAX : tree_owned_total(&sp);
 	space = space > UINT64_MAX / n ? UINT64_MAX : space * n;
 	mine = mine > UINT64_MAX / n ? UINT64_MAX : mine * n;
-	if (mine <= e->max_space)
+	if (mine <= e->op.max_space)
 		return 0;
 	if (n > 1)
 		snprintf(sweep, sizeof(sweep), " in %u configurations", e->nr_distinct);
 	fprintf(stderr, "ext4sim: explore: the space holds %llu%s sequence(s) of 1..%u steps over "
 		"%u grammar step(s)%s, %llu%s to run here, past the limit of %llu (--max-space N "
 		"raises it; --seed S --count N runs a random sample)\n",
-		(unsigned long long)space, space == UINT64_MAX ? " or more" : "", e->steps,
+		(unsigned long long)space, space == UINT64_MAX ? " or more" : "", e->op.steps,
 		e->nr_g, sweep, (unsigned long long)mine, mine == UINT64_MAX ? " or more" : "",
-		(unsigned long long)e->max_space);
+		(unsigned long long)e->op.max_space);
 	return 2;
 }
 
 static void explore_all(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
-	uint64_t total = space_of(e->nr_g, e->steps);
-	struct scn_step *st = sim_zalloc((size_t)e->steps * e->nr_g * sizeof(*st));
+	uint64_t total = space_of(e->nr_g, e->op.steps);
+	struct scn_step *st = sim_zalloc((size_t)e->op.steps * e->nr_g * sizeof(*st));
 	struct sim_variant_cfg cfg[2];
-	bool persist[GRAMMAR_MAX];
+	bool persist[GRAMMAR_MAX], ns[GRAMMAR_MAX];
 	struct tree_space sp;
 	struct sim_options o;
 
 	e->space = total;
-	tree_space_of(e, &sp, st, persist, cfg, &o);
+	tree_space_of(e, &sp, st, persist, ns, cfg, &o);
 	e->mine = tree_owned_total(&sp);
 	announce(e);
-	if (e->share && e->share_states)        /* equal crash points too (crash/cpmemo.h) */
+	if (e->op.share && e->op.share_states)        /* equal crash points too (crash/cpmemo.h) */
 		o.crash_memo = cp_memo_create(CRASH_MEMO_BYTES);
 	e->crash_memo = o.crash_memo;
-	if (e->share)
+	if (e->op.share)
 		explore_tree(e, &sp);
 	e->crash_memo = NULL;
-	if (o.crash_memo && e->share_stats)
+	if (o.crash_memo && e->op.share_stats)
 		fprintf(stderr, "explore: %llu crash point(s) met again, judged once\n",
 			(unsigned long long)cp_memo_hits(o.crash_memo));
 	cp_memo_destroy(o.crash_memo);
-	for (uint64_t n = 0; !e->share && n < total && !(e->interrupted = outfile_signal); n++) {
+	for (uint64_t n = 0; !e->op.share && n < total && !(e->interrupted = outfile_signal); n++) {
 		unsigned len = decode(e, n, idx);
 
 		if (!tree_owns(&sp, idx, len))
@@ -786,9 +773,9 @@ static void explore_all(struct explore *e)
 /* Does --crash-at judge a crash inside and right after step @n (1-based), of @g? */
 static bool judge_at(const struct explore *e, uint32_t n, const struct gstep *g)
 {
-	switch (e->crash_at) {
+	switch (e->op.crash_at) {
 	case CA_EVERYWHERE: return true;
-	case CA_EVERY_N: return n % e->crash_every == 0;
+	case CA_EVERY_N: return n % e->op.crash_every == 0;
 	case CA_PERSIST: return g->persist;
 	default: return false;
 	}
@@ -810,19 +797,19 @@ static void run_long_side(struct explore *e, uint64_t r, bool on,
 			  struct sim_stream_result *res)
 {
 	struct sim_variant_cfg cfg = e->cfg;
-	struct sim_options o = e->c->o;
+	struct sim_options o = e->op.o;
 	char text[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX];
 	struct sim_stream *ss;
 	struct scn_step st;
 	struct drawer d;
 	unsigned col;
 
-	if (e->diff)
-		ext4_toggle_set(&cfg.sem, e->diff, on);
+	if (e->op.diff)
+		ext4_toggle_set(&cfg.sem, e->op.diff, on);
 	o.quiet = true;
 	o.json = false;
 	o.crash_everywhere = false;
-	if (e->crash_at == CA_NONE)
+	if (e->op.crash_at == CA_NONE)
 		o.crash_bound = 0;
 	draw_begin(e, r, &d);
 	ss = sim_stream_open(&cfg, &o);
@@ -859,7 +846,7 @@ static void long_finding(struct explore *e, uint64_t r, int inv, uint32_t step)
 
 	sha256_init(&h);
 	sha256_update(&h, "long", 4);
-	sha256_update(&h, &e->seed, sizeof(e->seed));
+	sha256_update(&h, &e->op.seed, sizeof(e->op.seed));
 	sha256_update(&h, &r, sizeof(r));
 	sha256_update(&h, &inv, sizeof(inv));
 	sha256_update(&h, &e->cfg.opts.block_size, sizeof(e->cfg.opts.block_size));
@@ -885,10 +872,10 @@ static void run_long(struct explore *e, uint64_t r)
 	int inv;
 
 	run_long_side(e, r, false, &res[0]);
-	if (e->diff)
+	if (e->op.diff)
 		run_long_side(e, r, true, &res[1]);
 	memcpy(oc.violated[0], res[0].violated, sizeof(oc.violated[0]));
-	memcpy(oc.violated[1], res[e->diff ? 1 : 0].violated, sizeof(oc.violated[1]));
+	memcpy(oc.violated[1], res[e->op.diff ? 1 : 0].violated, sizeof(oc.violated[1]));
 	e->run++;
 	inv = finding_of(e, &oc, &on_side);
 	if (inv >= 0) {
@@ -902,18 +889,18 @@ static void run_long(struct explore *e, uint64_t r)
 static void explore_random(struct explore *e)
 {
 	unsigned idx[EXPLORE_STEPS_MAX];
-	uint64_t first = e->has_run ? e->only_run : e->shard;
-	uint64_t end = e->has_run ? e->only_run + 1 : e->count;
+	uint64_t first = e->op.has_run ? e->op.only_run : e->op.shard;
+	uint64_t end = e->op.has_run ? e->op.only_run + 1 : e->op.count;
 
-	e->space = e->count;
+	e->space = e->op.count;
 	announce(e);
 	for (uint64_t r = first; r < end && !(e->interrupted = outfile_signal);
-	     r += e->nr_shards) {
-		if (e->steps > EXPLORE_STEPS_MAX)
+	     r += e->op.nr_shards) {
+		if (e->op.steps > EXPLORE_STEPS_MAX)
 			run_long(e, r);
 		else
 			run_sequence(e, idx, draw(e, r, idx));
-		progress(e, r + 1, e->count);
+		progress(e, r + 1, e->op.count);
 	}
 }
 
@@ -922,15 +909,15 @@ static void explore_random(struct explore *e)
 /* The command that runs long run @f again, alone, into @out. */
 static void reproduce_cmd(const struct explore *e, const struct finding *f, char *out, size_t cap)
 {
-	const char *ov = e->c->ov.argv_text;
+	const char *ov = e->op.ov.argv_text;
 
 	snprintf(out, cap, "ext4sim explore --seed %llu --count %llu --steps %u%s%s%s%s%s%s%s%s%s%s%s"
-		 " --run %llu", (unsigned long long)e->seed, (unsigned long long)e->count,
-		 e->steps, e->fixed_length ? " --fixed-length" : "",
-		 e->grammar_path ? " --grammar " : "", e->grammar_path ? e->grammar_path : "",
-		 e->kinds_arg ? " --kinds " : "", e->kinds_arg ? e->kinds_arg : "",
-		 e->crash_at_arg ? " --crash-at " : "", e->crash_at_arg ? e->crash_at_arg : "",
-		 e->diff ? " --diff " : "", e->diff ? e->diff->name : "", ov[0] ? " " : "", ov,
+		 " --run %llu", (unsigned long long)e->op.seed, (unsigned long long)e->op.count,
+		 e->op.steps, e->op.fixed_length ? " --fixed-length" : "",
+		 e->op.grammar_path ? " --grammar " : "", e->op.grammar_path ? e->op.grammar_path : "",
+		 e->op.kinds_arg ? " --kinds " : "", e->op.kinds_arg ? e->op.kinds_arg : "",
+		 e->op.crash_at_arg ? " --crash-at " : "", e->op.crash_at_arg ? e->op.crash_at_arg : "",
+		 e->op.diff ? " --diff " : "", e->op.diff ? e->op.diff->name : "", ov[0] ? " " : "", ov,
 		 (unsigned long long)f->run);
 }
 
@@ -949,9 +936,9 @@ static void report_text(const struct explore *e)
 	char cmd[2048];
 
 	printf("explore: %s, %u grammar step(s), sequences of %s%u: space %llu; shard %u/%u\n",
-	       e->random ? "seeded random" : "bounded exhaustive", e->nr_g,
-	       e->random && e->fixed_length ? "" : "1..", e->steps,
-	       (unsigned long long)e->space, e->shard, e->nr_shards);
+	       e->op.random ? "seeded random" : "bounded exhaustive", e->nr_g,
+	       e->op.random && e->op.fixed_length ? "" : "1..", e->op.steps,
+	       (unsigned long long)e->space, e->op.shard, e->op.nr_shards);
 	if (e->nr_configs > 1)
 		printf("  a sweep of %u configuration(s), %u distinct: %s; the space is their sum\n",
 		       e->nr_configs, e->nr_distinct, e->sweep_text);
@@ -959,10 +946,10 @@ static void report_text(const struct explore *e)
 	       "distinct findings %u, causes %u\n", (unsigned long long)e->run,
 	       (unsigned long long)e->pruned, (unsigned long long)e->with_finding,
 	       e->nr_d + uncaused(e), e->nr_f);
-	if (e->random && e->steps > EXPLORE_STEPS_MAX)
+	if (e->op.random && e->op.steps > EXPLORE_STEPS_MAX)
 		printf("  long runs: %llu step(s) run, %llu crash point(s) judged (--crash-at %s)\n",
 		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points,
-		       e->crash_at_arg ? e->crash_at_arg : "crash");
+		       e->op.crash_at_arg ? e->op.crash_at_arg : "crash");
 	if (e->interrupted)
 		printf("  incomplete: stopped by signal %d; the counts cover what ran before it\n",
 		       e->interrupted);
@@ -1001,14 +988,14 @@ static void sweep_report(struct explore *e)
 
 	if (e->nr_configs < 2)
 		return;
-	sweep_summary(&e->sweep, e->sweep_text, sizeof(e->sweep_text));
+	sweep_summary(&e->op.sweep, e->sweep_text, sizeof(e->sweep_text));
 	f = open_memstream(&e->sweep_json, &len);
 	SIM_ASSERT(f != NULL);
 	fprintf(f, "{\"summary\": \"%s\", \"count\": %u, \"distinct\": %u, \"configurations\": [",
 		e->sweep_text, e->nr_configs, e->nr_distinct);
 	for (unsigned k = 0; k < e->nr_configs; k++) {
 		fprintf(f, "%s{\"configuration\": %u, ", k ? ", " : "", k + 1);
-		sweep_json_values(&e->sweep, k, f);
+		sweep_json_values(&e->op.sweep, k, f);
 		if (e->same_as[k] >= 0)
 			fprintf(f, ", \"mounts_as\": %d", e->same_as[k] + 1);
 		fputc('}', f);
@@ -1024,11 +1011,11 @@ static void report_json(const struct explore *e)
 
 	printf("{\"ext4sim_explore\": %d, \"mode\": \"%s\", \"grammar\": %u, \"steps\": %u, "
 	       "\"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, \"pruned\": %llu, "
-	       "\"with_finding\": %llu", EXPLORE_JSON_VERSION, e->random ? "random" : "exhaustive",
-	       e->nr_g, e->steps, (unsigned long long)e->space, e->shard, e->nr_shards,
+	       "\"with_finding\": %llu", EXPLORE_JSON_VERSION, e->op.random ? "random" : "exhaustive",
+	       e->nr_g, e->op.steps, (unsigned long long)e->space, e->op.shard, e->op.nr_shards,
 	       (unsigned long long)e->run, (unsigned long long)e->pruned,
 	       (unsigned long long)e->with_finding);
-	if (e->random && e->steps > EXPLORE_STEPS_MAX)
+	if (e->op.random && e->op.steps > EXPLORE_STEPS_MAX)
 		printf(", \"steps_run\": %llu, \"crash_points\": %llu",
 		       (unsigned long long)e->steps_run, (unsigned long long)e->crash_points);
 	if (e->sweep_json)
@@ -1060,206 +1047,6 @@ static void report_json(const struct explore *e)
 	printf("], \"complete\": %s}\n", e->interrupted ? "false" : "true");
 }
 
-static int parse_kinds(struct explore *e, const char *v)
-{
-	char buf[256], *save = NULL;
-
-	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf))
-		return bad_usage("--kinds list too long: '%s'", v);
-	e->kinds = 0;
-	e->kinds_arg = v;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int k = grammar_kind_lookup(t);
-
-		if (k < 0)
-			return bad_usage("--kinds takes write, truncate, persist, crash, falloc, "
-					 "mwrite, short, chattr, close, remount, evict, collapse, "
-					 "insert; not '%s'", t);
-		e->kinds |= 1u << k;
-	}
-	return e->kinds & (1u << GK_WRITE) ? 0 :
-	       bad_usage("--kinds must include write (every sequence needs data)%s", "");
-}
-
-/* --crash-at everywhere|persist|crash|none|N. */
-static int parse_crash_at(struct explore *e, const char *v)
-{
-	static const char *const names[] = { "everywhere", NULL, "persist", "crash", "none" };
-
-	e->crash_at_arg = v;
-	for (int i = 0; i <= CA_NONE; i++) {
-		if (names[i] && strcmp(v, names[i]) == 0) {
-			e->crash_at = (enum crash_at)i;
-			return 0;
-		}
-	}
-	if (parse_u32(v, &e->crash_every) < 0)
-		return bad_usage("--crash-at takes everywhere, persist, crash, none or a step "
-				 "count N, not '%s'", v);
-	e->crash_at = CA_EVERY_N;
-	return 0;
-}
-
-/* A flag with a value: @a, @v.  0, 2 (bad usage). */
-/* A decimal number of at most 10 digits up to UINT32_MAX, from @s to @end exactly. */
-static int parse_dec(const char *s, const char *end, uint32_t *out)
-{
-	uint64_t v = 0;
-
-	if (s == end || end - s > 10)
-		return -1;
-	for (; s < end; s++) {
-		if (*s < '0' || *s > '9')
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	if (v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-/* --shard I/N: two decimal numbers, nothing else, 0 <= I < N. */
-static int parse_shard(const char *v, uint32_t *i, uint32_t *n)
-{
-	const char *slash = strchr(v, '/');
-
-	if (!slash || parse_dec(v, slash, i) < 0 || parse_dec(slash + 1, slash + strlen(slash), n) < 0)
-		return -1;
-	return *n > 0 && *i < *n ? 0 : -1;
-}
-
-/* --seed, --count and --run: a number each. */
-static int explore_number_flag(struct explore *e, enum cmd_flag_id id, const char *v)
-{
-	int64_t n;
-
-	if (scn_parse_num(v, &n) < 0 || n < 0)
-		return bad_usage("--seed, --count and --run take a number, not '%s'", v);
-	*(id == F_SEED ? &e->seed : id == F_COUNT ? &e->count : &e->only_run) = (uint64_t)n;
-	e->has_run = e->has_run || id == F_RUN;
-	e->random = e->random || id != F_RUN;
-	return 0;
-}
-
-/* One explore-only flag with a value: 0, 2 after a message, 1: not one of them. */
-static int explore_value_flag(struct explore *e, enum cmd_flag_id id, const char *v)
-{
-	uint32_t u;
-	int64_t n;
-
-	switch (id) {
-	case F_STEPS:
-		if (parse_u32(v, &u) < 0 || u > GRAMMAR_STEPS_MAX)
-			return bad_usage("--steps takes 1 to 10000000 (above 8: random mode only), "
-					 "not '%s'", v);
-		e->steps = u;
-		e->has_steps = true;
-		return 0;
-	case F_SEED: case F_COUNT: case F_RUN:
-		return explore_number_flag(e, id, v);
-	case F_SHARD:
-		if (parse_shard(v, &e->shard, &e->nr_shards) < 0)
-			return bad_usage("--shard takes I/N, decimal, with 0 <= I < N <= 4294967295, "
-					 "not '%s'", v);
-		return 0;
-	case F_OUT:
-		e->out_dir = v;
-		return 0;
-	case F_MAX_SPACE:
-		if (scn_parse_num(v, &n) < 0 || n <= 0)
-			return bad_usage("--max-space takes a number of sequences from 1, not '%s'", v);
-		e->max_space = (uint64_t)n;
-		return 0;
-	case F_GRAMMAR:
-		e->grammar_path = v;
-		return 0;
-	case F_KINDS:
-		return parse_kinds(e, v);
-	case F_CRASH_AT:
-		return parse_crash_at(e, v);
-	case F_DIFF:
-		if (!(e->diff = ext4_toggle_find(v)))
-			return bad_usage("unknown patch '%s' (`ext4sim patches` lists them)", v);
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-/* One explore-only flag; 1: not one of them. */
-static int explore_flag(struct explore *e, const struct cmd_opt *o)
-{
-	switch (o->id) {
-	case F_SHARE_STATS:
-		e->share_stats = true;
-		return 0;
-	case F_NO_SHARE: case F_NO_SHARE_STATES:
-		e->share = e->share && o->id == F_NO_SHARE_STATES;
-		e->share_states = false;
-		return 0;
-	case F_NO_MINIMIZE:
-		e->minimize = false;
-		return 0;
-	case F_FIXED_LENGTH:
-		e->fixed_length = true;
-		return 0;
-	case F_DIFF_STATES:
-		e->diff_states = true;
-		e->share = e->share_states = false;     /* the walk keeps verdicts, not states */
-		return 0;
-	default:
-		return explore_value_flag(e, o->id, o->val);
-	}
-}
-
-/* Split explore's own flags out; the rest go to parse_run_args. */
-static int take_explore_args(struct explore *e, int *argc, struct cmd_opt *opts)
-{
-	int n = 0, rc;
-
-	for (int i = 0; i < *argc; i++) {
-		if ((rc = explore_flag(e, &opts[i])) == 1)
-			opts[n++] = opts[i];
-		else if (rc)
-			return rc;
-	}
-	*argc = n;
-	return 0;
-}
-
-/*
- * The grammar (built in, or --grammar FILE) and what it sets that the
- * flags did not: kinds, K, the block size.  A file's error is
- * FILE:LINE:COL (exit 2).
- */
-static int explore_grammar(struct explore *e)
-{
-	struct grammar_file *gf = e->gf;
-	char err[SCN_ERR_MAX];
-
-	if (!e->grammar_path) {
-		grammar_builtin(gf);
-		return 0;
-	}
-	if (grammar_load(e->grammar_path, gf, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		return 2;
-	}
-	if (!e->kinds_arg)
-		e->kinds = gf->kinds;
-	if (!e->has_steps && gf->has_steps)
-		e->steps = gf->steps;
-	if (!e->c->ov.has_block_size && gf->has_block_size) {
-		e->c->ov.has_block_size = true;
-		e->c->ov.block_size = gf->block_size;
-	}
-	if (e->kinds & ~gf->have)
-		return bad_usage("--kinds names a kind the grammar file '%s' has no templates for",
-				 e->grammar_path);
-	return 0;
-}
-
 /* The variant the flags give, over an empty inline scenario's defaults. */
 static int explore_variant(struct explore *e)
 {
@@ -1271,49 +1058,11 @@ static int explore_variant(struct explore *e)
 	memset(&s, 0, sizeof(s));
 	snprintf(s.path, sizeof(s.path), "explore");
 	scn_config_defaults(&s.config);
-	if (sim_resolve_variants(&s, &e->c->ov, cfg, &nr, err, sizeof(err)) < 0) {
+	if (sim_resolve_variants(&s, &e->op.ov, cfg, &nr, err, sizeof(err)) < 0) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	e->cfg = cfg[0];
-	return 0;
-}
-
-/* Combinations the flags (and grammar file) must not make. */
-static int explore_check(struct explore *e)
-{
-	if (e->c->nr_inputs != 1 || strcmp(e->c->inputs[0], "explore") || e->c->nr_cmds)
-		return bad_usage("explore takes no scenario file or -c steps%s", "");
-	if (e->random && !e->count)
-		return bad_usage("--seed needs --count N%s", "");
-	if (e->fixed_length && !e->random)
-		return bad_usage("--fixed-length is for random mode (--seed S --count N)%s", "");
-	if (e->has_run && (!e->random || e->only_run >= e->count || e->nr_shards != 1))
-		return bad_usage("--run R needs --seed and --count N with R < N, and no --shard%s",
-				 "");
-	if (!e->random && e->steps > EXPLORE_STEPS_MAX && !e->has_steps && e->gf->has_steps) {
-		fprintf(stderr, "%s:%u:%u: steps above %d need random mode (--seed S --count N)\n",
-			e->grammar_path, e->gf->steps_line, e->gf->steps_col, EXPLORE_STEPS_MAX);
-		return 2;
-	}
-	if (!e->random && e->steps > EXPLORE_STEPS_MAX)
-		return bad_usage("--steps above 8 needs random mode (--seed S --count N)%s", "");
-	if (e->diff_states && (!e->diff || e->steps > EXPLORE_STEPS_MAX))
-		return bad_usage("--diff-states needs --diff PATCH, and sequences of at most 8 steps%s",
-				 "");
-	if (e->nr_configs > 1 && (e->steps > EXPLORE_STEPS_MAX || e->has_run))
-		return bad_usage("a sweep (a flag with several values) is for sequences of at most 8 "
-				 "steps, without --run%s", "");
-	if (e->crash_at_arg && (!e->random || e->steps <= EXPLORE_STEPS_MAX))
-		return bad_usage("--crash-at is for long random runs (--seed, --count and --steps "
-				 "above 8), not '%s'", e->crash_at_arg);
-	if (e->out_dir) {
-		struct stat st;
-
-		mkdir(e->out_dir, 0777);
-		if (stat(e->out_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(e->out_dir, W_OK) < 0)
-			return bad_usage("cannot create or write --out directory '%s'", e->out_dir);
-	}
 	return 0;
 }
 
@@ -1341,7 +1090,7 @@ static int sweep_distinct(struct explore *e)
 	e->same_as = sim_zalloc(e->nr_configs * sizeof(*e->same_as));
 	e->nr_distinct = 0;
 	for (unsigned k = 0; k < e->nr_configs && rc == 0; k++) {
-		sweep_apply(&e->sweep, k, &e->c->ov);
+		sweep_apply(&e->op.sweep, k, &e->op.ov);
 		rc = explore_variant(e);
 		cfg[k] = e->cfg;
 		e->same_as[k] = -1;
@@ -1351,31 +1100,8 @@ static int sweep_distinct(struct explore *e)
 		e->nr_distinct += e->same_as[k] < 0;
 	}
 	free(cfg);
-	sweep_apply(&e->sweep, 0, &e->c->ov);
+	sweep_apply(&e->op.sweep, 0, &e->op.ov);
 	return rc ? rc : explore_variant(e);
-}
-
-/* Flags, grammar, variant, checks; 0 or the exit code. */
-static int explore_setup(struct explore *e, int argc, struct cmd_opt *opts,
-			 struct cmd_opt *args)
-{
-	int rc;
-
-	if ((rc = take_explore_args(e, &argc, opts)) || (rc = sweep_take(&e->sweep, &argc, opts)))
-		return rc;
-	e->nr_configs = sweep_count(&e->sweep);
-	if (e->nr_configs > SWEEP_CONFIGS_MAX)
-		return bad_usage("a sweep of more than " STR(SWEEP_CONFIGS_MAX) " configurations%s",
-				 "");
-	memcpy(args, opts, (size_t)argc * sizeof(*args));
-	/* parse_run_args wants an input: a placeholder */
-	args[argc] = (struct cmd_opt){ F_NONE, NULL, "explore" };
-	if ((rc = parse_run_args(e->c, argc + 1, args)) || (rc = explore_grammar(e)))
-		return rc;
-	e->nr_distinct = 1;
-	if ((rc = e->nr_configs > 1 ? sweep_distinct(e) : explore_variant(e)))
-		return rc;
-	return explore_check(e);
 }
 
 /*
@@ -1388,13 +1114,13 @@ static int explore_config(struct explore *e, unsigned k)
 	char what[256];
 	int rc;
 
-	sweep_apply(&e->sweep, k, &e->c->ov);
+	sweep_apply(&e->op.sweep, k, &e->op.ov);
 	if ((rc = explore_variant(e)))
 		return rc;
 	build_grammar(e);
 	if (e->nr_configs == 1)
 		return 0;
-	sweep_describe(&e->sweep, k, what, sizeof(what));
+	sweep_describe(&e->op.sweep, k, what, sizeof(what));
 	fprintf(stderr, "explore: configuration %u/%u: %s", k + 1, e->nr_configs, what);
 	if (e->same_as[k] >= 0)
 		fprintf(stderr, ": mounts as configuration %d, not run again", e->same_as[k] + 1);
@@ -1413,9 +1139,9 @@ static int explore_configs(struct explore *e)
 	int rc;
 
 	if (e->nr_configs > 1) {
-		uint64_t one = e->random ? e->count : space_of(e->nr_g, e->steps);
+		uint64_t one = e->op.random ? e->op.count : space_of(e->nr_g, e->op.steps);
 
-		sweep_summary(&e->sweep, what, sizeof(what));
+		sweep_summary(&e->op.sweep, what, sizeof(what));
 		fprintf(stderr, "explore: a sweep of %u configuration(s), %u distinct: %s; space %llu "
 			"in all\n", e->nr_configs, e->nr_distinct, what,
 			one > UINT64_MAX / e->nr_distinct ? UINT64_MAX :
@@ -1427,7 +1153,7 @@ static int explore_configs(struct explore *e)
 			return rc;
 		if (e->same_as && e->same_as[k] >= 0)
 			continue;
-		if (e->random)
+		if (e->op.random)
 			explore_random(e);
 		else
 			explore_all(e);
@@ -1437,45 +1163,57 @@ static int explore_configs(struct explore *e)
 	return 0;
 }
 
-int cmd_explore(int argc, struct cmd_opt *opts)
+void explore_opts_init(struct explore_opts *op)
 {
-	struct explore *e = calloc(1, sizeof(*e));
-	struct cmd_opt *args = calloc((size_t)argc + 2, sizeof(*args));
+	*op = (struct explore_opts){ .steps = 3, .minimize = true, .share = true,
+				     .share_states = true, .nr_shards = 1, .kinds = GK_DEFAULT,
+				     .crash_at = CA_CRASH, .max_space = EXPLORE_SPACE_DEFAULT };
+	op->o.crash_bound = CS_BOUND_DEFAULT;
+}
+
+struct explore *explore_new(const struct explore_opts *op)
+{
+	struct explore *e = sim_zalloc(sizeof(*e));
+
+	e->op = *op;
+	e->nr_configs = sweep_count(&op->sweep);
+	e->nr_distinct = 1;
+	SIM_ASSERT(op->gf != NULL && e->nr_configs <= SWEEP_CONFIGS_MAX && op->nr_shards > 0);
+	return e;
+}
+
+int explore_resolve(struct explore *e)
+{
+	return e->nr_configs > 1 ? sweep_distinct(e) : explore_variant(e);
+}
+
+int explore_run(struct explore *e)
+{
 	int rc;
 
-	SIM_ASSERT(e != NULL && args != NULL);
-	e->c = calloc(1, sizeof(*e->c));
-	e->gf = calloc(1, sizeof(*e->gf));
-	SIM_ASSERT(e->c != NULL && e->gf != NULL);
-	*e = (struct explore){ .c = e->c, .gf = e->gf, .steps = 3, .minimize = true,
-			       .share = true, .share_states = true,
-			       .nr_shards = 1, .kinds = GK_DEFAULT, .crash_at = CA_CRASH,
-			       .max_space = EXPLORE_SPACE_DEFAULT };
-	e->c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = explore_setup(e, argc, opts, args)))
-		goto out;
 	build_grammar(e);
 	if ((rc = space_check(e)) || (rc = explore_configs(e)))
-		goto out;
+		return rc;
 	write_causes(e);
 	sweep_report(e);
-	if (e->c->o.json)
+	if (e->op.o.json)
 		report_json(e);
 	else
 		report_text(e);
-	rc = e->interrupted ? 128 + e->interrupted : e->write_failed ? 2 : 0;
-out:
+	return e->interrupted ? 128 + e->interrupted : e->write_failed ? 2 : 0;
+}
+
+void explore_free(struct explore *e)
+{
+	if (!e)
+		return;
 	for (unsigned i = 0; i < e->nr_f; i++)
 		free(e->f[i].ex);
 	free(e->same_as);
 	free(e->sweep_json);
-	free(args);
-	free(e->gf);
-	free(e->c);
+	free(e->seen);
 	free(e);
-	return rc;
 }
-
 /* --- ext4sim merge ---------------------------------------------------------- */
 
 #define MERGE_SHARDS_MAX 65536
@@ -1620,7 +1358,7 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 	int rc = 0;
 
 	if (!f)
-		return bad_usage("cannot read '%s'", path);
+		return -1;              /* the caller's usage error */
 	if (getline(&line, &cap, f) < 0 || strlen(line) > MERGE_LINE_MAX ||
 	    sscanf(line, "{\"ext4sim_explore\": %u, \"mode\": \"%15[a-z]\", \"grammar\": %u, "
 		   "\"steps\": %u, \"space\": %llu, \"shard\": %u, \"shards\": %u, \"run\": %llu, "
@@ -1632,8 +1370,8 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 		fprintf(stderr, "%s:1:1: not an ext4sim explore --json report\n", path);
 		return 2;
 	}
-	if ((!first && (e->nr_g != grammar || e->steps != steps || e->space != space ||
-			e->nr_shards != shards || e->random != (strcmp(mode, "random") == 0))) ||
+	if ((!first && (e->nr_g != grammar || e->op.steps != steps || e->space != space ||
+			e->op.nr_shards != shards || e->op.random != (strcmp(mode, "random") == 0))) ||
 	    merge_sweep(e, line, first) < 0) {
 		fclose(f);
 		free(line);
@@ -1649,10 +1387,10 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 		return 2;
 	}
 	e->nr_g = grammar;
-	e->steps = steps;
+	e->op.steps = steps;
 	e->space = space;
-	e->nr_shards = shards;
-	e->random = strcmp(mode, "random") == 0;
+	e->op.nr_shards = shards;
+	e->op.random = strcmp(mode, "random") == 0;
 	e->run += run;
 	e->pruned += pruned;
 	e->with_finding += with;
@@ -1661,41 +1399,31 @@ static int merge_file(struct explore *e, const char *path, unsigned char *seen, 
 	return rc;
 }
 
-/* ext4sim merge [--json] REPORT.json ...: the shards of one exploration, combined. */
-int cmd_merge(int argc, struct cmd_opt *opts)
+struct explore *explore_merge_new(void)
 {
-	struct explore *e = calloc(1, sizeof(*e));
-	unsigned char *seen = calloc(MERGE_SHARDS_MAX, 1);
-	bool json = false;
-	int rc = 0, files = 0;
+	struct explore *e = sim_zalloc(sizeof(*e));
 
-	SIM_ASSERT(e && seen);
-	for (int i = 0; i < argc && rc == 0; i++) {
-		if (opts[i].id == F_JSON)
-			json = true;
-		else if (opts[i].id == F_NONE)
-			rc = merge_file(e, opts[i].val, seen, files++ == 0);
-		else
-			rc = cmd_no_code("merge", &opts[i]);
-	}
-	if (rc == 0 && files == 0)
-		rc = bad_usage("merge needs explore --json reports%s", "");
-	for (unsigned s = 0; rc == 0 && s < e->nr_shards; s++) {
-		char which[32];
+	e->seen = sim_zalloc(MERGE_SHARDS_MAX);
+	return e;
+}
 
-		snprintf(which, sizeof(which), "%u/%u", s, e->nr_shards);
-		if (!seen[s])
-			rc = bad_usage("merge: shard %s is missing", which);
+int explore_merge_file(struct explore *m, const char *path, bool first)
+{
+	return merge_file(m, path, m->seen, first);
+}
+
+int explore_merge_report(struct explore *m, bool json, char missing[32])
+{
+	for (unsigned s = 0; s < m->op.nr_shards; s++) {
+		if (!m->seen[s]) {
+			snprintf(missing, 32, "%u/%u", s, m->op.nr_shards);
+			return -1;
+		}
 	}
-	if (rc == 0) {
-		e->shard = 0;
-		if (json)
-			report_json(e);
-		else
-			report_text(e);
-	}
-	free(seen);
-	free(e->sweep_json);
-	free(e);
-	return rc;
+	m->op.shard = 0;
+	if (json)
+		report_json(m);
+	else
+		report_text(m);
+	return 0;
 }

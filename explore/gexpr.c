@@ -222,10 +222,30 @@ static bool gx_append(char *out, size_t *used, const char *src, size_t n)
 	return true;
 }
 
+/* The steps whose operands are paths, names and values (namespace steps): kept as written. */
+static const char *const path_steps[] = {
+	"open", "creat", "mkdir", "rmdir", "link", "unlink", "rename", "symlink", "fsync",
+	"fdatasync", "setxattr", "removexattr"
+};
+
+bool gx_path_step(const char *tmpl)
+{
+	size_t i = 0, n;
+
+	while (tmpl[i] == ' ' || tmpl[i] == '\t')
+		i++;
+	n = strcspn(tmpl + i, " \t");
+	for (size_t k = 0; k < sizeof(path_steps) / sizeof(path_steps[0]); k++)
+		if (strlen(path_steps[k]) == n && memcmp(tmpl + i, path_steps[k], n) == 0)
+			return true;
+	return false;
+}
+
 int gx_expand(const char *tmpl, int64_t bs, int64_t page, char out[SCN_STEP_TEXT_MAX],
 	      char *err, size_t errlen, unsigned *col)
 {
 	size_t used = 0, i = 0;
+	bool verbatim = gx_path_step(tmpl);
 
 	out[0] = '\0';
 	while (tmpl[i]) {
@@ -240,7 +260,7 @@ int gx_expand(const char *tmpl, int64_t bs, int64_t page, char out[SCN_STEP_TEXT
 			i++;
 		if ((n = i - start) == 0)
 			break;
-		if (gx_is_expr(tmpl + start, n)) {
+		if (!verbatim && gx_is_expr(tmpl + start, n)) {
 			if (gx_eval(tmpl + start, n, bs, page, &v, err, errlen, col) < 0) {
 				*col += (unsigned)start;
 				return -1;
@@ -292,7 +312,7 @@ unsigned gx_source_col(const char *tmpl, const char *out, unsigned off)
 	ts = gx_token(tmpl, k, &tn);
 	if (ts < 0)
 		return (unsigned)strlen(tmpl);
-	if (os < 0 || gx_is_expr(tmpl + ts, tn) || off < (unsigned)os)
+	if (os < 0 || (!gx_path_step(tmpl) && gx_is_expr(tmpl + ts, tn)) || off < (unsigned)os)
 		return (unsigned)ts;
 	return (unsigned)ts + SIM_MIN((unsigned)(off - os), (unsigned)tn);
 }

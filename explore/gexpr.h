@@ -10,7 +10,11 @@
  * negative.  In a template, a token (space separated) that does not start
  * with - or + is an expression if it names BS or PAGE or holds one of
  * + - * / ( ); every other token (the step name, options such as -S, -k,
- * --short, +S, plain numbers, --keep lists) is kept as written.  Pure: no model, no I/O.
+ * --short, +S, plain numbers, --keep lists) is kept as written.  The
+ * operands of a namespace step (open, creat, mkdir, rmdir, link, unlink,
+ * rename, symlink, fsync, fdatasync, setxattr, removexattr: paths such as
+ * /A/x, names, values) are never expressions: the whole line is kept as
+ * written.  Pure: no model, no I/O.
  */
 #ifndef EXT4SIM_GEXPR_H
 #define EXT4SIM_GEXPR_H
@@ -34,6 +38,9 @@ int gx_eval(const char *s, size_t len, int64_t bs, int64_t page, int64_t *out, c
 
 /* Is the token @tok (@len bytes) an expression (see above)? */
 bool gx_is_expr(const char *tok, size_t len);
+
+/* Is @tmpl a namespace step's line (its operands kept as written, above)? */
+bool gx_path_step(const char *tmpl);
 
 /*
  * Expand the template @tmpl: every expression token replaced by its

@@ -30,7 +30,8 @@
 
 static const char *const kind_names[GK_COUNT] = {
 	"write", "truncate", "persist", "crash", "falloc", "mwrite", "short",
-	"chattr", "close", "remount", "evict", "collapse", "insert"
+	"chattr", "close", "remount", "evict", "collapse", "insert",
+	"creat", "mkdir", "rmdir", "link", "unlink", "rename", "symlink", "fsyncpath", "xattr"
 };
 
 static const struct { enum gkind k; const char *t; } builtin[] = {
@@ -53,6 +54,18 @@ static const struct { enum gkind k; const char *t; } builtin[] = {
 	{ GK_EVICT, "evict" },
 	{ GK_COLLAPSE, "fcollapse 0 BS" }, { GK_COLLAPSE, "fcollapse BS BS" },
 	{ GK_INSERT, "finsert 0 BS" }, { GK_INSERT, "finsert BS BS" },
+	/* the namespace: a few names over two directories, /A and /B, as gen --namespace */
+	{ GK_CREAT, "creat /g" }, { GK_CREAT, "creat /A/x" }, { GK_CREAT, "open -f /A/x" },
+	{ GK_MKDIR, "mkdir /A" }, { GK_MKDIR, "mkdir /B" },
+	{ GK_RMDIR, "rmdir /B" },
+	{ GK_LINK, "link /f /A/y" },
+	{ GK_UNLINK, "unlink /f" }, { GK_UNLINK, "unlink /A/x" },
+	{ GK_RENAME, "rename /g /A/x" }, { GK_RENAME, "rename -n /A/x /B/x" },
+	{ GK_RENAME, "rename -x /f /g" },
+	{ GK_SYMLINK, "symlink ../g /A/l" },
+	{ GK_FSYNCPATH, "fsync /A" }, { GK_FSYNCPATH, "fsync /A/x" },
+	{ GK_FSYNCPATH, "fdatasync /" },
+	{ GK_XATTR, "setxattr /f user.a v" }, { GK_XATTR, "removexattr /f user.a" },
 };
 
 const char *grammar_kind_name(enum gkind k)
@@ -178,9 +191,7 @@ static int ldr_kind_name(struct ldr *L, const char *what)
 		return ldr_err_ev(L, "%s must be a kind name, not %s", what, ldr_kind(&L->l_ev));
 	k = grammar_kind_lookup(ev_str(L));
 	if (k < 0)
-		return ldr_err_ev(L, "unknown kind '%s' (write, truncate, persist, crash, falloc, "
-				  "mwrite, short, chattr, close, remount, evict, collapse, insert)",
-				  scn_quote(q, ev_str(L)));
+		return ldr_err_ev(L, "unknown kind '%s' (" GK_NAMES_TEXT ")", scn_quote(q, ev_str(L)));
 	return k;
 }
 

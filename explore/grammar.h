@@ -21,10 +21,22 @@
 #define GRAMMAR_MAX 128                  /* templates in one grammar */
 #define GRAMMAR_STEPS_MAX 10000000u      /* steps: K, in random mode */
 
+/*
+ * The kinds: the one file's (write .. insert), then the namespace's (creat
+ * .. xattr: their steps name paths, docs/scenario-format.md "Namespace
+ * steps"; a sequence with one of them is judged as a namespace scenario).
+ */
 enum gkind {
 	GK_WRITE, GK_TRUNCATE, GK_PERSIST, GK_CRASH, GK_FALLOC, GK_MWRITE, GK_SHORT,
-	GK_CHATTR, GK_CLOSE, GK_REMOUNT, GK_EVICT, GK_COLLAPSE, GK_INSERT, GK_COUNT
+	GK_CHATTR, GK_CLOSE, GK_REMOUNT, GK_EVICT, GK_COLLAPSE, GK_INSERT,
+	GK_CREAT, GK_MKDIR, GK_RMDIR, GK_LINK, GK_UNLINK, GK_RENAME, GK_SYMLINK,
+	GK_FSYNCPATH, GK_XATTR, GK_COUNT
 };
+
+/* "write, truncate, ..., xattr": every kind's name, for messages. */
+#define GK_NAMES_TEXT "write, truncate, persist, crash, falloc, mwrite, short, chattr, " \
+		      "close, remount, evict, collapse, insert, creat, mkdir, rmdir, link, " \
+		      "unlink, rename, symlink, fsyncpath, xattr"
 
 /* The kinds on by default (explore without --kinds, a file without kinds:). */
 #define GK_DEFAULT ((1u << GK_WRITE) | (1u << GK_TRUNCATE) | (1u << GK_PERSIST) | \

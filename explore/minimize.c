@@ -1,7 +1,9 @@
 /*
  * minimize.c - ext4sim minimize FILE.yaml: shrink a scenario while it keeps
  * showing the same finding (one invariant, counted as violated, under one
- * variant).  Delta debugging over the steps (remove chunks, halving the
+ * variant).  First the names it does not need (a namespace finding: every
+ * step on a name, and the data steps while it is the open file, dropped at
+ * once), then delta debugging over the steps (remove chunks, halving the
  * chunk size when none can go), then the numbers of each remaining step
  * (offsets, lengths, sizes: tried at 0, at the block boundaries around
  * them and at half), then the mount options (block size 4096, data=ordered,
@@ -21,8 +23,8 @@
 #include <string.h>
 
 #include "cause.h"
-#include "cli.h"
 #include "scnwrite.h"
+#include "world.h"
 
 void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT_MAX],
 	       unsigned nr)
@@ -93,6 +95,91 @@ static bool try_drop(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], uns
 	}
 	free(cand);
 	return ok;
+}
+
+/* Is @path the name @p or a name under it? */
+static bool path_under(const char *path, const char *p)
+{
+	size_t n = strlen(p);
+
+	return strncmp(path, p, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Does namespace step @st work on @p or a name under it (link's and rename's NEW too)? */
+static bool step_names(const struct scn_step *st, const char *p)
+{
+	if (!scn_step_is_namespace(st))
+		return false;
+	return path_under(st->s_path, p) ||
+	       ((st->s_op == SCN_LINK || st->s_op == SCN_RENAME) && path_under(st->s_path2, p));
+}
+
+/*
+ * Drop the steps on name @p of scenario @s (*@nr steps @texts): those that
+ * name it or a name under it, and the data steps while an open of it is
+ * the current file; kept if the finding stays.  False when none or kept.
+ */
+static bool try_drop_name(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr,
+			  const struct scenario *s, const char *p)
+{
+	char (*cand)[SCN_STEP_TEXT_MAX] = sim_zalloc((*nr + 1) * sizeof(*cand));
+	bool on_p = false, ok;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < *nr; i++) {
+		const struct scn_step *st = &s->steps[i];
+
+		if (st->s_op == SCN_OPEN)
+			on_p = path_under(st->s_path, p);
+		if (!step_names(st, p) && !(on_p && sim_step_on_file(st->s_op)))
+			memcpy(cand[n++], texts[i], SCN_STEP_TEXT_MAX);
+	}
+	ok = n > 0 && n < *nr && min_reproduces(t, cand, n);
+	if (ok) {
+		memcpy(texts, cand, n * sizeof(*cand));
+		*nr = n;
+	}
+	free(cand);
+	return ok;
+}
+
+/*
+ * The names a finding does not need: for each name its namespace steps
+ * give (in order of first use; "/" and /f, the data steps' first file,
+ * aside), every step on it dropped at once, as long as the finding stays.
+ * Steps on a name depend on each other (a create, the writes while it is
+ * open, a rename of it), so that dropping one alone can change the others'
+ * file; dropping them together keeps the rest as it was.
+ */
+static void minimize_names(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr)
+{
+	char (*names)[SCN_PATH_MAX] = sim_zalloc((2 * *nr + 1) * sizeof(*names));
+	unsigned nn = 0;
+	struct scenario s;
+
+	min_build(&s, "names", texts, *nr);
+	for (unsigned i = 0; i < *nr; i++) {
+		const struct scn_step *st = &s.steps[i];
+		const char *cand[2] = { st->s_path, st->s_op == SCN_LINK || st->s_op == SCN_RENAME ?
+					st->s_path2 : "" };
+
+		for (unsigned k = 0; scn_step_is_namespace(st) && k < 2; k++) {
+			bool seen = !cand[k][0] || !strcmp(cand[k], "/") || !strcmp(cand[k], "/f");
+
+			for (unsigned j = 0; j < nn && !seen; j++)
+				seen = strcmp(names[j], cand[k]) == 0;
+			if (!seen)
+				snprintf(names[nn++], SCN_PATH_MAX, "%s", cand[k]);
+		}
+	}
+	for (unsigned j = 0; j < nn; j++) {
+		if (try_drop_name(t, texts, nr, &s, names[j])) {
+			scn_free(&s);
+			min_build(&s, "names", texts, *nr);
+		}
+	}
+	scn_free(&s);
+	free(names);
 }
 
 /* ddmin's complement phase: remove chunks of *nr / chunks steps. */
@@ -209,6 +296,7 @@ static void minimize_config(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MA
 void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsigned *nr)
 {
 	SIM_ASSERT(min_reproduces(t, texts, *nr));
+	minimize_names(t, texts, nr);
 	minimize_steps(t, texts, nr);
 	for (unsigned pass = 0; pass < NUMBER_PASSES; pass++) {
 		char (*before)[SCN_STEP_TEXT_MAX] = sim_zalloc((*nr + 1) * sizeof(*before));
@@ -228,39 +316,38 @@ void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsign
 /* --- ext4sim minimize --------------------------------------------------- */
 
 /* The variant and invariant to keep: as asked, else the first counted violation. */
-static int pick_target(struct cli *c, const struct loaded *ld, const char *inv_name,
-		       struct min_target *t)
+static int pick_target(const struct min_request *rq, const char *inv_name, struct min_target *t)
 {
-	for (unsigned i = 0; i < ld->nr_cfg; i++) {
+	for (unsigned i = 0; i < rq->nr_cfg; i++) {
 		struct sim_variant_result r;
 		char err[SCN_ERR_MAX];
 
-		if (c->o.variant && strcmp(c->o.variant, ld->cfg[i].name))
+		if (rq->o.variant && strcmp(rq->o.variant, rq->cfg[i].name))
 			continue;
-		SIM_ASSERT(sim_run_variant(&ld->s, &ld->cfg[i], &t->o, NULL, NULL, &r, err,
+		SIM_ASSERT(sim_run_variant(rq->s, &rq->cfg[i], &t->o, NULL, NULL, &r, err,
 					   sizeof(err)) == 0);
 		for (int inv = 0; inv < INV_COUNT && t->inv < 0; inv++)
 			if (r.violated[inv] && (!inv_name || chk_inv_lookup(inv_name) == inv))
 				t->inv = inv;
-		sim_variant_result_free(&r, ld->s.nr_steps);
+		sim_variant_result_free(&r, rq->s->nr_steps);
 		if (t->inv >= 0) {
-			t->cfg = ld->cfg[i];
+			t->cfg = rq->cfg[i];
 			return 0;
 		}
 	}
-	fprintf(stderr, "ext4sim: %s: no variant violates %s; nothing to minimize\n", ld->s.path,
+	fprintf(stderr, "ext4sim: %s: no variant violates %s; nothing to minimize\n", rq->s->path,
 		inv_name ? inv_name : "a counted invariant");
 	return 2;
 }
 
 /*
- * A variant of @ld that differs from the target's only in one toggle and
+ * A variant of @rq that differs from the target's only in one toggle and
  * does not violate its invariant: then the finding is that difference.
  */
-static void find_diff_partner(const struct loaded *ld, struct min_target *t)
+static void find_diff_partner(const struct min_request *rq, struct min_target *t)
 {
-	for (unsigned i = 0; i < ld->nr_cfg && !t->diff; i++) {
-		const struct sim_variant_cfg *c = &ld->cfg[i];
+	for (unsigned i = 0; i < rq->nr_cfg && !t->diff; i++) {
+		const struct sim_variant_cfg *c = &rq->cfg[i];
 		const struct ext4_toggle *only = NULL;
 		unsigned nr_diff = 0;
 
@@ -274,7 +361,7 @@ static void find_diff_partner(const struct loaded *ld, struct min_target *t)
 				nr_diff++;
 			}
 		}
-		if (nr_diff != 1 || violates(t, &ld->s, c))
+		if (nr_diff != 1 || violates(t, rq->s, c))
 			continue;
 		t->diff = only;
 		t->diff_on_side = ext4_toggle_get(&t->cfg.sem, only);
@@ -295,7 +382,7 @@ static unsigned result_variants(const struct min_target *t, struct sim_variant_c
 }
 
 /* Write the minimized scenario with what it violates as its expect:, and its cause. */
-static int write_result(struct min_target *t, const struct loaded *ld,
+static int write_result(struct min_target *t, const struct min_request *rq,
 			char (*texts)[SCN_STEP_TEXT_MAX], unsigned nr, const char *out,
 			const char *cause)
 {
@@ -309,7 +396,7 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 			       .w_variants = nv > 1 ? v : NULL, .w_nr_variants = nv > 1 ? nv : 0 };
 	int rc;
 
-	snprintf(name, sizeof(name), "%.*s-min", (int)sizeof(name) - 5, ld->s.name);
+	snprintf(name, sizeof(name), "%.*s-min", (int)sizeof(name) - 5, rq->s->name);
 	min_build(&s, name, texts, nr);
 	for (unsigned k = 0; k < nv; k++) {
 		struct sim_variant_result r;
@@ -319,7 +406,7 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 		sim_variant_result_free(&r, s.nr_steps);
 	}
 	snprintf(desc, sizeof(desc), "%s minimized (variant %s, kernel %s): still violates %s%s%s",
-		 ld->s.path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name,
+		 rq->s->path, t->cfg.name, t->cfg.profile->name, chk_inv_info(t->inv)->name,
 		 t->diff ? ", which variant " : "", t->diff ? t->partner : "");
 	if (t->diff)
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), " (%s %s) does not",
@@ -332,87 +419,33 @@ static int write_result(struct min_target *t, const struct loaded *ld,
 	return rc < 0 ? 2 : 0;
 }
 
-/* Split "--invariant NAME" and "-o PATH" out of the arguments. */
-static int take_min_args(int *argc, struct cmd_opt *opts, const char **inv, const char **out)
+int min_run(const struct min_request *rq)
 {
-	int n = 0;
-
-	*inv = *out = NULL;
-	for (int i = 0; i < *argc; i++) {
-		if (opts[i].id != F_INVARIANT && opts[i].id != F_O) {
-			opts[n++] = opts[i];
-			continue;
-		}
-		*(opts[i].id == F_INVARIANT ? inv : out) = opts[i].val;
-	}
-	*argc = n;
-	if (*inv && !chk_is_invariant_name(*inv))
-		return bad_usage("unknown invariant '%s'", *inv);
-	return 0;
-}
-
-/* FILE.yaml -> FILE.min.yaml */
-static void default_out(const char *in, char *out, size_t cap)
-{
-	size_t n = strlen(in);
-
-	if (n > 5 && strcmp(in + n - 5, ".yaml") == 0)
-		snprintf(out, cap, "%.*s.min.yaml", (int)(n - 5), in);
-	else
-		snprintf(out, cap, "%s.min.yaml", in);
-}
-
-int cmd_minimize(int argc, struct cmd_opt *opts)
-{
-	struct cli *c = calloc(1, sizeof(*c));
-	struct loaded *ld = calloc(1, sizeof(*ld));
-	struct min_target *t = calloc(1, sizeof(*t));
-	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, out[4096], cause[CAUSE_TEXT_MAX];
-	const char *inv, *outp;
+	struct min_target *t = sim_zalloc(sizeof(*t));
+	char (*texts)[SCN_STEP_TEXT_MAX] = NULL, cause[CAUSE_TEXT_MAX];
 	unsigned nr, before;
 	int rc;
 
-	SIM_ASSERT(c && ld && t);
-	c->o.crash_bound = CS_BOUND_DEFAULT;
-	if ((rc = take_min_args(&argc, opts, &inv, &outp)) || (rc = parse_run_args(c, argc, opts)))
-		goto out_free;
-	if (c->nr_inputs != 1 || c->nr_cmds) {
-		rc = bad_usage("minimize takes one scenario file%s", "");
-		goto out_free;
-	}
-	if (outp)
-		snprintf(out, sizeof(out), "%s", outp);
-	else
-		default_out(c->inputs[0], out, sizeof(out));
-	if (strcmp(out, c->inputs[0]) == 0) {
-		rc = bad_usage("minimize never overwrites its input: give -o another path%s", "");
-		goto out_free;
-	}
-	if ((rc = load_one(c, c->inputs[0], ld)))
-		goto out_free;
-	t->o = c->o;
+	t->o = rq->o;
 	t->o.quiet = true;
 	t->o.json = false;
 	t->inv = -1;
-	if ((rc = pick_target(c, ld, inv, t)))
+	if ((rc = pick_target(rq, rq->invariant, t)))
 		goto out_free;
-	find_diff_partner(ld, t);
-	nr = before = ld->s.nr_steps;
+	find_diff_partner(rq, t);
+	nr = before = rq->s->nr_steps;
 	texts = sim_zalloc((nr + 1) * sizeof(*texts));
 	for (unsigned i = 0; i < nr; i++)
-		memcpy(texts[i], ld->s.steps[i].s_text, SCN_STEP_TEXT_MAX);
+		memcpy(texts[i], rq->s->steps[i].s_text, SCN_STEP_TEXT_MAX);
 	min_minimize(t, texts, &nr);
 	cause_signature(t, texts, nr, cause, sizeof(cause));
-	if ((rc = write_result(t, ld, texts, nr, out, cause)) == 0)
+	if ((rc = write_result(t, rq, texts, nr, rq->out, cause)) == 0)
 		printf("%s: %u step(s) -> %u, variant %s still violates %s%s%s (%llu runs): %s\n"
-		       "    cause: %s\n", c->inputs[0], before, nr, t->cfg.name,
+		       "    cause: %s\n", rq->in_path, before, nr, t->cfg.name,
 		       chk_inv_info(t->inv)->name, t->diff ? ", not variant " : "",
-		       t->diff ? t->partner : "", (unsigned long long)t->runs, out, cause);
+		       t->diff ? t->partner : "", (unsigned long long)t->runs, rq->out, cause);
 out_free:
-	scn_free(&ld->s);
 	free(texts);
 	free(t);
-	free(ld);
-	free(c);
 	return rc;
 }

@@ -4,7 +4,6 @@
 #ifndef EXT4SIM_MINIMIZE_H
 #define EXT4SIM_MINIMIZE_H
 
-#include "commands.h"
 #include "run.h"
 
 /*
@@ -37,7 +36,26 @@ void min_minimize(struct min_target *t, char (*texts)[SCN_STEP_TEXT_MAX], unsign
 void min_build(struct scenario *s, const char *name, char (*texts)[SCN_STEP_TEXT_MAX],
 	       unsigned nr);
 
-/* ext4sim minimize */
-int cmd_minimize(int argc, struct cmd_opt *opts);
+/*
+ * ext4sim minimize, as the command line (cli/explore_cmd.c) asks it: a
+ * scenario loaded with its variants resolved, the judging options, the
+ * variant (o.variant) and invariant to keep (NULL: the first violated), and
+ * where to write the result.
+ */
+struct min_request {
+	const struct scenario *s;
+	const struct sim_variant_cfg *cfg;
+	unsigned nr_cfg;
+	struct sim_options o;
+	const char *invariant;
+	const char *in_path;            /* the input, as the report line names it */
+	const char *out;
+};
+
+/*
+ * Minimize @rq's finding and write it to rq->out; the report line on
+ * stdout.  0, or 2 after a message (nothing to minimize, a write error).
+ */
+int min_run(const struct min_request *rq);
 
 #endif

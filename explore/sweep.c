@@ -1,6 +1,7 @@
 /*
  * sweep.c - the kernels, block sizes and mount modes one explore run
- * sweeps (sweep.h).  Configuration k is the mixed-radix number of its
+ * sweeps (sweep.h); the flags that list them are read by the command line
+ * (cli/explore_cmd.c).  Configuration k is the mixed-radix number of its
  * values' indexes, the kernel the lowest digit, so configurations come in
  * a fixed order: the order of the values as given.
  */
@@ -9,104 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The flag ids of each dimension: a value flag, or the on/off pair. */
-static const enum cmd_flag_id dim_on[SD_NR] = { F_KERNEL, F_BLOCK_SIZE, F_DATA, F_DELALLOC,
-						F_DIOREAD_NOLOCK, F_AUTO_DA_ALLOC };
-static const enum cmd_flag_id dim_off[SD_NR] = { F_NONE, F_NONE, F_NONE, F_NODELALLOC,
-						 F_DIOREAD_LOCK, F_NOAUTO_DA_ALLOC };
-static const char *const dim_name[SD_NR] = { "--kernel ", "--block-size ", "--data ", "", "",
-					     "" };
-
-/* The dimension flag @id sweeps (*@off: the pair's off flag), or -1. */
-static int dim_of(enum cmd_flag_id id, bool *off)
-{
-	for (int d = 0; d < SD_NR; d++) {
-		if (id == dim_on[d] || (dim_off[d] != F_NONE && id == dim_off[d])) {
-			*off = id != dim_on[d];
-			return d;
-		}
-	}
-	return -1;
-}
-
-/* Item @v of dimension @d as value number @i: 0, 2 after the message. */
-static int add_value(struct explore_sweep *sw, int d, unsigned i, const char *v)
-{
-	if (d == SD_KERNEL) {
-		if (i == SWEEP_KERNELS_MAX)
-			return bad_usage("--kernel lists more than " STR(SWEEP_KERNELS_MAX)
-					 " kernels%s", "");
-		if (parse_kernel_name(v))
-			return 2;
-		snprintf(sw->kernels[i], SCN_NAME_MAX, "%s", v);
-		for (unsigned k = 0; k < i; k++)
-			if (strcmp(sw->kernels[k], v) == 0)
-				return bad_usage("--kernel lists '%s' twice", v);
-		return 0;
-	}
-	if (i == 3)
-		return bad_usage("a sweep lists a value twice: '%s'", v);
-	if (d == SD_BLOCK_SIZE && parse_block_size(v, &sw->block_sizes[i]))
-		return 2;
-	if (d == SD_DATA && parse_data_mode(v, &sw->data[i]))
-		return 2;
-	for (unsigned k = 0; k < i; k++)
-		if (d == SD_BLOCK_SIZE ? sw->block_sizes[k] == sw->block_sizes[i] :
-		    sw->data[k] == sw->data[i])
-			return bad_usage(d == SD_BLOCK_SIZE ? "--block-size lists '%s' twice" :
-					 "--data lists '%s' twice", v);
-	return 0;
-}
-
-/* The comma list @v of value dimension @d, after the values it has. */
-static int add_list(struct explore_sweep *sw, int d, const char *v)
-{
-	char buf[1024], *save = NULL;
-	unsigned n = 0;
-	int rc;
-
-	if (snprintf(buf, sizeof(buf), "%s", v) >= (int)sizeof(buf) || !v[0] ||
-	    v[strlen(v) - 1] == ',' || v[0] == ',' || strstr(v, ",,"))
-		return bad_usage("a sweep takes values apart by single commas, not '%s'", v);
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save), n++)
-		if ((rc = add_value(sw, d, sw->nr[d] + n, t)))
-			return rc;
-	sw->nr[d] += n;
-	return 0;
-}
-
-/*
- * Two passes over @opts: gather each dimension's values, then drop the
- * flags of the dimensions that have more than one (sweep.h).
- */
-int sweep_take(struct explore_sweep *sw, int *argc, struct cmd_opt *opts)
-{
-	unsigned seen[SD_NR] = { 0 };   /* value dims: values; pairs: bit 1 on, bit 2 off */
-	int n = 0, rc;
-	bool off;
-
-	memset(sw, 0, sizeof(*sw));
-	for (int i = 0; i < *argc; i++) {
-		int d = dim_of(opts[i].id, &off);
-
-		if (d >= SD_DELALLOC)
-			seen[d] |= off ? 2u : 1u;
-		else if (d >= 0 && (rc = add_list(sw, d, opts[i].val)))
-			return rc;
-	}
-	for (int d = SD_DELALLOC; d < SD_NR; d++)
-		sw->nr[d] = seen[d] == 3 ? 2 : 0;
-	for (int d = 0; d < SD_DELALLOC; d++)
-		sw->nr[d] = sw->nr[d] > 1 ? sw->nr[d] : 0;
-	for (int i = 0; i < *argc; i++) {
-		int d = dim_of(opts[i].id, &off);
-
-		if (d < 0 || sw->nr[d] < 2)
-			opts[n++] = opts[i];
-	}
-	*argc = n;
-	return 0;
-}
+/* The flags' names of the value dimensions, as the summary spells them. */
+static const char *const dim_name[SD_NR] = { "kernel ", "block-size ", "data ", "", "", "" };
 
 /* The product of the swept dimensions' value counts (sweep.h). */
 unsigned sweep_count(const struct explore_sweep *sw)
@@ -205,7 +110,7 @@ void sweep_summary(const struct explore_sweep *sw, char *buf, size_t cap)
 		if (sw->nr[d] < 2)
 			continue;
 		used += (size_t)snprintf(buf + used, cap - used, "%s%s", used ? "; " : "",
-					 d < SD_DELALLOC ? dim_name[d] + 2 : "");
+					 dim_name[d]);
 		for (unsigned i = 0; i < sw->nr[d] && used < cap; i++) {
 			char v[SCN_NAME_MAX + 16];
 

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "cli.h"
+#include "run.h"
 
 #define SWEEP_KERNELS_MAX 32            /* kernels one sweep lists */
 #define SWEEP_CONFIGS_MAX 1024          /* configurations of one sweep */
@@ -26,12 +26,6 @@ struct explore_sweep {
 	unsigned nr[SD_NR];             /* values of each dimension; 0 or 1: not swept */
 };
 
-/*
- * Take the sweeping flags out of @opts (*@argc updated); a dimension with
- * one value keeps its flag in @opts.  0, or 2 after the one message (a bad
- * value, a value listed twice, too many kernels).
- */
-int sweep_take(struct explore_sweep *sw, int *argc, struct cmd_opt *opts);
 /* Combinations of the swept dimensions' values (1 when nothing is swept). */
 unsigned sweep_count(const struct explore_sweep *sw);
 /* Configuration @k (< sweep_count) over @ov: the swept dimensions set, the rest as they were. */

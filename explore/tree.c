@@ -26,7 +26,15 @@
 
 #define TREE_DEPTH_MAX 8
 
+/*
+ * Which sequences a walk runs and counts (tree.h): all of them (a grammar
+ * without namespace steps), those without a namespace step (their
+ * subtrees not entered), or those with one (the others run as prefixes).
+ */
+enum walk_mode { WALK_ALL, WALK_FILE, WALK_NS };
+
 struct walk {
+	enum walk_mode mode;
 	const struct tree_space *sp;
 	struct tree_result *res;
 	unsigned idx[TREE_DEPTH_MAX];
@@ -134,26 +142,45 @@ static uint64_t seq_number(const struct walk *t, unsigned len)
 	return n;
 }
 
-/* Child g of a node at depth d: pruned (a persistence step repeated) or skipped (not ours). */
+/*
+ * Child g of a node at depth d: pruned (a persistence step repeated; the
+ * namespace walk counts them, the one-file walk meets each of its pruned
+ * prefixes too), skipped (not ours), or a namespace step in the one-file walk.
+ */
 static bool child_skipped(struct walk *t, unsigned d, unsigned g, bool count)
 {
 	t->idx[d] = g;
+	if (t->mode == WALK_FILE && t->sp->ns[g])
+		return true;
 	if (d > 0 && g == t->idx[d - 1] && t->sp->persist[g]) {
-		if (count)
+		if (count && t->mode != WALK_FILE)
 			t->res->pruned += owned_under(t, d);
 		return true;
 	}
 	return !any_owned_under(t, d);
 }
 
-/* Record the sequence idx[0..len-1]: run, and a hit when its masks make a finding. */
+/* Does the sequence idx[0..len-1] hold a namespace step? */
+static bool has_ns(const struct walk *t, unsigned len)
+{
+	for (unsigned i = 0; i < len; i++)
+		if (t->sp->ns[t->idx[i]])
+			return true;
+	return false;
+}
+
+/*
+ * Record the sequence idx[0..len-1]: run, and a hit when its masks make a
+ * finding (the namespace walk: only a sequence with a namespace step).
+ */
 static void record(struct walk *t, unsigned len, const uint32_t *mask)
 {
 	struct tree_result *r = t->res;
 	bool hit = t->sp->sides == 1 ? mask[0] != 0 : mask[0] != mask[1];
 
 	t->dfs++;
-	if (owner(t->sp, t->split, t->idx, len) != t->sp->shard)
+	if (owner(t->sp, t->split, t->idx, len) != t->sp->shard ||
+	    (t->mode == WALK_NS && !has_ns(t, len)))
 		return;
 	r->run++;
 	if (!hit)
@@ -304,27 +331,70 @@ static int cmp_hit(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void tree_explore(const struct tree_space *sp, struct tree_result *res)
+/* One walk of the space (@mode) into @res. */
+static void walk_space(const struct tree_space *sp, enum walk_mode mode, struct tree_result *res)
 {
-	struct walk t = { .sp = sp, .res = res };
+	struct walk t = { .mode = mode, .sp = sp, .res = res };
 	struct sim_stream *w[2] = { NULL, NULL };
 	uint32_t pm[2] = { 0, 0 };
 
-	SIM_ASSERT(sp->steps >= 1 && sp->steps <= TREE_DEPTH_MAX && sp->nr_g > 0);
-	SIM_ASSERT(sp->sides == 1 || sp->sides == 2);
 	memset(res, 0, sizeof(*res));
 	t.pow[0] = 1;
 	for (unsigned i = 1; i <= TREE_DEPTH_MAX; i++)
 		t.pow[i] = t.pow[i - 1] * sp->nr_g;
 	t.split = tree_split_depth(sp);
-	for (unsigned s = 0; s < sp->sides; s++)
+	for (unsigned s = 0; s < sp->sides; s++) {
 		w[s] = sim_stream_open(sp->cfg[s], sp->o);
+		if (mode == WALK_NS)
+			sim_stream_namespace(w[s]);
+	}
 	if (sp->share_states)
 		t.memo = memo_create(sp->steps, t.split);
 	visit(&t, w, 0, pm);
 	if (t.memo) {
 		res->memo_entries = memo_entries(t.memo);
 		memo_destroy(t.memo);
+	}
+}
+
+/* The namespace walk's results @b added to the one-file walk's @a. */
+static void add_result(struct tree_result *a, struct tree_result *b)
+{
+	a->run += b->run;
+	a->pruned += b->pruned;
+	a->forks += b->forks;
+	a->reused += b->reused;
+	a->reused_seqs += b->reused_seqs;
+	a->memo_entries += b->memo_entries;
+	a->interrupted |= b->interrupted;
+	for (uint64_t i = 0; i < b->nr_hits; i++) {
+		if (a->nr_hits == a->cap_hits) {
+			a->cap_hits = a->cap_hits ? 2 * a->cap_hits : 1024;
+			a->hits = sim_realloc_array(a->hits, a->cap_hits, sizeof(*a->hits));
+		}
+		a->hits[a->nr_hits++] = b->hits[i];
+	}
+	tree_result_free(b);
+}
+
+void tree_explore(const struct tree_space *sp, struct tree_result *res)
+{
+	bool ns = false;
+
+	SIM_ASSERT(sp->steps >= 1 && sp->steps <= TREE_DEPTH_MAX && sp->nr_g > 0);
+	SIM_ASSERT(sp->sides == 1 || sp->sides == 2);
+	for (unsigned g = 0; sp->ns && g < sp->nr_g; g++)
+		ns |= sp->ns[g];
+	if (!ns) {
+		walk_space(sp, WALK_ALL, res);
+	} else {
+		struct tree_result more;
+
+		walk_space(sp, WALK_FILE, res);
+		if (!res->interrupted) {
+			walk_space(sp, WALK_NS, &more);
+			add_result(res, &more);
+		}
 	}
 	if (res->nr_hits)
 		qsort(res->hits, res->nr_hits, sizeof(*res->hits), cmp_hit);

@@ -6,6 +6,12 @@
  * from mkfs.  Which shard owns a sequence is decided here for both walks
  * (the tree's and the sequence-by-sequence one), by subtree: a shard owns
  * whole subtrees, so its prefixes are shared too.
+ *
+ * A grammar with namespace steps is walked twice, as a run of each sequence
+ * judges it: the sequences without one on the one file's worlds (a
+ * namespace step's subtree not entered), then those with one on worlds
+ * judged as a namespace from mkfs (sim_stream_namespace), whose prefixes
+ * without one run again there but count only as prefixes.
  */
 #ifndef EXT4SIM_TREE_H
 #define EXT4SIM_TREE_H
@@ -20,6 +26,7 @@ struct tree_space {
 	unsigned steps;                 /* K: sequences of 1..K steps */
 	const struct scn_step *st;      /* [K][nr_g]: step g at position i (its fill byte) */
 	const bool *persist;            /* [nr_g]: a persistence step (pruned when repeated) */
+	const bool *ns;                 /* [nr_g]: a namespace step; NULL: the grammar has none */
 	unsigned shard, nr_shards;
 	unsigned sides;                 /* 1, or 2 with --diff (off, on) */
 	const struct sim_variant_cfg *cfg[2];

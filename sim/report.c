@@ -11,6 +11,7 @@
 
 #include "explain.h"
 #include "nsnap.h"
+#include "sha256.h"
 
 /* The length of the valid UTF-8 sequence at @s (1 to 4), or 0 if it is not one
  * (a stray continuation byte, an overlong form, a surrogate, past U+10FFFF). */
@@ -495,4 +496,25 @@ void report_json_scenario(FILE *out, const struct scenario *s,
 		report_json_variant(out, s, &r[i], reproduce[i]);
 	}
 	fprintf(out, "]}");
+}
+
+/* A digest of every crash point's distinct states: where, sizes, bytes, violations. */
+void report_states_digest(const struct sim_variant_result *r, char out[65])
+{
+	struct sha256 h;
+	uint8_t d[32];
+
+	sha256_init(&h);
+	for (uint32_t i = 0; i < r->nr_points; i++) {
+		const struct cs_point *p = &r->points[i];
+
+		sha256_update(&h, &p->step, sizeof(p->step));
+		sha256_update(&h, &p->within, sizeof(p->within));
+		for (uint32_t k = 0; k < p->nr_states; k++) {
+			sha256_update(&h, p->states[k].sha256, 64);
+			sha256_update(&h, &p->states[k].mask, sizeof(p->states[k].mask));
+		}
+	}
+	sha256_final(&h, d);
+	sha256_hex(d, out);
 }

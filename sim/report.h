@@ -55,5 +55,11 @@ unsigned report_counters_flat(const struct sim_counters *c, struct named_count *
 void json_crash_points(FILE *out, const struct sim_variant_result *r);
 /* The run's counters as a JSON object (as in a variant's "counters"). */
 void json_counters(FILE *out, const struct sim_counters *c);
+/*
+ * A digest of every crash point's distinct states of @r (where, then each
+ * state's bytes and violations), in hex: what matrix and bisect compare and
+ * explore --diff-states looks for a difference in.
+ */
+void report_states_digest(const struct sim_variant_result *r, char out[65]);
 
 #endif

@@ -1189,6 +1189,12 @@ struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const stru
 	return ss;
 }
 
+void sim_stream_namespace(struct sim_stream *ss)
+{
+	SIM_ASSERT(ss->res.steps == 0);
+	sim_ns_start(&ss->w);
+}
+
 /*
  * Fold the step's violations into the counts and free its crash points:
  * nothing per step stays (report_crash_states only looks at the current

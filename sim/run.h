@@ -188,6 +188,14 @@ struct sim_stream_result {
 };
 
 struct sim_stream *sim_stream_open(const struct sim_variant_cfg *cfg, const struct sim_options *o);
+/*
+ * Judge @ss (just opened, no step run) as a namespace scenario from its
+ * first step, as a run of a scenario with a namespace step is (the
+ * namespace reference, the clock that ticks): explore's walk of the
+ * sequences that hold one.  Without it a stream starts the namespace at
+ * its first namespace step.
+ */
+void sim_stream_namespace(struct sim_stream *ss);
 /* Returns the step's counted invariants as bits, 1 << inv (also in step_mask). */
 uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool judge);
 /*

@@ -10,12 +10,15 @@
  *     struct bio_rec but its data pointer: sequence and completion numbers,
  *     block, state, kind, FUA, bytes, bio_info), the next sequence and
  *     completion numbers;
- *   file system: mount options, layout, the metadata buffers,
+ *   file system: mount options, layout, the metadata buffers (the
+ *     directories' blocks and the orphan list's head among them),
  *     the allocator (free map, free and dirty clusters, next-fit cursor),
- *     the inode (sizes, flags, sync tids, orphan and close states,
- *     reservations, the extent map), the page cache (every folio's index,
- *     flags, buffer heads and bytes), the ios and io_ends in flight,
- *     shutdown;
+ *     every in-core inode (sizes, flags, sync tids, orphan and close states,
+ *     reservations, the extent map, the page cache: every folio's index,
+ *     flags, buffer heads and bytes; number, mode, link count, generation,
+ *     open count, next orphan, raw inode's place, a fast link's target,
+ *     xattr block), which of them the data steps work on, whether the
+ *     clock ticks, the ios and io_ends in flight, shutdown;
  *   journal: every scalar of journal_t, the running transaction (all of
  *     it: buffers, revokes, forgets, frees, the inode's dirty range), the
  *     logged transactions and the checkpoint list with its copies;
@@ -23,7 +26,11 @@
  *     it (as summarised, checker/log.c) and the sizes the file had since, the
  *     durable points and the mutations since the last
  *     crash, whether the sentinel was written, the preallocated blocks (and
- *     those a durable point covers), the replace-via-truncate state.
+ *     those a durable point covers), the replace-via-truncate state, whether
+ *     the file is muted or detached, and the namespace reference whole (its
+ *     inodes with contents and attributes, every version with its names,
+ *     link counts and operation, the promises, the names touched, the
+ *     counters).
  * Not covered, as nothing later reads them but counts and messages: the run
  * counters (the checker reads only their change within a step), the
  * device's flush count, the crash points seen and the last recovery's
@@ -34,8 +41,10 @@
  * world_crash_key covers what crash-state enumeration reads (crash/cpmemo.c):
  * the device as above, the mount options, the semantics, the layout, the
  * journal's checkpoint list with its copies, the committing transaction with
- * its logged copies, the checker as above, the step (it seeds the sampling
- * past the bound), and the enumeration's flags and bound.  Not
+ * its logged copies, the checker as above (the namespace reference with
+ * it), which blocks the in-core inodes make metadata (extent leaves,
+ * directories', links' and xattr blocks: ext4_is_data_block), the step (it
+ * seeds the sampling past the bound), and the enumeration's flags and bound.  Not
  * the page cache, the in-memory inode or the running transaction: a crash
  * loses them.
  */
@@ -46,6 +55,7 @@
 
 #include "bitmap.h"
 #include "blkdev.h"
+#include "namespace.h"
 #include "world.h"
 
 #define CHUNK_BLOCKS (1u << BLKDEV_CHUNK_SHIFT)
@@ -230,6 +240,36 @@ static void key_inode(struct keyh *h, const struct ext4_inode_info *in)
 	}
 }
 
+/* What a namespace gives an in-core inode beyond its file's state (key_inode). */
+static void key_inode_ns(struct keyh *h, const struct ext4_inode_info *in)
+{
+	put(h, in->i_ino | (uint64_t)in->i_mode << 32 | (uint64_t)in->i_links_count << 48);
+	put(h, in->i_generation | (uint64_t)in->i_open << 32);
+	put(h, in->i_next_orphan | (uint64_t)in->i_fast_symlink << 32);
+	put(h, in->i_loc_blk | (uint64_t)in->i_loc_off << 32);
+	put(h, in->i_file_acl);
+	if (in->i_fast_symlink)
+		bytes(h, in->i_data, sizeof(in->i_data));
+}
+
+/*
+ * The in-core inodes: which one the data steps work on, whether the clock
+ * ticks, and every inode (the current one's file state once, by key_inode
+ * in key_fs, and its namespace fields here).
+ */
+static void key_inodes(struct keyh *h, const struct ext4_fs *fs)
+{
+	put(h, fs->inode->i_ino | (uint64_t)fs->s_nr_inodes << 32 |
+	       (uint64_t)fs->s_time_ticks << 63);
+	for (uint32_t i = 0; i < fs->s_nr_inodes; i++) {
+		const struct ext4_inode_info *in = fs->s_inodes[i];
+
+		key_inode_ns(h, in);
+		if (in != fs->inode)
+			key_inode(h, in);
+	}
+}
+
 static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 {
 	const struct ext4_mount_opts *o = &fs->opts;
@@ -251,6 +291,7 @@ static void key_fs(struct keyh *h, const struct ext4_fs *fs)
 	put(h, fs->s_fault_enospc_after | (uint64_t)fs->s_fault_enospc << 32 |
 	       (uint64_t)fs->s_fault_fired << 33 | (uint64_t)fs->s_fault_nonda << 34);
 	key_inode(h, fs->inode);
+	key_inodes(h, fs);
 	put(h, fs->nr_ios);
 	for (uint32_t i = 0; i < fs->nr_io_slots; i++) {
 		if (fs->ios[i].io_end == 0)
@@ -294,6 +335,95 @@ static void key_muts(struct keyh *h, const struct chk_mut *m, uint32_t n)
 	}
 }
 
+static void key_dnames(struct keyh *h, const struct chk_ns_dname *n, uint32_t nr)
+{
+	put(h, nr);
+	for (uint32_t i = 0; i < nr; i++) {
+		put(h, n[i].dn_dir);
+		bytes(h, n[i].dn_comp, strlen(n[i].dn_comp));
+	}
+}
+
+static void key_ns_inode(struct keyh *h, const struct chk_ns_inode *ni)
+{
+	put(h, ni->ni_ino | (uint64_t)ni->ni_type << 32 | (uint64_t)ni->ni_freed << 40 |
+	       (uint64_t)ni->ni_content << 48);
+	if (ni->ni_content == NS_BYTES)
+		key_runs(h, &ni->ni_data);
+	put(h, ni->ni_hash[0]);
+	put(h, ni->ni_hash[1]);
+	put(h, (uint64_t)ni->ni_size);
+	put(h, ni->ni_changes | (uint64_t)ni->ni_born_epoch << 32);
+	bytes(h, ni->ni_target, strlen(ni->ni_target));
+	put(h, ni->ni_xattr_state | (uint64_t)ni->ni_nr_xattrs << 8 |
+	       (uint64_t)ni->ni_xattr_changes << 32);
+	for (uint32_t i = 0; i < ni->ni_nr_xattrs; i++) {
+		bytes(h, ni->ni_xattrs[i].x_name, strlen(ni->ni_xattrs[i].x_name));
+		bytes(h, ni->ni_xattrs[i].x_value, ni->ni_xattrs[i].x_len);
+	}
+	put(h, ni->ni_xattr_hash[0]);
+	put(h, ni->ni_xattr_hash[1]);
+}
+
+static void key_ns_promise(struct keyh *h, const struct chk_ns_promise *p)
+{
+	put(h, p->p_kind | (uint64_t)p->p_step << 8 | (uint64_t)p->p_datasync << 40 |
+	       (uint64_t)p->p_new_file << 41 | (uint64_t)p->p_exchange << 42 |
+	       (uint64_t)p->p_sync << 43 | (uint64_t)p->p_pre_durable << 44 |
+	       (uint64_t)p->p_void << 45 | (uint64_t)p->p_hash_known << 46 |
+	       (uint64_t)p->p_xattr_known << 47);
+	put(h, p->p_id | (uint64_t)p->p_id2 << 32);
+	put(h, p->p_changes | (uint64_t)p->p_xattr_changes << 32);
+	put(h, (uint64_t)p->p_size);
+	put(h, p->p_hash[0]);
+	put(h, p->p_hash[1]);
+	put(h, p->p_nr_xattrs | (uint64_t)p->p_epoch << 32);
+	put(h, p->p_xattr_hash[0]);
+	put(h, p->p_xattr_hash[1]);
+	key_dnames(h, p->p_names, p->p_nr);
+	for (uint32_t i = 0; i < p->p_nr; i++)
+		put(h, (p->p_child ? p->p_child[i] : 0) | (uint64_t)(p->p_changed && p->p_changed[i]) << 32);
+	key_dnames(h, p->p_later, p->p_nr_later);
+}
+
+/*
+ * The namespace reference (checker/namespace.h) whole: its inodes, every
+ * version since the last sync with its names, link counts, sharing and
+ * operation, the promises, the names touched, the counters.
+ */
+static void key_ns(struct keyh *h, const struct chk_ns *ns)
+{
+	put(h, ns->ns_nr_inodes | (uint64_t)ns->ns_nr_ver << 32);
+	for (uint32_t i = 0; i < ns->ns_nr_inodes; i++)
+		key_ns_inode(h, &ns->ns_inodes[i]);
+	for (uint32_t v = 0; v < ns->ns_nr_ver; v++) {
+		const struct chk_ns_version *nv = &ns->ns_ver[v];
+
+		put(h, nv->nv_nr | (uint64_t)nv->nv_step << 32);
+		bytes(h, nv->nv_op, strlen(nv->nv_op));
+		for (uint32_t i = 0; i < nv->nv_nr; i++) {
+			bytes(h, nv->nv_names[i].nn_path, strlen(nv->nv_names[i].nn_path));
+			put(h, nv->nv_names[i].nn_id | (uint64_t)nv->nv_nlink[i] << 32);
+			put(h, nv->nv_share[i]);
+		}
+	}
+	put(h, ns->ns_nr_p);
+	for (uint32_t i = 0; i < ns->ns_nr_p; i++)
+		key_ns_promise(h, &ns->ns_p[i]);
+	put(h, ns->ns_nr_touch | (uint64_t)ns->ns_nr_dsync << 32);
+	for (uint32_t i = 0; i < ns->ns_nr_touch; i++) {
+		key_dnames(h, &ns->ns_touch[i].t_name, 1);
+		put(h, ns->ns_touch[i].t_op);
+	}
+	for (uint32_t i = 0; i < ns->ns_nr_dsync; i++) {
+		key_dnames(h, &ns->ns_dsync[i].t_name, 1);
+		put(h, ns->ns_dsync[i].t_op);
+	}
+	put(h, ns->ns_ops | (uint64_t)ns->ns_epoch << 32);
+	put(h, ns->ns_commits | (uint64_t)ns->ns_commit_seq << 32);
+	put(h, ns->ns_seq_known);
+}
+
 static void key_checker(struct keyh *h, const struct chk_state *c)
 {
 	put(h, c->block_size | (uint64_t)c->sentinel_written << 32);
@@ -310,6 +440,9 @@ static void key_checker(struct keyh *h, const struct chk_state *c)
 	key_muts(h, c->crash_muts, c->all_muts);
 	key_runs(h, &c->falloc);
 	key_runs(h, &c->falloc_durable);
+	put(h, c->c_mute | (uint64_t)c->c_detached << 1 | (uint64_t)(c->c_ns != NULL) << 2);
+	if (c->c_ns)
+		key_ns(h, c->c_ns);
 	put(h, c->rt_state);
 	if (c->rt_state < RT_CLOSED)    /* before the close nothing reads the rest */
 		return;
@@ -339,6 +472,32 @@ static void key_journal_crash(struct keyh *h, const journal_t *j, uint32_t bs)
 	}
 }
 
+/*
+ * The other in-core inodes, for a crash point: what says which blocks are
+ * metadata (their extent leaves, a directory's or a link's blocks, the
+ * xattr block: ext4_is_data_block) and which file the data steps work on.
+ */
+static void key_crash_inodes(struct keyh *h, const struct ext4_fs *fs)
+{
+	put(h, fs->inode->i_ino | (uint64_t)fs->s_nr_inodes << 32);
+	for (uint32_t i = 0; i < fs->s_nr_inodes; i++) {
+		const struct ext4_inode_info *in = fs->s_inodes[i];
+
+		if (in == fs->inode)
+			continue;
+		key_inode_ns(h, in);
+		put(h, in->i_ext_nr_leaves);
+		bytes(h, in->i_ext_leaves, in->i_ext_nr_leaves * sizeof(struct ext4_ext_leaf));
+		put(h, in->i_es.es_nr);
+		for (uint32_t k = 0; k < in->i_es.es_nr; k++) {
+			const struct extent_status *e = &in->i_es.es[k];
+
+			put(h, e->es_lblk | (uint64_t)e->es_len << 32);
+			put(h, e->es_pblk | (uint64_t)e->es_state << 32);
+		}
+	}
+}
+
 void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_t step,
 		     uint32_t flags, uint64_t bound, uint64_t key[2])
 {
@@ -356,6 +515,7 @@ void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_
 	/* which pending writes are metadata (crashstates.c's meta_first) */
 	put(&h, w->fs.inode->i_ext_nr_leaves);
 	bytes(&h, w->fs.inode->i_ext_leaves, w->fs.inode->i_ext_nr_leaves * sizeof(struct ext4_ext_leaf));
+	key_crash_inodes(&h, &w->fs);
 	key_journal_crash(&h, &w->fs.journal, o->block_size);
 	key_checker(&h, chk);
 	mix(&h, 0x4352534b);

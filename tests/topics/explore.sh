@@ -151,6 +151,49 @@ for cfg in "--block-size 1024" "--block-size 4096 --data journal" "--block-size 
 	check "$g" '[ "$rc" = 0 ] && golden "$g" "$out"'
 done
 
+# the namespace kinds: every sequence of 1..2 steps of all of them (with writes, fsync and
+# crashes), judged as namespace scenarios, under two settings: no assertion fires, the
+# space, runs and pruned ones as recorded
+nsk=write,persist,crash,creat,mkdir,rmdir,link,unlink,rename,symlink,fsyncpath,xattr
+for cfg in "--block-size 1024" "--block-size 4096 --data journal"; do
+	# shellcheck disable=SC2086
+	run "$sim" explore --steps 2 --kinds $nsk $cfg --no-minimize
+	cat "$err" >> "$out"
+	g=namespace-kinds-$(echo "$cfg" | sed 's/--//g; s/ /-/g')
+	check "$g" '[ "$rc" = 0 ] && golden "$g" "$out"'
+done
+# docs/grammars/namespace.yaml: its paths are kept as written (no expression in /A/x),
+# its 18 templates load and run
+run "$sim" explore --grammar docs/grammars/namespace.yaml --steps 1 --no-minimize
+check namespace-grammar '[ "$rc" = 0 ] && grep -q "^explore: bounded exhaustive, 18 grammar step(s), sequences of 1..1: space 18; shard 0/1$" "$out" &&
+	grep -q "^  run 18, pruned 0" "$out"'
+# minimize drops the steps on the names a namespace finding does not need all at once: a
+# replace-via-rename (informational, counted here) among steps on /B shrinks to its four
+# steps, in fewer runs than dropping them a chunk at a time took (27)
+printf 'name: ns-names
+config:
+  fail_on: [replace_via_rename]
+  crash_everywhere: true
+steps:
+%s
+expect:
+  default: [replace_via_rename]
+' \
+	"  - mkdir /B
+  - open -f /B/x
+  - pwrite -S 0x11 0 5000
+  - link /B/x /B/y
+  - open -f /g
+  - pwrite -S 0xbb 0 8192
+  - rename /g /f
+  - fsync /B
+  - commit" > "$tmp/nsn.yaml"
+run "$sim" minimize "$tmp/nsn.yaml" -o "$tmp/nsn-min.yaml"
+runs=$(sed -n 's/.*replace_via_rename (\([0-9]*\) runs).*/\1/p' "$out")
+check minimize-namespace-names '[ "$rc" = 0 ] && grep -q "9 step(s) -> 4," "$out" &&
+	! grep -q "/B" "$tmp/nsn-min.yaml" && grep -q "rename /g /f" "$tmp/nsn-min.yaml" &&
+	[ -n "$runs" ] && [ "$runs" -lt 27 ] || { echo "  $(cat "$out")"; false; }'
+
 # random runs: lengths drawn in 1..K, the same bytes for the same seed; --fixed-length
 # gives K steps per run
 for i in 1 2; do
@@ -264,6 +307,7 @@ share_cases=(
 	"--steps 2 --kinds write,truncate,persist,crash,falloc,mwrite,short,chattr,close,remount,evict,collapse,insert --block-size 1024 --kernel 6.6"
 	"--grammar docs/grammars/eof-games.yaml --steps 3 --kernel 6.12"
 	"--steps 4 --kinds write,persist --block-size 4096 --data journal --shard 1/3 --no-minimize"
+	"--steps 2 --kinds write,persist,crash,mkdir,creat,rename,fsyncpath,unlink --diff fsync_nonreg_force_commit"
 )
 k=0
 for c in "${share_cases[@]}"; do

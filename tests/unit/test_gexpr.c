@@ -108,6 +108,28 @@ static void test_gexpr__expand(void **state)
 	assert_non_null(strstr(err, "whole number"));
 }
 
+/* A namespace step's operands are paths, names and values: kept as written. */
+static void test_gexpr__namespace_steps_verbatim(void **state)
+{
+	static const char *const keep[] = {
+		"rename /A/x /B/x", "rename -x /f /g", "mkdir /A", "link /f /A/y",
+		"symlink ../g /A/l", "fsync /A", "fdatasync /", "open -f /A/x",
+		"setxattr /f user.a v", "removexattr /f user.a", "unlink /B/x-1", "creat /PAGE*2",
+	};
+	char out[SCN_STEP_TEXT_MAX], err[256];
+	unsigned col = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+		assert_true(gx_path_step(keep[i]));
+		assert_int_equal(gx_expand(keep[i], 1024, 4096, out, err, sizeof(err), &col), 0);
+		assert_string_equal(out, keep[i]);
+	}
+	assert_false(gx_path_step("pwrite 0 BS"));
+	assert_false(gx_path_step("fsyncx /A"));
+	assert_int_equal(gx_source_col("rename /A/x /B/x", "rename /A/x /B/x", 14), 14);
+}
+
 static void test_gexpr__source_col(void **state)
 {
 	const char *t = "pwrite  BS/2 lenx";
@@ -132,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_gexpr__is_expr),
 		cmocka_unit_test(test_gexpr__expand),
 		cmocka_unit_test(test_gexpr__source_col),
+		cmocka_unit_test(test_gexpr__namespace_steps_verbatim),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

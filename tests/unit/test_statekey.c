@@ -17,6 +17,7 @@
 #include "bitmap.h"
 #include "blkdev.h"
 #include "fixture.h"
+#include "namespace.h"
 #include "run.h"
 #include "world.h"
 
@@ -206,6 +207,161 @@ static void test_statekey__crash_key_covers_device_and_checker(void **state)
 	sim_stream_free(ss);
 }
 
+/*
+ * A namespace world, judged as one from mkfs: two directories, files, a
+ * hard and a symbolic link, an attribute, a file open and unlinked (on the
+ * orphan list), a directory fsynced (a promise), names touched since.
+ */
+static struct sim_stream *ns_world(void)
+{
+	struct sim_stream *ss;
+
+	cfg = (struct sim_variant_cfg){ .opts = fx_opts(1024, DATA_ORDERED, true, 16384),
+					.sem = *fx_default_sem() };
+	opts = (struct sim_options){ .quiet = true, .crash_bound = 64, .crash_everywhere = true };
+	ss = sim_stream_open(&cfg, &opts);
+	sim_stream_namespace(ss);
+	step(ss, "mkdir /A");
+	step(ss, "creat /A/x");
+	step(ss, "fsync /A");
+	step(ss, "open -f /g");
+	step(ss, "pwrite -S 0x11 0 3000");
+	step(ss, "link /g /A/y");
+	step(ss, "symlink ../g /A/l");
+	step(ss, "setxattr /g user.a v");
+	step(ss, "unlink /g");
+	step(ss, "unlink /A/y");
+	step(ss, "mkdir /B");
+	return ss;
+}
+
+/* An in-core inode that is neither the current one nor a directory. */
+static struct ext4_inode_info *other_inode(struct world *w, bool dir)
+{
+	for (uint32_t i = 0; i < w->fs.s_nr_inodes; i++) {
+		struct ext4_inode_info *in = w->fs.s_inodes[i];
+
+		if (in != w->fs.inode && S_ISDIR(in->i_mode) == dir && in->i_ino > 12)
+			return in;
+	}
+	fail_msg("no other in-core inode");
+	return NULL;
+}
+static struct chk_ns_version *last_version(struct world *w)
+{
+	assert_true(w->ns->ns_nr_ver > 0);
+	return &w->ns->ns_ver[w->ns->ns_nr_ver - 1];
+}
+static void ch_ns_other_size(struct world *w) { other_inode(w, false)->i_size++; }
+static void ch_ns_other_extent(struct world *w)
+{
+	struct ext4_inode_info *in = other_inode(w, true);
+
+	assert_true(in->i_es.es_nr > 0);
+	in->i_es.es[0].es_pblk++;
+}
+static void ch_ns_links(struct world *w) { other_inode(w, true)->i_links_count++; }
+static void ch_ns_open(struct world *w) { w->fs.inode->i_open++; }
+static void ch_ns_next_orphan(struct world *w) { w->fs.inode->i_next_orphan++; }
+static void ch_ns_generation(struct world *w) { other_inode(w, false)->i_generation++; }
+static void ch_ns_current(struct world *w) { w->fs.inode = other_inode(w, false); }
+static void ch_ns_ticks(struct world *w) { w->fs.s_time_ticks ^= 1; }
+/* A byte of directory /A's block (a metadata buffer). */
+static void ch_ns_dir_block(struct world *w)
+{
+	struct ext4_inode_info *in = other_inode(w, true);
+
+	ext4_meta_bh(&w->fs, (uint32_t)in->i_es.es[0].es_pblk)[40] ^= 1;
+}
+static void ch_ns_ref_inode(struct world *w) { w->ns->ns_inodes[w->ns->ns_nr_inodes - 1].ni_size++; }
+static void ch_ns_ref_xattr(struct world *w)
+{
+	for (uint32_t i = 0; i < w->ns->ns_nr_inodes; i++)
+		if (w->ns->ns_inodes[i].ni_nr_xattrs) {
+			w->ns->ns_inodes[i].ni_xattrs[0].x_value[0] ^= 1;
+			return;
+		}
+	fail_msg("no attribute in the reference");
+}
+static void ch_ns_ref_name(struct world *w) { last_version(w)->nv_names[1].nn_path[1] ^= 1; }
+static void ch_ns_ref_nlink(struct world *w) { last_version(w)->nv_nlink[1]++; }
+static void ch_ns_ref_versions(struct world *w) { w->ns->ns_nr_ver--; }
+static void ch_ns_promise(struct world *w)
+{
+	assert_true(w->ns->ns_nr_p > 0);
+	w->ns->ns_p[0].p_changes++;
+}
+static void ch_ns_touch(struct world *w)
+{
+	assert_true(w->ns->ns_nr_touch > 0);
+	w->ns->ns_touch[0].t_op++;
+}
+static void ch_ns_epoch(struct world *w) { w->ns->ns_epoch++; }
+static void ch_ns_mute(struct world *w) { w->chk->c_mute ^= 1; }
+
+static const change_fn ns_changes[] = {
+	ch_ns_other_size, ch_ns_other_extent, ch_ns_links, ch_ns_open, ch_ns_next_orphan,
+	ch_ns_generation, ch_ns_current, ch_ns_ticks, ch_ns_dir_block, ch_ns_ref_inode,
+	ch_ns_ref_xattr, ch_ns_ref_name, ch_ns_ref_nlink, ch_ns_ref_versions, ch_ns_promise,
+	ch_ns_touch, ch_ns_epoch, ch_ns_mute,
+};
+
+/*
+ * The namespace's parts of the key: every in-core inode, which one is
+ * current, the clock, a directory's block, the namespace reference (its
+ * inodes, attributes, names, link counts, versions, promises, touched names,
+ * counters), each changed alone in a fork; and a fork runs on as its source.
+ */
+static void test_statekey__namespace_parts_change_the_key(void **state)
+{
+	static const char *const more[] = { "rename /A/x /B/x", "fsync", "close", "crash", "unlink /A/l" };
+	struct sim_stream *ss = ns_world(), *f;
+	char err[SCN_ERR_MAX];
+	struct scn_step st;
+	unsigned col;
+
+	(void)state;
+	assert_non_null(sim_stream_world(ss)->ns);
+	assert_true(sim_stream_world(ss)->fs.inode->i_orphan);
+	for (size_t i = 0; i < sizeof(ns_changes) / sizeof(ns_changes[0]); i++) {
+		f = sim_stream_fork(ss);
+		assert_true(key_equal(ss, f));
+		ns_changes[i](sim_stream_world(f));
+		if (key_equal(ss, f))
+			fail_msg("namespace change %zu leaves the key as it was", i);
+		sim_stream_free(f);
+	}
+	f = sim_stream_fork(ss);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+		assert_int_equal(scn_parse_step(more[i], &st, err, sizeof(err), &col), 0);
+		assert_int_equal(sim_stream_step(ss, &st, true), sim_stream_step(f, &st, true));
+		assert_true(key_equal(ss, f));
+	}
+	sim_stream_free(f);
+	sim_stream_free(ss);
+}
+
+/* A crash point's key covers the namespace reference and the other inodes' metadata blocks. */
+static void test_statekey__crash_key_covers_namespace(void **state)
+{
+	static const change_fn changes[] = {
+		ch_ns_other_extent, ch_ns_current, ch_ns_ref_inode, ch_ns_ref_xattr, ch_ns_ref_name,
+		ch_ns_ref_nlink, ch_ns_ref_versions, ch_ns_promise, ch_ns_touch, ch_ns_epoch,
+	};
+	struct sim_stream *ss = ns_world(), *f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		f = sim_stream_fork(ss);
+		assert_true(crash_key_equal(ss, f, 3));
+		changes[i](sim_stream_world(f));
+		if (crash_key_equal(ss, f, 3))
+			fail_msg("namespace change %zu leaves the crash key as it was", i);
+		sim_stream_free(f);
+	}
+	sim_stream_free(ss);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +369,8 @@ int main(void)
 		cmocka_unit_test(test_statekey__counters_left_out),
 		cmocka_unit_test(test_statekey__fork_runs_as_source),
 		cmocka_unit_test(test_statekey__crash_key_covers_device_and_checker),
+		cmocka_unit_test(test_statekey__namespace_parts_change_the_key),
+		cmocka_unit_test(test_statekey__crash_key_covers_namespace),
 	};
 
 	return cmocka_run_group_tests_name("statekey", tests, NULL, NULL);
