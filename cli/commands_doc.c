@@ -124,7 +124,7 @@ static const struct {
 } flag_values[] = {
 	{ "--format", "xfs_io fstests yaml" },
 	{ "--data", "ordered writeback journal" },
-	{ "--from", "fsx xfs_io" },
+	{ "--from", "fsx xfs_io ace" },
 	{ "--block-size", "1024 2048 4096" },
 	{ "--checker-log", "summary full eager" },
 	{ "--crash-at", "everywhere persist crash none" },
