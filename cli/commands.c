@@ -149,7 +149,8 @@ static const struct cmd_desc commands[] = {
 	  merge_flags },
 	{ "export", "[FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]", "a scenario as "
 	  "a real-kernel script, fstests test or reproducer", export_flags },
-	{ "import", "[FLAGS] FILE", "an fsx operation log or xfs_io commands as a scenario",
+	{ "import", "[FLAGS] FILE", "an fsx operation log, xfs_io commands or an ACE workload "
+	  "(j-lang) as a scenario",
 	  import_flags },
 	{ "gen", "--seed S --count N [FLAGS]", "random scenarios for the real-kernel check",
 	  gen_flags },
