@@ -131,14 +131,19 @@ static unsigned next_fill(struct ace *a)
 	return b >= 0xee ? b + 1 : b;
 }
 
-/* Split @s at blanks, with 1-based columns; ACE_TOK_MAX + 1 when there are more. */
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* Split @s at blanks (a CR too), with 1-based columns; ACE_TOK_MAX + 1 when there are more. */
 static unsigned split(char *s, struct atok *t)
 {
 	unsigned n = 0;
 	char *p = s;
 
 	while (*p) {
-		while (*p == ' ' || *p == '\t')
+		while (blank(*p))
 			*p++ = '\0';
 		if (!*p)
 			break;
@@ -146,7 +151,7 @@ static unsigned split(char *s, struct atok *t)
 			return ACE_TOK_MAX + 1;
 		t[n].t = p;
 		t[n++].col = (unsigned)(p - s) + 1;
-		while (*p && *p != ' ' && *p != '\t')
+		while (*p && !blank(*p))
 			p++;
 	}
 	return n;

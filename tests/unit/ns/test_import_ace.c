@@ -2,7 +2,9 @@
  * test_import_ace.c - oracle/import_ace.c: each j-lang operation of ACE's
  * as the model's steps, the open descriptions of the one current file,
  * WriteData's split of a write, the checkpoints as crash points, the setup
- * section, and every refusal with its line and column.
+ * section, every refusal with its line and column, and the steps written by
+ * orc_write_yaml() read back by scn_load() as the same steps, with
+ * crash_everywhere (build/test_import_ace-tmp/, run from the repository root).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,9 +12,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "import_ace.h"
 
@@ -151,6 +155,7 @@ static void test_import_ace__setup_then_remount(void **state)
 		     "open -f /foo;pwrite -S 0x01 0 4096;remount;open /foo;"
 		     "pwrite -S 0x02 4096 4096;fsync /foo;crash");
 	expect_steps(RUN "sync\ncheckpoint 1\n", "sync;crash");
+	expect_steps(RUN "sync\r\ncheckpoint 1\r\n", "sync;crash");     /* CRLF lines */
 }
 
 static void test_import_ace__refusals_name_line_and_column(void **state)
@@ -214,6 +219,48 @@ static void test_import_ace__line_limits(void **state)
 	ace_result_free(&r);
 }
 
+#define TMP_DIR "build/test_import_ace-tmp"
+
+/* The YAML the import writes loads back as the same steps, crash_everywhere set. */
+static void test_import_ace__yaml_round_trip(void **state)
+{
+	struct orc_config c = { .block_size = 4096, .data = SCN_DATA_ORDERED, .delalloc = true,
+				.dioread_nolock = true };
+	struct scenario *s = calloc(1, sizeof(*s));
+	char got[4096], err[SCN_ERR_MAX], a[SCN_STEP_TEXT_MAX], b[SCN_STEP_TEXT_MAX];
+	struct ace_result r;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(parse(RUN "mkdir A 0777\nopen Afoo O_RDWR|O_CREAT 0777\n"
+			       "write Afoo 100 5000\nfsync Afoo\ncheckpoint 0\nsymlink Afoo bar\n"
+			       "fsetxattr Afoo\nmmapwrite Afoo 8192 4096\ncheckpoint 1\n",
+			       &r, got, sizeof(got)), 0);
+	c.judging.rc_set_crash_everywhere = c.judging.rc_crash_everywhere = r.everywhere;
+	if (mkdir("build", 0777) < 0)
+		assert_int_equal(errno, EEXIST);
+	if (mkdir(TMP_DIR, 0777) < 0)
+		assert_int_equal(errno, EEXIST);
+	f = fopen(TMP_DIR "/w.yaml", "w");
+	assert_non_null(f);
+	orc_write_yaml(f, &(struct orc_yaml){ .name = "w", .description = "d", .source = "w",
+					      .config = &c, .steps = r.steps, .nr_steps = r.nr });
+	assert_int_equal(fclose(f), 0);
+	if (scn_load(TMP_DIR "/w.yaml", s, NULL, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_true(s->config.c_run.rc_crash_everywhere);
+	assert_int_equal(s->nr_steps, r.nr);
+	for (unsigned i = 0; i < r.nr; i++) {
+		orc_step_text(&r.steps[i], a, sizeof(a));
+		orc_step_text(&s->steps[i], b, sizeof(b));
+		assert_string_equal(a, b);
+	}
+	scn_free(s);
+	free(s);
+	ace_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_import_ace__setup_then_remount),
 		cmocka_unit_test(test_import_ace__refusals_name_line_and_column),
 		cmocka_unit_test(test_import_ace__line_limits),
+		cmocka_unit_test(test_import_ace__yaml_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
