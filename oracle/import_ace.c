@@ -81,6 +81,7 @@ struct atok {
 	unsigned col;
 };
 
+/* The message "FILE:LINE:COL: ..." of the line being read, in r->err; returns -1. */
 __attribute__((format(printf, 3, 4)))
 static int ace_err(struct ace *a, unsigned col, const char *fmt, ...)
 {
@@ -131,6 +132,7 @@ static unsigned next_fill(struct ace *a)
 	return b >= 0xee ? b + 1 : b;
 }
 
+/* A byte that separates words: blank, tab, and the CR of a CRLF line. */
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
@@ -173,6 +175,7 @@ static int number(const char *s, long long *out)
 /* Names                                                              */
 /* ------------------------------------------------------------------ */
 
+/* The index of the defined name @id, or -1. */
 static int find_name(const struct ace *a, const char *id)
 {
 	for (unsigned i = 0; i < a->nr_names; i++)
@@ -473,21 +476,30 @@ static int op_one(struct ace *a, const struct atok *t, int i)
 /* Lines                                                              */
 /* ------------------------------------------------------------------ */
 
+/* How a j-lang operation becomes steps (op_line dispatches on it). */
+enum ace_kind { AK_OPEN, AK_DATA, AK_TWO, AK_ONE, AK_CLOSE, AK_SYNC, AK_NONE, AK_CHECKPOINT,
+		AK_REFUSED };
+
 static const struct {
 	const char *name;
+	enum ace_kind kind;
 	unsigned nargs;                 /* words after the name */
-	const char *why;                /* refused: the reason */
+	const char *why;                /* AK_REFUSED: the reason */
 } ace_ops[] = {
-	{ "open", 3, NULL }, { "opendir", 2, NULL }, { "mkdir", 2, NULL },
-	{ "falloc", 4, NULL }, { "write", 3, NULL }, { "mmapwrite", 3, NULL },
-	{ "truncate", 2, NULL }, { "link", 2, NULL }, { "rename", 2, NULL },
-	{ "symlink", 2, NULL }, { "unlink", 1, NULL }, { "remove", 1, NULL },
-	{ "rmdir", 1, NULL }, { "close", 1, NULL }, { "fsync", 1, NULL },
-	{ "fdatasync", 1, NULL }, { "fsetxattr", 1, NULL }, { "removexattr", 1, NULL },
-	{ "sync", 0, NULL }, { "none", 0, NULL }, { "checkpoint", 1, NULL },
-	{ "dwrite", 3, "dwrite is a direct write (O_DIRECT|O_SYNC), which the model does "
-	  "not have yet" },
-	{ "mknod", 3, "mknod makes a device node, which the model does not have" },
+	{ "open", AK_OPEN, 3, NULL }, { "opendir", AK_ONE, 2, NULL },
+	{ "mkdir", AK_ONE, 2, NULL }, { "falloc", AK_DATA, 4, NULL },
+	{ "write", AK_DATA, 3, NULL }, { "mmapwrite", AK_DATA, 3, NULL },
+	{ "truncate", AK_DATA, 2, NULL }, { "link", AK_TWO, 2, NULL },
+	{ "rename", AK_TWO, 2, NULL }, { "symlink", AK_TWO, 2, NULL },
+	{ "unlink", AK_ONE, 1, NULL }, { "remove", AK_ONE, 1, NULL },
+	{ "rmdir", AK_ONE, 1, NULL }, { "close", AK_CLOSE, 1, NULL },
+	{ "fsync", AK_ONE, 1, NULL }, { "fdatasync", AK_ONE, 1, NULL },
+	{ "fsetxattr", AK_ONE, 1, NULL }, { "removexattr", AK_ONE, 1, NULL },
+	{ "sync", AK_SYNC, 0, NULL }, { "none", AK_NONE, 0, NULL },
+	{ "checkpoint", AK_CHECKPOINT, 1, NULL },
+	{ "dwrite", AK_REFUSED, 3, "dwrite is a direct write (O_DIRECT|O_SYNC), which the "
+	  "model does not have yet" },
+	{ "mknod", AK_REFUSED, 3, "mknod makes a device node, which the model does not have" },
 };
 
 /* checkpoint [K]: where the last one is, so far. */
@@ -515,15 +527,16 @@ static int op_checkpoint(struct ace *a, const struct atok *t, unsigned n)
 static int op_line(struct ace *a, struct atok *t, unsigned n)
 {
 	unsigned k = 0, nops = sizeof(ace_ops) / sizeof(ace_ops[0]);
+	enum ace_kind kind;
 	int i = -1;
 
 	while (k < nops && strcmp(ace_ops[k].name, t[0].t))
 		k++;
 	if (k == nops)
 		return ace_err(a, t[0].col, "unknown j-lang operation '%s'", t[0].t);
-	if (ace_ops[k].why)
+	if ((kind = ace_ops[k].kind) == AK_REFUSED)
 		return ace_err(a, t[0].col, "%s", ace_ops[k].why);
-	if (strcmp(t[0].t, "checkpoint") == 0 && n <= 2)
+	if (kind == AK_CHECKPOINT && n <= 2)
 		return op_checkpoint(a, t, n);  /* B3's generators write no number */
 	if (n != ace_ops[k].nargs + 1)
 		return ace_err(a, n > ace_ops[k].nargs + 1 ? t[ace_ops[k].nargs + 1].col
@@ -531,21 +544,21 @@ static int op_line(struct ace *a, struct atok *t, unsigned n)
 			       ace_ops[k].nargs);
 	a->r->nr_ops++;
 	a->setup_ops |= a->sec == AS_SETUP;
-	if (a->r->nr_checkpoints && strcmp(t[0].t, "close") == 0)
+	if (a->r->nr_checkpoints && kind == AK_CLOSE)
 		a->r->nr_after++;
-	else if (a->r->nr_checkpoints && !a->after_line && strcmp(t[0].t, "none"))
+	else if (a->r->nr_checkpoints && !a->after_line && kind != AK_NONE)
 		a->after_line = a->line, a->after_col = t[0].col;
 	if (ace_ops[k].nargs && (i = name_of(a, &t[1])) < 0)
 		return -1;
-	if (strcmp(t[0].t, "sync") == 0)
-		return add(a, t[0].col, "sync");
-	if (k < 1 || strcmp(t[0].t, "none") == 0)
-		return k ? 0 : op_open(a, t, i);
-	if (strcmp(t[0].t, "close") == 0)
-		return op_close(a, t, i);
-	if (k >= 3 && k <= 6)                   /* falloc, write, mmapwrite, truncate */
-		return op_data(a, t, n, i);
-	return k >= 7 && k <= 9 ? op_two(a, t, i) : op_one(a, t, i);
+	switch (kind) {
+	case AK_OPEN: return op_open(a, t, i);
+	case AK_DATA: return op_data(a, t, n, i);
+	case AK_TWO: return op_two(a, t, i);
+	case AK_ONE: return op_one(a, t, i);
+	case AK_CLOSE: return op_close(a, t, i);
+	case AK_SYNC: return add(a, t[0].col, "sync");
+	default: return 0;              /* none */
+	}
 }
 
 /* The end of the setup section: CrashMonkey unmounts and snapshots the device. */
@@ -581,6 +594,7 @@ static int section_line(struct ace *a, const struct atok *t, unsigned n)
 		       t[1].t);
 }
 
+/* One input line (its newline gone): a section line, or a line of the section it is in. */
 static int one_line(struct ace *a, char *s)
 {
 	struct atok t[ACE_TOK_MAX];
@@ -650,6 +664,7 @@ static int finish(struct ace *a)
 	return add(a, a->ck_col, "crash");
 }
 
+/* Every line of @f, then the end (finish); the first refusal stops it. */
 int ace_parse(const char *path, FILE *f, struct ace_result *r)
 {
 	struct ace *a = sim_zalloc(sizeof(*a));
@@ -680,6 +695,7 @@ int ace_parse(const char *path, FILE *f, struct ace_result *r)
 	return rc;
 }
 
+/* The steps freed; @r can be parsed into again. */
 void ace_result_free(struct ace_result *r)
 {
 	free(r->steps);
@@ -691,6 +707,10 @@ void ace_result_free(struct ace_result *r)
 /* The command                                                        */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The j-lang file at @path into @r, the loader's words for a missing file or
+ * a directory, and the work budget run checks: 0, or -1 with r->err.
+ */
 static int read_file(const char *path, struct ace_result *r)
 {
 	FILE *f = scn_open_read(path);
@@ -713,6 +733,7 @@ static int read_file(const char *path, struct ace_result *r)
 	return rc || r->err[0] ? -1 : 0;
 }
 
+/* The command: the scenario on stdout, crash_everywhere when a checkpoint precedes the last. */
 int orc_import_ace(const char *path, const char *name, const struct orc_config *cfg,
 		   bool has_config)
 {
