@@ -97,7 +97,8 @@ void cmd_print_man(FILE *out, const char *version)
 	      ".SH DESCRIPTION\nReplays scenarios of xfs_io\\-style steps against a model of "
 	      "ext4's page cache, allocator, extent map, jbd2 and block device, enumerates the "
 	      "states a crash can leave and checks crash\\-consistency invariants; exports "
-	      "scenarios as xfs_io scripts and fstests tests and imports fsx logs.  A flag "
+	      "scenarios as xfs_io scripts and fstests tests and imports fsx logs, xfs_io "
+	      "commands and CrashMonkey ACE workloads.  A flag "
 	      "with a value may be written \\fB\\-\\-flag=value\\fR.\n.SH COMMANDS\n", out);
 	for (const struct cmd_desc *d = cmd_table(); d->name; d++)
 		man_command(out, d);
@@ -124,7 +125,7 @@ static const struct {
 } flag_values[] = {
 	{ "--format", "xfs_io fstests yaml" },
 	{ "--data", "ordered writeback journal" },
-	{ "--from", "fsx xfs_io" },
+	{ "--from", "fsx xfs_io ace" },
 	{ "--block-size", "1024 2048 4096" },
 	{ "--checker-log", "summary full eager" },
 	{ "--crash-at", "everywhere persist crash none" },

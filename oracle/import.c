@@ -51,6 +51,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "import_ace.h"
 #include "oracle.h"
 #include "suggest.h"
 
@@ -59,7 +60,7 @@
 #define IMPORT_BYTES_MAX (16u << 20)    /* bytes of input read in all */
 #define IMPORT_JOIN_MAX 64              /* input lines one continued command line spans */
 
-enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO };
+enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO, IF_ACE };
 
 /*
  * A command line continued over several input lines (a backslash before the
@@ -987,9 +988,9 @@ static int import_arg(struct imp *m, const struct cmd_opt *o)
 		m->path = v;
 		return 0;
 	case F_FROM:
-		if (strcmp(v, "fsx") && strcmp(v, "xfs_io"))
-			return bad_usage("--from takes fsx or xfs_io, not '%s'", v);
-		m->from = v[0] == 'f' ? IF_FSX : IF_XFS_IO;
+		if (strcmp(v, "fsx") && strcmp(v, "xfs_io") && strcmp(v, "ace"))
+			return bad_usage("--from takes fsx, xfs_io or ace, not '%s'", v);
+		m->from = v[0] == 'f' ? IF_FSX : v[0] == 'a' ? IF_ACE : IF_XFS_IO;
 		return 0;
 	case F_NAME:
 		if (!valid_name(v))
@@ -1052,6 +1053,10 @@ int cmd_import(int argc, struct cmd_opt *opts)
 
 	if ((rc = import_args(m, argc, opts)))
 		goto out;
+	if (m->from == IF_ACE) {        /* oracle/import_ace.c: a j-lang workload of ACE's */
+		rc = orc_import_ace(m->path, m->name, &m->cfg, m->has_config);
+		goto out;
+	}
 	if (read_input(m) < 0 || import_check_budget(m) < 0) {
 		fprintf(stderr, "%s\n", m->err);
 		rc = 2;

@@ -259,6 +259,8 @@ static void write_config(FILE *out, const struct orc_config *c)
 			fprintf(out, "    %s: %s\n", c->patches[i].p_name,
 				c->patches[i].p_on ? "on" : "off");
 	}
+	if (c->judging.rc_set_crash_everywhere && c->judging.rc_crash_everywhere)
+		fputs("  crash_everywhere: true\n", out);    /* import --from ace's checkpoints */
 	if (c->judging.rc_set_crash_bound)
 		fprintf(out, "  crash_bound: %llu\n", (unsigned long long)c->judging.rc_crash_bound);
 	for (unsigned i = 0; i < c->judging.rc_nr_fail_on; i++)

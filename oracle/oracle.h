@@ -23,8 +23,9 @@ struct orc_config {
 	char kernel[SCN_NAME_MAX];      /* "": not written */
 	unsigned nr_patches;
 	struct scn_patch_setting patches[SCN_PATCHES_MAX];
-	struct scn_run_config judging;  /* crash_bound and fail_on, each written where set
-					 * (crash_everywhere is model only: never written) */
+	struct scn_run_config judging;  /* crash_bound and fail_on, each written where set;
+					 * crash_everywhere only by import --from ace (export
+					 * never sets it: it is model only) */
 };
 
 /* A scenario to write: the keys import, gen and export --format yaml fill. */

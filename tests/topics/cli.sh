@@ -317,7 +317,7 @@ export --format ""|xfs_io fstests yaml
 run --data j|journal
 run --data = jo|journal
 run --data =|ordered writeback journal
-import --from ""|fsx xfs_io
+import --from ""|fsx xfs_io ace
 diff --kernel ""|${profiles% }
 run --block-size 1|1024
 explore --crash-at e|everywhere
@@ -334,6 +334,7 @@ for v in xfs_io fstests yaml; do "$sim" export --format $v -c "pwrite 0 1" > /de
 for v in ordered writeback journal; do "$sim" run --quiet --data $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
 for v in $profiles; do "$sim" run --quiet --kernel $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
 for v in fsx xfs_io; do "$sim" import --from $v tests/data/import/small.$([ $v = fsx ] && echo fsxops || echo xfs_io) > /dev/null 2>&1 || nval=$((nval + 1)); done
+"$sim" import --from ace tests/data/ace/b3-seq1-26.jlang > /dev/null 2>&1 || nval=$((nval + 1))
 for v in summary full eager; do "$sim" run --quiet --checker-log $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
 for v in 1024 2048 4096; do "$sim" run --quiet --block-size $v -c fsync > /dev/null 2>&1 || nval=$((nval + 1)); done
 cmdline="ext4sim CMD FLAG VALUE ... for each value the completion offers"

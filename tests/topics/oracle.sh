@@ -205,6 +205,29 @@ for y in tests/data/import/*.yaml; do
 	check "import $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "tests/data/import/$f.yaml" ||
 		{ diff "tests/data/import/$f.yaml" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
 done
+# import --from ace: each ACE j-lang workload of tests/data/ace/ (README there) with a
+# NAME.jlang.yaml gives that YAML, which loads and passes on the default kernel; the one of
+# seq-1 that zeroes a range of a written file violates ns_file_fsync on 4.4 (fixed by
+# 011278485ecc in 4.5); dwrite and mknod are refused at their line
+for y in tests/data/ace/*.jlang.yaml; do
+	f=$(basename "$y" .yaml)
+	run "$sim" import --from ace "tests/data/ace/$f"
+	cp "$out" "$tmp/imp.yaml"
+	imp_rc=$rc imp_cmd=$cmdline
+	run "$sim" run --quiet "$tmp/imp.yaml"
+	cmdline=$imp_cmd
+	check "import-ace $f" '[ "$imp_rc" = 0 ] && [ "$rc" = 0 ] && cmp -s "$tmp/imp.yaml" "$y" ||
+		{ diff "$y" "$tmp/imp.yaml" | head -5 | sed "s/^/  /"; false; }'
+done
+run "$sim" run --quiet --kernel 4.4 tests/data/ace/b3-seq1-26.jlang.yaml
+check import-ace-4.4-zero-range '[ "$rc" = 1 ] && grep -q "violated \[ns_file_fsync\]" "$out"'
+run "$sim" run --quiet --kernel 4.4 --patch disksize_before_punch=on tests/data/ace/b3-seq1-26.jlang.yaml
+check import-ace-4.4-zero-range-fixed '[ "$rc" = 0 ]'
+expect_exit2 import-ace-dwrite "$sim" import --from ace tests/data/ace/b3-seq1-167.jlang
+check import-ace-dwrite-message '[ "$(cat "$err")" = "tests/data/ace/b3-seq1-167.jlang:23:1: dwrite is a direct write (O_DIRECT|O_SYNC), which the model does not have yet" ]'
+expect_exit2 import-ace-mknod "$sim" import --from ace tests/data/ace/b3-seq1-13.jlang
+check import-ace-mknod-message '[ "$(cat "$err")" = "tests/data/ace/b3-seq1-13.jlang:22:1: mknod makes a device node, which the model does not have" ]'
+expect_exit2 import-ace-bad-from "$sim" import --from acee tests/data/ace/b3-seq1-13.jlang
 # real fsx logs (tests/data/fsx-real/, NAME.expect says how each was taken on a real ext4):
 # imported, replayed, then fsync and evict as the real run's fsync and drop_caches; the
 # final size, which bytes read as zeros, and the data and holes SEEK_DATA/SEEK_HOLE sees
