@@ -90,7 +90,7 @@ void xp_ns_golden_tree(FILE *out, const char *ns, const char *md5s)
 	char md5[33];
 
 	for (const char *l = ns; *l; l = strchr(l, '\n') + 1) {
-		unsigned r;
+		unsigned r, before;
 
 		if (!parse_line(l, &nl))
 			continue;
@@ -100,12 +100,12 @@ void xp_ns_golden_tree(FILE *out, const char *ns, const char *md5s)
 			fprintf(out, " md5 %s", md5);
 		}
 		fprintf(out, "%.*s", (int)nl.rest_len, nl.rest);
+		before = nr;
 		r = ino_rank(ino, &nr, nl.ino);
-		if (r < nr || strcmp(nl.type, "dir") == 0)     /* seen before: a hard link */
-			fprintf(out, r < nr ? " link of %s\n" : "\n", first[r - 1]);
-		else
-			fprintf(out, "\n");
-		if (r == nr && !first[r - 1][0])
+		if (nr == before && strcmp(nl.type, "dir"))     /* seen before: a hard link */
+			fprintf(out, " link of %s", first[r - 1]);
+		fputc('\n', out);
+		if (nr > before)
 			snprintf(first[r - 1], sizeof(first[r - 1]), "%s", nl.path);
 	}
 	free(ino);
