@@ -160,6 +160,8 @@ extern const char xp_fstests_io_helper[];
 extern const char xp_fstests_check_state_helper[];
 extern const char xp_fstests_commit_helper[];
 extern const char xp_fstests_ns_helpers[];       /* a namespace test's (preambles_ns.c) */
+extern const char xp_fstests_ns_print_helper[], xp_fstests_ns_step_helper[];
+extern const char xp_fstests_ns_io_helper[], xp_fstests_ns_fsck_helper[];
 extern const char xp_fstests_ns_check_helper[];
 void xp_fill(FILE *out, const char *tmpl, const struct xp_var *vars, unsigned nr_vars,
 	     const struct xctx *x);

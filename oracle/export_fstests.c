@@ -272,19 +272,39 @@ static void print_imports(FILE *out, const struct xctx *x)
 	fputc('\n', out);
 }
 
+/* A namespace test's shell functions, those its steps and points use. */
+static void print_ns_helpers(FILE *out, const struct xctx *x)
+{
+	bool several = false, listed = false, nsstep = false;
+
+	for (unsigned k = 0; k < x->nr_pts; k++) {
+		several |= !xp_ns_point_listed(&x->pts[k]);
+		listed |= xp_ns_point_listed(&x->pts[k]);
+	}
+	for (uint32_t i = 0; i < x->run.nr_steps; i++)
+		nsstep |= scn_step_is_namespace(&x->run.steps[i]) && x->run.steps[i].s_op != SCN_OPEN;
+	fputs(xp_fstests_ns_helpers, out);
+	if (listed)
+		fputs(xp_fstests_ns_print_helper, out);
+	if (nsstep)
+		fputs(xp_fstests_ns_step_helper, out);
+	if (xp_uses_io(x))
+		fputs(xp_fstests_ns_io_helper, out);
+	if (crashes(&x->run))
+		fputs(xp_fstests_ns_fsck_helper, out);
+	if (several)
+		fputs(xp_fstests_ns_check_helper, out);
+	if (uses(&x->run, SCN_COMMIT))
+		fputs(xp_fstests_commit_helper, out);
+}
+
 /* The shell functions the steps use: io, check_state, commit. */
 static void print_helpers(FILE *out, const struct xctx *x)
 {
 	bool several = false;
 
 	if (x->ns) {
-		for (unsigned k = 0; k < x->nr_pts; k++)
-			several |= !xp_ns_point_listed(&x->pts[k]);
-		fputs(xp_fstests_ns_helpers, out);
-		if (several)
-			fputs(xp_fstests_ns_check_helper, out);
-		if (uses(&x->run, SCN_COMMIT))
-			fputs(xp_fstests_commit_helper, out);
+		print_ns_helpers(out, x);
 		return;
 	}
 	for (unsigned k = 0; k < x->nr_pts; k++)

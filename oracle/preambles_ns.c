@@ -185,7 +185,10 @@ const char xp_fstests_ns_golden_doc[] =
 	"# the model predicts).  Where the model lists several states a crash can\n"
 	"# leave, the tree must be one of them (the states are in the test).\n";
 
-/* The shell functions of every namespace test: ns_tree, print_ns, ns, io, check_fs. */
+/*
+ * The shell functions of a namespace test, each written only when its steps
+ * use it: ns_tree (always), print_ns, ns, io, check_fs.
+ */
 const char xp_fstests_ns_helpers[] =
 	"# the namespace under $SCRATCH_MNT, one line per name sorted by path\n"
 	"# bytewise, ext4sim-commit left out: \"md5\" the golden output's form, \"runs\"\n"
@@ -197,14 +200,18 @@ const char xp_fstests_ns_helpers[] =
 	NS_TREE_PERL
 	"' \"$1\" $SCRATCH_MNT\n"
 	"}\n"
-	"\n"
+	"\n";
+
+const char xp_fstests_ns_print_helper[] =
 	"# a point whose tree the model is sure of: the tree\n"
 	"print_ns()\n"
 	"{\n"
 	"\techo \"$1:\"\n"
 	"\tns_tree md5\n"
 	"}\n"
-	"\n"
+	"\n";
+
+const char xp_fstests_ns_step_helper[] =
 	"# a namespace step: its errors to $seqres.full, a failure printed as the\n"
 	"# command with its program's base name (xfs_io for $XFS_IO_PROG and its flags)\n"
 	"ns()\n"
@@ -218,7 +225,9 @@ const char xp_fstests_ns_helpers[] =
 	"\tesac\n"
 	"\techo \"$cmd failed\" | _filter_scratch\n"
 	"}\n"
-	"\n"
+	"\n";
+
+const char xp_fstests_ns_io_helper[] =
 	"# xfs_io on the current file: its output (rates filtered), then its errors\n"
 	"# (xfs_io buffers its output, so one stream could put the errors first)\n"
 	"io()\n"
@@ -226,7 +235,9 @@ const char xp_fstests_ns_helpers[] =
 	"\t$XFS_IO_PROG \"$@\" \"$file\" 2> $tmp.io_err | _filter_xfs_io\n"
 	"\t_filter_scratch < $tmp.io_err\n"
 	"}\n"
-	"\n"
+	"\n";
+
+const char xp_fstests_ns_fsck_helper[] =
 	"# after a crash's recovery: the unmounted file system checked, mounted again\n"
 	"check_fs()\n"
 	"{\n"
