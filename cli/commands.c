@@ -94,7 +94,7 @@ static const struct cmd_flag export_flags[] = { CONFIG_FLAGS, WORLD_FLAGS, CRASH
 	  ORC_COPYRIGHT_YEAR ")" },
 	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag import_flags[] = { CONFIG_FLAGS,
-	{ F_FROM, "--from", "fsx|xfs_io", "the input's kind (default: from the name and first line)" },
+	{ F_FROM, "--from", "fsx|xfs_io|fstests", "the input's kind (default: from the name and first line)" },
 	{ F_NAME, "--name", "NAME", "the scenario's name" },
 	{ F_POLLUTE_EOF, "--pollute-eof", NULL, "re-create fsx -e 1: bytes past EOF in the EOF page" },
 	{ F_NONE, NULL, NULL, NULL } };

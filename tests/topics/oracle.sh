@@ -279,6 +279,35 @@ expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
 check import-clone-range-message 'golden import-clone-range "$err"'
 expect_exit2 import-bad-step "$sim" import tests/data/import/bad-step.xfs_io
 check import-bad-step-message 'golden import-bad-step "$err"'
+# import --from fstests: a namespace scenario exported as an fstests test and imported
+# again gives the scenario as run, step for step (every namespace step, renameat2's
+# flags, two names of one inode, fsync PATH, creat, evict, chattr, dio_read, remount,
+# shutdown -f); so do the namespace scenarios export takes, and a gen --namespace
+# campaign but for the closes of no process (a close after a process's end writes
+# nothing in the test)
+mkdir -p "$tmp/rt"
+nrt=0 nrt_bad=0
+run "$sim" gen --namespace --seed 7 --count 12 --out "$tmp/rt"
+for y in tests/data/fstests/ns-roundtrip.yaml scenarios/namespace/*.yaml "$tmp"/rt/*.yaml; do
+	"$sim" export --format fstests --test-number 001 -o "$tmp/rt" "$y" 2> /dev/null || continue
+	"$sim" export --format yaml "$y" | sed -n '/^steps:/,/^[a-z]/p' > "$tmp/rt.want"
+	"$sim" import --from fstests "$tmp/rt/001" | sed -n '/^steps:/,/^[a-z]/p' > "$tmp/rt.got"
+	case $y in "$tmp"/*) sed -i '/^  - close$/d' "$tmp/rt.want" "$tmp/rt.got" ;; esac
+	nrt=$((nrt + 1))
+	cmp -s "$tmp/rt.want" "$tmp/rt.got" || { echo "  $y"; diff "$tmp/rt.want" "$tmp/rt.got" | head -4; nrt_bad=$((nrt_bad + 1)); }
+done > "$tmp/rt.log"
+cmdline="for each: $sim export --format fstests FILE; $sim import --from fstests TEST"
+check import-fstests-roundtrip '[ "$nrt_bad" = 0 ] && [ "$nrt" -ge 14 ] || { cat "$tmp/rt.log"; echo "  $nrt_bad of $nrt"; false; }'
+# real fstests crash tests of several files (dm-flakey, mkdir, mv, ln, touch, fsync)
+for t in 341 376 498; do
+	run "$sim" import --from fstests "tests/data/fstests/generic-$t"
+	check "import-fstests-generic-$t" '[ "$rc" = 0 ] && golden "import-fstests-generic-$t" "$out"'
+done
+# what is outside the subset is refused at its line and column
+for t in echo glob command shutdown; do
+	expect_exit2 "import-fstests-refuse-$t" "$sim" import --from fstests "tests/data/fstests/refuse-$t"
+	check "import-fstests-refuse-$t-message" 'golden "import-fstests-refuse-$t" "$err"'
+done
 # a missing file and a directory: the loader's one line, FILE:1:1 (exit 2)
 expect_exit2 import-missing-file "$sim" import "$tmp/nonexistent"
 check import-missing-file-message '[ "$(cat "$err")" = "$tmp/nonexistent:1:1: cannot open: No such file or directory" ]'
