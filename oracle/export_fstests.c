@@ -22,6 +22,12 @@ static bool uses(const struct scenario *s, enum scn_op op)
 	return false;
 }
 
+/* An extended-attribute step among the steps. */
+static bool uses_xattrs(const struct scenario *s)
+{
+	return uses(s, SCN_SETXATTR) || uses(s, SCN_REMOVEXATTR);
+}
+
 /* A crash of the file system among the steps (a shutdown without or with a log flush). */
 static bool crashes(const struct scenario *s)
 {
@@ -47,8 +53,8 @@ static void print_groups(FILE *out, const struct xctx *x)
 
 	fprintf(out, "_begin_fstest auto quick%s rw", crashes(s) ? " shutdown log" : "");
 	if (x->ns)      /* a namespace test: metadata; dir, rename for those steps */
-		fprintf(out, " metadata%s%s", uses(s, SCN_MKDIR) || uses(s, SCN_RMDIR) ? " dir" : "",
-			uses(s, SCN_RENAME) ? " rename" : "");
+		fprintf(out, " metadata%s%s%s", uses(s, SCN_MKDIR) || uses(s, SCN_RMDIR) ? " dir" : "",
+			uses(s, SCN_RENAME) ? " rename" : "", uses_xattrs(s) ? " attr" : "");
 	for (unsigned k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
 		bool seen = false;
 
@@ -131,6 +137,8 @@ static void print_requires(FILE *out, const struct xctx *x)
 	if (uses(s, SCN_CHATTR))
 		fputs("_require_xfs_io_command \"chattr\" \"s\"\n", out);
 	print_rename_requires(out, s);
+	if (uses_xattrs(s))     /* setfattr, and getfattr in the tree lister (ns_tree) */
+		fputs("_require_attrs\nexport NS_GETFATTR=$GETFATTR_PROG\n", out);
 	if (crashes(s))
 		fputs("_require_scratch_shutdown\n", out);
 }
@@ -269,6 +277,8 @@ static void print_imports(FILE *out, const struct xctx *x)
 	fputs("# Import common functions.\n. ./common/filter\n", out);
 	if (rename_flags(&x->run))
 		fputs(". ./common/renameat2\n", out);
+	if (uses_xattrs(&x->run))
+		fputs(". ./common/attr\n", out);
 	fputc('\n', out);
 }
 

@@ -120,6 +120,7 @@ struct ns_cmd {
 	unsigned nr;
 	const char *word[NS_WORDS_MAX];
 	bool scratch[NS_WORDS_MAX];     /* a path under the scratch mount */
+	char hex[2 * SCN_XATTR_VALUE_MAX + 3];  /* setfattr's -v 0xHEX */
 };
 
 static void add_word(struct ns_cmd *c, const char *w, bool scratch)
@@ -202,6 +203,30 @@ static void xfs_io_cmd(struct ns_cmd *c, const struct scn_step *st)
 	add_word(c, st->s_path, true);
 }
 
+/*
+ * setxattr PATH NAME [VALUE]: `setfattr -n NAME -v 0xHEX PATH` (the value in
+ * hex, which setfattr decodes byte for byte; no -v for the empty value);
+ * removexattr PATH NAME: `setfattr -x NAME PATH`.  setfattr follows a
+ * symbolic link, as setxattr(2) does.
+ */
+static void setfattr_cmd(struct ns_cmd *c, const struct scn_step *st)
+{
+	c->prog = "$SETFATTR_PROG";
+	c->shown = "setfattr";
+	add_word(c, st->s_op == SCN_SETXATTR ? "-n" : "-x", false);
+	add_word(c, st->s_xattr_name, false);
+	if (st->s_op == SCN_SETXATTR && st->s_path2[0]) {
+		size_t n = 2;
+
+		snprintf(c->hex, sizeof(c->hex), "0x");
+		for (const char *v = st->s_path2; *v; v++)
+			n += (size_t)snprintf(c->hex + n, sizeof(c->hex) - n, "%02x", (unsigned char)*v);
+		add_word(c, "-v", false);
+		add_word(c, c->hex, false);
+	}
+	add_word(c, st->s_path, true);
+}
+
 /* The command of namespace step @st (the model's namespace before it: @ns). */
 static void ns_cmd_of(struct ns_cmd *c, const struct scn_step *st, const char *ns)
 {
@@ -212,6 +237,9 @@ static void ns_cmd_of(struct ns_cmd *c, const struct scn_step *st, const char *n
 		return;
 	case SCN_RENAME:
 		rename_cmd(c, st, ns);
+		return;
+	case SCN_SETXATTR: case SCN_REMOVEXATTR:
+		setfattr_cmd(c, st);
 		return;
 	case SCN_MKDIR: c->prog = "mkdir"; break;
 	case SCN_RMDIR: c->prog = "rmdir"; break;

@@ -24,6 +24,7 @@
  *   and _scratch_mount), _flakey_drop_and_remount, the dm-flakey table
  *   switch to $FLAKEY_DROP_WRITES then a remount   crash (shutdown -f)
  *   _scratch_cycle_mount alone  remount
+ *   $SETFATTR_PROG -n NAME [-v VALUE] PATH, -x NAME PATH   setxattr, removexattr
  *
  * A leading `ns` (the exported test's helper) is passed over; redirections
  * and what follows `|` or `||` are too.  Any other command is refused with
@@ -51,6 +52,7 @@
 #define V_OTHER '\006'          /* any other variable */
 #define V_DROP '\007'           /* $FLAKEY_DROP_WRITES */
 #define V_ALLOW '\010'          /* $FLAKEY_ALLOW_WRITES */
+#define V_SETFATTR '\011'       /* $SETFATTR_PROG */
 
 struct fword {
 	char w[FST_WORD_MAX];
@@ -143,7 +145,7 @@ static char var_marker(const char *name, size_t n)
 	static const struct { const char *v; char m; } vars[] = {
 		{ "SCRATCH_MNT", V_SCRATCH }, { "file", V_FILE }, { "XFS_IO_PROG", V_XFS_IO },
 		{ "here", V_HERE }, { "commit_file", V_COMMIT }, { "FLAKEY_DROP_WRITES", V_DROP },
-		{ "FLAKEY_ALLOW_WRITES", V_ALLOW },
+		{ "FLAKEY_ALLOW_WRITES", V_ALLOW }, { "SETFATTR_PROG", V_SETFATTR },
 	};
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
@@ -346,7 +348,7 @@ static bool scratch_path(const struct fst *f, const char *w, char out[SCN_PATH_M
 		return true;
 	}
 	if (w[0] != V_SCRATCH || (w[1] && w[1] != '/') || strlen(w) > SCN_PATH_MAX ||
-	    strpbrk(w + 1, "\001\002\003\004\005\006\007\010"))
+	    strpbrk(w + 1, "\001\002\003\004\005\006\007\010\011"))
 		return false;
 	snprintf(out, SCN_PATH_MAX, "%s", w[1] ? w + 1 : "/");
 	return true;
@@ -685,7 +687,7 @@ static const char *shown(const char *w, char *out, size_t cap)
 {
 	static const char *const names[] = { "", "$SCRATCH_MNT", "$file", "$XFS_IO_PROG", "$here",
 					     "$commit_file", "$VAR", "$FLAKEY_DROP_WRITES",
-					     "$FLAKEY_ALLOW_WRITES" };
+					     "$FLAKEY_ALLOW_WRITES", "$SETFATTR_PROG" };
 	size_t n = 0;
 
 	for (; *w && n + 24 < cap; w++) {
@@ -705,6 +707,68 @@ static bool local_rm(const struct fword *w, int n)
 		if (w[i].w[0] == V_SCRATCH || w[i].w[0] == V_FILE)
 			return false;
 	return true;
+}
+
+/* setfattr's -v VALUE as bytes: 0xHEX decoded, "..." unquoted, else as written; 0 or -1. */
+static int xattr_value(struct fst *f, const struct fword *w, char *out, size_t cap)
+{
+	const char *v = w->w;
+	size_t n = strlen(v);
+
+	if (strncmp(v, "0x", 2) == 0 || strncmp(v, "0X", 2) == 0) {
+		size_t k = 0;
+
+		for (v += 2; v[0] && v[1] && k + 1 < cap; v += 2)
+			if (sscanf(v, "%2hhx", (unsigned char *)&out[k++]) != 1)
+				return fst_err(f, w->off, "setfattr -v 0x: not hex");
+		out[k] = '\0';
+		return *v ? fst_err(f, w->off, "setfattr -v 0x: an odd number of digits") : 0;
+	}
+	if (strncmp(v, "0s", 2) == 0 || strncmp(v, "0S", 2) == 0)
+		return fst_err(f, w->off, "setfattr -v 0s (base64): import takes 0x or text");
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		v++;
+		n -= 2;
+	}
+	if (n >= cap)
+		return fst_err(f, w->off, "setfattr -v: a value longer than %u bytes",
+			       SCN_XATTR_VALUE_MAX);
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return 0;
+}
+
+/* setfattr -n NAME [-v VALUE] PATH, setfattr -x NAME PATH: setxattr, removexattr. */
+static int setfattr(struct fst *f, const struct fword *w, int n)
+{
+	const char *name = NULL, *path_w = NULL;
+	char value[2 * SCN_XATTR_VALUE_MAX + 2] = "", path[SCN_PATH_MAX];
+	bool remove = false;
+
+	for (int i = 1; i < n; i++) {
+		if ((!strcmp(w[i].w, "-n") || !strcmp(w[i].w, "-x")) && i + 1 < n) {
+			remove = w[i].w[1] == 'x';
+			name = w[++i].w;
+		} else if (!strcmp(w[i].w, "-v") && i + 1 < n) {
+			if (xattr_value(f, &w[++i], value, sizeof(value)) < 0)
+				return -1;
+		} else if (w[i].w[0] == '-') {
+			return fst_err(f, w[i].off, "setfattr %s: an option import does not take "
+				       "(-n, -v, -x)", w[i].w);
+		} else if (!path_w) {
+			if (operand(f, &w[i], path) < 0)
+				return -1;
+			path_w = w[i].w;
+		} else {
+			return fst_err(f, w[i].off, "setfattr takes one file here");
+		}
+	}
+	if (!name || !path_w)
+		return fst_err(f, w[0].off, "setfattr needs -n NAME (or -x NAME) and a file");
+	if (remove)
+		return fst_step(f, w[0].off, "removexattr %s %s", path, name);
+	return fst_step(f, w[0].off, "setxattr -- %s %s%s%s", path, name, value[0] ? " " : "",
+			value);
 }
 
 /* The shell's namespace commands, the exported test's and the data helpers: 0, or -1. */
@@ -747,12 +811,13 @@ static int shell_step(struct fst *f, const struct fword *w, int n)
 		f->pending_open = true;
 		return 0;
 	}
-	if (strstr(c, "SETFATTR_PROG") || strcmp(c, "setfattr") == 0 || c[0] == V_OTHER)
-		return fst_err(f, w[0].off, "%s: not in the subset import takes (extended "
-			       "attributes are not exported or imported yet)", c[0] == V_OTHER ?
-			       "a command run from a variable" : c);
+	if ((c[0] == V_SETFATTR && !c[1]) || strcmp(c, "setfattr") == 0)
+		return setfattr(f, w, n);
+	if (c[0] == V_OTHER)
+		return fst_err(f, w[0].off, "a command run from a variable other than $XFS_IO_PROG "
+			       "and $SETFATTR_PROG: not in the subset import takes");
 	return fst_err(f, w[0].off, "'%s': not in the fstests subset import takes (mkdir, "
-		       "rmdir, rm, touch, ln, mv, src/renameat2, $XFS_IO_PROG, sync, "
+		       "rmdir, rm, touch, ln, mv, src/renameat2, $XFS_IO_PROG, setfattr, sync, "
 		       "_scratch_shutdown, _scratch_cycle_mount, _flakey_drop_and_remount, "
 		       "drop_caches)", shown(c, name, sizeof(name)));
 }

@@ -144,10 +144,22 @@ const char xp_xfs_io_ns_preamble[] =
  * The namespace lister of the fstests test (ns_tree): the tree under the
  * scratch mount as the golden output lists it (md5) or as the model's crash
  * states are compared (runs: nsnap_text's lines, each inode number as its
- * rank in order of first appearance, the content hash NS_LIST_PERL's).
+ * rank in order of first appearance, the content hash NS_LIST_PERL's);
+ * with NS_GETFATTR set (a test with extended attributes), each inode's
+ * user. and trusted. attributes (getfattr -h) as nsnap_text's " xattrs N
+ * HASH" (nsnap_xattr_hash).
  */
 #define NS_TREE_PERL \
 	"use strict; use Digest::MD5; my ($mode, $root) = @ARGV; my (@names, %first, %rank); my $nr = 0;\n" \
+	"my $ga = $ENV{NS_GETFATTR};\n" \
+	"sub xattrs { my ($p) = @_; my %v; return \"\" unless $ga;\n" \
+	"  open(my $g, \"-|\", $ga, \"-h\", \"-d\", \"-m\", \"-\", \"-e\", \"hex\", \"--absolute-names\", $p) or die \"getfattr: $!\\n\";\n" \
+	"  while (my $l = <$g>) { chomp $l; next if $l eq \"\" || $l =~ /^#/; my ($k, $x) = split(/=/, $l, 2);\n" \
+	"    next unless $k =~ /^(user|trusted)\\./; $x = \"\" if !defined $x || $x eq \"\\\"\\\"\";\n" \
+	"    $x =~ s/^0x//; $v{$k} = pack(\"H*\", $x) }\n" \
+	"  close($g); my @k = sort keys %v; return \"\" unless @k; my $m = Digest::MD5->new;\n" \
+	"  $m->add(pack(\"V\", length $_) . $_ . pack(\"V\", length $v{$_}) . $v{$_}) for @k;\n" \
+	"  return sprintf(\" xattrs %d %016x%016x\", scalar @k, unpack(\"Q<Q<\", $m->digest)); }\n" \
 	"sub runs { my ($fh) = @_; my $m = Digest::MD5->new; my ($n, $b) = (0, -1); local $/ = \\65536;\n" \
 	"  while (defined(my $buf = <$fh>)) {\n" \
 	"    while ($buf =~ /\\G((.)\\2*)/sg) { my ($l, $c) = (length $1, ord $2);\n" \
@@ -165,10 +177,10 @@ const char xp_xfs_io_ns_preamble[] =
 	"  elsif (-d _) { $type = \"dir\" } else { $type = \"reg\"; open($fh, \"<:raw\", $p) or die \"open $p: $!\\n\" }\n" \
 	"  $rank{$ino} ||= ++$nr;\n" \
 	"  if ($mode eq \"runs\") { print \"$name $type #$rank{$ino} nlink $st[3] size $st[7] \",\n" \
-	"    ($fh ? runs($fh) : \"0\" x 32), (defined $t ? \" -> $t\" : \"\"), \"\\n\"; next }\n" \
+	"    ($fh ? runs($fh) : \"0\" x 32), (defined $t ? \" -> $t\" : \"\"), xattrs($p), \"\\n\"; next }\n" \
 	"  print \"$name $type nlink $st[3] size $st[7]\";\n" \
 	"  if ($type eq \"reg\") { my $m = Digest::MD5->new; $m->addfile($fh); print \" md5 \", $m->hexdigest }\n" \
-	"  print \" -> $t\" if defined $t;\n" \
+	"  print \" -> $t\" if defined $t; print xattrs($p);\n" \
 	"  if ($type ne \"dir\" && exists $first{$ino}) { print \" link of $first{$ino}\" } else { $first{$ino} = $name }\n" \
 	"  print \"\\n\" }\n"
 

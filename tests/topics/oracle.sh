@@ -194,8 +194,20 @@ check export-fstests-ns-lister 'awk "{ if (!(\$4 in m)) m[\$4] = ++n; \$3 = \"#\
 	/A/l lnk nlink 1 size 4 -> ../f
 	/f reg nlink 2 size 8192 md5 $(md5sum < "$tmp/tree/f" | cut -d" " -f1) link of /A/g
 	EOF'
-expect_exit2 export-fstests-xattr "$sim" export --format fstests -c "setxattr /f user.a b"
-check export-fstests-xattr-message 'grep -qx "ext4sim: export: step .setxattr /f user.a b.: setxattr: export does not write extended attributes yet (the script.s tree lister reads no attribute)" "$err"'
+# extended attributes: setfattr with the value in hex (none for the empty value), -x, and
+# the lister's getfattr (_require_attrs); the xfs_io script still refuses them
+run "$sim" export --format fstests -c "setxattr /f user.a b-c" -c "setxattr /f user.e" -c "removexattr /f user.a" -c sync -c crash
+check export-fstests-xattr '[ "$rc" = 0 ] && grep -qx "ns \$SETFATTR_PROG -n user.a -v 0x622d63 \$SCRATCH_MNT/f" "$out" &&
+	grep -qx "ns \$SETFATTR_PROG -n user.e \$SCRATCH_MNT/f" "$out" && grep -qx "ns \$SETFATTR_PROG -x user.a \$SCRATCH_MNT/f" "$out" &&
+	grep -qx "_require_attrs" "$out" && grep -qx "export NS_GETFATTR=\$GETFATTR_PROG" "$out" &&
+	grep -q "^/f reg nlink 1 size 0 md5 d41d8cd98f00b204e9800998ecf8427e xattrs 1 [0-9a-f]*\$" "$out"'
+mkdir -p "$tmp/xa" && : > "$tmp/xa/f"
+if command -v setfattr > /dev/null && setfattr -n user.e "$tmp/xa/f" 2> /dev/null; then
+	PERL_PROG=perl SCRATCH_MNT=$tmp/xa NS_GETFATTR=getfattr ns_tree runs > "$tmp/xa.runs"
+	check export-fstests-xattr-lister 'grep -q "^/f reg #2 nlink 1 size 0 [0-9a-f]* $(sed -n "s|^/f reg nlink 1 size 0 md5 [0-9a-f]* \(xattrs.*\)|\1|p" "$out")\$" "$tmp/xa.runs"'
+fi
+expect_exit2 export-xfs_io-xattr "$sim" export --format xfs_io -c "setxattr /f user.a b"
+check export-xfs_io-xattr-message 'grep -qx "ext4sim: export: step .setxattr /f user.a b.: setxattr: export writes extended attributes in the fstests test only (--format fstests: setfattr, getfattr); the script.s tree lister reads no attribute" "$err"'
 run "$sim" export --format yaml -c "pwrite 0 1" -c "rename -x a b"
 check export-namespace-yaml '[ "$rc" = 0 ] && [ "$(sed -n "s/^  - //p" "$out" | tail -2 | tr "\n" ";")" = "close;rename -x /a /b;" ]'
 # what the script cannot run as the model does is refused: an open that fails in the
