@@ -25,6 +25,7 @@ struct ns_line {
 	size_t rest_len;
 };
 
+/* Line @l (up to its newline) into @nl: false for an unreachable or orphans line. */
 static bool parse_line(const char *l, struct ns_line *nl)
 {
 	int n = 0;
@@ -123,6 +124,7 @@ struct ns_cmd {
 	char hex[2 * SCN_XATTR_VALUE_MAX + 3];  /* setfattr's -v 0xHEX */
 };
 
+/* Append word @w (a path under the scratch mount when @scratch) to @c. */
 static void add_word(struct ns_cmd *c, const char *w, bool scratch)
 {
 	SIM_ASSERT(c->nr < NS_WORDS_MAX);

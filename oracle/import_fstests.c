@@ -94,6 +94,7 @@ static void position(const struct fst *f, unsigned off, unsigned *line, unsigned
 	}
 }
 
+/* "FILE:LINE:COL: message" for offset @off into f->err; returns -1. */
 __attribute__((format(printf, 3, 4)))
 static int fst_err(struct fst *f, unsigned off, const char *fmt, ...)
 {
@@ -109,6 +110,7 @@ static int fst_err(struct fst *f, unsigned off, const char *fmt, ...)
 	return -1;
 }
 
+/* Append the step @fmt builds, at offset @off; a step the parser refuses is the input's error. */
 __attribute__((format(printf, 3, 4)))
 static int fst_step(struct fst *f, unsigned off, const char *fmt, ...)
 {
