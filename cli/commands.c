@@ -94,7 +94,7 @@ static const struct cmd_flag export_flags[] = { CONFIG_FLAGS, WORLD_FLAGS, CRASH
 	  ORC_COPYRIGHT_YEAR ")" },
 	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag import_flags[] = { CONFIG_FLAGS,
-	{ F_FROM, "--from", "fsx|xfs_io|ace", "the input's kind (default: from the name and first line)" },
+	{ F_FROM, "--from", "fsx|xfs_io|ace|fstests", "the input's kind (default: from the name and first line)" },
 	{ F_NAME, "--name", "NAME", "the scenario's name" },
 	{ F_POLLUTE_EOF, "--pollute-eof", NULL, "re-create fsx -e 1: bytes past EOF in the EOF page" },
 	{ F_NONE, NULL, NULL, NULL } };
@@ -149,8 +149,8 @@ static const struct cmd_desc commands[] = {
 	  merge_flags },
 	{ "export", "[FLAGS] FILE.yaml [--format xfs_io|fstests|yaml] [-o DIR]", "a scenario as "
 	  "a real-kernel script, fstests test or reproducer", export_flags },
-	{ "import", "[FLAGS] FILE", "an fsx operation log, xfs_io commands or an ACE workload "
-	  "(j-lang) as a scenario",
+	{ "import", "[FLAGS] FILE", "an fsx operation log, xfs_io commands, an ACE workload "
+	  "(j-lang) or an fstests test as a scenario",
 	  import_flags },
 	{ "gen", "--seed S --count N [FLAGS]", "random scenarios for the real-kernel check",
 	  gen_flags },

@@ -33,6 +33,9 @@ struct xpoint {
 	char *ns;                       /* pre, final of a namespace scenario: the model's
 					 * namespace there (nsnap_text), else NULL */
 	bool cont_listed;               /* post: the continuing state is among them */
+	char *md5s;                     /* fstests, a namespace point whose tree the golden
+					 * output lists: each regular file's "PATH MD5" line
+					 * in the model there, else NULL */
 };
 
 struct xctx {
@@ -78,6 +81,8 @@ bool xp_is_crash(enum scn_op op);
 
 /* export_model.c: the as-run scenario, and the model's run and read-back points. */
 void xp_build_as_run(struct xctx *x);
+/* The model's namespace (nsnap_text) after the first @upto steps of the as-run scenario, in a new string. */
+char *xp_model_namespace(const struct xctx *x, uint32_t upto);
 int xp_run_model(struct xctx *x);
 /*
  * After xp_run_model: a warning on stderr when the other side of the test
@@ -101,6 +106,8 @@ void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix)
 void xp_shell_word(FILE *out, const char *prefix, const char *word);
 /* The namespace script's "use ./PATH [-f] [-t]": open step @st names the process's file. */
 void xp_emit_use(FILE *out, const struct scn_step *st);
+/* The fstests test's "file=$SCRATCH_MNT/PATH" of open step @st (its flags go on the io line). */
+void xp_emit_file(FILE *out, const struct scn_step *st);
 void xp_print_config_line(FILE *out, const struct xctx *x, const char *prefix);
 /* The real mount options of the export (orc_mount_options_all, dioread as the model mounts). */
 void xp_mount_options(const struct xctx *x, char *buf, size_t cap);
@@ -147,9 +154,15 @@ struct xp_var {
 extern const char xp_xfs_io_preamble[];
 extern const char xp_xfs_io_ns_preamble[];      /* a namespace scenario's (preambles_ns.c) */
 extern const char xp_fstests_preamble[];
+extern const char xp_fstests_golden_doc[], xp_fstests_print_state[];
+extern const char xp_fstests_ns_golden_doc[];    /* a namespace test's (preambles_ns.c) */
 extern const char xp_fstests_io_helper[];
 extern const char xp_fstests_check_state_helper[];
 extern const char xp_fstests_commit_helper[];
+extern const char xp_fstests_ns_helpers[];       /* a namespace test's (preambles_ns.c) */
+extern const char xp_fstests_ns_print_helper[], xp_fstests_ns_step_helper[];
+extern const char xp_fstests_ns_io_helper[], xp_fstests_ns_fsck_helper[];
+extern const char xp_fstests_ns_check_helper[];
 void xp_fill(FILE *out, const char *tmpl, const struct xp_var *vars, unsigned nr_vars,
 	     const struct xctx *x);
 
@@ -166,5 +179,22 @@ bool xp_uses_io(const struct xctx *x);
 void xp_write_xfs_io(FILE *out, const struct xctx *x);
 void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x);
 void xp_write_yaml(FILE *out, const struct xctx *x);
+
+/*
+ * export_fstests_ns.c: the fstests test of a namespace scenario.  A
+ * namespace point's tree in the form the test compares states by (the
+ * names' lines of nsnap_text, each inode number replaced by "#RANK", its
+ * rank in order of first appearance), in a new string; the golden listing
+ * of a point (names, types, link counts, sizes, a regular file's MD5 from
+ * @md5s, a link's target, "link of FIRST" for a later name of an inode);
+ * the test's command and golden line of namespace step @i; the test's
+ * command and golden lines of point @p (labelled @label).
+ */
+char *xp_ns_check_form(const char *ns);
+void xp_ns_golden_tree(FILE *out, const char *ns, const char *md5s);
+void xp_fstests_ns_step(FILE *test, FILE *golden, const struct xctx *x, uint32_t i);
+void xp_fstests_ns_point(FILE *test, FILE *golden, const struct xpoint *p, const char *label);
+/* Whether the golden output lists point @p's tree (one state the model is sure of). */
+bool xp_ns_point_listed(const struct xpoint *p);
 
 #endif

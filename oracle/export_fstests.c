@@ -22,6 +22,12 @@ static bool uses(const struct scenario *s, enum scn_op op)
 	return false;
 }
 
+/* An extended-attribute step among the steps. */
+static bool uses_xattrs(const struct scenario *s)
+{
+	return uses(s, SCN_SETXATTR) || uses(s, SCN_REMOVEXATTR);
+}
+
 /* A crash of the file system among the steps (a shutdown without or with a log flush). */
 static bool crashes(const struct scenario *s)
 {
@@ -46,6 +52,9 @@ static void print_groups(FILE *out, const struct xctx *x)
 	unsigned nd = 0;
 
 	fprintf(out, "_begin_fstest auto quick%s rw", crashes(s) ? " shutdown log" : "");
+	if (x->ns)      /* a namespace test: metadata; dir, rename for those steps */
+		fprintf(out, " metadata%s%s%s", uses(s, SCN_MKDIR) || uses(s, SCN_RMDIR) ? " dir" : "",
+			uses(s, SCN_RENAME) ? " rename" : "", uses_xattrs(s) ? " attr" : "");
 	for (unsigned k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
 		bool seen = false;
 
@@ -77,6 +86,28 @@ static void print_flag_requires(FILE *out, const struct scenario *s)
 		fputs("_require_xfs_io_command \"copy_range\"\n", out);
 }
 
+/* The renameat2 flags the steps use, as a mask. */
+static unsigned rename_flags(const struct scenario *s)
+{
+	unsigned f = 0;
+
+	for (uint32_t i = 0; i < s->nr_steps; i++)
+		if (s->steps[i].s_op == SCN_RENAME)
+			f |= s->steps[i].s_rename_flags;
+	return f;
+}
+
+/* _require_renameat2 per flag used (src/renameat2 makes those renames). */
+static void print_rename_requires(FILE *out, const struct scenario *s)
+{
+	unsigned f = rename_flags(s);
+
+	if (f & SCN_RENAME_NOREPLACE)
+		fputs("_require_renameat2 noreplace\n", out);
+	if (f & SCN_RENAME_EXCHANGE)
+		fputs("_require_renameat2 exchange\n", out);
+}
+
 /* One _require_xfs_io_command per xfs_io command the steps need, then chattr's. */
 static void print_requires(FILE *out, const struct xctx *x)
 {
@@ -105,6 +136,9 @@ static void print_requires(FILE *out, const struct xctx *x)
 	print_flag_requires(out, s);
 	if (uses(s, SCN_CHATTR))
 		fputs("_require_xfs_io_command \"chattr\" \"s\"\n", out);
+	print_rename_requires(out, s);
+	if (uses_xattrs(s))     /* setfattr, and getfattr in the tree lister (ns_tree) */
+		fputs("_require_attrs\nexport NS_GETFATTR=$GETFATTR_PROG\n", out);
 	if (crashes(s))
 		fputs("_require_scratch_shutdown\n", out);
 }
@@ -173,6 +207,26 @@ static bool has_fixed_by(const struct xctx *x)
 	return false;
 }
 
+/* A namespace test's print_what: what it runs and checks. */
+static void print_what_ns(FILE *out, const struct xctx *x, unsigned n)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "Crash consistency of ext4's namespace and buffered I/O: "
+		 "run the steps of ext4sim scenario %s (%s) on the scratch file system, its "
+		 "namespace steps with the shell's mkdir, rmdir, rm, ln, ln -s and mv (fstests' "
+		 "renameat2 where mv cannot make the rename) and its data steps and fsyncs with "
+		 "xfs_io,%s and check the namespace (names, types, link counts, sizes, MD5s) %s, "
+		 "and the commands' output with their errors, against what the model predicts.%s",
+		 x->ld->s.name, x->ld->s.path, n ? " at each crash shutting the file system down "
+		 "and mounting it again (journal recovery), then checking it with fsck," : "",
+		 n ? "before each crash, after its recovery and at the end" : "at the end",
+		 has_fixed_by(x) ? "  A regression test for the fix named by "
+		 "_fixed_by_kernel_commit below: the model without it predicts another outcome." :
+		 "");
+	print_wrapped(out, text);
+}
+
 /* What the test checks, then the scenario it comes from. */
 static void print_what(FILE *out, const struct xctx *x)
 {
@@ -182,6 +236,10 @@ static void print_what(FILE *out, const struct xctx *x)
 	for (uint32_t i = 0; i < x->run.nr_steps; i++) {
 		n += xp_is_crash(x->run.steps[i].s_op);
 		flush += xp_is_crash(x->run.steps[i].s_op) && x->run.steps[i].s_logflush;
+	}
+	if (x->ns) {
+		print_what_ns(out, x, n);
+		return;
 	}
 	snprintf(text, sizeof(text), "Crash consistency of ext4's buffered I/O: run the steps "
 		 "of ext4sim scenario %s (%s) with xfs_io on a file of the scratch file system%s%s%s, "
@@ -214,8 +272,40 @@ static bool point_checks_states(const struct xpoint *p)
 /* common/filter, for _filter_xfs_io, when the test runs xfs_io on the file. */
 static void print_imports(FILE *out, const struct xctx *x)
 {
+	if (!xp_uses_io(x) && !x->ns)
+		return;
+	fputs("# Import common functions.\n. ./common/filter\n", out);
+	if (rename_flags(&x->run))
+		fputs(". ./common/renameat2\n", out);
+	if (uses_xattrs(&x->run))
+		fputs(". ./common/attr\n", out);
+	fputc('\n', out);
+}
+
+/* A namespace test's shell functions, those its steps and points use. */
+static void print_ns_helpers(FILE *out, const struct xctx *x)
+{
+	bool several = false, listed = false, nsstep = false;
+
+	for (unsigned k = 0; k < x->nr_pts; k++) {
+		several |= !xp_ns_point_listed(&x->pts[k]);
+		listed |= xp_ns_point_listed(&x->pts[k]);
+	}
+	for (uint32_t i = 0; i < x->run.nr_steps; i++)
+		nsstep |= scn_step_is_namespace(&x->run.steps[i]) && x->run.steps[i].s_op != SCN_OPEN;
+	fputs(xp_fstests_ns_helpers, out);
+	if (listed)
+		fputs(xp_fstests_ns_print_helper, out);
+	if (nsstep)
+		fputs(xp_fstests_ns_step_helper, out);
 	if (xp_uses_io(x))
-		fputs("# Import common functions.\n. ./common/filter\n\n", out);
+		fputs(xp_fstests_ns_io_helper, out);
+	if (crashes(&x->run))
+		fputs(xp_fstests_ns_fsck_helper, out);
+	if (several)
+		fputs(xp_fstests_ns_check_helper, out);
+	if (uses(&x->run, SCN_COMMIT))
+		fputs(xp_fstests_commit_helper, out);
 }
 
 /* The shell functions the steps use: io, check_state, commit. */
@@ -223,6 +313,10 @@ static void print_helpers(FILE *out, const struct xctx *x)
 {
 	bool several = false;
 
+	if (x->ns) {
+		print_ns_helpers(out, x);
+		return;
+	}
 	for (unsigned k = 0; k < x->nr_pts; k++)
 		several |= point_checks_states(&x->pts[k]);
 	if (xp_uses_io(x))
@@ -254,6 +348,10 @@ static void fstests_point(FILE *test, FILE *golden, const struct xpoint *p)
 	else
 		snprintf(label, sizeof(label), "%s-crash %u", p->kind == XP_PRE ? "pre" : "post",
 			 p->crash_no);
+	if (p->ns) {
+		xp_fstests_ns_point(test, golden, p, label);
+		return;
+	}
 	if (!point_checks_states(p)) {
 		fprintf(test, "print_state \"%s\"\n", label);
 		fprintf(golden, "%s: size %lld md5 %s\n", label, (long long)p->size, p->md5);
@@ -289,6 +387,10 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 	const struct scn_step *st = &e->s->steps[i];
 	struct fst_points *fp = arg;
 
+	if (scn_step_is_namespace(st)) {
+		xp_fstests_ns_step(e->out, fp->golden, fp->x, i);
+		return;
+	}
 	switch (st->s_op) {
 	case SCN_EVICT:
 		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
@@ -314,7 +416,9 @@ static void outside_step(struct emitter *e, uint32_t i, void *arg)
 		fprintf(e->out, "_scratch_shutdown%s\n_scratch_cycle_mount \"$mount_opts\"\n",
 			st->s_logflush ? " -f" : "");
 		fstests_point(e->out, fp->golden, &fp->x->pts[fp->next++]);
-		fprintf(e->out, "echo 1 > /proc/sys/vm/drop_caches\n");
+		/* the namespace test checks the recovered file system (its remount
+		 * empties the page cache) */
+		fprintf(e->out, "%s\n", fp->x->ns ? "check_fs" : "echo 1 > /proc/sys/vm/drop_caches");
 		break;
 	default:
 		break;
@@ -334,6 +438,8 @@ void xp_write_fstests(FILE *test, FILE *golden, const struct xctx *x)
 		{ "groups", NULL, print_groups }, { "imports", NULL, print_imports },
 		{ "requires", NULL, print_requires }, { "fixed_by", NULL, print_fixed_by },
 		{ "helpers", NULL, print_helpers },
+		{ "golden_doc", x->ns ? xp_fstests_ns_golden_doc : xp_fstests_golden_doc, NULL },
+		{ "print_state", x->ns ? "" : xp_fstests_print_state, NULL },
 	};
 
 	xp_mount_options(x, opts, sizeof(opts));

@@ -84,11 +84,18 @@ static void emit_flush(struct emitter *e)
 	if (!e->line[0] && !e->open_step)
 		return;
 	fputs(e->steps, e->out);
-	if (e->open_step)       /* the namespace script's file of the process (open PATH) */
+	if (e->open_step && e->fmt == XF_FSTESTS)       /* the test's $file (open PATH) */
+		xp_emit_file(e->out, &e->s->steps[e->open_step - 1]);
+	else if (e->open_step)  /* the namespace script's file of the process (open PATH) */
 		xp_emit_use(e->out, &e->s->steps[e->open_step - 1]);
 	if (!e->line[0])        /* the process opens the file and does nothing else */
 		snprintf(e->line, sizeof(e->line), " -c quit");
 	fputs("io", e->out);    /* each format's shell function running xfs_io on the file */
+	if (e->open_step && e->fmt == XF_FSTESTS) {     /* the open's flags, this process's */
+		const struct scn_step *op = &e->s->steps[e->open_step - 1];
+
+		fprintf(e->out, "%s%s", op->s_creat ? " -f" : "", op->s_trunc ? " -t" : "");
+	}
 	for (const char *c = e->line; *c;) {
 		const char *next = strstr(c + 1, " -c ");
 
@@ -197,6 +204,19 @@ void xp_emit_use(FILE *out, const struct scn_step *st)
 	fputs("use ", out);
 	xp_shell_word(out, ".", st->s_path);
 	fprintf(out, "%s%s\n", st->s_creat ? " -f" : "", st->s_trunc ? " -t" : "");
+}
+
+void xp_emit_file(FILE *out, const struct scn_step *st)
+{
+	SIM_ASSERT(st->s_op == SCN_OPEN && st->s_path[0] == '/');
+	if (strspn(st->s_path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-")
+	    == strlen(st->s_path)) {
+		fprintf(out, "file=$SCRATCH_MNT%s\n", st->s_path);
+		return;
+	}
+	fputs("file=$SCRATCH_MNT", out);
+	xp_shell_word(out, "", st->s_path);
+	fputc('\n', out);
 }
 
 /* Every step of @s as "PREFIX[N] text" lines. */

@@ -2,7 +2,7 @@
  * import.c - ext4sim import: a scenario from an fsx operation log or from a
  * list of xfs_io commands (docs/real-kernel.md).
  *
- *   ext4sim import [--from fsx|xfs_io] [--name NAME] [--block-size N]
+ *   ext4sim import [--from fsx|xfs_io|ace|fstests] [--name NAME] [--block-size N]
  *                  [--data MODE] [--delalloc|--nodelalloc] [--kernel K] FILE
  *
  * An fsx log (.fsxops, written by `fsx --record-ops`) has one operation a
@@ -60,7 +60,7 @@
 #define IMPORT_BYTES_MAX (16u << 20)    /* bytes of input read in all */
 #define IMPORT_JOIN_MAX 64              /* input lines one continued command line spans */
 
-enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO, IF_ACE };
+enum ifrom { IF_AUTO, IF_FSX, IF_XFS_IO, IF_ACE, IF_FSTESTS };
 
 /*
  * A command line continued over several input lines (a backslash before the
@@ -901,6 +901,35 @@ static bool is_directory(FILE *f)
 	return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * --from fstests: the whole input (at most IMPORT_BYTES_MAX bytes, no NUL)
+ * to orc_import_fstests (import_fstests.c).  0, or -1 with the message.
+ */
+static int read_fstests(struct imp *m, FILE *f)
+{
+	char *buf = malloc(IMPORT_BYTES_MAX + 1);
+	size_t len;
+	int rc;
+
+	SIM_ASSERT(buf != NULL);
+	len = fread(buf, 1, IMPORT_BYTES_MAX + 1, f);
+	if (ferror(f))
+		rc = imp_err(m, 1, 1, "cannot read: %s", strerror(errno ? errno : EIO));
+	else if (len > IMPORT_BYTES_MAX)
+		rc = imp_err(m, 1, 1, "more than %u bytes of input", IMPORT_BYTES_MAX);
+	else if (memchr(buf, '\0', len))
+		rc = imp_err(m, 1, 1, "a NUL byte: not a shell script");
+	else
+		rc = orc_import_fstests(m->path, buf, len, &m->steps, &m->nr, m->err,
+					sizeof(m->err));
+	m->nr_ops = m->nr;
+	m->nr_lines = 0;
+	for (size_t i = 0; i < len; i++)
+		m->nr_lines += buf[i] == '\n';
+	free(buf);
+	return rc;
+}
+
 static int read_input(struct imp *m)
 {
 	FILE *f = scn_open_read(m->path);
@@ -916,9 +945,11 @@ static int read_input(struct imp *m)
 		free(line);
 		return -1;
 	}
-	if (m->from == IF_AUTO)
+	if (m->from == IF_FSTESTS)
+		rc = read_fstests(m, f);
+	else if (m->from == IF_AUTO)
 		rc = detect_input(m, f, line);
-	if (rc == 0)
+	if (rc == 0 && m->from != IF_FSTESTS)
 		rc = read_lines(m, f, line);
 	free(line);
 	fclose(f);
@@ -988,9 +1019,10 @@ static int import_arg(struct imp *m, const struct cmd_opt *o)
 		m->path = v;
 		return 0;
 	case F_FROM:
-		if (strcmp(v, "fsx") && strcmp(v, "xfs_io") && strcmp(v, "ace"))
-			return bad_usage("--from takes fsx, xfs_io or ace, not '%s'", v);
-		m->from = v[0] == 'f' ? IF_FSX : v[0] == 'a' ? IF_ACE : IF_XFS_IO;
+		if (strcmp(v, "fsx") && strcmp(v, "xfs_io") && strcmp(v, "ace") && strcmp(v, "fstests"))
+			return bad_usage("--from takes fsx, xfs_io, ace or fstests, not '%s'", v);
+		m->from = strcmp(v, "fsx") == 0 ? IF_FSX : strcmp(v, "xfs_io") == 0 ? IF_XFS_IO :
+			  strcmp(v, "ace") == 0 ? IF_ACE : IF_FSTESTS;
 		return 0;
 	case F_NAME:
 		if (!valid_name(v))
@@ -1077,6 +1109,11 @@ int cmd_import(int argc, struct cmd_opt *opts)
 			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
 			 "is an fdatasync of the whole file; close_open is a close and an evict; "
 			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
+	else if (m->from == IF_FSTESTS)
+		snprintf(desc, sizeof(desc), "Imported from an fstests test: %u step(s) from its "
+			 "shell commands after the scratch mount; each xfs_io process opens its "
+			 "file when it is not the current one and ends with a close, a shutdown "
+			 "and its remount are a crash.", m->nr);
 	else
 		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s)%s.",
 			 m->nr_ops, m->nr_closes ? "; each xfs_io process ends with a close, as "

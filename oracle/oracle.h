@@ -83,6 +83,13 @@ void orc_write_yaml(FILE *out, const struct orc_yaml *y);
  * case, other bytes as '-', at most SCN_NAME_MAX - 1 bytes; "imported" if empty. */
 void orc_name_from_path(const char *path, char *out, size_t cap);
 /*
+ * import --from fstests (import_fstests.c): the steps of the fstests test
+ * in @buf (@len bytes, read from @path) into a new array *@steps of *@nr;
+ * 0, or -1 with "FILE:LINE:COL: message" in @err.
+ */
+int orc_import_fstests(const char *path, const char *buf, size_t len, struct scn_step **steps,
+		       unsigned *nr, char *err, size_t errlen);
+/*
  * The real mount options of a configuration, with commit=600,noatime, every
  * option the model tells apart written out, defaults included (delalloc,
  * dioread_nolock, auto_da_alloc): mounted after options of someone else's

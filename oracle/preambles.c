@@ -89,8 +89,10 @@ const char xp_xfs_io_preamble[] =
  * (what the test checks, as comment lines), description (the scenario's,
  * wrapped, or nothing), config, mapping, groups (the _begin_fstest line),
  * imports (common/filter when the test filters xfs_io's output), fixed_by,
- * requires (_require_* lines), block_size, options, helpers (the shell
- * functions the steps use, only those).
+ * requires (_require_* lines), block_size, options, golden_doc (what the
+ * golden output holds, as comment lines), print_state (the one-file test's
+ * read-back function, or nothing), helpers (the shell functions the steps
+ * use, only those).
  */
 const char xp_fstests_preamble[] =
 	"#! /bin/bash\n"
@@ -103,11 +105,7 @@ const char xp_fstests_preamble[] =
 	"@{description}"
 	"#\n"
 	"@{config}"
-	"# The golden output is the model's prediction: xfs_io's output (its errors\n"
-	"# included: a command the model refuses must fail the same way), and the size\n"
-	"# and MD5 of the file as a reader sees it before each crash, after it and at\n"
-	"# the end; where the model lists several states a crash can leave, the state\n"
-	"# must be one of them.\n"
+	"@{golden_doc}"
 	"#\n"
 	"@{mapping}"
 	"#\n"
@@ -154,12 +152,22 @@ const char xp_fstests_preamble[] =
 	"touch $file $commit_file\n"
 	"sync\n"
 	"\n"
+	"@{print_state}"
+	"@{helpers}";
+
+/* The one-file test's golden_doc and print_state (a namespace test's: preambles_ns.c). */
+const char xp_fstests_golden_doc[] =
+	"# The golden output is the model's prediction: xfs_io's output (its errors\n"
+	"# included: a command the model refuses must fail the same way), and the size\n"
+	"# and MD5 of the file as a reader sees it before each crash, after it and at\n"
+	"# the end; where the model lists several states a crash can leave, the state\n"
+	"# must be one of them.\n";
+const char xp_fstests_print_state[] =
 	"print_state()\n"
 	"{\n"
 	"\techo \"$1: size $(stat -c %s $file) md5 $(_md5_checksum $file)\"\n"
 	"}\n"
-	"\n"
-	"@{helpers}";
+	"\n";
 
 /* The shell functions of an fstests test, each written only when its steps use it. */
 const char xp_fstests_io_helper[] =

@@ -1,7 +1,7 @@
 /*
  * fuzz_import.c - libFuzzer harness: the input is an fsx operation log, a
- * list of xfs_io commands or an ACE j-lang workload (the first byte picks
- * --from fsx, xfs_io, ace or the detection).  When `ext4sim import` accepts it (exit 0), what it wrote must
+ * list of xfs_io commands, an ACE j-lang workload or an fstests test (the
+ * first byte picks --from fsx, xfs_io, ace, fstests or the detection).  When `ext4sim import` accepts it (exit 0), what it wrote must
  * load as a scenario; otherwise it must exit 2.
  */
 #include <stdio.h>
@@ -18,8 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *out_path;
-	static char *from[] = { "fsx", "xfs_io", "ace", NULL };
-	const char *path = fuzz_file(size && data[0] % 4 == 0 ? "in.fsxops" : "in.txt",
+	static char *from[] = { "fsx", "xfs_io", "ace", "fstests", NULL };
+	const char *path = fuzz_file(size && data[0] % 5 == 0 ? "in.fsxops" : "in.txt",
 				     data + (size > 0), size - (size > 0));
 	char *argv[4], err[SCN_ERR_MAX];
 	struct cmd_args a;
@@ -27,9 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!out_path)
 		out_path = fuzz_stdout_to("import.yaml");
-	if (size && from[data[0] % 4]) {
+	if (size && from[data[0] % 5]) {
 		argv[argc++] = "--from";
-		argv[argc++] = from[data[0] % 4];
+		argv[argc++] = from[data[0] % 5];
 	}
 	argv[argc++] = (char *)path;
 	argv[argc] = NULL;
