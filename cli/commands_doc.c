@@ -125,7 +125,7 @@ static const struct {
 } flag_values[] = {
 	{ "--format", "xfs_io fstests yaml" },
 	{ "--data", "ordered writeback journal" },
-	{ "--from", "fsx xfs_io ace" },
+	{ "--from", "fsx xfs_io ace fstests" },
 	{ "--block-size", "1024 2048 4096" },
 	{ "--checker-log", "summary full eager" },
 	{ "--crash-at", "everywhere persist crash none" },

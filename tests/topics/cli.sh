@@ -317,7 +317,7 @@ export --format ""|xfs_io fstests yaml
 run --data j|journal
 run --data = jo|journal
 run --data =|ordered writeback journal
-import --from ""|fsx xfs_io ace
+import --from ""|fsx xfs_io ace fstests
 diff --kernel ""|${profiles% }
 run --block-size 1|1024
 explore --crash-at e|everywhere
