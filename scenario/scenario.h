@@ -147,6 +147,8 @@ struct scn_step {
 	bool s_fdatasync_after; /* pwrite -w */
 	bool s_dsync;           /* pwrite -D: RWF_DSYNC on every call (with -V only) */
 	bool s_atomic;          /* pwrite -A: RWF_ATOMIC on every call (with -V only) */
+	bool s_direct;          /* pwrite -d: O_DIRECT for the write; open -d: the file O_DIRECT */
+	bool s_osync;           /* open -s: the file O_SYNC */
 	bool s_random;          /* pwrite -R: -b sized writes at random(3) offsets */
 	uint32_t s_zeed;        /* pwrite -Z N: the srandom(3) seed of -R (0: none given) */
 	char s_advice;          /* madvise/fadvise: the advice letter (0: NORMAL) */

@@ -170,6 +170,46 @@ static int64_t pwrite_random(struct world *w, const struct scn_step *st,
 	return total;
 }
 
+/* "O_DIRECT, exclusive i_rwsem, extending" and the like: what the write went through. */
+static void pwrite_how(char *buf, size_t len, unsigned flags, unsigned how)
+{
+	snprintf(buf, len, "%s%s%s%s%s%s", (flags & IOCB_DIRECT) ? " with O_DIRECT" : "",
+		 (how & EXT4_DIO_BUFFERED) ? " (buffered: ext4 takes no direct I/O here)" : "",
+		 !(flags & IOCB_DIRECT) || (how & EXT4_DIO_BUFFERED) ? "" :
+		 (how & EXT4_DIO_SHARED) ? ", i_rwsem shared" : ", i_rwsem exclusive",
+		 (how & EXT4_DIO_UNALIGNED) ? ", unaligned" : "",
+		 (how & EXT4_DIO_EXTEND) ? ", extending (orphan until completion)" : "",
+		 (flags & IOCB_SYNC) ? ", O_SYNC" : (flags & IOCB_DSYNC) ? ", O_DSYNC" : "");
+}
+
+/*
+ * pwrite with kiocb flags @flags (pwrite -d, a file opened with -d or -s):
+ * the -b sized calls of step_pwrite, each through ext4_file_write_kiocb().
+ * Returns the bytes written; *how gathers what the calls went through.
+ */
+static int64_t pwrite_kiocb(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+			    unsigned flags, unsigned *how)
+{
+	int64_t done = 0, call = pwrite_call_size(st);
+
+	*how = 0;
+	while (done < st->s_len && sr->err == 0) {
+		int64_t n = SIM_MIN(call, st->s_len - done), got;
+		unsigned h;
+
+		sr->err = ext4_file_write_kiocb(&w->fs, st->s_off + done, n, st->s_fill, flags,
+						&got, &h);
+		*how |= h;
+		chk_note_write(w->chk, st->s_off + done, got, st->s_fill);
+		if ((flags & IOCB_DIRECT) && (flags & IOCB_DSYNC) && got > 0 && sr->err == 0)
+			chk_note_dsync(w->chk, st->s_off + done, got, st->s_fill);
+		done += got;
+		if (got < n && sr->err == 0)
+			break;
+	}
+	return done;
+}
+
 /* pwrite: xfs_io writes in -b sized write(2) calls (pwritev2 with -V); --short
  * is one call; -R writes at random offsets; -A (RWF_ATOMIC) fails at once on a
  * device without atomic writes (FMODE_CAN_ATOMIC_WRITE is never set). */
@@ -187,7 +227,14 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 		note(sr, "RWF_ATOMIC: the device has no atomic write unit; nothing written");
 		return;
 	}
-	if (st->s_random) {
+	unsigned flags = w->f_flags | (st->s_direct ? IOCB_DIRECT : 0) |
+			 (st->s_dsync ? IOCB_DSYNC : 0), how = 0;
+	char how_text[160] = "";
+
+	if (((flags & IOCB_DIRECT) || w->f_flags) && !st->s_random && st->s_short_copy < 0) {
+		done = pwrite_kiocb(w, st, sr, flags, &how);
+		pwrite_how(how_text, sizeof(how_text), flags, how);
+	} else if (st->s_random) {
 		done = pwrite_random(w, st, sr);
 	} else if (st->s_short_copy >= 0) {
 		sr->err = ext4_file_write(&w->fs, st->s_off, st->s_len, st->s_fill,
@@ -211,7 +258,7 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 	if (sr->err == 0)
 		pwrite_sync_after(w, st, sr);
 	sr->bytes = done;
-	note(sr, "wrote %lld bytes at %lld", (long long)done, (long long)st->s_off);
+	note(sr, "wrote %lld bytes at %lld%s", (long long)done, (long long)st->s_off, how_text);
 }
 
 /* The checker's copy of [src, src+n) to @dst, in pipe-sized pieces. */
@@ -399,6 +446,7 @@ static void step_remount(struct world *w, struct sim_step_result *sr)
 	SIM_ASSERT(sr->err == 0);
 	chk_note_durable(w->chk);
 	sim_ns_rebase(w);
+	w->f_flags = 0;                 /* the file opened again, plainly */
 	note(sr, "clean unmount and mount");
 }
 
@@ -485,6 +533,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 	case SCN_CLOSE:
 		ext4_munmap(&w->fs);
 		w->mapped = false;
+		w->f_flags = 0;
 		sr->err = ext4_close_current(&w->fs);
 		chk_note_close(w->chk, &w->fs);
 		break;
@@ -497,6 +546,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 		/* fall through */
 	case SCN_CRASH:
 		w->mapped = false;
+		w->f_flags = 0;                 /* xfs_io, started again, opens f plainly */
 		crash_step(w, st, idx, sr);
 		break;
 	case SCN_COPY_RANGE: step_copy_range(w, st, sr); break;

@@ -310,6 +310,10 @@ static void key_checker(struct keyh *h, const struct chk_state *c)
 	key_muts(h, c->crash_muts, c->all_muts);
 	key_runs(h, &c->falloc);
 	key_runs(h, &c->falloc_durable);
+	if (c->dsync.nr || c->dsync_size) {     /* dio_sync_durable's promises, when any */
+		key_runs(h, &c->dsync);
+		put(h, (uint64_t)c->dsync_size);
+	}
 	put(h, c->rt_state);
 	if (c->rt_state < RT_CLOSED)    /* before the close nothing reads the rest */
 		return;
@@ -371,6 +375,8 @@ void world_key(const struct world *w, uint64_t key[2])
 	key_fs(&h, &w->fs);
 	key_checker(&h, w->chk);
 	put(&h, w->mapped ? 1 + w->map_prot : 0);      /* an explicit mmap step's mapping */
+	if (w->f_flags)
+		put(&h, w->f_flags);                    /* open -d / -s: the file's flags */
 	put(&h, (uint64_t)w->map_off);
 	put(&h, (uint64_t)w->map_len);
 	mix(&h, 0x4b4559);

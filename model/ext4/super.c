@@ -846,6 +846,7 @@ void ext4_check_state(const struct ext4_fs *fs)
 	check_extents_allocated(fs);
 	check_delayed_buffers(fs);
 	SIM_ASSERT(fs->journal.j_current_handle == NULL);                      /* (4) */
+	SIM_ASSERT(ei->i_rwsem_readers == 0 && !ei->i_rwsem_writer);           /* (6) */
 	check_buffers(fs);
 	jbd2_check(&fs->journal);
 	check_freed_not_reused(fs);
