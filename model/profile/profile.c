@@ -686,7 +686,7 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "The direct-I/O write path moved from the buffer-head direct I/O code to "
 		"iomap, as XFS had; the inode extension and orphan handling moved out of the "
 		"get_block callbacks into ext4_dio_write_iter.",
-		.shown_by = "scenarios/dio/extend-osync.yaml before-5.5" },
+		.shown_by = "scenarios/dio/extend-dsync.yaml iomap-6.6" },
 	[T_DIO_DISKSIZE_INSIDE_ISIZE] = {
 		"dio_disksize_inside_isize",
 		"45d8ec4d9fd5 ext4: update disksize with direct IO", "4.16",
@@ -702,7 +702,7 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "A direct write below a buffered append's i_size returned, even with "
 		"O_SYNC, with i_disksize below its end: after a crash the file was shorter "
 		"than the synced write (CrashMonkey's generic_ext4_direct_write).",
-		.shown_by = "scenarios/bugs/2018-dio-disksize-inside-isize.yaml before-4.16" },
+		.shown_by = "scenarios/bugs/2018-dio-disksize-inside-isize.yaml after-4.19" },
 	[T_DIO_EXTENSION_IN_END_IO] = {
 		"dio_extension_in_end_io",
 		"91562895f803 ext4: properly sync file size update after O_SYNC direct IO",
@@ -721,7 +721,7 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		.why = "An extending O_SYNC direct write returned before its new size was "
 		"durable; after a power cut the orphan cleanup truncated the file back "
 		"(fstests generic/737, Gao Xiang's report).",
-		.shown_by = "scenarios/bugs/2023-dio-osync-size.yaml before-6.7",
+		.shown_by = "scenarios/bugs/2023-dio-osync-size.yaml after-6.12",
 		.stable = "5.10" },
 	[T_RENAME_FLUSH_DATA] = {
 		"rename_flush_data",
