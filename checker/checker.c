@@ -363,6 +363,18 @@ void chk_note_dsync(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
 	c->dsync_size = SIM_MAX(c->dsync_size, off + len);
 }
 
+void chk_note_write_submitted(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
+{
+	if (c->c_mute || c->c_detached || len <= 0)
+		return;
+	SIM_ASSERT(off + len <= c->posix.size);         /* an AIO never extends */
+	if (byte == BLKDEV_SENTINEL)
+		c->sentinel_written = true;
+	if (c->dsync.nr)
+		runs_fill(&c->dsync, off, len, 0);
+	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
+}
+
 void chk_note_falloc(struct chk_state *c, int64_t off, int64_t len)
 {
 	if (c->c_mute || c->c_detached)

@@ -238,6 +238,13 @@ void chk_note_insert(struct chk_state *c, int64_t off, int64_t len);
  * later step changes them.
  */
 void chk_note_dsync(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
+/*
+ * The step submitted an asynchronous write of [off, off+len) inside the
+ * size (an AIO direct write): until its completion is noted with
+ * chk_note_write, a read returns the old bytes, and a crash may keep the old
+ * or the new ones (a mutation of the post-crash checks, not of the reference).
+ */
+void chk_note_write_submitted(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
 /* The whole file is durable now (fsync, fdatasync, sync, remount, crash). */
 void chk_note_durable(struct chk_state *c);
 /* After a step: the in-memory invariants. */

@@ -34,6 +34,7 @@ enum step_long {
 	LONG_SHORT = 1u << 0,    /* --short N (pwrite) */
 	LONG_KEEP = 1u << 1,     /* --keep none|N[,N...] (crash, shutdown) */
 	LONG_AFTER = 1u << 2,    /* --after N (inject enospc) */
+	LONG_AIO = 1u << 3,      /* --aio (pwrite -d): no value */
 };
 
 enum step_args {
@@ -68,7 +69,8 @@ struct step_desc {
 
 static const struct step_desc step_descs[SCN_OP_COUNT] = {
 	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-dqwWF] "
-			 "[--short N] OFF LEN", "S:b:V:qwWDAFRZ:BNi:Od", LONG_SHORT, ARGS_RANGE, 0xcd },
+			 "[--short N] [--aio] OFF LEN", "S:b:V:qwWDAFRZ:BNi:Od", LONG_SHORT | LONG_AIO,
+			 ARGS_RANGE, 0xcd },
 	[SCN_PREAD] = { "pread", "pread [-v] [-b BSIZE] [-qF] OFF LEN", "vb:qFRBV:", 0,
 			ARGS_RANGE, 0 },
 	[SCN_TRUNCATE] = { "truncate", "truncate SIZE", "", 0, ARGS_SIZE, 0 },
@@ -109,6 +111,7 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 			  0, ARGS_RANGE_OPT, 0 },
 	[SCN_FADVISE] = { "fadvise", "fadvise [-d|-n|-r|-s|-w] [OFF LEN]", "dnrsw", 0,
 			  ARGS_RANGE_OPT, 0 },
+	[SCN_AIO_WAIT] = { "aio_wait", "aio_wait", "", 0, ARGS_NONE, 0 },
 	[SCN_OPEN] = { "open", "open [-f] [-t] [-d] [-s] PATH", "fctadm:nrsRTPL", 0, ARGS_PATH, 0 },
 	[SCN_CREAT] = { "creat", "creat PATH", "", 0, ARGS_PATH, 0 },
 	[SCN_MKDIR] = { "mkdir", "mkdir PATH", "", 0, ARGS_PATH, 0 },
@@ -297,7 +300,7 @@ static int step_unknown(struct step_parser *P)
 	return step_err(P, P->p_off[0], "unknown step '%s'; the steps: pwrite (w) pread (r) "
 			"truncate (t) falloc fzero fpunch fcollapse finsert funshare mwrite (mw) "
 			"fsync (s) fdatasync (ds) sync_range sync (syncfs) chattr close shutdown "
-			"writeback commit checkpoint crash remount evict dio_read copy_range mmap "
+			"writeback commit checkpoint crash remount evict dio_read aio_wait copy_range mmap "
 			"(mm) mread (mr) mremap msync (ms) munmap (mu) madvise (ma) fadvise inject "
 			"open creat mkdir rmdir link unlink rename symlink",
 			scn_quote(q, P->p_tok[0]));
@@ -624,13 +627,19 @@ static int step_long_opt(struct step_parser *P, unsigned *i)
 	const char *t = P->p_tok[*i];
 	unsigned bit = strcmp(t, "--short") == 0 ? LONG_SHORT :
 		       strcmp(t, "--keep") == 0 ? LONG_KEEP :
-		       strcmp(t, "--after") == 0 ? LONG_AFTER : 0;
+		       strcmp(t, "--after") == 0 ? LONG_AFTER :
+		       strcmp(t, "--aio") == 0 ? LONG_AIO : 0;
 	char q[SCN_QUOTE_BUF];
 	int64_t v;
 
 	if (!(bit & d->d_long))
 		return step_err(P, P->p_off[*i], "%s: unknown option '%s'; usage: %s",
 				d->d_name, scn_quote(q, t), d->d_usage);
+	if (bit == LONG_AIO) {
+		P->p_out->s_aio = true;
+		(*i)++;
+		return 0;
+	}
 	if ((bit == LONG_SHORT && P->p_out->s_short_copy >= 0) ||
 	    (bit == LONG_KEEP && P->p_out->s_has_persist) ||
 	    (bit == LONG_AFTER && P->p_out->s_after >= 0))
@@ -953,6 +962,10 @@ static int step_check(struct step_parser *P)
 	if (s->s_short_copy >= 0 && (s->s_bsize || s->s_vectors || s->s_dsync || s->s_random))
 		return step_err(P, P->p_off[P->p_short_tok], "%s: --short is one write(2); "
 				"it takes no -b, -V, -D or -R", d->d_name);
+	if (s->s_aio && (!s->s_direct || s->s_dsync || s->s_fsync_after || s->s_fdatasync_after))
+		return step_err(P, P->p_off[0], "pwrite: --aio is an asynchronous direct write: "
+				"it needs -d, and takes no -D, -w or -W (an O_DSYNC AIO completes at "
+				"aio_wait; write fsync or fdatasync after it)");
 	if (s->s_short_copy >= 0 && s->s_direct)
 		return step_err(P, P->p_off[P->p_short_tok], "%s: --short with -d is not "
 				"modelled: a direct write's user buffer is pinned before any I/O "

@@ -64,6 +64,8 @@ static int ext4_buffered_write_sync(struct ext4_fs *fs, int64_t pos, int64_t len
 	if (pos >= max)
 		return -EFBIG;                  /* generic_write_checks_count() */
 	len = SIM_MIN(len, max - pos);
+	if (fs->s_nr_dios)
+		inode_dio_wait(fs);             /* no direct I/O in flight under the copy */
 	file_update_time(fs);                   /* ext4_write_checks: file_modified() */
 	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
 		return err;
@@ -600,6 +602,8 @@ static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64
 	len = ret;
 	*how |= (shared ? EXT4_DIO_SHARED : 0) | (unaligned ? EXT4_DIO_UNALIGNED : 0) |
 		(extend ? EXT4_DIO_EXTEND : 0);
+	if (unaligned)
+		inode_dio_wait(fs);     /* no unaligned direct I/O in flight alongside */
 	if (extend)
 		ext4_dio_orphan_add(fs);
 	if (!fs->sem.dio_iomap)
@@ -608,6 +612,12 @@ static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64
 			   &ext4_dio_write_ops, (unaligned || extend) ? IOMAP_DIO_FORCE_WAIT : 0);
 	if (ret == -ENOTBLK)
 		ret = 0;
+	if (ret == -EIOCBQUEUED) {      /* an AIO, neither unaligned nor extending */
+		SIM_ASSERT(!extend && !unaligned);
+		ext4_inode_unlock(fs->inode, shared);
+		*how |= EXT4_DIO_QUEUED;
+		return ret;
+	}
 	if (extend && !fs->sem.dio_iomap)
 		ext4_direct_io_write_end(fs, pos, ret);
 	else if (extend && !fs->sem.dio_extension_in_end_io)
@@ -650,7 +660,10 @@ int ext4_file_write_kiocb(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t 
 		return 0;
 	ret = ext4_dio_write_iter(fs, &iocb, len, how);
 	if (ret == -ENOTBLK)            /* ext4_should_use_dio() said no */
-		return ext4_buffered_write_sync(fs, pos, len, fill, NULL, ki_flags, len, written);
+		return ext4_buffered_write_sync(fs, pos, len, fill, NULL,
+						ki_flags & ~IOCB_AIO, len, written);
+	if (ret == -EIOCBQUEUED)
+		return (int)ret;        /* submitted: the bytes count at completion */
 	if (ret < 0)
 		return (int)ret;
 	*written = ret;

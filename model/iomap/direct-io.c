@@ -6,14 +6,16 @@
  * invalidated again, generic_write_sync() for an O_DSYNC write that was not
  * all FUA.
  *
+ * An AIO (IOCB_AIO) that needs no wait (aligned, not extending) returns
+ * -EIOCBQUEUED with its bios in flight; iomap_dio_complete_one() finishes
+ * it later, or a crash drops it with its bios among the pending writes.
+ *
  * A bio carries a whole block: a sub-block write into a new or unwritten
  * block is the block with zeros around the data (iomap_dio_zero's pads);
  * into a written block, the device's current bytes around it (the sectors
  * the kernel's bio leaves alone).  The bios of one call are completed
- * before ->end_io runs, in submission order: the model's submissions are
- * synchronous (IOMAP_DIO_FORCE_WAIT and a synchronous kiocb are the same
- * here), so a crash between a bio's submission and its completion is one of
- * the crash states a later flush point enumerates, not a step boundary.
+ * before ->end_io runs, in submission order, for a synchronous kiocb or
+ * IOMAP_DIO_FORCE_WAIT.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -151,13 +153,15 @@ static int64_t iomap_dio_complete(struct ext4_fs *fs, struct kiocb *iocb, int64_
 	return ret;
 }
 
-/* The mappings of [pos, end), their bios submitted; the bytes submitted or an error. */
+/*
+ * The mappings of [pos, end), their bios submitted into *@seqs (*@nr); the
+ * bytes submitted, *@error for an error.
+ */
 static int64_t iomap_dio_iter_all(struct ext4_fs *fs, struct kiocb *iocb, int64_t end,
-				  const struct iomap_ops *ops, unsigned *dflags, int *error)
+				  const struct iomap_ops *ops, unsigned *dflags, int *error,
+				  uint64_t **seqs, uint32_t *nr)
 {
 	int64_t pos = iocb->ki_pos, done = 0;
-	uint64_t *seqs = NULL;
-	uint32_t nr = 0;
 
 	while (pos + done < end) {
 		struct iomap map;
@@ -171,17 +175,76 @@ static int64_t iomap_dio_iter_all(struct ext4_fs *fs, struct kiocb *iocb, int64_
 			break;
 		}
 		at.ki_pos = pos + done;
-		n = iomap_dio_bio_iter(fs, &map, &at, end, dflags, &seqs, &nr);
+		n = iomap_dio_bio_iter(fs, &map, &at, end, dflags, seqs, nr);
 		if (n < 0) {
 			*error = (int)n;
 			break;
 		}
 		done += n;
 	}
-	for (uint32_t i = 0; i < nr; i++)       /* the wait: every bio completes */
-		blkdev_complete(fs->bdev, seqs[i]);
-	free(seqs);
 	return done;
+}
+
+/* The bios of a dio complete (those a crash or an earlier wait left in flight are done). */
+static void iomap_dio_bios_end(struct ext4_fs *fs, const uint64_t *seqs, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		if (blkdev_in_flight(fs->bdev, seqs[i]))
+			blkdev_complete(fs->bdev, seqs[i]);
+}
+
+/* An AIO's dio, kept until iomap_dio_complete_one(): inode_dio_begin(). */
+static void iomap_dio_queue(struct ext4_fs *fs, const struct kiocb *iocb, int64_t size,
+			    unsigned dflags, const struct iomap_dio_ops *dops, uint64_t *seqs,
+			    uint32_t nr)
+{
+	fs->s_dios = sim_realloc_array(fs->s_dios, fs->s_nr_dios + 1, sizeof(*fs->s_dios));
+	fs->s_dios[fs->s_nr_dios++] = (struct iomap_dio){ .d_iocb = *iocb, .d_size = size,
+		.d_flags = dflags, .d_ino = fs->inode->i_ino, .d_seqs = seqs, .d_nr_seqs = nr,
+		.d_dops = dops };
+}
+
+bool iomap_dio_complete_one(struct ext4_fs *fs, struct iomap_dio_done *done)
+{
+	struct iomap_dio d;
+	struct ext4_inode_info *was;
+
+	if (fs->s_nr_dios == 0)
+		return false;
+	d = fs->s_dios[0];
+	memmove(fs->s_dios, fs->s_dios + 1, (fs->s_nr_dios - 1) * sizeof(*fs->s_dios));
+	fs->s_nr_dios--;
+	iomap_dio_bios_end(fs, d.d_seqs, d.d_nr_seqs);
+	free(d.d_seqs);
+	was = ext4_set_current_inode(fs, d.d_ino);
+	*done = (struct iomap_dio_done){ .dd_ino = d.d_ino, .dd_pos = d.d_iocb.ki_pos,
+		.dd_size = d.d_size, .dd_ki_flags = d.d_iocb.ki_flags, .dd_fill = d.d_iocb.ki_fill };
+	done->dd_ret = iomap_dio_complete(fs, &d.d_iocb, d.d_size, 0, d.d_flags, d.d_dops);
+	fs->inode = was;
+	return true;
+}
+
+void inode_dio_wait(struct ext4_fs *fs)
+{
+	struct iomap_dio_done done;
+
+	for (uint32_t i = 0; i < fs->s_nr_dios;) {
+		if (fs->s_dios[i].d_ino != fs->inode->i_ino) {
+			i++;
+			continue;
+		}
+		SIM_ASSERT(i == 0 || !"inode_dio_wait past another inode's dio");
+		iomap_dio_complete_one(fs, &done);
+	}
+}
+
+void iomap_dio_drop_all(struct ext4_fs *fs)
+{
+	for (uint32_t i = 0; i < fs->s_nr_dios; i++)
+		free(fs->s_dios[i].d_seqs);
+	free(fs->s_dios);
+	fs->s_dios = NULL;
+	fs->s_nr_dios = 0;
 }
 
 int64_t iomap_dio_rw(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
@@ -190,9 +253,11 @@ int64_t iomap_dio_rw(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
 {
 	int64_t end = iocb->ki_pos + len, done;
 	unsigned dflags = IOMAP_DIO_WRITE;
+	bool wait = !(iocb->ki_flags & IOCB_AIO) || (dio_flags & IOMAP_DIO_FORCE_WAIT);
+	uint64_t *seqs = NULL;
+	uint32_t nr = 0;
 	int err = 0;
 
-	(void)dio_flags;                /* every model submission waits (FORCE_WAIT or not) */
 	if (len == 0)
 		return 0;
 	if (iocb->ki_flags & IOCB_DSYNC) {
@@ -204,9 +269,15 @@ int64_t iomap_dio_rw(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
 		return err;
 	if (iomap_invalidate_range(fs, iocb->ki_pos, end - 1) < 0)
 		return -ENOTBLK;
-	done = iomap_dio_iter_all(fs, iocb, end, ops, &dflags, &err);
+	done = iomap_dio_iter_all(fs, iocb, end, ops, &dflags, &err, &seqs, &nr);
 	if (dflags & IOMAP_DIO_WRITE_FUA)
 		dflags &= ~IOMAP_DIO_NEED_SYNC; /* every write was FUA: nothing to flush */
+	if (!wait && done > 0 && !err) {
+		iomap_dio_queue(fs, iocb, done, dflags, dops, seqs, nr);
+		return -EIOCBQUEUED;            /* completed by iomap_dio_complete_one() */
+	}
+	iomap_dio_bios_end(fs, seqs, nr);       /* the wait: every bio completes */
+	free(seqs);
 	if (err && done == 0)
 		dflags &= ~IOMAP_DIO_NEED_SYNC;
 	return iomap_dio_complete(fs, iocb, done, done ? 0 : err, dflags, dops);

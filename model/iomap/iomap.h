@@ -27,6 +27,9 @@ struct ext4_fs;
 #define IOCB_DSYNC 0x1u         /* O_DSYNC, O_SYNC, RWF_DSYNC */
 #define IOCB_SYNC 0x2u          /* O_SYNC (__O_SYNC) */
 #define IOCB_DIRECT 0x4u        /* O_DIRECT */
+#define IOCB_AIO 0x8u           /* a kiocb with ki_complete (io_submit(2)): !is_sync_kiocb() */
+
+#define EIOCBQUEUED 529         /* include/linux/errno.h: the AIO is under way */
 
 struct kiocb {
 	int64_t ki_pos;
@@ -58,6 +61,30 @@ struct iomap {
 #define IOMAP_DIO_WRITE_FUA 0x40u
 #define IOMAP_DIO_NEED_SYNC 0x80u
 
+/*
+ * A direct write submitted asynchronously (struct iomap_dio of an AIO): its
+ * bios are in flight until iomap_dio_complete_one() completes it, the
+ * model's io_getevents (a crash drops it: nothing of its completion runs).
+ */
+struct iomap_dio {
+	struct kiocb d_iocb;
+	int64_t d_size;                 /* bytes submitted */
+	unsigned d_flags;               /* IOMAP_DIO_* */
+	uint32_t d_ino;                 /* the inode it writes */
+	uint64_t *d_seqs;               /* its bios (owned) */
+	uint32_t d_nr_seqs;
+	const struct iomap_dio_ops *d_dops;
+};
+
+/* What iomap_dio_complete_one() completed. */
+struct iomap_dio_done {
+	uint32_t dd_ino;
+	int64_t dd_pos, dd_size;
+	int64_t dd_ret;                 /* the kiocb's result: bytes or a negative errno */
+	unsigned dd_ki_flags;
+	uint8_t dd_fill;
+};
+
 struct iomap_ops {
 	/* map [pos, pos + len) for @flags into *iomap; 0 or a negative errno */
 	int (*iomap_begin)(struct ext4_fs *fs, int64_t pos, int64_t len, unsigned flags,
@@ -86,6 +113,18 @@ struct iomap_dio_ops {
 int64_t iomap_dio_rw(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
 		     const struct iomap_ops *ops, const struct iomap_dio_ops *dops,
 		     unsigned dio_flags);
+
+/*
+ * Complete the oldest pending asynchronous direct write (its bios, then
+ * iomap_dio_complete: ->end_io, the sync), as its bio's end_io and the
+ * completion work would; false when none is pending.  The model's
+ * io_getevents and inode_dio_wait.
+ */
+bool iomap_dio_complete_one(struct ext4_fs *fs, struct iomap_dio_done *done);
+/* inode_dio_wait(): complete every pending direct write of the current inode. */
+void inode_dio_wait(struct ext4_fs *fs);
+/* The pending direct writes dropped (a crash: no completion runs); frees them. */
+void iomap_dio_drop_all(struct ext4_fs *fs);
 
 /*
  * generic_write_sync(): after @count bytes written up to iocb->ki_pos, an

@@ -719,6 +719,12 @@ static void test_scenario__direct_forms(void **state)
 	assert_true(st.s_direct);
 	assert_true(st.s_osync);
 	assert_string_equal(st.s_path, "/f");
+	assert_int_equal(scn_parse_step("pwrite -d --aio 0 8k", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_aio);
+	assert_true(st.s_direct);
+	assert_int_equal(scn_parse_step("aio_wait", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(st.s_op, SCN_AIO_WAIT);
+	assert_false(scn_step_is_namespace(&st));
 	assert_int_equal(scn_parse_step("open -fs g", &st, err, sizeof(err), &col), 0);
 	assert_true(st.s_creat);
 	assert_true(st.s_osync);
@@ -737,7 +743,7 @@ static const struct step_bad step_bads[] = {
 	{ "foo", 0, "unknown step 'foo'" },
 	{ "  foo 1", 2, "unknown step 'foo'" },
 	{ "PWRITE 0 1", 0, "unknown step 'PWRITE'" },
-	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-dqwWF] [--short N] OFF LEN" },
+	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-dqwWF] [--short N] [--aio] OFF LEN" },
 	{ "pwrite 0", 8, "pwrite: missing LEN" },
 	{ "pwrite 0 1 2", 11, "pwrite: too many arguments" },
 	{ "pwrite 1 2 3 4 5 6 7 8 9", 11, "pwrite: too many arguments" },
@@ -829,6 +835,9 @@ static const struct step_bad step_bads[] = {
 	{ "open -dR f", 7, "open: -R is not modelled" },
 	{ "pwrite -d --short 10 0 4096", 18, "pwrite: --short with -d is not modelled" },
 	{ "pwrite -d -D 0 4096", 0, "pwrite: -D is a pwritev2(2) flag" },
+	{ "pwrite --aio 0 4096", 0, "pwrite: --aio is an asynchronous direct write: it needs -d" },
+	{ "pwrite -d --aio -W 0 4096", 0, "pwrite: --aio is an asynchronous direct write" },
+	{ "aio_wait 1", 9, "aio_wait: " },
 	{ "open -r f", 5, "open: -r is not modelled" },
 	{ "open -m 0600 f", 5, "open: -m is not modelled: file modes" },
 	{ "open -T d", 5, "open: -T is not modelled: O_TMPFILE" },

@@ -5,8 +5,8 @@
  * inside and past i_size gets, the orphan and i_disksize of an extending
  * write, the page cache written back and dropped first, the zeroed pads of a
  * sub-block write, EINVAL for a misaligned one, data=journal's fall-back to
- * buffered I/O, and the two size fixes (91562895f803, 45d8ec4d9fd5) through
- * a crash.
+ * buffered I/O, the two size fixes (91562895f803, 45d8ec4d9fd5) through
+ * a crash, and AIO: queued, completed later, lost at a crash, or waited for.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -262,6 +262,71 @@ static void test_dio__disksize_inside_isize(void **state)
 	assert_true(extend);
 }
 
+/* An aligned AIO overwrite is queued, its bios in flight; the completion writes it. */
+static void test_dio__aio_overwrite_completes_later(void **state)
+{
+	struct fx_world *w = world_with(4096, DATA_ORDERED, NULL);
+	struct iomap_dio_done done;
+	uint8_t blk[4096];
+	int64_t got;
+	unsigned how;
+
+	(void)state;
+	assert_int_equal(dio(w, 0, 8192, 0x11, 0, NULL), 0);
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
+	assert_int_equal(ext4_file_write_kiocb(&w->fs, 0, 4096, 0x22, IOCB_DIRECT | IOCB_AIO, &got,
+					       &how), -EIOCBQUEUED);
+	assert_true(how & EXT4_DIO_QUEUED);
+	assert_int_equal(w->fs.s_nr_dios, 1);
+	read_block(w, 0, blk);
+	assert_int_equal(blk[0], 0x11);         /* in flight: not read back yet */
+	assert_true(iomap_dio_complete_one(&w->fs, &done));
+	assert_int_equal(done.dd_ret, 4096);
+	assert_int_equal(done.dd_pos, 0);
+	assert_int_equal(w->fs.s_nr_dios, 0);
+	read_block(w, 0, blk);
+	assert_int_equal(blk[0], 0x22);
+	assert_false(iomap_dio_complete_one(&w->fs, &done));
+	fx_world_free(w);
+}
+
+/* An AIO into a preallocation lost at a crash: never converted, the file reads zeros. */
+static void test_dio__aio_unwritten_lost_at_crash(void **state)
+{
+	struct fx_world *w = world_with(4096, DATA_ORDERED, NULL);
+	uint32_t pblk, len;
+	int64_t got;
+	unsigned how;
+
+	(void)state;
+	assert_int_equal(ext4_fallocate(&w->fs, 0, 0, 16384), 0);
+	assert_int_equal(ext4_sync_file(&w->fs, 0, INT64_MAX, false), 0);
+	assert_int_equal(ext4_file_write_kiocb(&w->fs, 0, 8192, 0x33, IOCB_DIRECT | IOCB_AIO, &got,
+					       &how), -EIOCBQUEUED);
+	fx_world_crash(w);
+	fx_world_mount(w);
+	assert_int_equal(w->fs.s_nr_dios, 0);
+	assert_int_equal(es_lookup(&w->fs.inode->i_es, 0, &pblk, &len), ES_UNWRITTEN);
+	fx_world_free(w);
+}
+
+/* An extending or unaligned AIO is waited for (IOMAP_DIO_FORCE_WAIT): nothing queued. */
+static void test_dio__aio_extending_is_waited_for(void **state)
+{
+	struct fx_world *w = world_with(4096, DATA_ORDERED, NULL);
+	unsigned how;
+
+	(void)state;
+	assert_int_equal(dio(w, 0, 4096, 0x44, IOCB_AIO, &how), 0);
+	assert_false(how & EXT4_DIO_QUEUED);
+	assert_true(how & EXT4_DIO_EXTEND);
+	assert_int_equal(dio(w, 0, 512, 0x45, IOCB_AIO, &how), 0);
+	assert_true(how & EXT4_DIO_UNALIGNED);
+	assert_int_equal(w->fs.s_nr_dios, 0);
+	assert_int_equal(w->fs.inode->i_disksize, 4096);
+	fx_world_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +344,10 @@ int main(void)
 					  fx_world_leftover),
 		cmocka_unit_test_teardown(test_dio__dsync_size_synced_in_end_io, fx_world_leftover),
 		cmocka_unit_test_teardown(test_dio__disksize_inside_isize, fx_world_leftover),
+		cmocka_unit_test_teardown(test_dio__aio_overwrite_completes_later,
+					  fx_world_leftover),
+		cmocka_unit_test_teardown(test_dio__aio_unwritten_lost_at_crash, fx_world_leftover),
+		cmocka_unit_test_teardown(test_dio__aio_extending_is_waited_for, fx_world_leftover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
