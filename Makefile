@@ -32,7 +32,7 @@
 BUILD ?= build
 CC ?= cc
 CFLAGS ?= -O2 -g
-SRC_DIRS := lib model model/block model/mm model/jbd2 model/ext4 model/ext4/namei model/profile checker scenario crash sim \
+SRC_DIRS := lib model model/block model/mm model/jbd2 model/iomap model/ext4 model/ext4/namei model/profile checker scenario crash sim \
 	explore oracle cli logwrites e2fs
 
 # evaluated when used, so that a sub-make started after `deps` sees the packages

@@ -127,6 +127,12 @@ static const struct chk_inv_info inv_table[INV_COUNT] = {
 		"the file was replaced by writing a new one and renaming it over the old; after "
 		"a journal commit the crash still left the name with the old file or the new "
 		"one empty or reading zeros, what auto_da_alloc is there to prevent" },
+	[INV_DIO_SYNC_DURABLE] = { "dio_sync_durable", false, "after crash + recovery",
+		"a direct write made with O_SYNC, O_DSYNC or RWF_DSYNC that returned keeps its "
+		"bytes and a size reaching its end, unless a later step changed them",
+		"a direct write that was synchronous (O_SYNC or RWF_DSYNC) returned, so it was "
+		"promised to be on disk, but after the crash its data or the file size that "
+		"holds it was gone" },
 };
 
 /*
@@ -192,6 +198,7 @@ void chk_init(struct chk_state *c, uint32_t block_size)
 	runs_init(&c->falloc);
 	runs_init(&c->falloc_durable);
 	runs_init(&c->rt_data);
+	runs_init(&c->dsync);
 	c->log_mode = CHK_LOG_SUMMARY;
 	c->dps = sim_realloc_array(NULL, 16, sizeof(*c->dps));
 	c->cap_dps = 16;
@@ -226,6 +233,7 @@ void chk_copy(struct chk_state *dst, const struct chk_state *src)
 	runs_copy(&dst->falloc, &src->falloc);
 	runs_copy(&dst->falloc_durable, &src->falloc_durable);
 	runs_copy(&dst->rt_data, &src->rt_data);
+	runs_copy(&dst->dsync, &src->dsync);
 	dst->muts = dup_array(src->muts, src->nr_muts, src->cap_muts, sizeof(*src->muts));
 	dst->dps = dup_array(src->dps, src->nr_dps, src->cap_dps, sizeof(*src->dps));
 	dst->crash_muts = dup_array(src->crash_muts, src->all_muts, src->cap_crash_muts,
@@ -240,6 +248,7 @@ void chk_destroy(struct chk_state *c)
 	runs_destroy(&c->falloc);
 	runs_destroy(&c->falloc_durable);
 	runs_destroy(&c->rt_data);
+	runs_destroy(&c->dsync);
 	free(c->muts);
 	free(c->dps);
 	free(c->crash_muts);
@@ -303,6 +312,8 @@ void chk_note_write(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
 	if (byte == BLKDEV_SENTINEL)
 		c->sentinel_written = true;
 	runs_fill(&c->posix, off, len, byte);
+	if (c->dsync.nr)
+		runs_fill(&c->dsync, off, len, 0);      /* changed since: no longer promised */
 	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
 	note_extension(c, old, c->posix.size);
 	if (c->rt_state >= RT_CLOSED)
@@ -333,6 +344,35 @@ void chk_note_free_from(struct chk_state *c, int64_t off)
 
 	runs_truncate(&c->falloc, from);
 	runs_truncate(&c->falloc_durable, from);
+}
+
+/* dio_sync_durable's promises end at @off: the bytes past it, and the size past it. */
+static void dsync_cut(struct chk_state *c, int64_t off)
+{
+	if (c->dsync.nr)
+		runs_truncate(&c->dsync, SIM_MIN(off, c->dsync.size));
+	c->dsync_size = SIM_MIN(c->dsync_size, off);
+}
+
+void chk_note_dsync(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
+{
+	(void)byte;                     /* posix holds it: the promise is "as written" */
+	if (c->c_mute || c->c_detached || len <= 0)
+		return;
+	runs_fill(&c->dsync, off, len, 1);
+	c->dsync_size = SIM_MAX(c->dsync_size, off + len);
+}
+
+void chk_note_write_submitted(struct chk_state *c, int64_t off, int64_t len, uint8_t byte)
+{
+	if (c->c_mute || c->c_detached || len <= 0)
+		return;
+	SIM_ASSERT(off + len <= c->posix.size);         /* an AIO never extends */
+	if (byte == BLKDEV_SENTINEL)
+		c->sentinel_written = true;
+	if (c->dsync.nr)
+		runs_fill(&c->dsync, off, len, 0);
+	note_mut(c, (struct chk_mut){ .kind = MUT_FILL, .byte = byte, .off = off, .len = len });
 }
 
 void chk_note_falloc(struct chk_state *c, int64_t off, int64_t len)
@@ -375,6 +415,7 @@ void chk_note_truncate(struct chk_state *c, int64_t size)
 	int64_t old = c->posix.size;
 
 	chk_note_free_from(c, SIM_MIN(old, size));     /* ext4_truncate: every block past EOF */
+	dsync_cut(c, size);
 	c->rt_state = size == 0 ? RT_TRUNCATED : RT_NONE;
 	runs_truncate(&c->posix, size);
 	note_mut(c, (struct chk_mut){ .kind = MUT_TRUNC, .off = size });
@@ -403,6 +444,7 @@ void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len)
 	if (c->c_mute || c->c_detached)
 		return;
 	chk_note_free_from(c, off);     /* the blocks from @off on move: not followed */
+	dsync_cut(c, off);
 	c->rt_state = RT_NONE;
 	runs_collapse(&c->posix, off, len);
 	note_mut(c, (struct chk_mut){ .kind = MUT_COLLAPSE, .off = off, .len = len });
@@ -413,6 +455,7 @@ void chk_note_insert(struct chk_state *c, int64_t off, int64_t len)
 	if (c->c_mute || c->c_detached)
 		return;
 	chk_note_free_from(c, off);
+	dsync_cut(c, off);
 	c->rt_state = RT_NONE;
 	runs_insert(&c->posix, off, len);
 	note_mut(c, (struct chk_mut){ .kind = MUT_INSERT, .off = off, .len = len });
@@ -1417,6 +1460,65 @@ static void check_post_eof_zero(struct chk_state *c, const struct ext4_fs *fs, u
 }
 
 /* Is the in-file part of the EOF block inside one of the ranges? */
+/* Is @off inside one of the sorted, disjoint ranges @skip? */
+static bool in_skip(const int64_t (*skip)[2], uint32_t nr_skip, int64_t off)
+{
+	for (uint32_t k = 0; k < nr_skip; k++)
+		if (off >= skip[k][0] && off < skip[k][1])
+			return true;
+	return false;
+}
+
+/*
+ * dio_sync_durable's bytes in [lo, hi), the ranges @skip left out: the
+ * first recovered byte that differs from what the synchronous direct write
+ * wrote, in *@bad (its offset) and *@got; false when none does.
+ */
+static bool dsync_bad(const struct chk_state *c, const struct ext4_fs *fs, int64_t lo, int64_t hi,
+		      const int64_t (*skip)[2], uint32_t nr_skip, int64_t *bad, uint8_t *got)
+{
+	uint8_t buf[512];
+
+	for (uint32_t i = 0; i < c->dsync.nr; i++) {
+		const struct run *r = &c->dsync.r[i];
+		int64_t s = SIM_MAX(lo, r->r_off), e = SIM_MIN(hi, r->r_off + r->r_len);
+
+		for (int64_t p = s; p < e; p += (int64_t)sizeof(buf)) {
+			int64_t n = SIM_MIN((int64_t)sizeof(buf), e - p);
+
+			ext4_peek(fs, p, n, buf);
+			for (int64_t k = 0; k < n; k++) {
+				if (p + k >= fs->inode->i_size)
+					return false;   /* the size check reports it */
+				if (buf[k] == runs_byte_at(&c->posix, p + k) ||
+				    in_skip(skip, nr_skip, p + k))
+					continue;
+				*bad = p + k;
+				*got = buf[k];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* dio_sync_durable: the size, then the bytes outside @skip. */
+static void check_dsync(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,
+			const int64_t (*skip)[2], uint32_t nr_skip)
+{
+	int64_t bad;
+	uint8_t got;
+
+	if (fs->inode->i_size < c->dsync_size)
+		chk_report(c, INV_DIO_SYNC_DURABLE, step, "recovered size %lld is below %lld, the "
+			   "end of a synchronous direct write that returned", (long long)fs->inode->i_size,
+			   (long long)c->dsync_size);
+	if (dsync_bad(c, fs, 0, INT64_MAX, skip, nr_skip, &bad, &got))
+		chk_report(c, INV_DIO_SYNC_DURABLE, step, "first at %lld reads 0x%02x, expected "
+			   "0x%02x (a synchronous direct write that returned)", (long long)bad, got,
+			   runs_byte_at(&c->posix, bad));
+}
+
 static bool eof_block_in(const struct ext4_fs *fs, const int64_t (*r)[2], uint32_t nr)
 {
 	int64_t last = fs->inode->i_size - 1;
@@ -1445,6 +1547,11 @@ uint32_t chk_recovered_range_mask(const struct chk_state *c, const struct ext4_f
 	mask |= bad[2].count ? 1u << INV_GAP_ZERO_DURABLE : 0;
 	if (eof_block_in(fs, win, 1) && post_eof_nonzero(fs, &pblk, &v))
 		mask |= 1u << INV_POST_EOF_ZERO_STRICT;
+	if (c->dsync.nr) {
+		int64_t bad;
+
+		mask |= dsync_bad(c, fs, lo, hi, NULL, 0, &bad, &v) ? 1u << INV_DIO_SYNC_DURABLE : 0;
+	}
 	return mask;
 }
 
@@ -1545,6 +1652,9 @@ static void rebase(struct chk_state *c, const struct ext4_fs *fs)
 	chk_log_crash(c);
 	runs_destroy(&c->falloc);       /* judged once: a second crash starts afresh */
 	runs_init(&c->falloc);
+	runs_destroy(&c->dsync);
+	runs_init(&c->dsync);
+	c->dsync_size = 0;
 	chk_note_durable(c);
 	free(l.iv);
 	free(buf);
@@ -1570,6 +1680,7 @@ static void judge_recovered(struct chk_state *c, const struct ext4_fs *fs, uint3
 	check_alloc(c, fs, step);
 	check_prealloc_durable(c, fs, step);
 	check_replace(c, fs, step);
+	check_dsync(c, fs, step, skip, nr_skip);
 }
 
 void chk_after_recovery(struct chk_state *c, const struct ext4_fs *fs, uint32_t step,

@@ -49,6 +49,7 @@ enum chk_inv {
 	INV_NS_NEW_FILE_FSYNC,
 	INV_NS_OP_ORDER,
 	INV_REPLACE_VIA_RENAME,
+	INV_DIO_SYNC_DURABLE,           /* the scenario's file again (after the namespace's) */
 	INV_COUNT
 };
 _Static_assert(INV_COUNT <= 32, "crash-state masks hold one bit per invariant");
@@ -157,6 +158,13 @@ struct chk_state {
 	struct runs falloc;
 	struct runs falloc_durable;
 	/*
+	 * dio_sync_durable: the bytes an O_SYNC / O_DSYNC direct write wrote and
+	 * no later step changed (byte 1; their values are posix's), and the
+	 * size those writes reached, less what later steps cut.
+	 */
+	struct runs dsync;
+	int64_t dsync_size;
+	/*
 	 * replace_via_truncate: truncated to 0 (RT_TRUNCATED), rewritten
 	 * (RT_REWRITTEN), closed (RT_CLOSED: the file then in @rt_data, the
 	 * journal's commit sequence in @rt_close_seq), a commit since (RT_ARMED).
@@ -223,6 +231,20 @@ void chk_note_close(struct chk_state *c, const struct ext4_fs *fs);
 void chk_note_collapse(struct chk_state *c, int64_t off, int64_t len);
 /* The step moved [off, size) up by @len, leaving zeros (insert range); not an extension. */
 void chk_note_insert(struct chk_state *c, int64_t off, int64_t len);
+/*
+ * The step's direct write of [off, off+len) (noted with chk_note_write
+ * first) returned with O_SYNC, O_DSYNC or RWF_DSYNC: a crash must keep
+ * those bytes and a size reaching their end (dio_sync_durable), until a
+ * later step changes them.
+ */
+void chk_note_dsync(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
+/*
+ * The step submitted an asynchronous write of [off, off+len) inside the
+ * size (an AIO direct write): until its completion is noted with
+ * chk_note_write, a read returns the old bytes, and a crash may keep the old
+ * or the new ones (a mutation of the post-crash checks, not of the reference).
+ */
+void chk_note_write_submitted(struct chk_state *c, int64_t off, int64_t len, uint8_t byte);
 /* The whole file is durable now (fsync, fdatasync, sync, remount, crash). */
 void chk_note_durable(struct chk_state *c);
 /* After a step: the in-memory invariants. */

@@ -91,6 +91,7 @@ enum scn_op {
 	SCN_MREMAP,              /* mremap [-m] [-f ADDR] NEWSIZE: resize the mapping */
 	SCN_MADVISE,             /* madvise [-d|-r|-s|-w|-R|-W] [OFF LEN] */
 	SCN_FADVISE,             /* fadvise [-d|-n|-r|-s|-w] [OFF LEN] */
+	SCN_AIO_WAIT,            /* aio_wait: io_getevents for every submitted direct write */
 	/* The namespace steps; fsync [PATH] and fdatasync [PATH] keep their values. */
 	SCN_OPEN,                /* open [-f] [-t] PATH: the data steps' file becomes PATH */
 	SCN_CREAT,               /* creat PATH: O_CREAT|O_WRONLY|O_TRUNC, then close */
@@ -147,6 +148,9 @@ struct scn_step {
 	bool s_fdatasync_after; /* pwrite -w */
 	bool s_dsync;           /* pwrite -D: RWF_DSYNC on every call (with -V only) */
 	bool s_atomic;          /* pwrite -A: RWF_ATOMIC on every call (with -V only) */
+	bool s_direct;          /* pwrite -d: O_DIRECT for the write; open -d: the file O_DIRECT */
+	bool s_osync;           /* open -s: the file O_SYNC */
+	bool s_aio;             /* pwrite -d --aio: each call submitted asynchronously (io_submit) */
 	bool s_random;          /* pwrite -R: -b sized writes at random(3) offsets */
 	uint32_t s_zeed;        /* pwrite -Z N: the srandom(3) seed of -R (0: none given) */
 	char s_advice;          /* madvise/fadvise: the advice letter (0: NORMAL) */

@@ -34,6 +34,7 @@ enum step_long {
 	LONG_SHORT = 1u << 0,    /* --short N (pwrite) */
 	LONG_KEEP = 1u << 1,     /* --keep none|N[,N...] (crash, shutdown) */
 	LONG_AFTER = 1u << 2,    /* --after N (inject enospc) */
+	LONG_AIO = 1u << 3,      /* --aio (pwrite -d): no value */
 };
 
 enum step_args {
@@ -67,8 +68,9 @@ struct step_desc {
 };
 
 static const struct step_desc step_descs[SCN_OP_COUNT] = {
-	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-qwWF] "
-			 "[--short N] OFF LEN", "S:b:V:qwWDAFRZ:BNi:O", LONG_SHORT, ARGS_RANGE, 0xcd },
+	[SCN_PWRITE] = { "pwrite", "pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-dqwWF] "
+			 "[--short N] [--aio] OFF LEN", "S:b:V:qwWDAFRZ:BNi:Od", LONG_SHORT | LONG_AIO,
+			 ARGS_RANGE, 0xcd },
 	[SCN_PREAD] = { "pread", "pread [-v] [-b BSIZE] [-qF] OFF LEN", "vb:qFRBV:", 0,
 			ARGS_RANGE, 0 },
 	[SCN_TRUNCATE] = { "truncate", "truncate SIZE", "", 0, ARGS_SIZE, 0 },
@@ -109,7 +111,8 @@ static const struct step_desc step_descs[SCN_OP_COUNT] = {
 			  0, ARGS_RANGE_OPT, 0 },
 	[SCN_FADVISE] = { "fadvise", "fadvise [-d|-n|-r|-s|-w] [OFF LEN]", "dnrsw", 0,
 			  ARGS_RANGE_OPT, 0 },
-	[SCN_OPEN] = { "open", "open [-f] [-t] PATH", "fctadm:nrsRTPL", 0, ARGS_PATH, 0 },
+	[SCN_AIO_WAIT] = { "aio_wait", "aio_wait", "", 0, ARGS_NONE, 0 },
+	[SCN_OPEN] = { "open", "open [-f] [-t] [-d] [-s] PATH", "fctadm:nrsRTPL", 0, ARGS_PATH, 0 },
 	[SCN_CREAT] = { "creat", "creat PATH", "", 0, ARGS_PATH, 0 },
 	[SCN_MKDIR] = { "mkdir", "mkdir PATH", "", 0, ARGS_PATH, 0 },
 	[SCN_RMDIR] = { "rmdir", "rmdir PATH", "", 0, ARGS_PATH, 0 },
@@ -162,12 +165,9 @@ static const struct { enum scn_op op; char opt; const char *why; } step_refused[
 	{ SCN_MADVISE, 'P', "MADV_HWPOISON: memory failure is not modelled" },
 	{ SCN_MADVISE, 'X', "MADV_PAGEOUT: page reclaim is not modelled" },
 	{ SCN_OPEN, 'a', "O_APPEND: the data steps give their offsets" },
-	{ SCN_OPEN, 'd', "O_DIRECT writes (dio_read is the direct read)" },
 	{ SCN_OPEN, 'm', "file modes change nothing a crash leaves" },
 	{ SCN_OPEN, 'n', "O_NONBLOCK changes nothing for a regular file here" },
 	{ SCN_OPEN, 'r', "every file is opened O_RDWR, as xfs_io's default" },
-	{ SCN_OPEN, 's', "O_SYNC: use chattr +s (each write then syncs its range) or "
-	  "pwrite -W" },
 	{ SCN_OPEN, 'R', "XFS's realtime flag: ext4 has no realtime device" },
 	{ SCN_OPEN, 'T', "O_TMPFILE: create the file with open -f" },
 	{ SCN_OPEN, 'P', "O_PATH: such a descriptor takes no data step" },
@@ -300,7 +300,7 @@ static int step_unknown(struct step_parser *P)
 	return step_err(P, P->p_off[0], "unknown step '%s'; the steps: pwrite (w) pread (r) "
 			"truncate (t) falloc fzero fpunch fcollapse finsert funshare mwrite (mw) "
 			"fsync (s) fdatasync (ds) sync_range sync (syncfs) chattr close shutdown "
-			"writeback commit checkpoint crash remount evict dio_read copy_range mmap "
+			"writeback commit checkpoint crash remount evict dio_read aio_wait copy_range mmap "
 			"(mm) mread (mr) mremap msync (ms) munmap (mu) madvise (ma) fadvise inject "
 			"open creat mkdir rmdir link unlink rename symlink",
 			scn_quote(q, P->p_tok[0]));
@@ -495,14 +495,17 @@ static bool step_flag_more(struct scn_step *s, enum scn_op op, char c)
 		s->s_file_offsets |= c == 'f';
 		return true;
 	case SCN_PWRITE:
-		if (c != 'A' && c != 'R' && c != 'F')
+		if (c != 'A' && c != 'R' && c != 'F' && c != 'd')
 			return false;
 		s->s_atomic |= c == 'A';
+		s->s_direct |= c == 'd';
 		s->s_random = c == 'R' ? true : c == 'F' ? false : s->s_random;
 		return true;
 	case SCN_OPEN:          /* -c is xfs_io's other spelling of -f */
 		s->s_creat |= c == 'f' || c == 'c';
 		s->s_trunc |= c == 't';
+		s->s_direct |= c == 'd';        /* O_DIRECT */
+		s->s_osync |= c == 's';         /* O_SYNC */
 		return true;
 	case SCN_RENAME:        /* both: renameat2's EINVAL, the model's to return */
 		s->s_rename_flags |= c == 'n' ? SCN_RENAME_NOREPLACE : SCN_RENAME_EXCHANGE;
@@ -624,13 +627,19 @@ static int step_long_opt(struct step_parser *P, unsigned *i)
 	const char *t = P->p_tok[*i];
 	unsigned bit = strcmp(t, "--short") == 0 ? LONG_SHORT :
 		       strcmp(t, "--keep") == 0 ? LONG_KEEP :
-		       strcmp(t, "--after") == 0 ? LONG_AFTER : 0;
+		       strcmp(t, "--after") == 0 ? LONG_AFTER :
+		       strcmp(t, "--aio") == 0 ? LONG_AIO : 0;
 	char q[SCN_QUOTE_BUF];
 	int64_t v;
 
 	if (!(bit & d->d_long))
 		return step_err(P, P->p_off[*i], "%s: unknown option '%s'; usage: %s",
 				d->d_name, scn_quote(q, t), d->d_usage);
+	if (bit == LONG_AIO) {
+		P->p_out->s_aio = true;
+		(*i)++;
+		return 0;
+	}
 	if ((bit == LONG_SHORT && P->p_out->s_short_copy >= 0) ||
 	    (bit == LONG_KEEP && P->p_out->s_has_persist) ||
 	    (bit == LONG_AFTER && P->p_out->s_after >= 0))
@@ -914,6 +923,9 @@ static int step_check_pwrite(struct step_parser *P)
 	if (s->s_random && s->s_vectors)
 		return step_err(P, P->p_off[0], "pwrite: -R with -V is not modelled: xfs_io's "
 				"random writes trim their vectors; use -b");
+	if (s->s_random && s->s_direct)
+		return step_err(P, P->p_off[0], "pwrite: -R with -d is not modelled yet: write "
+				"the direct writes as separate steps");
 	if (s->s_random && !s->s_zeed)
 		return step_err(P, P->p_off[0], "pwrite: -R needs -Z N, a nonzero seed: without "
 				"it xfs_io seeds random(3) from the clock, and no run repeats");
@@ -950,6 +962,14 @@ static int step_check(struct step_parser *P)
 	if (s->s_short_copy >= 0 && (s->s_bsize || s->s_vectors || s->s_dsync || s->s_random))
 		return step_err(P, P->p_off[P->p_short_tok], "%s: --short is one write(2); "
 				"it takes no -b, -V, -D or -R", d->d_name);
+	if (s->s_aio && (!s->s_direct || s->s_dsync || s->s_fsync_after || s->s_fdatasync_after))
+		return step_err(P, P->p_off[0], "pwrite: --aio is an asynchronous direct write: "
+				"it needs -d, and takes no -D, -w or -W (an O_DSYNC AIO completes at "
+				"aio_wait; write fsync or fdatasync after it)");
+	if (s->s_short_copy >= 0 && s->s_direct)
+		return step_err(P, P->p_off[P->p_short_tok], "%s: --short with -d is not "
+				"modelled: a direct write's user buffer is pinned before any I/O "
+				"(a fault fails the whole write, nothing short)", d->d_name);
 	return s->s_op == SCN_PWRITE ? step_check_pwrite(P) : step_check_mapping(P);
 }
 

@@ -121,8 +121,11 @@ static void step_open(struct world *w, const struct scn_step *st, uint32_t idx,
 			chk_note_truncate(w->chk, 0);   /* O_TRUNC of the scenario's file */
 	}
 	if (st->s_op == SCN_OPEN)
-		note(sr, "%s %s: inode %u is the current file", old ? "opened" : "created",
-		     st->s_path, ino);
+		w->f_flags = (st->s_direct ? IOCB_DIRECT : 0) |
+			     (st->s_osync ? IOCB_DSYNC | IOCB_SYNC : 0);
+	if (st->s_op == SCN_OPEN)
+		note(sr, "%s %s: inode %u is the current file%s%s", old ? "opened" : "created",
+		     st->s_path, ino, st->s_direct ? ", O_DIRECT" : "", st->s_osync ? ", O_SYNC" : "");
 	else
 		note(sr, "%s %s (inode %u)", old ? "truncated" : "created", st->s_path, ino);
 }

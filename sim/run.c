@@ -170,6 +170,76 @@ static int64_t pwrite_random(struct world *w, const struct scn_step *st,
 	return total;
 }
 
+/* "O_DIRECT, exclusive i_rwsem, extending" and the like: what the write went through. */
+static void pwrite_how(char *buf, size_t len, unsigned flags, unsigned how)
+{
+	snprintf(buf, len, "%s%s%s%s%s%s%s", (flags & IOCB_DIRECT) ? " with O_DIRECT" : "",
+		 (how & EXT4_DIO_BUFFERED) ? " (buffered: ext4 takes no direct I/O here)" : "",
+		 !(flags & IOCB_DIRECT) || (how & EXT4_DIO_BUFFERED) ? "" :
+		 (how & EXT4_DIO_SHARED) ? ", i_rwsem shared" : ", i_rwsem exclusive",
+		 (how & EXT4_DIO_UNALIGNED) ? ", unaligned" : "",
+		 (how & EXT4_DIO_EXTEND) ? ", extending (orphan until completion)" : "",
+		 (how & EXT4_DIO_QUEUED) ? ", submitted as AIO (completed by aio_wait)" :
+		 (flags & IOCB_AIO) ? ", AIO waited for (unaligned or extending)" : "",
+		 (flags & IOCB_SYNC) ? ", O_SYNC" : (flags & IOCB_DSYNC) ? ", O_DSYNC" : "");
+}
+
+/*
+ * pwrite with kiocb flags @flags (pwrite -d, a file opened with -d or -s):
+ * the -b sized calls of step_pwrite, each through ext4_file_write_kiocb().
+ * Returns the bytes written; *how gathers what the calls went through.
+ */
+static int64_t pwrite_kiocb(struct world *w, const struct scn_step *st, struct sim_step_result *sr,
+			    unsigned flags, unsigned *how)
+{
+	int64_t done = 0, call = pwrite_call_size(st);
+
+	*how = 0;
+	while (done < st->s_len && sr->err == 0) {
+		int64_t n = SIM_MIN(call, st->s_len - done), got;
+		unsigned h;
+
+		sr->err = ext4_file_write_kiocb(&w->fs, st->s_off + done, n, st->s_fill, flags,
+						&got, &h);
+		*how |= h;
+		if (sr->err == -EIOCBQUEUED) {  /* io_submit: completed at aio_wait */
+			sr->err = 0;
+			chk_note_write_submitted(w->chk, st->s_off + done, n, st->s_fill);
+			done += n;
+			continue;
+		}
+		chk_note_write(w->chk, st->s_off + done, got, st->s_fill);
+		if ((flags & IOCB_DIRECT) && (flags & IOCB_DSYNC) && got > 0 && sr->err == 0)
+			chk_note_dsync(w->chk, st->s_off + done, got, st->s_fill);
+		done += got;
+		if (got < n && sr->err == 0)
+			break;
+	}
+	return done;
+}
+
+/*
+ * io_getevents for every direct write submitted asynchronously (aio_wait),
+ * and inode_dio_wait before a step that waits for them: each completion
+ * (iomap_dio_complete: unwritten conversion, the sync) noted to the checker.
+ * Returns how many completed.
+ */
+static uint32_t sim_aio_reap(struct world *w)
+{
+	struct iomap_dio_done d;
+	uint32_t n = 0;
+
+	while (iomap_dio_complete_one(&w->fs, &d)) {
+		n++;
+		if (d.dd_ret <= 0 || d.dd_ino != w->fs.inode->i_ino)
+			continue;
+		chk_note_write(w->chk, d.dd_pos, d.dd_ret, d.dd_fill);
+		if (d.dd_ki_flags & IOCB_DSYNC)
+			chk_note_dsync(w->chk, d.dd_pos, d.dd_ret, d.dd_fill);
+	}
+	return n;
+}
+
 /* pwrite: xfs_io writes in -b sized write(2) calls (pwritev2 with -V); --short
  * is one call; -R writes at random offsets; -A (RWF_ATOMIC) fails at once on a
  * device without atomic writes (FMODE_CAN_ATOMIC_WRITE is never set). */
@@ -187,7 +257,16 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 		note(sr, "RWF_ATOMIC: the device has no atomic write unit; nothing written");
 		return;
 	}
-	if (st->s_random) {
+	unsigned flags = w->f_flags | (st->s_direct ? IOCB_DIRECT : 0) |
+			 (st->s_dsync ? IOCB_DSYNC : 0), how = 0;
+	char how_text[256] = "";
+
+	if (st->s_aio)
+		flags |= IOCB_AIO;
+	if (((flags & IOCB_DIRECT) || w->f_flags) && !st->s_random && st->s_short_copy < 0) {
+		done = pwrite_kiocb(w, st, sr, flags, &how);
+		pwrite_how(how_text, sizeof(how_text), flags, how);
+	} else if (st->s_random) {
 		done = pwrite_random(w, st, sr);
 	} else if (st->s_short_copy >= 0) {
 		sr->err = ext4_file_write(&w->fs, st->s_off, st->s_len, st->s_fill,
@@ -211,7 +290,8 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 	if (sr->err == 0)
 		pwrite_sync_after(w, st, sr);
 	sr->bytes = done;
-	note(sr, "wrote %lld bytes at %lld", (long long)done, (long long)st->s_off);
+	note(sr, "%s %lld bytes at %lld%s", (how & EXT4_DIO_QUEUED) ? "submitted" : "wrote",
+	     (long long)done, (long long)st->s_off, how_text);
 }
 
 /* The checker's copy of [src, src+n) to @dst, in pipe-sized pieces. */
@@ -399,6 +479,7 @@ static void step_remount(struct world *w, struct sim_step_result *sr)
 	SIM_ASSERT(sr->err == 0);
 	chk_note_durable(w->chk);
 	sim_ns_rebase(w);
+	w->f_flags = 0;                 /* the file opened again, plainly */
 	note(sr, "clean unmount and mount");
 }
 
@@ -464,9 +545,37 @@ static void step_inject(struct world *w, const struct scn_step *st, struct sim_s
 		note(sr, "no fault armed");
 }
 
+/*
+ * Does step @st wait for the direct I/O in flight (inode_dio_wait): a
+ * buffered write, an unaligned direct one, truncate, fallocate's modes, a
+ * copy, a remount (the inode's eviction)?  An aligned direct write does not.
+ * An fsync, fdatasync, sync or msync -s does not in the kernel; the model
+ * completes the AIO first, one schedule a real run may take, so that the
+ * durable point it makes holds its bytes.
+ */
+static bool step_waits_for_dio(const struct world *w, const struct scn_step *st)
+{
+	uint32_t bs = w->fs.opts.block_size;
+
+	switch (st->s_op) {
+	case SCN_PWRITE:
+		return !(st->s_direct || (w->f_flags & IOCB_DIRECT)) ||
+		       ((st->s_off | st->s_len) & (bs - 1));
+	case SCN_TRUNCATE: case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
+	case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_COPY_RANGE: case SCN_REMOUNT:
+		return true;
+	case SCN_FSYNC: case SCN_FDATASYNC: case SCN_SYNC: case SCN_MSYNC:
+		return true;    /* the model's schedule: the AIO completed before the sync */
+	default:
+		return false;
+	}
+}
+
 static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx,
 			struct sim_step_result *sr, FILE *trace)
 {
+	if (w->fs.s_nr_dios && step_waits_for_dio(w, st))
+		sim_aio_reap(w);                /* inode_dio_wait() in the step's path */
 	if (scn_step_is_namespace(st)) {
 		sim_step_namespace(w, st, idx, sr);
 		return;
@@ -485,6 +594,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 	case SCN_CLOSE:
 		ext4_munmap(&w->fs);
 		w->mapped = false;
+		w->f_flags = 0;
 		sr->err = ext4_close_current(&w->fs);
 		chk_note_close(w->chk, &w->fs);
 		break;
@@ -497,6 +607,7 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 		/* fall through */
 	case SCN_CRASH:
 		w->mapped = false;
+		w->f_flags = 0;                 /* xfs_io, started again, opens f plainly */
 		crash_step(w, st, idx, sr);
 		break;
 	case SCN_COPY_RANGE: step_copy_range(w, st, sr); break;
@@ -509,6 +620,9 @@ static void run_step_op(struct world *w, const struct scn_step *st, uint32_t idx
 	case SCN_REMOUNT: step_remount(w, sr); break;
 	case SCN_EVICT: ext4_evict_clean(&w->fs); break;
 	case SCN_DIO_READ: step_dio_read(w, st, sr, trace, idx); break;
+	case SCN_AIO_WAIT:
+		note(sr, "%u asynchronous direct write(s) completed", sim_aio_reap(w));
+		break;
 	case SCN_INJECT: step_inject(w, st, sr); break;
 	default:
 		SIM_ASSERT(!"unknown step");

@@ -443,6 +443,10 @@ static void key_checker(struct keyh *h, const struct chk_state *c)
 	put(h, c->c_mute | (uint64_t)c->c_detached << 1 | (uint64_t)(c->c_ns != NULL) << 2);
 	if (c->c_ns)
 		key_ns(h, c->c_ns);
+	if (c->dsync.nr || c->dsync_size) {     /* dio_sync_durable's promises, when any */
+		key_runs(h, &c->dsync);
+		put(h, (uint64_t)c->dsync_size);
+	}
 	put(h, c->rt_state);
 	if (c->rt_state < RT_CLOSED)    /* before the close nothing reads the rest */
 		return;
@@ -531,6 +535,15 @@ void world_key(const struct world *w, uint64_t key[2])
 	key_fs(&h, &w->fs);
 	key_checker(&h, w->chk);
 	put(&h, w->mapped ? 1 + w->map_prot : 0);      /* an explicit mmap step's mapping */
+	if (w->f_flags)
+		put(&h, w->f_flags);                    /* open -d / -s: the file's flags */
+	for (uint32_t i = 0; i < w->fs.s_nr_dios; i++) {        /* AIOs in flight */
+		const struct iomap_dio *d = &w->fs.s_dios[i];
+
+		put(&h, (uint64_t)d->d_iocb.ki_pos ^ ((uint64_t)d->d_ino << 48));
+		put(&h, (uint64_t)d->d_size ^ ((uint64_t)d->d_flags << 48) ^
+			((uint64_t)d->d_iocb.ki_flags << 40) ^ ((uint64_t)d->d_iocb.ki_fill << 32));
+	}
 	put(&h, (uint64_t)w->map_off);
 	put(&h, (uint64_t)w->map_len);
 	mix(&h, 0x4b4559);

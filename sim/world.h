@@ -28,6 +28,8 @@ struct world {
 	bool mapped;                    /* an explicit mmap step's mapping is current */
 	uint8_t map_prot;               /* its protection: 1 read, 2 write, 4 exec */
 	int64_t map_off, map_len;       /* its file range */
+	unsigned f_flags;               /* the current file's open flags as kiocb flags: open -d
+					 * IOCB_DIRECT, open -s IOCB_DSYNC | IOCB_SYNC (iomap.h) */
 };
 
 /* Mount @w's device with its variant's options and semantics (recovery included). */

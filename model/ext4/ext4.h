@@ -31,7 +31,8 @@
  *   (4) no handle is open between steps;
  *   (5) the superblock's and the descriptor table's buffers are held, and
  *       every extent block is held and allocated in the bitmap buffer and
- *       the free map.
+ *       the free map;
+ *   (6) i_rwsem has no holder (a direct write takes and drops it inside its step).
  * It then asserts jbd2.h's invariants (jbd2_check, and (4) against the
  * allocator) and blkdev.h's (blkdev_check).
  * The file-level invariants (i_disksize <= i_size and the others of
@@ -47,6 +48,7 @@
 #include "ext4_disk.h"
 #include "extents.h"
 #include "filemap.h"
+#include "iomap.h"
 #include "jbd2.h"
 #include "profile.h"
 #include "sim.h"
@@ -142,6 +144,7 @@ struct ext4_ext_leaf {
 };
 
 #define EXT4_SYNC_FL 0x8u               /* chattr +S */
+#define EXT4_MAX_LOGICAL_BLOCK 0xFFFFFFFEu
 
 /* What a partial-block zeroing did, for its ordered-data step. */
 struct zero_result {
@@ -174,7 +177,32 @@ struct ext4_inode_info {
 	uint32_t i_ext_nr_leaves;       /* depth 1: its extent blocks, in lblk order */
 	struct ext4_ext_leaf i_ext_leaves[EXT4_EXT_MAX_LEAVES];
 	struct address_space i_mapping;
+	/*
+	 * i_rwsem as a count of its holders (the model runs one task): readers
+	 * (inode_lock_shared) and a writer (inode_lock); both 0 between steps.
+	 */
+	uint32_t i_rwsem_readers;
+	bool i_rwsem_writer;
 };
+
+/* inode_lock() / inode_lock_shared() and their unlocks, on the current inode. */
+static inline void ext4_inode_lock(struct ext4_inode_info *ei, bool shared)
+{
+	SIM_ASSERT(!ei->i_rwsem_writer && (shared || ei->i_rwsem_readers == 0));
+	if (shared)
+		ei->i_rwsem_readers++;
+	else
+		ei->i_rwsem_writer = true;
+}
+
+static inline void ext4_inode_unlock(struct ext4_inode_info *ei, bool shared)
+{
+	SIM_ASSERT(shared ? ei->i_rwsem_readers > 0 : ei->i_rwsem_writer);
+	if (shared)
+		ei->i_rwsem_readers--;
+	else
+		ei->i_rwsem_writer = false;
+}
 
 /* A block write in flight, and the io_end it belongs to (page-io.c). */
 struct ext4_io {
@@ -242,6 +270,8 @@ struct ext4_fs {
 	uint32_t cap_io_ends;
 	uint32_t next_io_end;
 	bool s_shutdown;
+	struct iomap_dio *s_dios;       /* asynchronous direct writes in flight, oldest first */
+	uint32_t s_nr_dios;
 	/* model-only faults (`inject` steps): in memory, so a mount clears them */
 	bool s_fault_enospc;            /* one ENOSPC armed in ext4_mb_new_blocks() */
 	bool s_fault_fired;             /* it fired; ext4_writepages() has not retried yet */
@@ -576,7 +606,12 @@ int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f);
 /* fallocate.c */
 int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len);
 
+/* inode.c: ext4_iomap_begin() for direct writes (IOMAP_WRITE) and the overwrite lookup */
+int ext4_iomap_begin(struct ext4_fs *fs, int64_t offset, int64_t length, unsigned flags,
+		     struct iomap *iomap);
+
 /* readpage.c */
+bool ext4_inode_datasync_dirty(struct ext4_fs *fs);
 int ext4_read_folio(struct ext4_fs *fs, struct folio *f);
 int ext4_dio_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, int64_t *got);
 int ext4_file_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out,
@@ -595,6 +630,8 @@ uint32_t ext4_init_io_end(struct ext4_fs *fs);
 void ext4_io_end_set_unwritten(struct ext4_fs *fs, uint32_t io_end, uint32_t lblk,
 			       uint32_t len);
 void ext4_put_io_end(struct ext4_fs *fs, uint32_t io_end);
+/* ext4_convert_unwritten_extents(NULL, ...): bytes [@pos, @pos + @len), a handle per extent. */
+int ext4_convert_unwritten_extents_range(struct ext4_fs *fs, int64_t pos, int64_t len);
 void ext4_wait_io_range(struct ext4_fs *fs, int64_t start, int64_t end);
 bool ext4_io_range_busy(const struct ext4_fs *fs, int64_t start, int64_t end);
 
@@ -621,6 +658,22 @@ int ext4_file_write(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 			 const uint8_t *src, bool dsync, int64_t readable, int64_t *written);
 int ext4_set_sync_flag(struct ext4_fs *fs, bool on);
+/*
+ * What ext4_dio_write_iter() did, for the trace (EXT4_DIO_* bits): the lock
+ * it ran under, the conditions it found, whether it fell back to buffered I/O.
+ */
+#define EXT4_DIO_SHARED 0x1u            /* i_rwsem shared (an overwrite) */
+#define EXT4_DIO_UNALIGNED 0x2u         /* not fs-block aligned */
+#define EXT4_DIO_EXTEND 0x4u            /* extending: orphan added, size at completion */
+#define EXT4_DIO_BUFFERED 0x8u          /* fell back to buffered I/O (data=journal, ...) */
+#define EXT4_DIO_QUEUED 0x10u           /* an AIO submitted, -EIOCBQUEUED: completed later */
+/*
+ * write(2) of @len bytes of @fill at @pos with the kiocb flags @ki_flags
+ * (IOCB_DIRECT, IOCB_DSYNC, IOCB_SYNC): ext4_file_write_iter(), which sends
+ * an IOCB_DIRECT write to ext4_dio_write_iter(); *@how gets EXT4_DIO_* bits.
+ */
+int ext4_file_write_kiocb(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			  unsigned ki_flags, int64_t *written, unsigned *how);
 void ext4_evict_clean(struct ext4_fs *fs);
 int ext4_mmap_load(struct ext4_fs *fs, int64_t pos, int64_t len, bool reverse, uint8_t *out,
 		   int64_t *loaded);

@@ -18,6 +18,10 @@
 
 #include "ext4.h"
 
+static int ext4_buffered_write_sync(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+				    const uint8_t *src, unsigned ki_flags, int64_t readable,
+				    int64_t *written);
+
 /*
  * ext4_write_checks() since the 2026 series (patch 13): a write starting
  * past EOF first zeroes the rest of the old EOF block, before the copy.
@@ -38,6 +42,15 @@ static int ext4_write_checks_zero_eof(struct ext4_fs *fs, int64_t pos)
 int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 			 const uint8_t *src, bool dsync, int64_t readable, int64_t *written)
 {
+	return ext4_buffered_write_sync(fs, pos, len, fill, src, dsync ? IOCB_DSYNC : 0,
+					readable, written);
+}
+
+/* ext4_buffered_write_iter() with the kiocb's flags: O_SYNC's sync is fsync's. */
+static int ext4_buffered_write_sync(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+				    const uint8_t *src, unsigned ki_flags, int64_t readable,
+				    int64_t *written)
+{
 	int64_t max = ext4_max_size(fs);
 	int err;
 
@@ -51,12 +64,14 @@ int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t f
 	if (pos >= max)
 		return -EFBIG;                  /* generic_write_checks_count() */
 	len = SIM_MIN(len, max - pos);
+	if (fs->s_nr_dios)
+		inode_dio_wait(fs);             /* no direct I/O in flight under the copy */
 	file_update_time(fs);                   /* ext4_write_checks: file_modified() */
 	if ((err = ext4_write_checks_zero_eof(fs, pos)) < 0)
 		return err;
 	err = generic_perform_write(fs, pos, len, fill, src, readable, written);
-	if (*written > 0 && ((fs->inode->i_flags & EXT4_SYNC_FL) || dsync))
-		err = ext4_sync_file(fs, pos, pos + *written - 1, true);
+	if (*written > 0 && ((fs->inode->i_flags & EXT4_SYNC_FL) || (ki_flags & IOCB_DSYNC)))
+		err = ext4_sync_file(fs, pos, pos + *written - 1, !(ki_flags & IOCB_SYNC));
 	return err;
 }
 
@@ -301,4 +316,358 @@ void ext4_mmap_dontneed(struct ext4_fs *fs, int64_t pos, int64_t len)
 	for (uint32_t i = 0; i < m->a_nr; i++)
 		if (m->a_folios[i]->index >= first && m->a_folios[i]->index < last)
 			m->a_folios[i]->flags &= (uint8_t)~PG_mkwrite;
+}
+
+/* ------------------------------------------------------------------ */
+/* Direct I/O writes: ext4_dio_write_iter() over iomap_dio_rw()       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * invalidate_mapping_pages() over the pages of bytes [start, end]: the
+ * folios that are clean, idle and not mapped writable go.
+ */
+static void ext4_invalidate_mapping_pages(struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	struct address_space *m = &fs->inode->i_mapping;
+	uint64_t first = (uint64_t)start >> PAGE_SHIFT, last = (uint64_t)end >> PAGE_SHIFT;
+
+	for (uint32_t i = filemap_first_at(m, first); i < m->a_nr && m->a_folios[i]->index <= last;) {
+		struct folio *f = m->a_folios[i];
+
+		if ((f->flags & (PG_dirty | PG_writeback | PG_mkwrite)) ||
+		    ((f->flags & PG_buffers) && folio_any_buffer(m, f, BH_JBDDirty | BH_Dirty))) {
+			i++;
+			continue;
+		}
+		filemap_remove_folio(m, f);
+	}
+}
+
+/* ->write_and_wait: filemap_write_and_wait_range() through ext4_writepages. */
+static int ext4_dio_write_and_wait(struct ext4_fs *fs, int64_t start, int64_t end)
+{
+	int err = ext4_writepages(fs, start, end, WB_SYNC_ALL, true);
+
+	ext4_wait_io_range(fs, start, end);
+	return err;
+}
+
+/* ->fsync: ext4_sync_file(), as vfs_fsync_range() reaches it. */
+static int ext4_dio_fsync(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync)
+{
+	return ext4_sync_file(fs, start, end, datasync);
+}
+
+/*
+ * ext4_should_use_dio() / ext4_dio_alignment() (before 5.19: ext4_dio_supported()):
+ * a data=journal file takes the buffered path; every other one direct I/O,
+ * its alignment left to iomap (EINVAL for a misaligned write).
+ */
+static bool ext4_should_use_dio(const struct ext4_fs *fs)
+{
+	return !ext4_should_journal_data(fs);
+}
+
+/* ext4_unaligned_io(): not aligned to the file-system block. */
+static bool ext4_unaligned_io(const struct ext4_fs *fs, int64_t pos, int64_t len)
+{
+	return ((pos | len) & (int64_t)(fs->opts.block_size - 1)) != 0;
+}
+
+/*
+ * ext4_extending_io(): the write ends past i_size or past i_disksize.  The
+ * path before dio_iomap (ext4_direct_IO_write) tests i_size only, and
+ * i_disksize too from 45d8ec4d9fd5 (dio_disksize_inside_isize).
+ */
+static bool ext4_extending_io(const struct ext4_fs *fs, int64_t pos, int64_t len)
+{
+	bool disksize = fs->sem.dio_iomap || fs->sem.dio_disksize_inside_isize;
+
+	return pos + len > fs->inode->i_size || (disksize && pos + len > fs->inode->i_disksize);
+}
+
+/* ext4_overwrite_io(): inside i_size over blocks all allocated and written. */
+static bool ext4_overwrite_io(struct ext4_fs *fs, int64_t pos, int64_t len)
+{
+	uint32_t bits = ext4_blkbits(fs);
+	struct ext4_map_blocks map = { .m_lblk = (uint32_t)(pos >> bits),
+		.m_len = (uint32_t)(((pos + len - 1) >> bits) - (pos >> bits) + 1) };
+	uint32_t want = map.m_len;
+
+	if (pos + len > fs->inode->i_size)
+		return false;
+	return ext4_map_blocks(fs, NULL, &map, 0) == (int)want && (map.m_flags & MAP_MAPPED);
+}
+
+static const struct ext4_size_rule dio_ext_isize = EXT4_SIZE_RULE_TOGGLE(
+	"ext4_handle_inode_extension", "a direct write that completed past i_size raises "
+	"it to its end (after the sync before dio_extension_in_end_io)",
+	dio_extension_in_end_io);
+static const struct ext4_size_rule dio_ext_disksize = EXT4_SIZE_RULE_TOGGLE(
+	"ext4_handle_inode_extension", "an extending direct write raises i_disksize to "
+	"its end once its I/O completed, and takes the inode off the orphan list",
+	dio_extension_in_end_io);
+static const struct ext4_size_rule dio_endio_isize = EXT4_SIZE_RULE("ext4_dio_write_end_io",
+	"a direct write's completion raises i_size to its end before the page cache is "
+	"invalidated (i_disksize follows in ext4_dio_write_iter)");
+static const struct ext4_size_rule dio_old_isize = EXT4_SIZE_RULE("ext4_direct_IO_write",
+	"a direct write that completed past i_size raises it to its end");
+static const struct ext4_size_rule dio_old_disksize = EXT4_SIZE_RULE_TOGGLE(
+	"ext4_direct_IO_write", "a completed direct write past i_size (or past i_disksize, "
+	"45d8ec4d9fd5) raises i_disksize to its end", dio_disksize_inside_isize);
+
+/*
+ * ext4_handle_inode_extension(): after @count bytes at @pos completed, one
+ * handle raises i_size and i_disksize to the write's end (ext4_update_inode_size)
+ * and takes the inode off the orphan list.  From 91562895f803 it runs in
+ * ext4_dio_write_end_io, before the sync; before, in ext4_dio_write_iter
+ * after iomap_dio_rw (and sync) returned, where a write already inside
+ * i_disksize only leaves the orphan list (5.14's form, @count the asked length).
+ */
+static int64_t ext4_handle_inode_extension(struct ext4_fs *fs, int64_t pos, int64_t written,
+					   int64_t count)
+{
+	handle_t *h;
+
+	SIM_ASSERT(fs->inode->i_rwsem_writer);
+	if (!fs->sem.dio_extension_in_end_io && written >= 0 &&
+	    pos + count <= fs->inode->i_disksize) {
+		if (fs->inode->i_orphan && fs->inode->i_links_count) {
+			h = ext4_journal_start(fs, "ext4_handle_inode_extension", HT_INODE, 2);
+			ext4_orphan_del(fs, h);
+			ext4_journal_stop(fs, "ext4_handle_inode_extension", h);
+		}
+		return written;
+	}
+	if (written < 0)
+		return written;
+	h = ext4_journal_start(fs, "ext4_handle_inode_extension", HT_INODE, 2);
+	if (ext4_update_inode_size(fs, pos + written, &dio_ext_isize, &dio_ext_disksize))
+		ext4_mark_inode_dirty(fs, h);
+	if (fs->inode->i_links_count)
+		ext4_orphan_del(fs, h);
+	ext4_journal_stop(fs, "ext4_handle_inode_extension", h);
+	if (!fs->sem.dio_extension_in_end_io && written < count)
+		ext4_truncate_failed_write(fs);
+	return written;
+}
+
+/*
+ * ext4_dio_write_end_io(): the unwritten blocks written are converted; from
+ * 91562895f803 a write ending past i_disksize or i_size has its inode
+ * extension here, before iomap_dio_complete() syncs; before, i_size alone
+ * is raised here (5.14 to 6.6).  The path before dio_iomap converts here
+ * too and leaves the sizes to ext4_direct_IO_write.
+ */
+static int ext4_dio_write_end_io(struct ext4_fs *fs, int64_t pos, int64_t size, int error,
+				 unsigned flags)
+{
+	if (error)
+		return error;
+	if (size && (flags & IOMAP_DIO_UNWRITTEN))
+		ext4_convert_unwritten_extents_range(fs, pos, size);
+	if (!fs->sem.dio_iomap)
+		return 0;
+	if (!fs->sem.dio_extension_in_end_io) {
+		if (pos + size > fs->inode->i_size)
+			i_size_write(fs, pos + size, &dio_endio_isize);
+		return 0;
+	}
+	if (pos + size <= fs->inode->i_disksize && pos + size <= fs->inode->i_size)
+		return 0;
+	return (int)SIM_MIN(ext4_handle_inode_extension(fs, pos, size, size), 0);
+}
+
+/* ext4_iomap_overwrite_begin(): the lookup without IOMAP_WRITE (no handle). */
+static int ext4_iomap_overwrite_begin(struct ext4_fs *fs, int64_t pos, int64_t len,
+				      unsigned flags, struct iomap *iomap)
+{
+	int err = ext4_iomap_begin(fs, pos, len, flags & ~IOMAP_WRITE, iomap);
+
+	SIM_ASSERT(err || iomap->type == IOMAP_MAPPED);
+	return err;
+}
+
+static const struct iomap_ops ext4_iomap_ops = { .iomap_begin = ext4_iomap_begin };
+static const struct iomap_ops ext4_iomap_overwrite_ops = {
+	.iomap_begin = ext4_iomap_overwrite_begin };
+static const struct iomap_dio_ops ext4_dio_write_ops = {
+	.end_io = ext4_dio_write_end_io, .write_and_wait = ext4_dio_write_and_wait,
+	.fsync = ext4_dio_fsync };
+
+/*
+ * ext4_dio_write_checks(): generic_write_checks(), then with the lock
+ * shared, anything but an overwrite inside i_size takes it exclusive (the
+ * kernel's restart); *extend for an extending write; file_modified().
+ * Returns the bytes to write or a negative errno.
+ */
+static int64_t ext4_dio_write_checks(struct ext4_fs *fs, int64_t pos, int64_t len, bool *shared,
+				     bool *extend)
+{
+	int64_t max = ext4_max_size(fs);
+
+	if (pos >= max)
+		return -EFBIG;
+	len = SIM_MIN(len, max - pos);
+	*extend = ext4_extending_io(fs, pos, len);
+	if (*shared && (*extend || !ext4_overwrite_io(fs, pos, len))) {
+		ext4_inode_unlock(fs->inode, true);
+		*shared = false;
+		ext4_inode_lock(fs->inode, false);
+		*extend = ext4_extending_io(fs, pos, len);
+	}
+	file_update_time(fs);
+	return len;
+}
+
+/*
+ * The old path's end (ext4_direct_IO_write, before dio_iomap): for a write
+ * that took the orphan, one handle raises the sizes to what was written
+ * past i_size (or past i_disksize, 45d8ec4d9fd5) and drops the orphan.
+ */
+static void ext4_direct_io_write_end(struct ext4_fs *fs, int64_t pos, int64_t written)
+{
+	handle_t *h = ext4_journal_start(fs, "ext4_direct_IO_write", HT_INODE, 2);
+	int64_t end = pos + written;
+
+	if (written > 0 && (end > fs->inode->i_size ||
+			    (fs->sem.dio_disksize_inside_isize && end > fs->inode->i_disksize))) {
+		ext4_update_i_disksize(fs, end, &dio_old_disksize);
+		if (end > fs->inode->i_size)
+			i_size_write(fs, end, &dio_old_isize);
+		ext4_mark_inode_dirty(fs, h);
+	}
+	ext4_orphan_del(fs, h);
+	ext4_journal_stop(fs, "ext4_direct_IO_write", h);
+	if (written < 0)
+		ext4_truncate_failed_write(fs);
+}
+
+/*
+ * The buffered write of the part a direct write left (a fall-back), then
+ * that range written back and its clean pages dropped, so that later
+ * direct reads and writes see it on disk (filemap_write_and_wait_range,
+ * invalidate_mapping_pages).  Returns the bytes written or an error.
+ */
+static int64_t ext4_dio_buffered_rest(struct ext4_fs *fs, struct kiocb *iocb, int64_t len)
+{
+	int64_t got = 0, pos = iocb->ki_pos;
+	unsigned flags = fs->sem.dio_iomap ? iocb->ki_flags :
+			 iocb->ki_flags & ~(IOCB_DSYNC | IOCB_SYNC);    /* synced by the caller */
+	int err = ext4_buffered_write_sync(fs, pos, len, iocb->ki_fill, NULL, flags, len, &got);
+
+	if (err < 0 && got == 0)
+		return err;
+	if (got > 0 && ext4_dio_write_and_wait(fs, pos, pos + got - 1) == 0)
+		ext4_invalidate_mapping_pages(fs, pos, pos + got - 1);
+	iocb->ki_pos += got;
+	return got;
+}
+
+/* The extending write's orphan, in a handle of its own, before the I/O. */
+static void ext4_dio_orphan_add(struct ext4_fs *fs)
+{
+	handle_t *h = ext4_journal_start(fs, "ext4_dio_write_iter", HT_INODE, 2);
+
+	ext4_orphan_add(fs, h);
+	ext4_journal_stop(fs, "ext4_dio_write_iter", h);
+}
+
+/*
+ * ext4_dio_write_iter(): the lock (shared for an aligned write inside
+ * i_size), the fall-back to buffered I/O where ext4 takes it, the checks,
+ * the orphan for an extending write, iomap_dio_rw() with FORCE_WAIT for an
+ * unaligned or extending one, the size (ext4_handle_inode_extension: here
+ * before 91562895f803, else the cleanup), the unlock; a short write's rest
+ * is written buffered.  The old path (dio_iomap off) syncs after all of it.
+ */
+static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
+				   unsigned *how)
+{
+	int64_t pos = iocb->ki_pos, ret;
+	bool unaligned = ext4_unaligned_io(fs, pos, len), extend = false;
+	bool shared = !unaligned && pos + len <= fs->inode->i_size && fs->sem.dio_iomap;
+	struct kiocb io = *iocb;
+
+	ext4_inode_lock(fs->inode, shared);
+	if (!ext4_should_use_dio(fs)) {
+		ext4_inode_unlock(fs->inode, shared);
+		*how |= EXT4_DIO_BUFFERED;
+		return -ENOTBLK;
+	}
+	if ((ret = ext4_dio_write_checks(fs, pos, len, &shared, &extend)) < 0) {
+		ext4_inode_unlock(fs->inode, shared);
+		return ret;
+	}
+	len = ret;
+	*how |= (shared ? EXT4_DIO_SHARED : 0) | (unaligned ? EXT4_DIO_UNALIGNED : 0) |
+		(extend ? EXT4_DIO_EXTEND : 0);
+	if (unaligned)
+		inode_dio_wait(fs);     /* no unaligned direct I/O in flight alongside */
+	if (extend)
+		ext4_dio_orphan_add(fs);
+	if (!fs->sem.dio_iomap)
+		io.ki_flags &= ~(IOCB_DSYNC | IOCB_SYNC);      /* synced by the caller */
+	ret = iomap_dio_rw(fs, &io, len, shared ? &ext4_iomap_overwrite_ops : &ext4_iomap_ops,
+			   &ext4_dio_write_ops, (unaligned || extend) ? IOMAP_DIO_FORCE_WAIT : 0);
+	if (ret == -ENOTBLK)
+		ret = 0;
+	if (ret == -EIOCBQUEUED) {      /* an AIO, neither unaligned nor extending */
+		SIM_ASSERT(!extend && !unaligned);
+		ext4_inode_unlock(fs->inode, shared);
+		*how |= EXT4_DIO_QUEUED;
+		return ret;
+	}
+	if (extend && !fs->sem.dio_iomap)
+		ext4_direct_io_write_end(fs, pos, ret);
+	else if (extend && !fs->sem.dio_extension_in_end_io)
+		ret = ext4_handle_inode_extension(fs, pos, ret, len);
+	else if (extend && ret < 0)
+		ext4_truncate_failed_write(fs);
+	if (extend && fs->inode->i_orphan && fs->inode->i_links_count) {
+		handle_t *h = ext4_journal_start(fs, "ext4_inode_extension_cleanup", HT_INODE, 2);
+
+		ext4_orphan_del(fs, h);         /* ext4_inode_extension_cleanup() */
+		ext4_journal_stop(fs, "ext4_inode_extension_cleanup", h);
+	}
+	ext4_inode_unlock(fs->inode, shared);
+	iocb->ki_pos = pos + SIM_MAX(ret, 0);
+	if (ret >= 0 && ret < len) {
+		int64_t more = ext4_dio_buffered_rest(fs, iocb, len - ret);
+
+		ret = more < 0 ? more : ret + more;
+	}
+	return ret;
+}
+
+int ext4_file_write_kiocb(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
+			  unsigned ki_flags, int64_t *written, unsigned *how)
+{
+	struct kiocb iocb = { .ki_pos = pos, .ki_flags = ki_flags, .ki_fill = fill };
+	int64_t ret;
+
+	if (fs->inode->i_flags & EXT4_SYNC_FL)
+		iocb.ki_flags |= IOCB_DSYNC;    /* iocb_flags(): IS_SYNC */
+	*how = 0;
+	*written = 0;
+	if (!(ki_flags & IOCB_DIRECT))
+		return ext4_buffered_write_sync(fs, pos, len, fill, NULL, ki_flags, len, written);
+	if (fs->s_shutdown)
+		return -EIO;
+	if (pos < 0 || len < 0)
+		return -EINVAL;
+	if (len == 0)
+		return 0;
+	ret = ext4_dio_write_iter(fs, &iocb, len, how);
+	if (ret == -ENOTBLK)            /* ext4_should_use_dio() said no */
+		return ext4_buffered_write_sync(fs, pos, len, fill, NULL,
+						ki_flags & ~IOCB_AIO, len, written);
+	if (ret == -EIOCBQUEUED)
+		return (int)ret;        /* submitted: the bytes count at completion */
+	if (ret < 0)
+		return (int)ret;
+	*written = ret;
+	if (!fs->sem.dio_iomap)         /* ext4_file_write_iter() syncs after it all */
+		ret = generic_write_sync(fs, &iocb, ret, false, &ext4_dio_write_ops);
+	return ret < 0 ? (int)ret : 0;
 }

@@ -1490,3 +1490,87 @@ int ext4_iget(struct ext4_fs *fs)
 		fs->inode->i_open = 1;          /* xfs_io's file, open from the start */
 	return err;
 }
+
+/*
+ * ext4_set_iomap() for a write: the mapping's type (unwritten, mapped or a
+ * hole), IOMAP_F_NEW for blocks this call allocated, IOMAP_F_DIRTY when a
+ * datasync would have metadata to commit (ext4_inode_datasync_dirty) or the
+ * write passes i_size.
+ */
+static void ext4_set_iomap(struct ext4_fs *fs, struct iomap *iomap,
+			   const struct ext4_map_blocks *map, int64_t offset, int64_t length)
+{
+	uint32_t bits = ext4_blkbits(fs);
+
+	*iomap = (struct iomap){ .offset = (int64_t)map->m_lblk << bits,
+				 .length = (int64_t)map->m_len << bits, .pblk = map->m_pblk };
+	if (ext4_inode_datasync_dirty(fs) || offset + length > fs->inode->i_size)
+		iomap->flags |= IOMAP_F_DIRTY;
+	if (map->m_flags & MAP_NEW)
+		iomap->flags |= IOMAP_F_NEW;
+	if (map->m_flags & MAP_UNWRITTEN)
+		iomap->type = IOMAP_UNWRITTEN;
+	else if (map->m_flags & MAP_MAPPED)
+		iomap->type = IOMAP_MAPPED;
+	else
+		iomap->type = IOMAP_HOLE;
+}
+
+/*
+ * ext4_iomap_alloc(): allocate under a handle of its own (EXT4_HT_MAP_BLOCKS):
+ * blocks at or past i_size as written extents (EXT4_GET_BLOCKS_CREATE: the
+ * orphan and i_disksize keep them unseen until the write completes), blocks
+ * inside i_size as unwritten ones (EXT4_GET_BLOCKS_IO_CREATE_EXT), converted
+ * at I/O completion.  Returns the blocks mapped or a negative errno.
+ */
+static int ext4_iomap_alloc(struct ext4_fs *fs, struct ext4_map_blocks *map)
+{
+	handle_t *h = ext4_journal_start(fs, "ext4_iomap_alloc", HT_MAP_BLOCKS, 8);
+	uint32_t flags = GET_BLOCKS_CREATE;
+	int ret;
+
+	if (((int64_t)map->m_lblk << ext4_blkbits(fs)) < fs->inode->i_size)
+		flags |= GET_BLOCKS_UNWRIT_EXT;
+	ret = ext4_map_blocks(fs, h, map, flags);
+	ext4_journal_stop(fs, "ext4_iomap_alloc", h);
+	return ret;
+}
+
+/*
+ * ext4_iomap_begin() with IOMAP_WRITE (direct I/O): a range inside i_size
+ * whose blocks are written needs no handle; anything else goes through
+ * ext4_iomap_alloc().  Without IOMAP_WRITE (ext4_iomap_overwrite_begin, the
+ * shared-lock overwrite) only the lookup.  The mapping covers at most the
+ * first extent of [offset, offset + length).
+ */
+int ext4_iomap_begin(struct ext4_fs *fs, int64_t offset, int64_t length, unsigned flags,
+		     struct iomap *iomap)
+{
+	uint32_t bits = ext4_blkbits(fs);
+	struct ext4_map_blocks map = { .m_lblk = (uint32_t)(offset >> bits),
+		.m_len = (uint32_t)(((offset + length - 1) >> bits) - (offset >> bits) + 1) };
+	int ret = 0;
+
+	if ((offset >> bits) > EXT4_MAX_LOGICAL_BLOCK)
+		return -EINVAL;
+	if (!(flags & IOMAP_WRITE)) {
+		ret = ext4_map_blocks(fs, NULL, &map, 0);
+	} else {
+		if (offset + length <= fs->inode->i_size) {
+			ret = ext4_map_blocks(fs, NULL, &map, 0);
+			if (ret > 0 && (map.m_flags & MAP_MAPPED))
+				goto out;
+			map = (struct ext4_map_blocks){ .m_lblk = (uint32_t)(offset >> bits),
+				.m_len = (uint32_t)(((offset + length - 1) >> bits) -
+						    (offset >> bits) + 1) };
+		}
+		ret = ext4_iomap_alloc(fs, &map);
+	}
+	if (ret < 0)
+		return ret;
+	if (ret == 0)
+		map.m_len = SIM_MAX(map.m_len, 1u);
+out:
+	ext4_set_iomap(fs, iomap, &map, offset, length);
+	return 0;
+}

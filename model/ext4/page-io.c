@@ -87,6 +87,29 @@ static void ext4_convert_unwritten_extents(struct ext4_fs *fs, handle_t *h, uint
 	}
 }
 
+int ext4_convert_unwritten_extents_range(struct ext4_fs *fs, int64_t pos, int64_t len)
+{
+	uint32_t bits = ext4_blkbits(fs);
+	uint32_t lblk = (uint32_t)(pos >> bits), end = (uint32_t)((pos + len - 1) >> bits) + 1;
+
+	while (lblk < end) {
+		handle_t *h = ext4_journal_start(fs, "ext4_convert_unwritten_extents",
+						 HT_MAP_BLOCKS, 8);
+		struct ext4_map_blocks map = { .m_lblk = lblk, .m_len = end - lblk };
+		uint32_t pblk, n;
+
+		if (es_lookup(&fs->inode->i_es, lblk, &pblk, &n) == ES_UNWRITTEN)
+			SIM_ASSERT(ext4_map_blocks(fs, h, &map, GET_BLOCKS_CREATE |
+						   GET_BLOCKS_CONVERT) > 0);
+		else
+			map.m_len = SIM_MIN(n, end - lblk);
+		ext4_mark_inode_dirty(fs, h);
+		ext4_journal_stop(fs, "ext4_convert_unwritten_extents", h);
+		lblk += map.m_len;
+	}
+	return 0;
+}
+
 /*
  * ext4_convert_unwritten_io_end_vec(): convert the io_end's ranges, in one
  * handle (the reserved one in the kernel).

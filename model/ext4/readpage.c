@@ -156,7 +156,7 @@ int ext4_file_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, i
  * that is not committed yet (its i_datasync_tid)?  jbd2_transaction_committed
  * took read_lock(&journal->j_state_lock) until 7c73ddb7589f.
  */
-static bool ext4_inode_datasync_dirty(struct ext4_fs *fs)
+bool ext4_inode_datasync_dirty(struct ext4_fs *fs)
 {
 	const journal_t *j = &fs->journal;
 

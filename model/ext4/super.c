@@ -523,6 +523,7 @@ void ext4_free_fs(struct ext4_fs *fs)
 	for (uint32_t i = 0; i < fs->nr_io_ends; i++)
 		free(fs->io_ends[i].ie_vecs);
 	free(fs->io_ends);
+	iomap_dio_drop_all(fs);
 	memset(fs, 0, sizeof(*fs));
 }
 
@@ -649,6 +650,12 @@ void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev
 							src->io_ends[i].ie_nr_vecs,
 							src->io_ends[i].ie_nr_vecs,
 							sizeof(struct ext4_io_end_vec));
+	dst->s_dios = src->s_nr_dios ? sim_dup_array(src->s_dios, src->s_nr_dios, src->s_nr_dios,
+						     sizeof(*src->s_dios)) : NULL;
+	for (uint32_t i = 0; i < dst->s_nr_dios; i++)
+		dst->s_dios[i].d_seqs = sim_dup_array(src->s_dios[i].d_seqs,
+						      src->s_dios[i].d_nr_seqs,
+						      src->s_dios[i].d_nr_seqs, sizeof(uint64_t));
 }
 
 /*
@@ -846,6 +853,7 @@ void ext4_check_state(const struct ext4_fs *fs)
 	check_extents_allocated(fs);
 	check_delayed_buffers(fs);
 	SIM_ASSERT(fs->journal.j_current_handle == NULL);                      /* (4) */
+	SIM_ASSERT(ei->i_rwsem_readers == 0 && !ei->i_rwsem_writer);           /* (6) */
 	check_buffers(fs);
 	jbd2_check(&fs->journal);
 	check_freed_not_reused(fs);

@@ -663,6 +663,66 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"directory no longer committed its changes (generic/065 and generic/535 with "
 		"fast commit, Eric Whitney); the old branch had forced a full commit for them.",
 		.shown_by = "scenarios/bugs/2023-fdatasync-dir-entries.yaml before-fix" },
+	[T_DIO_IOMAP] = {
+		"dio_iomap",
+		"378f32bab371 ext4: introduce direct I/O write using iomap infrastructure",
+		"5.5",
+		"ext4_direct_IO_write (__blockdev_direct_IO): the orphan added only for a write "
+		"ending past i_size (past i_disksize too with dio_disksize_inside_isize), the "
+		"sizes raised and the orphan removed in one handle after the I/O, and "
+		"generic_write_sync() run by ext4_file_write_iter after all of it; data=journal "
+		"falls back to a buffered write written back and invalidated",
+		"ext4_dio_write_iter over iomap_dio_rw: ext4_dio_write_checks (an extending "
+		"write is one past i_size or i_disksize), the orphan added first, the sizes "
+		"raised by ext4_handle_inode_extension (after iomap_dio_rw before "
+		"dio_extension_in_end_io, in ext4_dio_write_end_io after), generic_write_sync() "
+		"inside iomap_dio_complete()",
+		"ext4_file_write_iter, ext4_direct_IO_write / ext4_dio_write_iter, "
+		"ext4_dio_write_end_io", "the block-map rules of the old path (written blocks "
+		"at or past i_size, unwritten ones inside it: ext4_dio_get_block and "
+		"ext4_dio_get_block_unwritten_sync) are the same as ext4_iomap_alloc's and are "
+		"modelled by it; DIO_SKIP_HOLES and the asynchronous old path are not",
+		SEM(dio_iomap),
+		.why = "The direct-I/O write path moved from the buffer-head direct I/O code to "
+		"iomap, as XFS had; the inode extension and orphan handling moved out of the "
+		"get_block callbacks into ext4_dio_write_iter.",
+		.shown_by = "scenarios/dio/extend-dsync.yaml iomap-6.6" },
+	[T_DIO_DISKSIZE_INSIDE_ISIZE] = {
+		"dio_disksize_inside_isize",
+		"45d8ec4d9fd5 ext4: update disksize with direct IO", "4.16",
+		"ext4_direct_IO_write adds the orphan and raises the size only for a write "
+		"ending past i_size: one inside i_size but past i_disksize (after a delayed "
+		"buffered append) leaves i_disksize where it was, so its blocks, written and "
+		"converted, lie past the on-disk size",
+		"also for a write ending past i_disksize: the orphan added, i_disksize raised "
+		"to the write's end after the I/O (i_size only when it grows)",
+		"ext4_direct_IO_write", "only the path before dio_iomap reads it: the iomap "
+		"path's ext4_extending_io has both tests from the start",
+		SEM(dio_disksize_inside_isize),
+		.why = "A direct write below a buffered append's i_size returned, even with "
+		"O_SYNC, with i_disksize below its end: after a crash the file was shorter "
+		"than the synced write (CrashMonkey's generic_ext4_direct_write).",
+		.shown_by = "scenarios/bugs/2018-dio-disksize-inside-isize.yaml after-4.19" },
+	[T_DIO_EXTENSION_IN_END_IO] = {
+		"dio_extension_in_end_io",
+		"91562895f803 ext4: properly sync file size update after O_SYNC direct IO",
+		"6.7",
+		"iomap_dio_complete() runs generic_write_sync() before ext4_dio_write_iter "
+		"calls ext4_handle_inode_extension(): an extending O_SYNC or RWF_DSYNC direct "
+		"write commits the orphan and the blocks, then raises i_disksize in a "
+		"transaction nothing commits",
+		"ext4_dio_write_end_io calls ext4_handle_inode_extension() (i_disksize raised, "
+		"orphan removed) before iomap_dio_complete() syncs; ext4_dio_write_iter only "
+		"cleans up (ext4_inode_extension_cleanup)",
+		"ext4_dio_write_end_io, ext4_handle_inode_extension, ext4_dio_write_iter",
+		"ext4_dio_write_end_io raising i_size before the sync (5.14 to 6.6) is kept, "
+		"5.10.0's end_io, which left i_size to ext4_handle_inode_extension too, is not "
+		"told apart: the step's end is the same", SEM(dio_extension_in_end_io),
+		.why = "An extending O_SYNC direct write returned before its new size was "
+		"durable; after a power cut the orphan cleanup truncated the file back "
+		"(fstests generic/737, Gao Xiang's report).",
+		.shown_by = "scenarios/bugs/2023-dio-osync-size.yaml after-6.12",
+		.stable = "5.10" },
 	[T_RENAME_FLUSH_DATA] = {
 		"rename_flush_data",
 		"unmerged: Ye Bin, ext4: ensure data forced to disk when rename (2022)",
@@ -715,8 +775,9 @@ static const struct ext4_profile profiles[] = {
 	{ "6.6", "mainline 6.6: the data=journal rework (6.5) and the delalloc append handle "
 	  "only if i_disksize changed", "6.4", ON(T_JDATA_DIRTY_FOLIO, T_DA_END_SKIP_DIRTY), NULL, false },
 	{ "6.12", "mainline 6.12.0: jbd2_transaction_committed without the lock, an "
-	  "unwritten buffer marked new (6.7)", "6.6",
-	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW),
+	  "unwritten buffer marked new and the direct-I/O size synced (6.7)", "6.6",
+	  ON(T_DIOREAD_NOLOCK_SUBPAGE, T_JBD2_LOCKLESS_COMMITTED, T_GET_BLOCK_UNWRITTEN_NEW,
+	     T_DIO_EXTENSION_IN_END_IO),
 	  NULL, false },
 	{ "6.13", "mainline 6.13: both halves of the EOF zeroing on extension", "6.12",
 	  ON(T_EOF_ZERO_FS, T_EOF_ZERO_DIRTY_FOLIO_MM), NULL, false },
@@ -741,9 +802,9 @@ static const struct ext4_profile profiles[] = {
 	{ "debian-5.10.262", "Debian 11's 5.10.262: 5.10 with the fixes backported to the "
 	  "series", NULL, NONE, .series = "5.10", .backports = true },
 	{ "debian-6.1.192", "Debian 12's 6.1.192: 6.1 with the short-copy, unwritten-buffer, "
-	  "punch-size and log-flush backports", "6.1",
+	  "punch-size, log-flush and direct-I/O size-sync backports", "6.1",
 	  ON(T_SHORT_COPY_ZERO, T_DISKSIZE_BEFORE_PUNCH_PARTIAL, T_GET_BLOCK_UNWRITTEN_NEW,
-	     T_LOGFLUSH_COMMIT_FIRST), NULL, false },
+	     T_LOGFLUSH_COMMIT_FIRST, T_DIO_EXTENSION_IN_END_IO), NULL, false },
 	{ "debian-6.12.117", "Debian 12's 6.12.117 (backports): the ext4 half of the 6.13 EOF "
 	  "zeroing without the mm half, the 6.14 fallocate cleanup and the punch-size fix",
 	  "6.12", ON(T_EOF_ZERO_FS, T_PUNCH_ZERO_REFACTOR, T_DISKSIZE_BEFORE_PUNCH_PARTIAL), NULL, false },

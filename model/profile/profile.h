@@ -10,7 +10,7 @@
  * then --patch flags, each overriding the one before.
  *
  * Where the model cannot show a toggle's difference, the toggle says so in
- * `unmodelled`.  Changes the model does not have at all (inline data, DIO,
+ * `unmodelled`.  Changes the model does not have at all (inline data,
  * DAX) are listed by `ext4sim patches` as not modelled, without a toggle.
  *
  * Toggles come in three classes: mainline (a merged commit; profiles carry
@@ -72,6 +72,9 @@ struct ext4_semantics {
 	bool jdata_write_end_copied;    /* 3b136499e906 (4.12; in 4.4 and 4.9 stable) */
 	bool rename_flush_data;         /* unmerged 2022 rename patch (ext4_flush_data) */
 	bool fsync_nonreg_force_commit; /* 1077b2d53ef5 (6.4) */
+	bool dio_iomap;                 /* 378f32bab371 (5.5) */
+	bool dio_disksize_inside_isize; /* 45d8ec4d9fd5 (4.16) */
+	bool dio_extension_in_end_io;   /* 91562895f803 (6.7; in 5.10 and 6.1 stable) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -118,6 +121,9 @@ enum ext4_toggle_id {
 	T_JDATA_WRITE_END_COPIED,
 	T_RENAME_FLUSH_DATA,
 	T_FSYNC_NONREG_FORCE_COMMIT,
+	T_DIO_IOMAP,
+	T_DIO_DISKSIZE_INSIDE_ISIZE,
+	T_DIO_EXTENSION_IN_END_IO,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

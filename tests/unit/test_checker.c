@@ -266,11 +266,11 @@ static void test_checker__invariant_names_round_trip(void **state)
 		"journal_prefix", "post_eof_zero_strict", "no_folio_lock_under_handle",
 		"prealloc_durable", "replace_via_truncate", "ns_link_count", "ns_no_orphan",
 		"ns_file_fsync", "ns_dir_fsync", "ns_rename_atomic", "ns_new_file_fsync",
-		"ns_op_order", "replace_via_rename",
+		"ns_op_order", "replace_via_rename", "dio_sync_durable",
 	};
 
 	(void)state;
-	assert_int_equal(INV_COUNT, 21);
+	assert_int_equal(INV_COUNT, 22);
 	for (int i = 0; i < INV_COUNT; i++) {
 		assert_string_equal(chk_inv_info(i)->name, names[i]);
 		assert_int_equal(chk_inv_lookup(names[i]), i);
@@ -1318,11 +1318,87 @@ static void test_checker_log__summary_merges_only_touching_fills(void **state)
 	chk_destroy(&c);
 }
 
+/* ------------------------------------------------------------------ */
+/* dio_sync_durable                                                    */
+
+/* One direct write with kiocb flags @flags, the checker told as sim/run.c tells it. */
+static void step_dio(struct fx_world *w, int64_t off, int64_t len, uint8_t fill, unsigned flags)
+{
+	int64_t got;
+	unsigned how;
+
+	begin(w);
+	assert_int_equal(ext4_file_write_kiocb(&w->fs, off, len, fill, IOCB_DIRECT | flags, &got,
+					       &how), 0);
+	assert_int_equal(got, len);
+	chk_note_write(&w->chk, off, got, fill);
+	if (flags & IOCB_DSYNC)
+		chk_note_dsync(&w->chk, off, got, fill);
+	end(w);
+}
+
+/*
+ * An extending RWF_DSYNC direct write whose size the kernel did not sync
+ * (91562895f803 off): the crash keeps the old size, dio_sync_durable says
+ * so; fsync_durable does not (no durable point since), and with the fix
+ * nothing is reported.
+ */
+static void test_checker__dsync_direct_write_lost_size_is_reported(void **state)
+{
+	for (int fixed = 0; fixed < 2; fixed++) {
+		struct ext4_mount_opts o = fx_opts(4096, DATA_ORDERED, true, FX_DISK_BLOCKS);
+		struct fx_world *w = fx_world_format(&o);
+		uint32_t from;
+
+		w->sem.dio_extension_in_end_io = fixed;
+		fx_world_mount(w);
+		*state = w;
+		step_dio(w, 0, 4096, 0x11, 0);
+		step_fsync(w);
+		step_dio(w, 4096, 4096, 0x22, IOCB_DSYNC);
+		from = w->chk.nr_v;
+		step_crash(w, NULL, 0);
+		expect_reported(w, from, false, fixed ? 0 : BIT(INV_DIO_SYNC_DURABLE),
+				fixed ? "with the fix" : "before the fix");
+		fx_world_free(w);
+		*state = NULL;
+	}
+}
+
+/* A damaged block of a synced direct write is reported; a later write ends the promise. */
+static void dsync_zero_block(struct fx_world *w, uint32_t pblk0)
+{
+	uint8_t zero[4096] = { 0 };
+
+	blkdev_write_durable(w->bd, pblk0, zero);
+}
+
+static void test_checker__dsync_direct_write_bytes_promised_until_changed(void **state)
+{
+	struct fx_world *w = world_new(4096, DATA_ORDERED, true);
+	uint32_t from;
+
+	*state = w;
+	step_dio(w, 0, 4096, 0x33, IOCB_DSYNC);
+	from = w->chk.nr_v;
+	step_crash(w, dsync_zero_block, 0);
+	assert_true(reported(w, from, false) & BIT(INV_DIO_SYNC_DURABLE));
+	step_dio(w, 0, 4096, 0x44, IOCB_DSYNC);
+	step_write(w, 0, 4096, 0x55);           /* buffered, never synced: no promise left */
+	from = w->chk.nr_v;
+	step_crash(w, NULL, 0);
+	assert_false(reported(w, from, false) & BIT(INV_DIO_SYNC_DURABLE));
+	fx_world_free(w);
+	*state = NULL;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_teardown(fn, fx_world_leftover)
 		T(test_checker__invariant_names_round_trip),
+		T(test_checker__dsync_direct_write_lost_size_is_reported),
+		T(test_checker__dsync_direct_write_bytes_promised_until_changed),
 		T(test_checker__clean_run_reports_no_counted_invariant),
 		T(test_checker__delalloc_writes_and_reads_report_nothing),
 		T(test_checker__disksize_above_size_is_reported),

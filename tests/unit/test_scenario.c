@@ -694,6 +694,43 @@ static void test_scenario__step_forms(void **state)
 	assert_false(st.s_has_persist);
 }
 
+/* pwrite -d (O_DIRECT for the write) and open -d / -s (the file O_DIRECT, O_SYNC). */
+static void test_scenario__direct_forms(void **state)
+{
+	struct scn_step st;
+	char err[SCN_ERR_MAX];
+	unsigned col;
+
+	(void)state;
+	assert_int_equal(scn_parse_step("pwrite -d -S 0x61 0 4096", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_direct);
+	assert_false(st.s_dsync);
+	assert_int_equal(st.s_fill, 0x61);
+	assert_int_equal(scn_parse_step("pwrite 0 4096 -dV 1 -D", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_direct);
+	assert_true(st.s_dsync);
+	assert_int_equal(st.s_vectors, 1);
+	assert_int_equal(scn_parse_step("w -d 512 512", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_direct);
+	assert_int_equal(scn_parse_step("pwrite 0 4096", &st, err, sizeof(err), &col), 0);
+	assert_false(st.s_direct);
+	assert_int_equal(scn_parse_step("open -d -s f", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(st.s_op, SCN_OPEN);
+	assert_true(st.s_direct);
+	assert_true(st.s_osync);
+	assert_string_equal(st.s_path, "/f");
+	assert_int_equal(scn_parse_step("pwrite -d --aio 0 8k", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_aio);
+	assert_true(st.s_direct);
+	assert_int_equal(scn_parse_step("aio_wait", &st, err, sizeof(err), &col), 0);
+	assert_int_equal(st.s_op, SCN_AIO_WAIT);
+	assert_false(scn_step_is_namespace(&st));
+	assert_int_equal(scn_parse_step("open -fs g", &st, err, sizeof(err), &col), 0);
+	assert_true(st.s_creat);
+	assert_true(st.s_osync);
+	assert_false(st.s_direct);
+}
+
 struct step_bad {
 	const char *sb_text;
 	unsigned sb_col;
@@ -706,7 +743,7 @@ static const struct step_bad step_bads[] = {
 	{ "foo", 0, "unknown step 'foo'" },
 	{ "  foo 1", 2, "unknown step 'foo'" },
 	{ "PWRITE 0 1", 0, "unknown step 'PWRITE'" },
-	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-qwWF] [--short N] OFF LEN" },
+	{ "pwrite", 6, "pwrite: missing OFF; usage: pwrite [-S B] [-b BSIZE] [-V N [-DA]] [-R -Z N] [-dqwWF] [--short N] [--aio] OFF LEN" },
 	{ "pwrite 0", 8, "pwrite: missing LEN" },
 	{ "pwrite 0 1 2", 11, "pwrite: too many arguments" },
 	{ "pwrite 1 2 3 4 5 6 7 8 9", 11, "pwrite: too many arguments" },
@@ -793,9 +830,14 @@ static const struct step_bad step_bads[] = {
 	{ "symlink t", 9, "symlink: missing PATH" },
 	{ "symlink -t l", 8, "symlink: unknown option '-t'" },
 	{ "fdatasync a//b", 12, "fdatasync: PATH 'a//b' has an empty component" },
-	{ "open", 4, "open: missing PATH; usage: open [-f] [-t] PATH" },
+	{ "open", 4, "open: missing PATH; usage: open [-f] [-t] [-d] [-s] PATH" },
 	{ "open -a f", 5, "open: -a is not modelled: O_APPEND" },
-	{ "open -fd f", 7, "open: -d is not modelled: O_DIRECT" },
+	{ "open -dR f", 7, "open: -R is not modelled" },
+	{ "pwrite -d --short 10 0 4096", 18, "pwrite: --short with -d is not modelled" },
+	{ "pwrite -d -D 0 4096", 0, "pwrite: -D is a pwritev2(2) flag" },
+	{ "pwrite --aio 0 4096", 0, "pwrite: --aio is an asynchronous direct write: it needs -d" },
+	{ "pwrite -d --aio -W 0 4096", 0, "pwrite: --aio is an asynchronous direct write" },
+	{ "aio_wait 1", 9, "aio_wait: " },
 	{ "open -r f", 5, "open: -r is not modelled" },
 	{ "open -m 0600 f", 5, "open: -m is not modelled: file modes" },
 	{ "open -T d", 5, "open: -T is not modelled: O_TMPFILE" },
@@ -1456,6 +1498,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scenario__bad_fixtures,
 						scn_setup, scn_teardown),
 		cmocka_unit_test(test_scenario__step_forms),
+		cmocka_unit_test(test_scenario__direct_forms),
 		cmocka_unit_test(test_scenario__inject_forms),
 		cmocka_unit_test(test_scenario__xfs_io_form_flags),
 		cmocka_unit_test(test_scenario__xfs_io_random_is_glibc),
