@@ -131,6 +131,13 @@ expect_exit2 export-inject "$sim" export scenarios/bugs/f7-writeback-bailout-sta
 check export-inject-message 'golden refuse-inject "$err"'
 expect_exit2 export-inject-fstests "$sim" export --format fstests scenarios/bugs/f8-unwritten-buffer-new.yaml
 expect_exit2 export-inline-inject "$sim" export -c "pwrite 0 10" -c "inject nonda"
+# direct I/O is the model's until its export is written: a direct write, an O_DIRECT or
+# O_SYNC open and aio_wait are refused (xfs_io's own pwrite -d is a buffered write)
+expect_exit2 export-dio "$sim" export scenarios/dio/extend-dsync.yaml
+check export-dio-message 'golden refuse-dio "$err"'
+expect_exit2 export-dio-open-fstests "$sim" export --format fstests scenarios/bugs/2023-dio-osync-size.yaml
+expect_exit2 export-osync-open "$sim" export -c "open -s /f" -c "pwrite 0 4096"
+expect_exit2 export-aio-wait "$sim" export -c "pwrite -d --aio 0 4096" -c "aio_wait"
 # a namespace scenario exports as an xfs_io script that runs each namespace step by its
 # system call and reads the whole tree at every point (the model's namespaces in its
 # "# model: ns" lines); the fstests format refuses it still, naming the step
