@@ -6,9 +6,11 @@
  * both sides of the patch) with a crash judged after every step and inside
  * the steps where the model can (crash_everywhere: ACE's checkpoints are
  * among those points, the last one the scenario's crash step).  A workload
- * whose j-lang text equals the one before it (ACE's duplicates: the choice
- * after an fdatasync or mmapwrite is counted, not written) takes that
- * one's verdict without running again.  Findings are grouped by the
+ * whose j-lang text equals one judged before (ACE's duplicates: the choice
+ * after an fdatasync or mmapwrite is counted, not written; two parameter
+ * combinations that write the same file) takes that one's verdict without
+ * running again: a table of the texts' SHA-256 digests, at most
+ * ACE_SEEN_MAX of them (past it, workloads run again).  Findings are grouped by the
  * invariant (and --diff side) they violate, each with its count and its
  * first workload.
  */
@@ -20,14 +22,39 @@
 
 #include "import_ace.h"
 #include "outfile.h"
+#include "sha256.h"
 #include "sim.h"
+
+#define ACE_SEEN_MAX (1u << 20)         /* digests held: 1 Mi, in twice as many slots */
+
+/* A workload judged: its j-lang text's digest and verdict (inv -1: none). */
+struct ace_seen {
+	uint8_t s_digest[32];
+	int8_t s_inv, s_side;
+	bool s_used;
+};
 
 struct ace_ctx {
 	struct ace_run *r;
-	char prev[ACE_JLANG_MAX];
-	bool prev_ok;
-	int prev_inv, prev_side;
+	struct ace_seen *seen;          /* nr_slots, open addressing */
+	uint64_t nr_slots;              /* twice what it may hold, and one */
+	unsigned nr_seen, seen_max;
 };
+
+/* The slot of @digest: the one holding it, or the empty one where it would go. */
+static struct ace_seen *ace_slot(struct ace_ctx *c, const uint8_t digest[32])
+{
+	uint64_t h = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		h = h << 8 | digest[i];
+	for (uint64_t i = h % c->nr_slots;; i = (i + 1) % c->nr_slots) {
+		struct ace_seen *sl = &c->seen[i];
+
+		if (!sl->s_used || memcmp(sl->s_digest, digest, 32) == 0)
+			return sl;
+	}
+}
 
 /* What @s violated under @cfg (with --diff, the patch set to @on). */
 static void ace_side(const struct ace_run *r, const struct scenario *s, bool on,
@@ -93,44 +120,60 @@ static void ace_scenario(struct scenario *s, struct ace_result *a, uint64_t n)
 	s->nr_steps = a->nr;
 }
 
-/* One workload: lowered, refused or run, its verdict counted. */
-static int ace_one(void *arg, uint64_t n, const char *jlang)
+/* Lower @jlang and judge it: the invariant and side, -1 when none, -2 when refused. */
+static int ace_judge(struct ace_run *r, uint64_t n, const char *jlang, int *side)
 {
-	struct ace_ctx *c = arg;
-	struct ace_run *r = c->r;
 	struct ace_result a = { 0 };
 	struct scenario s;
-	int inv, side = 0;
-	FILE *f;
+	FILE *f = fmemopen((void *)jlang, strlen(jlang), "r");
+	int inv;
 
-	if ((r->interrupted = outfile_signal))
-		return 1;
-	if (c->prev_ok && strcmp(c->prev, jlang) == 0) {
-		r->same++;
-		if (c->prev_inv >= 0)
-			ace_count_finding(r, n, c->prev_inv, c->prev_side);
-		return 0;
-	}
-	f = fmemopen((void *)jlang, strlen(jlang), "r");
 	SIM_ASSERT(f != NULL);
-	c->prev_ok = false;
 	if (ace_parse("ace", f, &a) < 0) {
 		fclose(f);
 		r->refused[strstr(a.err, "mknod") ? 1 : 0]++;
 		ace_result_free(&a);
-		return 0;
+		return -2;
 	}
 	fclose(f);
 	ace_scenario(&s, &a, n);
-	inv = ace_verdict(r, &s, &side);
+	inv = ace_verdict(r, &s, side);
 	ace_result_free(&a);
 	r->run++;
+	return inv;
+}
+
+/* One workload: a duplicate, refused or run; its verdict counted. */
+static int ace_one(void *arg, uint64_t n, const char *jlang)
+{
+	struct ace_ctx *c = arg;
+	struct ace_run *r = c->r;
+	struct ace_seen *sl;
+	struct sha256 h;
+	uint8_t digest[32];
+	int inv, side = 0;
+
+	if ((r->interrupted = outfile_signal))
+		return 1;
+	sha256_init(&h);
+	sha256_update(&h, jlang, strlen(jlang));
+	sha256_final(&h, digest);
+	sl = ace_slot(c, digest);
+	if (sl->s_used) {
+		r->same++;
+		if (sl->s_inv >= 0)
+			ace_count_finding(r, n, sl->s_inv, sl->s_side);
+		return 0;
+	}
+	inv = ace_judge(r, n, jlang, &side);
 	if (inv >= 0)
 		ace_count_finding(r, n, inv, side);
-	snprintf(c->prev, sizeof(c->prev), "%s", jlang);
-	c->prev_ok = true;
-	c->prev_inv = inv;
-	c->prev_side = side;
+	if (inv != -2 && c->nr_seen < c->seen_max) {
+		*sl = (struct ace_seen){ .s_inv = (int8_t)inv, .s_side = (int8_t)side,
+					 .s_used = true };
+		memcpy(sl->s_digest, digest, 32);
+		c->nr_seen++;
+	}
 	return 0;
 }
 
@@ -152,7 +195,11 @@ int ace_run_space(struct ace_run *r)
 	}
 	c = sim_zalloc(sizeof(*c));
 	c->r = r;
+	c->seen_max = r->mine < ACE_SEEN_MAX ? (unsigned)r->mine : ACE_SEEN_MAX;
+	c->nr_slots = 2 * (uint64_t)c->seen_max + 1;
+	c->seen = sim_zalloc(c->nr_slots * sizeof(*c->seen));
 	ace_walk(r->sp, r->shard, r->nr_shards, ace_one, c);
+	free(c->seen);
 	free(c);
 	return 0;
 }
@@ -161,7 +208,7 @@ void ace_run_report(const struct ace_run *r)
 {
 	printf("explore: ACE's space %s: %llu workloads (ACE's count); shard %u/%u\n",
 	       ace_space_name(r->sp), (unsigned long long)r->space, r->shard, r->nr_shards);
-	printf("  here %llu: run %llu, the same as the one before %llu, refused %llu (dwrite: "
+	printf("  here %llu: run %llu, the same as one judged before %llu, refused %llu (dwrite: "
 	       "no direct I/O in the model) and %llu (mknod), with a finding %llu, causes %u\n",
 	       (unsigned long long)r->mine, (unsigned long long)r->run,
 	       (unsigned long long)r->same, (unsigned long long)r->refused[0],
