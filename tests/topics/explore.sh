@@ -68,6 +68,10 @@ check ace-seq1-zero-range-4.4 '[ "$rc" = 0 ] &&
 	grep -q "ns_file_fsync  *patch off x1  *first: workload 25 (--shard 24/300)" "$out"'
 run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --shard 24/300
 check ace-seq1-zero-range-6.18 '[ "$rc" = 0 ] && grep -q "with a finding 0" "$out"'
+run "$sim" import --from ace tests/data/ace/b3-seq1-26.jlang
+cp "$out" "$tmp/ace26.yaml"
+run "$sim" run --kernel 4.4 "$tmp/ace26.yaml"
+check ace-seq1-zero-range-imported-4.4 '[ "$rc" = 1 ] && grep -q "VIOLATION ns_file_fsync" "$out"'
 expect_exit2 ace-space-json "$sim" explore --grammar docs/grammars/ace-seq1.yaml --json
 expect_exit2 steps-9-without-seed "$sim" explore --steps 9
 expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
