@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acerun.h"
 #include "cause.h"
 #include "cpmemo.h"
 #include "explore.h"
@@ -1187,10 +1188,39 @@ int explore_resolve(struct explore *e)
 	return e->nr_configs > 1 ? sweep_distinct(e) : explore_variant(e);
 }
 
+/*
+ * A grammar file's ACE space (space:): its generator walked under the
+ * flags' variant, one configuration (a sweep is refused), its own report.
+ */
+static int explore_ace(struct explore *e)
+{
+	struct ace_run *r = sim_zalloc(sizeof(*r));
+	int rc;
+
+	if (e->nr_configs > 1 || e->op.random || e->op.o.json) {
+		fprintf(stderr, "ext4sim: explore: an ACE space (%s) is walked whole or by --shard, "
+			"in one configuration, reported as text: not with a sweep, --seed or --json\n",
+			e->op.grammar_path);
+		free(r);
+		return 2;
+	}
+	*r = (struct ace_run){ .sp = e->op.gf->space, .shard = e->op.shard,
+			       .nr_shards = e->op.nr_shards, .max_space = e->op.max_space,
+			       .cfg = e->cfg, .o = e->op.o, .diff = e->op.diff };
+	outfile_catch_signals(true);
+	if ((rc = ace_run_space(r)) == 0)
+		ace_run_report(r);
+	rc = rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
+	free(r);
+	return rc;
+}
+
 int explore_run(struct explore *e)
 {
 	int rc;
 
+	if (e->op.gf->space != ACE_SPACE_NONE)
+		return explore_ace(e);
 	build_grammar(e);
 	if ((rc = space_check(e)) || (rc = explore_configs(e)))
 		return rc;

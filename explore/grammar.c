@@ -13,6 +13,8 @@
  *   kinds               the kinds on, a sequence of kind names (optional;
  *                       default: every kind with templates)
  *   templates           kind -> non-empty sequence of step templates
+ *   space               instead of templates, kinds and steps: one of ACE's
+ *                       spaces by name (ace.h), walked by its generator
  *
  * Each template is expanded for block sizes 1024, 2048 and 4096 and parsed
  * as a step (step.c), so a template that is wrong for any block size the
@@ -276,9 +278,23 @@ static int ldr_bound(struct ldr *L, const char *key, struct grammar_file *g)
 	return 0;
 }
 
-enum { TK_NAME, TK_DESCRIPTION, TK_STEPS, TK_BLOCK_SIZE, TK_KINDS, TK_TEMPLATES };
+/* space: the name of one of ACE's spaces (ace.h). */
+static int ldr_space(struct ldr *L, struct grammar_file *g)
+{
+	char name[SCN_NAME_MAX], q[SCN_QUOTE_BUF];
+
+	if (ldr_name(L, "space", name) < 0)
+		return -1;
+	g->space = ace_space_lookup(name);
+	if (g->space == ACE_SPACE_NONE)
+		return ldr_err_ev(L, "'space' must be one of " ACE_SPACE_NAMES_TEXT ", not '%s'",
+				  scn_quote(q, ev_str(L)));
+	return 0;
+}
+
+enum { TK_NAME, TK_DESCRIPTION, TK_STEPS, TK_BLOCK_SIZE, TK_KINDS, TK_TEMPLATES, TK_SPACE };
 static const char *const top_key_names[] = {
-	"name", "description", "steps", "block_size", "kinds", "templates", NULL
+	"name", "description", "steps", "block_size", "kinds", "templates", "space", NULL
 };
 static const struct ldr_keys top_keys = { "at the top level of a grammar", top_key_names };
 
@@ -295,6 +311,7 @@ static int ldr_top_key(struct ldr *L, unsigned idx, void *unused)
 	case TK_STEPS: return ldr_bound(L, "steps", G->g);
 	case TK_BLOCK_SIZE: return ldr_bound(L, "block_size", G->g);
 	case TK_KINDS: return ldr_kinds(L, G);
+	case TK_SPACE: return ldr_space(L, G->g);
 	default:
 		if (ldr_value(L, "templates", YAML_MAPPING_START_EVENT, "a mapping") < 0)
 			return -1;
@@ -302,12 +319,21 @@ static int ldr_top_key(struct ldr *L, unsigned idx, void *unused)
 	}
 }
 
-/* Checks across keys: templates given; every kind on has templates; write is on. */
+/*
+ * Checks across keys: templates given; every kind on has templates; write
+ * is on.  A space (ACE's) takes none of templates, kinds and steps.
+ */
 static int ldr_top_finish(struct ldr *L, uint32_t seen, const yaml_mark_t *root)
 {
 	struct gldr *G = L->l_ctx;
 	struct grammar_file *g = G->g;
 
+	if (g->space != ACE_SPACE_NONE) {
+		if (seen & ((1u << TK_TEMPLATES) | (1u << TK_KINDS) | (1u << TK_STEPS)))
+			return ldr_err_mark(L, root, "a grammar with 'space' takes no 'templates', "
+					    "'kinds' or 'steps' (the space sets them)");
+		return 0;
+	}
 	if (!(seen & (1u << TK_TEMPLATES)))
 		return ldr_err_mark(L, root, "missing required key 'templates'");
 	for (int k = 0; g->has_kinds && k < GK_COUNT; k++)

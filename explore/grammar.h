@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ace.h"
 #include "scenario.h"
 
 #define GRAMMAR_MAX 128                  /* templates in one grammar */
@@ -59,6 +60,7 @@ struct grammar_file {
 	uint32_t steps_line, steps_col;
 	bool has_block_size;
 	uint32_t block_size;
+	enum ace_space space;            /* space: an ACE space (ace.h), or ACE_SPACE_NONE */
 };
 
 /* The name of kind @k; the kind named @name, or -1. */

@@ -48,6 +48,31 @@ for f in tests/data/grammar-bad/*.yaml; do
 		failed "bad-grammar-message ${f##*/}" "error '$(cat "$err")' is not '$want'"; fi
 done
 expect_exit2 missing-grammar-file "$sim" explore --grammar "$tmp/none.yaml"
+
+# ACE's spaces (space: in a grammar file, explore/ace.c): the size line comes first on
+# stderr with ACE's count (B3's seq-1 300, seq-2 254032); a shard of one workload runs it;
+# seq-1's workload 25 (ACE's j-lang 26: write 4 KiB, zero range it, fsync) loses the size
+# on 4.4 and not with the fix (disksize_before_punch), as its imported scenario does
+# (tests/data/ace/); a walked workload equals its imported file (tests/unit/ns/test_ace_space.c)
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --shard 0/300
+check ace-seq1-count '[ "$rc" = 0 ] && head -1 "$err" | grep -q "b3-seq1: 300 workloads (ACE.s count), 1 to run" &&
+	grep -q "here 1: run 1," "$out"'
+run "$sim" explore --grammar docs/grammars/ace-seq2.yaml --shard 0/254032
+check ace-seq2-count '[ "$rc" = 0 ] && head -1 "$err" | grep -q "b3-seq2: 254032 workloads (ACE.s count), 1 to run"'
+run "$sim" explore --grammar docs/grammars/ace-seq3-meta.yaml --max-space 1
+check ace-seq3-meta-count '[ "$rc" = 2 ] && [ ! -s "$out" ] &&
+	grep -q "b3-seq3-meta holds 1520892 workloads" "$err"'
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --shard 24/300 \
+	--diff disksize_before_punch
+check ace-seq1-zero-range-4.4 '[ "$rc" = 0 ] &&
+	grep -q "ns_file_fsync  *patch off x1  *first: workload 25 (--shard 24/300)" "$out"'
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --shard 24/300
+check ace-seq1-zero-range-6.18 '[ "$rc" = 0 ] && grep -q "with a finding 0" "$out"'
+run "$sim" import --from ace tests/data/ace/b3-seq1-26.jlang
+cp "$out" "$tmp/ace26.yaml"
+run "$sim" run --kernel 4.4 "$tmp/ace26.yaml"
+check ace-seq1-zero-range-imported-4.4 '[ "$rc" = 1 ] && grep -q "VIOLATION ns_file_fsync" "$out"'
+expect_exit2 ace-space-json "$sim" explore --grammar docs/grammars/ace-seq1.yaml --json
 expect_exit2 steps-9-without-seed "$sim" explore --steps 9
 expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
 expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2

@@ -44,7 +44,7 @@ static void ext4_inode_bitmap_csum_set(const struct ext4_layout *lay, struct ext
  * ext4_read_inode_bitmap(): group @g's inode bitmap, held.  A group mke2fs
  * left INODE_UNINIT reads as all free (the kernel zeroes the buffer).
  */
-static uint8_t *ext4_read_inode_bitmap(struct ext4_fs *fs, uint32_t g)
+uint8_t *ext4_read_inode_bitmap(struct ext4_fs *fs, uint32_t g)
 {
 	struct ext4_group_desc gd;
 	uint32_t blk = ext4_inode_bitmap(fs, g);

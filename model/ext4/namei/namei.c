@@ -881,8 +881,16 @@ static int rename_apply(struct ext4_fs *fs, handle_t *h, struct ext4_renament *o
 		return err;
 	if (ni)
 		ext4_dec_count(ni);
-	if (old->r_dir_moved) {
-		rename_dir_finish(fs, h, old, ndir->i_ino);
+	/*
+	 * A directory renamed, into another parent or not: the old parent loses
+	 * its "..", the replaced directory (empty) its links, else the new
+	 * parent gains one (ext4_rename's old.dir_bh block).  ".." is rewritten
+	 * only when the parent changes (the 6.1 tree also rewrites it, to the
+	 * same parent, in the same transaction: not modelled).
+	 */
+	if (S_ISDIR(oi->i_mode)) {
+		if (old->r_dir_moved)
+			rename_dir_finish(fs, h, old, ndir->i_ino);
 		ext4_dec_count(odir);
 		if (ni) {
 			ni->i_links_count = 0;  /* clear_nlink */

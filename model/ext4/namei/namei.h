@@ -32,6 +32,8 @@
 /* ialloc.c */
 /* Is inode @ino's bit set in its group's inode bitmap? */
 bool ext4_inode_in_use(struct ext4_fs *fs, uint32_t ino);
+/* ext4_read_inode_bitmap(): group @g's inode bitmap (an INODE_UNINIT group's all free). */
+uint8_t *ext4_read_inode_bitmap(struct ext4_fs *fs, uint32_t g);
 /*
  * ext4_new_inode(): a free inode near @dir's group, its bit set, its raw
  * inode initialised (mode @mode, one link, extents for a file or a

@@ -156,16 +156,33 @@ static int walk_dir(struct ext4_fs *fs, struct ext4_inode_info *dir, const char 
 	return 0;
 }
 
-/* The inodes in use (from s_first_ino) that no name reached, and the orphan list's length. */
+/*
+ * The inodes in use (from s_first_ino) that no name reached, and the orphan
+ * list's length.  Each group's inode bitmap is read once and its bytes with
+ * no bit set skipped (ext4_inode_in_use of each inode reads the same bits).
+ */
 static void note_unreachable(struct ext4_fs *fs, const uint8_t *seen, struct nsnap *out)
 {
+	uint32_t ipg = fs->lay.inodes_per_group;
 	struct ext4_super_block es;
 	uint32_t at;
 
 	ext4_get_super(fs, &es);
-	for (uint32_t ino = es.s_first_ino; ino <= es.s_inodes_count; ino++)
-		if (!(seen[ino / 8] & (1u << (ino % 8))) && ext4_inode_in_use(fs, ino))
-			nsnap_add_unreachable(out, ino);
+	for (uint32_t g = 0; g < fs->lay.groups_count; g++) {
+		const uint8_t *b = ext4_read_inode_bitmap(fs, g);
+
+		for (uint32_t i = 0; i < ipg; i++) {
+			uint32_t ino = g * ipg + i + 1;
+
+			if (!b[i / 8]) {
+				i |= 7;
+				continue;
+			}
+			if (ino >= es.s_first_ino && ino <= es.s_inodes_count &&
+			    ((b[i / 8] >> (i % 8)) & 1) && !(seen[ino / 8] & (1u << (ino % 8))))
+				nsnap_add_unreachable(out, ino);
+		}
+	}
 	at = es.s_last_orphan;
 	for (uint32_t n = 0; at != 0 && at <= es.s_inodes_count && n < es.s_inodes_count; n++) {
 		struct ext4_inode raw;

@@ -1,0 +1,229 @@
+/*
+ * acerun.c - explore over one of ACE's spaces (acerun.h): each workload
+ * the generator (ace.c) writes, lowered by import's own j-lang reader
+ * (ace_parse, oracle/import_ace.c) into the scenario `import --from ace`
+ * gives for the same file, run under the variant (and with --diff under
+ * both sides of the patch) with a crash judged after every step and inside
+ * the steps where the model can (crash_everywhere: ACE's checkpoints are
+ * among those points, the last one the scenario's crash step).  A workload
+ * whose j-lang text equals one judged before (ACE's duplicates: the choice
+ * after an fdatasync or mmapwrite is counted, not written; two parameter
+ * combinations that write the same file) takes that one's verdict without
+ * running again: a table of the texts' SHA-256 digests, at most
+ * ACE_SEEN_MAX of them (past it, workloads run again).  Findings are grouped by the
+ * invariant (and --diff side) they violate, each with its count and its
+ * first workload.
+ */
+#include "acerun.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import_ace.h"
+#include "outfile.h"
+#include "sha256.h"
+#include "sim.h"
+
+#define ACE_SEEN_MAX (1u << 20)         /* digests held: 1 Mi, in twice as many slots */
+
+/* A workload judged: its j-lang text's digest and verdict (inv -1: none). */
+struct ace_seen {
+	uint8_t s_digest[32];
+	int8_t s_inv, s_side;
+	bool s_used;
+};
+
+struct ace_ctx {
+	struct ace_run *r;
+	struct ace_seen *seen;          /* nr_slots, open addressing */
+	uint64_t nr_slots;              /* twice what it may hold, and one */
+	unsigned nr_seen, seen_max;
+};
+
+/* The slot of @digest: the one holding it, or the empty one where it would go. */
+static struct ace_seen *ace_slot(struct ace_ctx *c, const uint8_t digest[32])
+{
+	uint64_t h = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		h = h << 8 | digest[i];
+	for (uint64_t i = h % c->nr_slots;; i = (i + 1) % c->nr_slots) {
+		struct ace_seen *sl = &c->seen[i];
+
+		if (!sl->s_used || memcmp(sl->s_digest, digest, 32) == 0)
+			return sl;
+	}
+}
+
+/* What @s violated under @cfg (with --diff, the patch set to @on). */
+static void ace_side(const struct ace_run *r, const struct scenario *s, bool on,
+		     bool violated[INV_COUNT])
+{
+	struct sim_variant_cfg cfg = r->cfg;
+	struct sim_variant_result res;
+	struct sim_options o = r->o;
+	char err[SCN_ERR_MAX];
+
+	if (r->diff)
+		ext4_toggle_set(&cfg.sem, r->diff, on);
+	o.quiet = true;
+	o.json = false;
+	o.crash_everywhere = true;
+	SIM_ASSERT(sim_run_variant(s, &cfg, &o, NULL, NULL, &res, err, sizeof(err)) == 0);
+	memcpy(violated, res.violated, sizeof(res.violated));
+	sim_variant_result_free(&res, s->nr_steps);
+}
+
+/* The first invariant the run shows (with --diff: one the sides disagree on), or -1. */
+static int ace_verdict(const struct ace_run *r, const struct scenario *s, int *side)
+{
+	bool v[2][INV_COUNT];
+
+	ace_side(r, s, false, v[0]);
+	if (r->diff)
+		ace_side(r, s, true, v[1]);
+	for (int inv = 0; inv < INV_COUNT; inv++) {
+		if (!r->diff && v[0][inv])
+			return *side = 0, inv;
+		if (r->diff && v[0][inv] != v[1][inv])
+			return *side = v[1][inv], inv;
+	}
+	return -1;
+}
+
+/* Count workload @n's finding (@inv on @side) under its cause. */
+static void ace_count_finding(struct ace_run *r, uint64_t n, int inv, int side)
+{
+	unsigned i;
+
+	r->with_finding++;
+	for (i = 0; i < r->nr_causes; i++)
+		if (r->causes[i].inv == inv && r->causes[i].side == side)
+			break;
+	if (i == r->nr_causes) {
+		SIM_ASSERT(i < ACE_CAUSES_MAX);
+		r->causes[i] = (struct ace_cause){ .inv = inv, .side = side, .first = n };
+		r->nr_causes++;
+	}
+	r->causes[i].count++;
+}
+
+/* The scenario of the steps ace_parse made: crash_everywhere, the defaults else. */
+static void ace_scenario(struct scenario *s, struct ace_result *a, uint64_t n)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->path, sizeof(s->path), "ace-%llu", (unsigned long long)n);
+	snprintf(s->name, sizeof(s->name), "ace-%llu", (unsigned long long)n);
+	scn_config_defaults(&s->config);
+	s->steps = a->steps;
+	s->nr_steps = a->nr;
+}
+
+/* Lower @jlang and judge it: the invariant and side, -1 when none, -2 when refused. */
+static int ace_judge(struct ace_run *r, uint64_t n, const char *jlang, int *side)
+{
+	struct ace_result a = { 0 };
+	struct scenario s;
+	FILE *f = fmemopen((void *)jlang, strlen(jlang), "r");
+	int inv;
+
+	SIM_ASSERT(f != NULL);
+	if (ace_parse("ace", f, &a) < 0) {
+		fclose(f);
+		r->refused[strstr(a.err, "mknod") ? 1 : 0]++;
+		ace_result_free(&a);
+		return -2;
+	}
+	fclose(f);
+	ace_scenario(&s, &a, n);
+	inv = ace_verdict(r, &s, side);
+	ace_result_free(&a);
+	r->run++;
+	return inv;
+}
+
+/* One workload: a duplicate, refused or run; its verdict counted. */
+static int ace_one(void *arg, uint64_t n, const char *jlang)
+{
+	struct ace_ctx *c = arg;
+	struct ace_run *r = c->r;
+	struct ace_seen *sl;
+	struct sha256 h;
+	uint8_t digest[32];
+	int inv, side = 0;
+
+	if ((r->interrupted = outfile_signal))
+		return 1;
+	sha256_init(&h);
+	sha256_update(&h, jlang, strlen(jlang));
+	sha256_final(&h, digest);
+	sl = ace_slot(c, digest);
+	if (sl->s_used) {
+		r->same++;
+		if (sl->s_inv >= 0)
+			ace_count_finding(r, n, sl->s_inv, sl->s_side);
+		return 0;
+	}
+	inv = ace_judge(r, n, jlang, &side);
+	if (inv >= 0)
+		ace_count_finding(r, n, inv, side);
+	if (inv != -2 && c->nr_seen < c->seen_max) {
+		*sl = (struct ace_seen){ .s_inv = (int8_t)inv, .s_side = (int8_t)side,
+					 .s_used = true };
+		memcpy(sl->s_digest, digest, 32);
+		c->nr_seen++;
+	}
+	return 0;
+}
+
+int ace_run_space(struct ace_run *r)
+{
+	struct ace_ctx *c;
+
+	r->space = ace_walk(r->sp, 0, 1, NULL, NULL);
+	r->mine = r->space / r->nr_shards + (r->shard < r->space % r->nr_shards);
+	fprintf(stderr, "explore: ACE's space %s: %llu workloads (ACE's count), %llu to run here "
+		"(shard %u/%u)\n", ace_space_name(r->sp), (unsigned long long)r->space,
+		(unsigned long long)r->mine, r->shard, r->nr_shards);
+	if (r->mine > r->max_space) {
+		fprintf(stderr, "ext4sim: explore: ACE's space %s holds %llu workloads, %llu to run "
+			"here, past the limit of %llu (--max-space N raises it; --shard I/N takes a "
+			"share)\n", ace_space_name(r->sp), (unsigned long long)r->space,
+			(unsigned long long)r->mine, (unsigned long long)r->max_space);
+		return 2;
+	}
+	c = sim_zalloc(sizeof(*c));
+	c->r = r;
+	c->seen_max = r->mine < ACE_SEEN_MAX ? (unsigned)r->mine : ACE_SEEN_MAX;
+	c->nr_slots = 2 * (uint64_t)c->seen_max + 1;
+	c->seen = sim_zalloc(c->nr_slots * sizeof(*c->seen));
+	ace_walk(r->sp, r->shard, r->nr_shards, ace_one, c);
+	free(c->seen);
+	free(c);
+	return 0;
+}
+
+void ace_run_report(const struct ace_run *r)
+{
+	printf("explore: ACE's space %s: %llu workloads (ACE's count); shard %u/%u\n",
+	       ace_space_name(r->sp), (unsigned long long)r->space, r->shard, r->nr_shards);
+	printf("  here %llu: run %llu, the same as one judged before %llu, refused %llu (dwrite: "
+	       "no direct I/O in the model) and %llu (mknod), with a finding %llu, causes %u\n",
+	       (unsigned long long)r->mine, (unsigned long long)r->run,
+	       (unsigned long long)r->same, (unsigned long long)r->refused[0],
+	       (unsigned long long)r->refused[1], (unsigned long long)r->with_finding,
+	       r->nr_causes);
+	if (r->interrupted)
+		printf("  incomplete: stopped by signal %d; the counts cover what ran before it\n",
+		       r->interrupted);
+	for (unsigned i = 0; i < r->nr_causes; i++) {
+		const struct ace_cause *k = &r->causes[i];
+
+		printf("  %-28s %s%sx%-7llu first: workload %llu (--shard %llu/%llu)\n",
+		       chk_inv_info(k->inv)->name, !r->diff ? "" : k->side ? "patch on " :
+		       "patch off", r->diff ? " " : "", (unsigned long long)k->count,
+		       (unsigned long long)k->first,
+		       (unsigned long long)k->first - 1, (unsigned long long)r->space);
+	}
+}
