@@ -1197,9 +1197,11 @@ static int explore_ace(struct explore *e)
 	struct ace_run *r = sim_zalloc(sizeof(*r));
 	int rc;
 
-	if (e->nr_configs > 1 || e->op.random || e->op.o.json) {
+	if (e->nr_configs > 1 || e->op.random || e->op.o.json || e->op.out_dir ||
+	    e->op.diff_states) {
 		fprintf(stderr, "ext4sim: explore: an ACE space (%s) is walked whole or by --shard, "
-			"in one configuration, reported as text: not with a sweep, --seed or --json\n",
+			"in one configuration, reported as text: not with a sweep, --seed, --json, "
+			"--out (its findings are not written as files yet) or --diff-states\n",
 			e->op.grammar_path);
 		free(r);
 		return 2;

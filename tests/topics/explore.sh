@@ -73,6 +73,8 @@ cp "$out" "$tmp/ace26.yaml"
 run "$sim" run --kernel 4.4 "$tmp/ace26.yaml"
 check ace-seq1-zero-range-imported-4.4 '[ "$rc" = 1 ] && grep -q "VIOLATION ns_file_fsync" "$out"'
 expect_exit2 ace-space-json "$sim" explore --grammar docs/grammars/ace-seq1.yaml --json
+expect_exit2 ace-space-out "$sim" explore --grammar docs/grammars/ace-seq1.yaml --out "$tmp"
+check ace-space-out-message 'grep -q "not with a sweep, --seed, --json, --out" "$err"'
 expect_exit2 steps-9-without-seed "$sim" explore --steps 9
 expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
 expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2
