@@ -1213,10 +1213,8 @@ static void stream_drain(struct sim_stream *ss)
 		SIM_ASSERT(inv < INV_COUNT);
 		if (!chk_inv_info(inv)->informational || ss->o->fail_on[inv])
 			res->step_mask |= 1u << inv;
-		if (res->reports[inv]++ == 0) {
+		if (res->reports[inv]++ == 0)
 			res->first_step[inv] = c->v[i].step;
-			memcpy(res->first_msg[inv], c->v[i].msg, CHK_MSG_MAX);
-		}
 	}
 	c->nr_v = 0;
 	for (uint32_t i = 0; i < ss->r.nr_points; i++)
