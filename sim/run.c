@@ -1259,12 +1259,15 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 
 struct sim_stream *sim_stream_fork(const struct sim_stream *src)
 {
-	struct sim_stream *ss = sim_zalloc(sizeof(*ss));
+	struct sim_stream *ss = sim_realloc_array(NULL, 1, sizeof(*ss));  /* each part set below */
 	const struct world *sw = &src->w;
 
 	SIM_ASSERT(src->r.nr_points == 0 && src->r.chk.nr_v == 0 && !sw->bd->bd_events);
+	memset(&ss->w, 0, sizeof(ss->w));      /* in parts: each under memset's string-store size */
+	memset(&ss->r, 0, sizeof(ss->r));
+	memset(&ss->ic, 0, sizeof(ss->ic));
 	ss->o = src->o;
-	ss->res = src->res;
+	memcpy(&ss->res, &src->res, sizeof(ss->res));
 	ss->r.cfg = src->r.cfg;
 	ss->r.counters = src->r.counters;
 	ss->r.last_recovery = src->r.last_recovery;
