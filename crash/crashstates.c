@@ -262,7 +262,7 @@ static void file_hash(const struct ext4_fs *fs, const struct cs_ctx *x, uint64_t
 	const struct address_space *m = &fs->inode->i_mapping;
 	uint32_t bits = ext4_blkbits(fs), per_page = PAGE_SIZE >> bits;
 	int64_t nr = (fs->inode->i_size + fs->opts.block_size - 1) >> bits;
-	uint8_t *buf = sim_zalloc(fs->opts.block_size);
+	uint8_t *buf = sim_realloc_array(NULL, 1, fs->opts.block_size);  /* each use fills it */
 	uint64_t h[2];
 
 	out[0] = out[1] = 0;

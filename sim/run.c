@@ -1327,10 +1327,8 @@ static void stream_drain(struct sim_stream *ss)
 		SIM_ASSERT(inv < INV_COUNT);
 		if (!chk_inv_info(inv)->informational || ss->o->fail_on[inv])
 			res->step_mask |= 1u << inv;
-		if (res->reports[inv]++ == 0) {
+		if (res->reports[inv]++ == 0)
 			res->first_step[inv] = c->v[i].step;
-			memcpy(res->first_msg[inv], c->v[i].msg, CHK_MSG_MAX);
-		}
 	}
 	c->nr_v = 0;
 	for (uint32_t i = 0; i < ss->r.nr_points; i++)
@@ -1375,12 +1373,15 @@ uint32_t sim_stream_step(struct sim_stream *ss, const struct scn_step *st, bool 
 
 struct sim_stream *sim_stream_fork(const struct sim_stream *src)
 {
-	struct sim_stream *ss = sim_zalloc(sizeof(*ss));
+	struct sim_stream *ss = sim_realloc_array(NULL, 1, sizeof(*ss));  /* each part set below */
 	const struct world *sw = &src->w;
 
 	SIM_ASSERT(src->r.nr_points == 0 && src->r.chk.nr_v == 0 && !sw->bd->bd_events);
+	memset(&ss->w, 0, sizeof(ss->w));      /* in parts: each under memset's string-store size */
+	memset(&ss->r, 0, sizeof(ss->r));
+	memset(&ss->ic, 0, sizeof(ss->ic));
 	ss->o = src->o;
-	ss->res = src->res;
+	memcpy(&ss->res, &src->res, sizeof(ss->res));
 	ss->r.cfg = src->r.cfg;
 	ss->r.counters = src->r.counters;
 	ss->r.last_recovery = src->r.last_recovery;

@@ -182,7 +182,6 @@ struct sim_stream_result {
 	uint64_t crash_points;          /* crash points judged */
 	uint64_t reports[INV_COUNT];    /* violation reports per invariant */
 	uint32_t first_step[INV_COUNT]; /* 1-based step of the first one; 0: none */
-	char first_msg[INV_COUNT][CHK_MSG_MAX];
 	bool violated[INV_COUNT];       /* counted toward the verdict (no expect:) */
 	uint32_t step_mask;             /* the last step's invariants counted so, 1 << inv */
 };

@@ -122,7 +122,8 @@ void blkdev_destroy(struct blkdev *bd)
 		free_copy(bd->bd_chunks[blk >> BLKDEV_CHUNK_SHIFT][blk & CHUNK_MASK]);
 	}
 	for (uint32_t c = 0; c < bd->bd_nr_chunks; c++)
-		free(bd->bd_chunks[c]);
+		if (bd->bd_chunks[c])   /* most are never touched */
+			free(bd->bd_chunks[c]);
 	free(bd->bd_chunks);
 	free(bd->bd_slots);
 	for (uint32_t i = 0; i < bd->bd_nr_bios; i++)

@@ -49,7 +49,7 @@
 #include "events.h"
 
 #define BLKDEV_SENTINEL 0xee
-#define BLKDEV_CHUNK_SHIFT 8
+#define BLKDEV_CHUNK_SHIFT 7
 #define BLKDEV_FILTER_BITS 4096
 
 enum bio_state { BIO_SUBMITTED, BIO_COMPLETED };

@@ -564,24 +564,48 @@ bool ext4_is_meta_block(const struct ext4_fs *fs, uint32_t blk)
 	       r->mr_role == ROLE_ROOT_DIR || r->mr_role == ROLE_LOST_FOUND;
 }
 
-/* Used bits of group @g's bitmap buffer over the group's blocks. */
+/* Used bits among the 64 x @n bits at @b: a word at a time. */
+static uint64_t words_used(const uint8_t *b, uint32_t n)
+{
+	uint64_t used = 0, w;
+
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(&w, b + 8 * k, sizeof(w));
+		if (w)
+			used += w == UINT64_MAX ? 64 : (uint64_t)__builtin_popcountll(w);
+	}
+	return used;
+}
+
+#define USED_SPAN 256u  /* bytes a memcmp judges all used or all free at once */
+
+/*
+ * Used bits of group @g's bitmap buffer over the group's blocks.  Most spans
+ * of a bitmap are all used or all free: each is compared whole first.
+ */
 static uint64_t group_used(const struct ext4_fs *fs, uint32_t g)
 {
+	static const uint8_t zeros[USED_SPAN];
+	static uint8_t ones[USED_SPAN];
 	const uint8_t *b = ext4_meta_peek(fs, ext4_block_bitmap(fs, g));
 	uint32_t end = ext4_group_nr_blocks(&fs->lay, g), i = 0;
-	uint64_t used = 0, w;
+	uint64_t used = 0;
 
 	if (!b)
 		return 0;       /* a corrupt bitmap: the group is not used */
-	for (; i + 64 <= end; i += 64) {        /* most words are all used or all free */
-		memcpy(&w, b + i / 8, sizeof(w));
-		if (w == UINT64_MAX)
-			used += 64;
-		else if (w)
-			used += (uint64_t)__builtin_popcountll(w);
+	if (!ones[0])
+		memset(ones, 0xff, sizeof(ones));
+	for (; i + 8 * USED_SPAN <= end; i += 8 * USED_SPAN) {
+		if (!memcmp(b + i / 8, ones, USED_SPAN))
+			used += 8 * USED_SPAN;
+		else if (memcmp(b + i / 8, zeros, USED_SPAN))
+			used += words_used(b + i / 8, USED_SPAN / 8);
 	}
-	for (; i < end; i++)
-		used += (b[i / 8] >> (i % 8)) & 1;
+	used += words_used(b + i / 8, (end - i) / 64);
+	for (i += (end - i) / 64 * 64; i + 8 <= end; i += 8)
+		used += (uint64_t)__builtin_popcount(b[i / 8]);
+	if (i < end)
+		used += (uint64_t)__builtin_popcount(b[i / 8] & ((1u << (end - i)) - 1));
 	return used;
 }
 

@@ -73,7 +73,7 @@ void ext4_peek(const struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out)
 {
 	uint32_t bs = fs->opts.block_size;
 	uint64_t blocks = ((uint64_t)fs->inode->i_size + bs - 1) >> ext4_blkbits(fs);
-	uint8_t *blk = sim_zalloc(bs);
+	uint8_t *blk = sim_realloc_array(NULL, 1, bs);   /* zeroed before each use */
 
 	for (int64_t done = 0; done < len;) {
 		int64_t p = pos + done;

@@ -356,48 +356,72 @@ static int load_journal_map(struct ext4_fs *fs)
 }
 
 /*
- * How many bits from bit @b on all equal @fill, counted in whole aligned
- * words (else one whole aligned byte, else 0) up to bit @end: a run that
- * these bits only continue can skip them.
+ * Bits @b to @b + 63 of a group's bitmap @map, bit i of the word standing for
+ * block @b + i; the bits from @end on (past the group's blocks) read as used.
  */
-static uint32_t bitmap_skip(const uint8_t *p, uint32_t b, uint32_t end, uint8_t fill)
+static uint64_t bitmap_word(const uint8_t *map, uint32_t b, uint32_t end)
 {
-	uint64_t w, want = fill ? UINT64_MAX : 0;
-	uint32_t n = 0;
+	uint64_t w = 0;
 
-	if (b % 64 == 0)
-		for (; b + n + 64 <= end; n += 64) {
-			memcpy(&w, p + n / 8, sizeof(w));
-			if (w != want)
-				break;
-		}
-	if (n == 0 && b % 8 == 0 && b + 8 <= end && *p == fill)
-		return 8;
-	return n;
+	if (b + 64 <= end)
+		return get_le64(map + b / 8);
+	for (uint32_t i = 0; i < (end - b + 7) / 8; i++)
+		w |= (uint64_t)map[b / 8 + i] << (8 * i);
+	return w | ~0ull << (end - b);
 }
 
-/* Group @g's free runs into the free map (a corrupt bitmap: none, as the kernel skips it). */
+#define SAME_SPAN 256u  /* bytes a memcmp finds all used or all free at once */
+
+/*
+ * From bit @b (a multiple of 64) on, the first whole word of @map that is
+ * not all used (@used) or all free, or the last word (which may be partial):
+ * the words a run only continues, skipped a span or a word at a time.
+ */
+static uint32_t bitmap_same(const uint8_t *map, uint32_t b, uint32_t end, bool used)
+{
+	static const uint8_t zeros[SAME_SPAN];
+	static uint8_t ones[SAME_SPAN];
+	uint64_t want = used ? ~0ull : 0;
+
+	if (!ones[0])
+		memset(ones, 0xff, sizeof(ones));
+	while (b % (8 * SAME_SPAN) == 0 && b + 8 * SAME_SPAN <= end &&
+	       !memcmp(map + b / 8, used ? ones : zeros, SAME_SPAN))
+		b += 8 * SAME_SPAN;
+	while (b + 64 <= end && get_le64(map + b / 8) == want)
+		b += 64;
+	return b;
+}
+
+/*
+ * Group @g's free runs into the free map (a corrupt bitmap: none, as the
+ * kernel skips it), a word of the bitmap at a time: an open run ends at the
+ * word's next used bit, the next run starts at its next free one.
+ */
 static void load_group_bitmap(struct ext4_fs *fs, uint32_t g)
 {
 	const uint8_t *map = ext4_read_block_bitmap(fs, g);
 	uint32_t first = ext4_group_first_block_no(&fs->lay, g);
 	uint32_t end = ext4_group_nr_blocks(&fs->lay, g), run = UINT32_MAX;
 
-	for (uint32_t b = 0; map && b < end;) {
-		uint32_t skip = bitmap_skip(map + b / 8, b, end, run == UINT32_MAX ? 0xff : 0x00);
-		bool used = map[b / 8] & (1u << (b % 8));
+	for (uint32_t b = 0; map && (b = bitmap_same(map, b, end, run == UINT32_MAX)) < end;
+	     b += 64) {
+		uint64_t used = bitmap_word(map, b, end), from = ~0ull, next;
 
-		if (skip) {
-			b += skip;
-			continue;
+		for (;;) {      /* from: the bits not yet looked at */
+			next = (run == UINT32_MAX ? ~used : used) & from;
+			if (!next)
+				break;
+			uint32_t i = (uint32_t)__builtin_ctzll(next);
+
+			if (run == UINT32_MAX) {
+				run = b + i;
+			} else {
+				bitmap_add_range(fs->free_map, first + run, first + b + i);
+				run = UINT32_MAX;
+			}
+			from = ~0ull << i;
 		}
-		if (!used && run == UINT32_MAX)
-			run = b;
-		if (used && run != UINT32_MAX) {
-			bitmap_add_range(fs->free_map, first + run, first + b);
-			run = UINT32_MAX;
-		}
-		b++;
 	}
 	if (run != UINT32_MAX)
 		bitmap_add_range(fs->free_map, first + run, first + end);
