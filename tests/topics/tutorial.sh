@@ -87,7 +87,9 @@ fi
 events_printed() {
 	local q
 	while read -r q; do
-		cat tests/golden/tutorial/"$1"-*.out | grep -qF "        $q" ||
+		# grep reads the files itself: `cat | grep -q` fails under pipefail when
+		# grep stops at its match before cat has written everything (SIGPIPE)
+		grep -qF -- "        $q" tests/golden/tutorial/"$1"-*.out ||
 			{ echo "  not printed: $q"; return 1; }
 	done < "$tmp/quoted"
 }
