@@ -3,7 +3,9 @@
  * When it loads, every template must expand and parse as a step at each
  * block size, and explore runs a few short random sequences from it
  * (`explore --grammar FILE --seed 1 --count 2 --steps 3 --no-minimize`,
- * output thrown away) and must exit 0 or 1.
+ * output thrown away) and must exit 0 or 1; a grammar of an ACE space
+ * (space:, which takes no --seed or --steps) runs its first workload or two
+ * (`--shard 0/1000000`).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (grammar_load(path, g, err, sizeof(err)) == 0) {
 		char *argv[] = { "--grammar", (char *)path, "--seed", "1", "--count", "2",
 				 "--steps", "3", "--no-minimize", NULL };
+		char *ace_argv[] = { "--grammar", (char *)path, "--shard", "0/1000000",
+				     "--no-minimize", NULL };
+		bool ace = g->space != ACE_SPACE_NONE;
 		struct cmd_args a;
 		int rc;
 
 		expand_all(g);
-		if ((rc = cmd_parse(cmd_find("explore"), 9, argv, &a)) == 0) {
+		if ((rc = cmd_parse(cmd_find("explore"), ace ? 5 : 9, ace ? ace_argv : argv,
+				    &a)) == 0) {
 			rc = cmd_explore(a.argc, a.opts);
 			free(a.opts);
 		}
