@@ -283,17 +283,17 @@ static bool next_command(const struct fst *f, size_t *pos, unsigned *start, unsi
 
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == ';'))
 		p++;
-	if (p == e)
+	if (p >= e)
 		return false;
 	*start = (unsigned)(p - b);
 	for (; p < e; p++) {
 		if (q) {
 			q = *p == q ? 0 : q;
-			if (q == '"' && *p == '\\')
+			if (q == '"' && *p == '\\' && p + 1 < e)
 				p++;
 		} else if (*p == '\'' || *p == '"') {
 			q = *p;
-		} else if (*p == '\\') {
+		} else if (*p == '\\' && p + 1 < e) {     /* the last byte escapes nothing */
 			p++;
 		} else if (*p == '#' && (p == b + *start || p[-1] == ' ' || p[-1] == '\t')) {
 			while (p < e && *p != '\n')
@@ -305,6 +305,7 @@ static bool next_command(const struct fst *f, size_t *pos, unsigned *start, unsi
 			break;
 		}
 	}
+	SIM_ASSERT(p <= e);
 	*end = (unsigned)(p - b);
 	*pos = (size_t)(p - b) + (p < e);
 	return true;

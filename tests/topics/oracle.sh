@@ -350,6 +350,11 @@ for t in echo glob command shutdown; do
 	expect_exit2 "import-fstests-refuse-$t" "$sim" import --from fstests "tests/data/fstests/refuse-$t"
 	check "import-fstests-refuse-$t-message" 'golden "import-fstests-refuse-$t" "$err"'
 done
+# a backslash as the input's last byte escapes nothing: the reader once looped there
+# (before the scratch mount, where commands are only read)
+printf 'echo hi\nmkdir A \\' > "$tmp/trailing-backslash"
+expect_exit2 import-fstests-trailing-backslash timeout 20 "$sim" import --from fstests "$tmp/trailing-backslash"
+check import-fstests-trailing-backslash-message 'grep -q ":2:10: no _scratch_mount" "$err"'
 # a missing file and a directory: the loader's one line, FILE:1:1 (exit 2)
 expect_exit2 import-missing-file "$sim" import "$tmp/nonexistent"
 check import-missing-file-message '[ "$(cat "$err")" = "$tmp/nonexistent:1:1: cannot open: No such file or directory" ]'
