@@ -46,6 +46,20 @@ int ext4_file_write_iter(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t f
 					readable, written);
 }
 
+/*
+ * The checks every write makes before its path is chosen: -EIO after a
+ * shutdown (ext4_forced_shutdown), -EINVAL for a negative offset or length
+ * (rw_verify_area), 0 for a write of nothing; 1 to go on.
+ */
+static int write_iter_checks(const struct ext4_fs *fs, int64_t pos, int64_t len)
+{
+	if (fs->s_shutdown)
+		return -EIO;
+	if (pos < 0 || len < 0)
+		return -EINVAL;
+	return len > 0;
+}
+
 /* ext4_buffered_write_iter() with the kiocb's flags: O_SYNC's sync is fsync's. */
 static int ext4_buffered_write_sync(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t fill,
 				    const uint8_t *src, unsigned ki_flags, int64_t readable,
@@ -55,12 +69,8 @@ static int ext4_buffered_write_sync(struct ext4_fs *fs, int64_t pos, int64_t len
 	int err;
 
 	*written = 0;
-	if (fs->s_shutdown)
-		return -EIO;
-	if (pos < 0 || len < 0)
-		return -EINVAL;
-	if (len == 0)
-		return 0;
+	if ((err = write_iter_checks(fs, pos, len)) <= 0)
+		return err;
 	if (pos >= max)
 		return -EFBIG;                  /* generic_write_checks_count() */
 	len = SIM_MIN(len, max - pos);
@@ -652,19 +662,13 @@ int ext4_file_write_kiocb(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t 
 	*written = 0;
 	if (!(ki_flags & IOCB_DIRECT))
 		return ext4_buffered_write_sync(fs, pos, len, fill, NULL, ki_flags, len, written);
-	if (fs->s_shutdown)
-		return -EIO;
-	if (pos < 0 || len < 0)
-		return -EINVAL;
-	if (len == 0)
-		return 0;
+	if ((ret = write_iter_checks(fs, pos, len)) <= 0)
+		return (int)ret;
 	ret = ext4_dio_write_iter(fs, &iocb, len, how);
 	if (ret == -ENOTBLK)            /* ext4_should_use_dio() said no */
 		return ext4_buffered_write_sync(fs, pos, len, fill, NULL,
 						ki_flags & ~IOCB_AIO, len, written);
-	if (ret == -EIOCBQUEUED)
-		return (int)ret;        /* submitted: the bytes count at completion */
-	if (ret < 0)
+	if (ret < 0)                    /* -EIOCBQUEUED: the bytes count at completion */
 		return (int)ret;
 	*written = ret;
 	if (!fs->sem.dio_iomap)         /* ext4_file_write_iter() syncs after it all */
