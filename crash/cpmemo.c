@@ -5,8 +5,13 @@
  * reads: the device (durable blocks and pending writes), the mount options,
  * semantics and layout, the journal's checkpoint list and committing
  * transaction with its logged copies, the checker, the step and the
- * enumeration's flags and bound; so an equal key gives the same cs_point,
- * which is stored and handed out as a deep copy.  Open addressing over a
+ * enumeration's flags and bound, all but the semantics; so an equal key
+ * gives the same cs_point when the semantics agree in the fields the
+ * point's mounts read (cs_point.sem_read: a patch of the write path leaves
+ * recovery, the mount and the checks alone, so `--diff` and a sweep over
+ * profiles share the points where their devices agree).  Entries of one key
+ * under semantics that differ there sit side by side.  A result is stored
+ * and handed out as a deep copy.  Open addressing over a
  * power-of-two table; when the stored results pass the byte budget, every
  * entry is dropped and the memo starts again (results do not depend on
  * what the memo holds, only the time does).
@@ -19,6 +24,7 @@
 
 struct cp_entry {
 	uint64_t key[2];
+	struct ext4_semantics sem;      /* the semantics it was judged under */
 	struct cs_point *p;             /* NULL: empty slot */
 };
 
@@ -104,19 +110,48 @@ void cp_memo_destroy(struct cp_memo *m)
 	free(m);
 }
 
-/* The slot holding @key, or the empty slot where it would go. */
-static struct cp_entry *find(const struct cp_memo *m, const uint64_t key[2])
+/* Do @a and @b agree in every field of struct ext4_semantics that @read names? */
+static bool sem_agree(const struct ext4_semantics *a, const struct ext4_semantics *b,
+		      uint64_t read)
+{
+	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+
+	for (; read; read &= read - 1) {
+		unsigned off = (unsigned)__builtin_ctzll(read);
+
+		SIM_ASSERT(off < sizeof(*a));
+		if (x[off] != y[off])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The slot holding a result for @key valid under @sem (with @sem NULL: the
+ * one holding exactly this entry's key and semantics), or the empty slot
+ * where a new one goes.
+ */
+static struct cp_entry *find(const struct cp_memo *m, const uint64_t key[2],
+			     const struct ext4_semantics *sem)
 {
 	uint32_t i = (uint32_t)key[0] & (m->nr_slots - 1);
 
-	while (m->slot[i].p && (m->slot[i].key[0] != key[0] || m->slot[i].key[1] != key[1]))
-		i = (i + 1) & (m->nr_slots - 1);
+	for (;; i = (i + 1) & (m->nr_slots - 1)) {
+		const struct cp_entry *e = &m->slot[i];
+
+		if (!e->p)
+			break;
+		if (e->key[0] == key[0] && e->key[1] == key[1] && sem &&
+		    sem_agree(&e->sem, sem, e->p->sem_read))
+			break;
+	}
 	return &m->slot[i];
 }
 
-bool cp_memo_get(struct cp_memo *m, const uint64_t key[2], struct cs_point *out)
+bool cp_memo_get(struct cp_memo *m, const uint64_t key[2], const struct ext4_semantics *sem,
+		 struct cs_point *out)
 {
-	struct cp_entry *e = find(m, key);
+	struct cp_entry *e = find(m, key, sem);
 
 	if (!e->p)
 		return false;
@@ -135,11 +170,12 @@ static void grow(struct cp_memo *m)
 	m->slot = sim_zalloc(m->nr_slots * sizeof(*m->slot));
 	for (uint32_t i = 0; i < n; i++)
 		if (old[i].p)
-			*find(m, old[i].key) = old[i];
+			*find(m, old[i].key, NULL) = old[i];
 	free(old);
 }
 
-void cp_memo_put(struct cp_memo *m, const uint64_t key[2], const struct cs_point *p)
+void cp_memo_put(struct cp_memo *m, const uint64_t key[2], const struct ext4_semantics *sem,
+		 const struct cs_point *p)
 {
 	struct cp_entry *e;
 
@@ -147,11 +183,12 @@ void cp_memo_put(struct cp_memo *m, const uint64_t key[2], const struct cs_point
 		drop_all(m);
 	if (2 * (m->nr + 1) > m->nr_slots)
 		grow(m);
-	e = find(m, key);
+	e = find(m, key, sem);
 	if (e->p)
 		return;
 	e->key[0] = key[0];
 	e->key[1] = key[1];
+	e->sem = *sem;
 	e->p = sim_zalloc(sizeof(*e->p));
 	m->bytes += point_copy(e->p, p);
 	m->nr++;

@@ -40,12 +40,12 @@ static void enumerate_or_recall(struct world *w, const struct chk_state *chk, ui
 
 	if (o->crash_memo && !o->image_sink) {
 		world_crash_key(w, chk, idx, flags, o->crash_bound, key);
-		if (cp_memo_get(o->crash_memo, key, pt))
+		if (cp_memo_get(o->crash_memo, key, &w->fs.sem, pt))
 			return;
 	}
 	cs_enumerate_to(&w->fs, w->bd, chk, idx, o->crash_bound, flags, o->image_sink, pt);
 	if (o->crash_memo && !o->image_sink)
-		cp_memo_put(o->crash_memo, key, pt);
+		cp_memo_put(o->crash_memo, key, &w->fs.sem, pt);
 }
 
 /* Every state the crash can leave, before the run goes on with one of them. */

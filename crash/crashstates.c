@@ -463,6 +463,18 @@ static void image_state(struct cs_ctx *x, struct cs_state *st)
  * Append a distinct state (in order of first appearance) and index it; with
  * a sink, its device (x->digit: the state just evaluated) goes there.
  */
+/* A kept namespace state's text, made from its snapshot (judge_namespace). */
+static void ns_text(struct cs_state *st)
+{
+	size_t cap;
+
+	if (!st->ns_snap || st->ns)
+		return;
+	cap = 64 + (size_t)st->ns_snap->ns_nr * (NSNAP_PATH_MAX + 96);
+	st->ns = sim_zalloc(cap);
+	nsnap_text(st->ns_snap, st->ns, cap);
+}
+
 static struct cs_state *add_state(struct cs_ctx *x, const struct cs_state *st)
 {
 	struct cs_point *p = x->out;
@@ -472,6 +484,7 @@ static struct cs_state *add_state(struct cs_ctx *x, const struct cs_state *st)
 		p->states = sim_realloc_array(p->states, p->cap_states, sizeof(*p->states));
 	}
 	p->states[p->nr_states++] = *st;
+	ns_text(&p->states[p->nr_states - 1]);
 	if (2 * p->nr_states > x->nr_slots) {
 		free(x->slot);
 		x->nr_slots = x->nr_slots ? 2 * x->nr_slots : 64;
@@ -570,6 +583,13 @@ static void build_base(struct cs_ctx *x)
 	jbd2_journal_destroy(&j);
 }
 
+/* Unmount @fs, a mount of the point: the semantics it read go to the point's. */
+static void unmount(const struct cs_ctx *x, struct ext4_fs *fs)
+{
+	x->out->sem_read |= fs->s_sem_read;
+	ext4_free_fs(fs);
+}
+
 /*
  * Mount the choice x->digit of blocks[0, @n) on a new overlay, returned: of
  * the replayed prefix when no chosen write touches a block it read or wrote
@@ -605,7 +625,7 @@ static struct blkdev *mount_choice(struct cs_ctx *x, uint32_t n, struct ext4_fs 
 		x->out->recovery_blocks += ri->nr_blocks;
 		if (!ri->base_refused)
 			return child;
-		ext4_free_fs(fs);
+		unmount(x, fs);
 		blkdev_destroy(child);
 		rb = NULL;
 	}
@@ -632,8 +652,8 @@ static void cs_free_ns(struct cs_state *st)
 /*
  * The recovered namespace of @fs (read whole: every reachable inode comes
  * in core, so that the file checks after see every file's blocks), judged
- * against the run's reference into @cc; its key in st->ns_key, its text in
- * st->ns with @want_text.  A namespace the walk cannot read is an
+ * against the run's reference into @cc; its key in st->ns_key, the snapshot
+ * in st->ns_snap with @want_text (its text is made when the state is kept).  A namespace the walk cannot read is an
  * ns_op_order violation (no version of the reference is unreadable).
  */
 static void judge_namespace(const struct cs_ctx *x, struct ext4_fs *fs, struct chk_state *cc,
@@ -655,11 +675,7 @@ static void judge_namespace(const struct cs_ctx *x, struct ext4_fs *fs, struct c
 	for (uint32_t i = 0; i < nv && i < INV_COUNT; i++)
 		chk_report(cc, v[i].inv, v[i].step, "%s", v[i].msg);
 	nsnap_key(&s, st->ns_key);
-	if (want_text) {
-		size_t cap = 64 + (size_t)s.ns_nr * (NSNAP_PATH_MAX + 96);
-
-		st->ns = sim_zalloc(cap);
-		nsnap_text(&s, st->ns, cap);
+	if (want_text) {        /* its text when the state is kept (add_state) */
 		st->ns_snap = sim_zalloc(sizeof(*st->ns_snap));
 		*st->ns_snap = s;       /* kept whole: the JSON lists its entries */
 		return;
@@ -673,9 +689,29 @@ static void judge_namespace(const struct cs_ctx *x, struct ext4_fs *fs, struct c
  * violations and the first message; the SHA-256 too with @want_digest; with
  * @want_detail every message and, violating, the kept and lost changes.
  */
+void chk_key_tmp(const struct chk_state *c, uint64_t key[2]);
+static uint64_t (*jk)[2]; static uint64_t jk_calls, jk_hits;
+static void __attribute__((destructor)) jk_report(void) { if (jk_calls) fprintf(stderr, "judge calls %llu hits %llu\n", (unsigned long long)jk_calls, (unsigned long long)jk_hits); }
+static void jk_note(const struct cs_ctx *x)
+{
+	uint64_t s[2] = { x->bd->bd_durable_sum[0], x->bd->bd_durable_sum[1] }, k[2];
+	if (!getenv("JK")) return;
+	if (getenv("JKC")) { chk_key_tmp(x->chk, k); s[0] ^= k[0] + x->out->step * 77 + x->committing * 1234567; s[1] ^= k[1]; }
+	if (!jk) jk = calloc(1u << 22, sizeof(*jk));
+	for (uint32_t b = 0; b < x->nr_blocks; b++) {
+		const struct cs_alt *a = &x->blocks[b].alts[x->digit[b]];
+		if (a->data) blkdev_sum_with(x->bd, x->blocks[b].blk, a->data, s);
+	}
+	jk_calls++;
+	for (uint64_t i = s[0] & ((1u << 22) - 1);; i = (i + 1) & ((1u << 22) - 1)) {
+		if (jk[i][0] == s[0] && jk[i][1] == s[1]) { jk_hits++; return; }
+		if (!jk[i][0] && !jk[i][1]) { jk[i][0] = s[0]; jk[i][1] = s[1]; return; }
+	}
+}
 static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_digest,
 			bool want_detail)
 {
+	jk_note(x);
 	struct sim_counters counters;
 	struct jbd2_recovery_info ri;
 	struct chk_state cc;
@@ -715,7 +751,7 @@ static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_d
 	if (want_digest)
 		digest(&fs2, &cc, st->sha256, st->runs);
 	chk_destroy(&cc);
-	ext4_free_fs(&fs2);
+	unmount(x, &fs2);
 	blkdev_destroy(child);
 }
 
@@ -896,7 +932,7 @@ static void prepare_outcome(struct cs_ctx *x)
 
 static void release_outcome(struct cs_ctx *x)
 {
-	ext4_free_fs(&x->o.fs);
+	unmount(x, &x->o.fs);
 	blkdev_destroy(x->o.child);
 	free(x->o.varying);
 	memset(&x->o, 0, sizeof(x->o));

@@ -84,6 +84,12 @@ struct cs_point {
 	 * over its mounts, the replay of the log prefix they share counted once.
 	 */
 	uint64_t recovery_blocks;
+	/*
+	 * The fields of the semantics its mounts read (struct ext4_fs's
+	 * s_sem_read): the point's result is the same under semantics equal in
+	 * these (crash/cpmemo.c).
+	 */
+	uint64_t sem_read;
 	bool exhaustive;
 	struct cs_state *states;
 	uint32_t nr_states;

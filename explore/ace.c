@@ -594,7 +594,7 @@ struct walker {
 	struct walk w;
 	struct plist pl[ACE_SLOTS];
 	uint64_t n;
-	uint32_t shard, nr_shards;
+	uint64_t first, last;           /* the workloads handed to fn */
 	ace_fn fn;
 	void *arg;
 	bool stop;
@@ -624,8 +624,11 @@ static void walk_persist(struct walker *k)
 					: (unsigned)(r % m);
 			r /= m;
 		}
-		k->n++;
-		if ((k->n - 1) % k->nr_shards != k->shard)
+		if (k->n == k->last) {
+			k->stop = true;
+			break;
+		}
+		if (++k->n < k->first)
 			continue;
 		build_jlang(w, k->jlang, sizeof(k->jlang));
 		if (k->fn(k->arg, k->n, k->jlang))
@@ -673,16 +676,16 @@ static void walk_skeletons(struct walker *k)
 	}
 }
 
-uint64_t ace_walk(enum ace_space sp, uint32_t shard, uint32_t nr_shards, ace_fn fn, void *arg)
+uint64_t ace_walk(enum ace_space sp, uint64_t first, uint64_t last, ace_fn fn, void *arg)
 {
 	struct walker *k;
 	uint64_t n;
 
-	SIM_ASSERT(sp > ACE_SPACE_NONE && sp < ACE_SPACE_COUNT && shard < nr_shards);
+	SIM_ASSERT(sp > ACE_SPACE_NONE && sp < ACE_SPACE_COUNT && (!fn || first >= 1));
 	k = sim_zalloc(sizeof(*k));
 	k->w.s = &spaces[sp];
-	k->shard = shard;
-	k->nr_shards = nr_shards;
+	k->first = first;
+	k->last = last;
 	k->fn = fn;
 	k->arg = arg;
 	walk_skeletons(k);

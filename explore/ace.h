@@ -30,11 +30,12 @@ typedef int (*ace_fn)(void *arg, uint64_t n, const char *jlang);
 
 /*
  * Walk space @sp in ACE's order (skeletons, parameter combinations,
- * persistence choices), calling @fn for workloads whose number n has
- * (n - 1) % @nr_shards == @shard; with @fn NULL nothing is built and the
- * walk only counts.  Returns how many workloads the space has (ACE's
- * count, duplicates included).
+ * persistence choices), calling @fn for the workloads numbered @first to
+ * @last (1-based; the walk stops after @last); with @fn NULL nothing is
+ * built and the walk counts the whole space.  Returns how many workloads
+ * it met: with @fn NULL the space's size (ACE's count, duplicates
+ * included).
  */
-uint64_t ace_walk(enum ace_space sp, uint32_t shard, uint32_t nr_shards, ace_fn fn, void *arg);
+uint64_t ace_walk(enum ace_space sp, uint64_t first, uint64_t last, ace_fn fn, void *arg);
 
 #endif

@@ -20,12 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpmemo.h"
 #include "import_ace.h"
 #include "outfile.h"
 #include "sha256.h"
 #include "sim.h"
 
 #define ACE_SEEN_MAX (1u << 20)         /* digests held: 1 Mi, in twice as many slots */
+#define ACE_CRASH_MEMO_BYTES ((uint64_t)64 << 20)      /* crash points' results kept */
 
 /* A workload judged: its j-lang text's digest and verdict (inv -1: none). */
 struct ace_seen {
@@ -181,8 +183,9 @@ int ace_run_space(struct ace_run *r)
 {
 	struct ace_ctx *c;
 
-	r->space = ace_walk(r->sp, 0, 1, NULL, NULL);
-	r->mine = r->space / r->nr_shards + (r->shard < r->space % r->nr_shards);
+	r->space = ace_walk(r->sp, 0, 0, NULL, NULL);
+	r->first = r->shard * r->space / r->nr_shards + 1;
+	r->mine = (r->shard + 1) * r->space / r->nr_shards + 1 - r->first;
 	fprintf(stderr, "explore: ACE's space %s: %llu workloads (ACE's count), %llu to run here "
 		"(shard %u/%u)\n", ace_space_name(r->sp), (unsigned long long)r->space,
 		(unsigned long long)r->mine, r->shard, r->nr_shards);
@@ -198,7 +201,14 @@ int ace_run_space(struct ace_run *r)
 	c->seen_max = r->mine < ACE_SEEN_MAX ? (unsigned)r->mine : ACE_SEEN_MAX;
 	c->nr_slots = 2 * (uint64_t)c->seen_max + 1;
 	c->seen = sim_zalloc(c->nr_slots * sizeof(*c->seen));
-	ace_walk(r->sp, r->shard, r->nr_shards, ace_one, c);
+	r->o.crash_memo = r->share ? cp_memo_create(ACE_CRASH_MEMO_BYTES) : NULL;
+	if (r->mine)
+		ace_walk(r->sp, r->first, r->first + r->mine - 1, ace_one, c);
+	if (r->o.crash_memo && r->share_stats)
+		fprintf(stderr, "explore: %llu crash point(s) met again, judged once\n",
+			(unsigned long long)cp_memo_hits(r->o.crash_memo));
+	cp_memo_destroy(r->o.crash_memo);
+	r->o.crash_memo = NULL;
 	free(c->seen);
 	free(c);
 	return 0;
@@ -208,11 +218,11 @@ void ace_run_report(const struct ace_run *r)
 {
 	printf("explore: ACE's space %s: %llu workloads (ACE's count); shard %u/%u\n",
 	       ace_space_name(r->sp), (unsigned long long)r->space, r->shard, r->nr_shards);
-	printf("  here %llu: run %llu, the same as one judged before %llu, refused %llu (dwrite: "
-	       "no direct I/O in the model) and %llu (mknod), with a finding %llu, causes %u\n",
+	printf("  here %llu: run %llu, the same as one judged before %llu, refused %llu (mknod: "
+	       "no device nodes in the model) and %llu (other), with a finding %llu, causes %u\n",
 	       (unsigned long long)r->mine, (unsigned long long)r->run,
-	       (unsigned long long)r->same, (unsigned long long)r->refused[0],
-	       (unsigned long long)r->refused[1], (unsigned long long)r->with_finding,
+	       (unsigned long long)r->same, (unsigned long long)r->refused[1],
+	       (unsigned long long)r->refused[0], (unsigned long long)r->with_finding,
 	       r->nr_causes);
 	if (r->interrupted)
 		printf("  incomplete: stopped by signal %d; the counts cover what ran before it\n",

@@ -31,8 +31,10 @@ struct ace_run {
 	struct sim_variant_cfg cfg;
 	struct sim_options o;
 	const struct ext4_toggle *diff;
+	bool share;                     /* equal crash points judged once (crash/cpmemo.h) */
+	bool share_stats;               /* their count on stderr */
 	/* results */
-	uint64_t space, mine, run, same, refused[2], with_finding;
+	uint64_t space, first, mine, run, same, refused[2], with_finding;
 	struct ace_cause causes[ACE_CAUSES_MAX];
 	unsigned nr_causes;
 	int interrupted;

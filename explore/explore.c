@@ -1208,7 +1208,9 @@ static int explore_ace(struct explore *e)
 	}
 	*r = (struct ace_run){ .sp = e->op.gf->space, .shard = e->op.shard,
 			       .nr_shards = e->op.nr_shards, .max_space = e->op.max_space,
-			       .cfg = e->cfg, .o = e->op.o, .diff = e->op.diff };
+			       .cfg = e->cfg, .o = e->op.o, .diff = e->op.diff,
+			       .share = e->op.share && e->op.share_states,
+			       .share_stats = e->op.share_stats };
 	outfile_catch_signals(true);
 	if ((rc = ace_run_space(r)) == 0)
 		ace_run_report(r);

@@ -92,11 +92,11 @@ void md5_update(struct md5 *m, const void *data, size_t len)
 void md5_final(struct md5 *m, uint8_t out[16])
 {
 	uint64_t bits = m->len * 8;
-	uint8_t pad = 0x80, zero = 0, lenb[8];
+	static const uint8_t pad[64] = { 0x80 };
+	uint8_t lenb[8];
 
-	md5_update(m, &pad, 1);
-	while (m->used != 56)
-		md5_update(m, &zero, 1);
+	/* 0x80, then zeros up to 56 bytes into a block, in one update */
+	md5_update(m, pad, m->used < 56 ? 56 - m->used : 120 - m->used);
 	for (int i = 0; i < 8; i++)
 		lenb[i] = (uint8_t)(bits >> (8 * i));
 	md5_update(m, lenb, 8);

@@ -10,11 +10,13 @@
  * before CrashMonkey's snapshot: a remount follows them here) and `# run`
  * (the workload).  Each operation becomes the model's steps:
  *
- *   open N FLAGS MODE     open [-f] [-t] /P (O_CREAT, O_TRUNC; MODE ignored)
+ *   open N FLAGS MODE     open [-f] [-t] [-d] [-s] /P (O_CREAT, O_TRUNC, O_DIRECT,
+ *                         O_SYNC; MODE ignored)
  *   opendir N MODE        nothing (fsync N takes the path)
  *   mkdir N MODE          mkdir /P
  *   falloc N MODE OFF LEN falloc [-k], fzero [-k], fpunch, fcollapse, finsert
  *   write N OFF LEN       pwrite of one fill byte, split as WriteData splits it
+ *   dwrite N OFF LEN      close, open -d -s /P, pwrite OFF LEN (direct), close
  *   mmapwrite N OFF LEN   falloc OFF LEN, mmap -rw 0 OFF+LEN, mwrite, msync -s OFF
  *                         min(8192, LEN), munmap (cmAdapter's fallocate, memcpy,
  *                         msync of 8 KiB, of which the kernel syncs what is mapped)
@@ -32,7 +34,7 @@
  *
  * The model has one current file: a data operation on another file opens it
  * (another open description), and its close closes each.  Refused, at the
- * word, as FILE:LINE:COL: dwrite (direct I/O), mknod, open flags the model
+ * word, as FILE:LINE:COL: mknod, open flags the model
  * has not, an operation after the last checkpoint other than close, names
  * not defined, and malformed lines.
  */
@@ -58,6 +60,7 @@ struct ace_name {
 	char path[SCN_PATH_MAX];        /* from the root: "/A/foo", "/" for test */
 	bool dir;                       /* made by mkdir or opendir, or test */
 	bool dir_open;                  /* opendir'ed, not closed */
+	bool dwrite_closed;             /* closed by a dwrite: ACE's close of it is EBADF */
 	unsigned opened;                /* open descriptions the steps made */
 };
 
@@ -251,14 +254,15 @@ static int make_current(struct ace *a, int i, unsigned col)
 	if (add(a, col, "open %s", nm->path))
 		return -1;
 	nm->opened++;
+	nm->dwrite_closed = false;
 	a->current = i;
 	return 0;
 }
 
-/* open N FLAGS MODE: the flags the model has (O_RDWR, O_WRONLY, O_CREAT, O_TRUNC). */
+/* open N FLAGS MODE: the flags the model has (O_RDWR, O_WRONLY, O_CREAT, O_TRUNC, O_DIRECT, O_SYNC). */
 static int op_open(struct ace *a, struct atok *t, int i)
 {
-	bool creat = false, trunc = false;
+	bool creat = false, trunc = false, direct = false, osync = false;
 	char *save = NULL, *f;
 	unsigned col = t[2].col;
 
@@ -272,15 +276,18 @@ static int op_open(struct ace *a, struct atok *t, int i)
 		else if (strcmp(f, "O_TRUNC") == 0)
 			trunc = true;
 		else if (strcmp(f, "O_DIRECT") == 0)
-			return ace_err(a, col, "O_DIRECT: the model has no direct writes yet");
+			direct = true;
+		else if (strcmp(f, "O_SYNC") == 0)
+			osync = true;
 		else if (strcmp(f, "O_RDWR") && strcmp(f, "O_WRONLY"))
 			return ace_err(a, col, "open flag '%s': the model opens O_RDWR, with "
-				       "O_CREAT and O_TRUNC only", f);
+				       "O_CREAT, O_TRUNC, O_DIRECT and O_SYNC only", f);
 	}
-	if (add(a, t[0].col, "open%s%s %s", creat ? " -f" : "", trunc ? " -t" : "",
-		a->names[i].path))
+	if (add(a, t[0].col, "open%s%s%s%s %s", creat ? " -f" : "", trunc ? " -t" : "",
+		direct ? " -d" : "", osync ? " -s" : "", a->names[i].path))
 		return -1;
 	a->names[i].opened++;
+	a->names[i].dwrite_closed = false;
 	a->current = i;
 	return 0;
 }
@@ -297,6 +304,8 @@ static int op_close(struct ace *a, const struct atok *t, int i)
 		nm->dir_open = false;
 		return 0;
 	}
+	if (!nm->opened && nm->dwrite_closed)
+		return 0;               /* close(2) of a closed descriptor: EBADF, no step */
 	if (!nm->opened)
 		return ace_err(a, t[1].col, "'%s' is not open", nm->id);
 	if (make_current(a, i, t[0].col))
@@ -328,6 +337,36 @@ static int op_write(struct ace *a, const struct atok *t, int i, long long off, l
 	if (len > head && add(a, t[0].col, "pwrite -S 0x%02x %lld %lld", fill, off + head,
 			      len - head))
 		return -1;
+	return 0;
+}
+
+/*
+ * dwrite N OFF LEN: cmAdapter closes fd_N, opens the file again
+ * O_RDWR|O_DIRECT|O_SYNC, writes LEN bytes at OFF from an aligned buffer in
+ * one pwrite and closes it: every description of N closed (the lowering's
+ * own too, as close N does), open -d -s, one pwrite (a direct write, synced
+ * as O_SYNC syncs: EINVAL when OFF or LEN is not a multiple of 512, as
+ * ext4 says; CrashMonkey's workload then returns, the model goes on), close.
+ */
+static int op_dwrite(struct ace *a, const struct atok *t, int i, long long off, long long len)
+{
+	struct ace_name *nm = &a->names[i];
+
+	if (nm->dir)
+		return ace_err(a, t[0].col, "'%s' is a directory: a data operation needs a file",
+			       nm->id);
+	if (nm->opened && make_current(a, i, t[0].col))
+		return -1;
+	for (unsigned n = nm->opened; n; n--)
+		if (add(a, t[0].col, "close"))
+			return -1;
+	nm->opened = 0;
+	if (add(a, t[0].col, "open -d -s %s", nm->path) ||
+	    add(a, t[0].col, "pwrite -S 0x%02x %lld %lld", next_fill(a), off, len) ||
+	    add(a, t[0].col, "close"))
+		return -1;
+	nm->dwrite_closed = true;
+	a->current = -1;
 	return 0;
 }
 
@@ -398,6 +437,8 @@ static int op_data(struct ace *a, struct atok *t, unsigned n, int i)
 			       "the range ends by %lld", (long long)SCN_OFFSET_MAX);
 	if (t[0].t[0] == 'w')
 		return op_write(a, t, i, off, len);
+	if (t[0].t[0] == 'd')
+		return op_dwrite(a, t, i, off, len);
 	if (t[0].t[0] == 'm')
 		return op_mmapwrite(a, t, i, off, len);
 	return op_falloc(a, t, i, off, len);
@@ -497,8 +538,7 @@ static const struct {
 	{ "fsetxattr", AK_ONE, 1, NULL }, { "removexattr", AK_ONE, 1, NULL },
 	{ "sync", AK_SYNC, 0, NULL }, { "none", AK_NONE, 0, NULL },
 	{ "checkpoint", AK_CHECKPOINT, 1, NULL },
-	{ "dwrite", AK_REFUSED, 3, "dwrite is a direct write (O_DIRECT|O_SYNC), which the "
-	  "model does not have yet" },
+	{ "dwrite", AK_DATA, 3, NULL },
 	{ "mknod", AK_REFUSED, 3, "mknod makes a device node, which the model does not have" },
 };
 

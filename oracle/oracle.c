@@ -52,7 +52,8 @@ static void pwrite_options(const struct scn_step *st, char *opt, size_t cap)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -V %u", st->s_vectors);
 	if (st->s_random)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -R -Z %u", st->s_zeed);
-	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s%s -S 0x%02x",
+	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s%s%s%s -S 0x%02x",
+		 st->s_direct ? " -d" : "", st->s_aio ? " --aio" : "",
 		 st->s_dsync ? " -D" : "", st->s_atomic ? " -A" : "",
 		 st->s_fsync_after ? " -W" : "", st->s_fdatasync_after ? " -w" : "", st->s_fill);
 }
@@ -135,8 +136,9 @@ static bool namespace_text(const struct scn_step *st, char *buf, size_t cap)
 		snprintf(buf, cap, "%s %s", name, st->s_path);
 		return true;
 	case SCN_OPEN:
-		snprintf(buf, cap, "open%s%s %s", st->s_creat ? " -f" : "", st->s_trunc ? " -t" : "",
-			 st->s_path);
+		snprintf(buf, cap, "open%s%s%s%s %s", st->s_creat ? " -f" : "",
+			 st->s_trunc ? " -t" : "", st->s_direct ? " -d" : "",
+			 st->s_osync ? " -s" : "", st->s_path);
 		return true;
 	case SCN_CREAT: case SCN_MKDIR: case SCN_RMDIR: case SCN_UNLINK:
 		snprintf(buf, cap, "%s %s", name, st->s_path);

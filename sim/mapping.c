@@ -125,7 +125,7 @@ static void step_madvise(struct world *w, const struct scn_step *st, struct sim_
 	int64_t start, len, done = 0;
 	char a = st->s_advice;
 
-	if ((a == 'R' || a == 'W') && !w->fs.sem.madv_populate) {
+	if ((a == 'R' || a == 'W') && !ext4_sem(&w->fs, madv_populate)) {
 		sr->err = -EINVAL;      /* madvise_behavior_valid() */
 		note(sr, "MADV_POPULATE_%s is unknown to this kernel: nothing faulted in",
 		     a == 'R' ? "READ" : "WRITE");
@@ -150,7 +150,7 @@ static void step_madvise(struct world *w, const struct scn_step *st, struct sim_
 /* mmap: the new current mapping; MAP_SYNC (-S) fails on a file without DAX. */
 static void step_mmap(struct world *w, const struct scn_step *st, struct sim_step_result *sr)
 {
-	if (st->s_map_sync && !w->fs.sem.map_shared_validate) {
+	if (st->s_map_sync && !ext4_sem(&w->fs, map_shared_validate)) {
 		sr->err = -EINVAL;      /* do_mmap(): MAP_SHARED_VALIDATE is no map type */
 		note(sr, "MAP_SHARED_VALIDATE is unknown to this kernel: nothing mapped");
 		return;

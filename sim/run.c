@@ -247,7 +247,7 @@ static void step_pwrite(struct world *w, const struct scn_step *st, struct sim_s
 {
 	int64_t done = 0, call = pwrite_call_size(st);
 
-	if (st->s_dsync && !w->fs.sem.pwritev2_syscall) {
+	if (st->s_dsync && !ext4_sem(&w->fs, pwritev2_syscall)) {
 		sr->err = -ENOSYS;
 		note(sr, "pwritev2(2) does not exist on this kernel: nothing written");
 		return;
@@ -327,7 +327,7 @@ static void step_copy_range(struct world *w, const struct scn_step *st,
 	int64_t src = st->s_src, dst = st->s_off, done = 0;
 	int64_t len = st->s_has_len ? st->s_len : w->fs.inode->i_size - src;
 
-	if (!w->fs.sem.copy_file_range_syscall) {
+	if (!ext4_sem(&w->fs, copy_file_range_syscall)) {
 		sr->err = -ENOSYS;
 		note(sr, "copy_file_range(2) does not exist on this kernel: nothing copied");
 		return;

@@ -239,6 +239,13 @@ struct ext4_ea_cache_entry {
 struct ext4_fs {
 	struct ext4_mount_opts opts;
 	struct ext4_semantics sem;
+	/*
+	 * A bit per field of sem (its offset) that this mount read through
+	 * ext4_sem(): a crash point's result depends only on the fields its
+	 * mounts read, so the crash-point memo compares only those
+	 * (crash/cpmemo.c).
+	 */
+	uint64_t s_sem_read;
 	struct ext4_layout lay;
 	struct blkdev *bdev;            /* not owned: survives a crash */
 	struct sim_counters *counters;  /* not owned: counts across mounts */
@@ -278,6 +285,18 @@ struct ext4_fs {
 	bool s_fault_nonda;             /* ext4_nonda_switch() reports too little space */
 	uint32_t s_fault_enospc_after;  /* blocks allocated before the ENOSPC fires */
 };
+
+_Static_assert(sizeof(struct ext4_semantics) <= 64, "a bit of s_sem_read per field");
+
+/* The bit of s_sem_read for field @f of struct ext4_semantics. */
+#define EXT4_SEM_BIT(f) (1ull << offsetof(struct ext4_semantics, f))
+
+/*
+ * Field @f of @fs's semantics (a const @fs too: s_sem_read is bookkeeping,
+ * not state), noted in s_sem_read.  Model code reads the semantics only so.
+ */
+#define ext4_sem(fs, f) \
+	(((struct ext4_fs *)(fs))->s_sem_read |= EXT4_SEM_BIT(f), (fs)->sem.f)
 
 /* What an inject step arms (the scenario's enum scn_fault, in the same order). */
 enum ext4_fault { EXT4_FAULT_ENOSPC, EXT4_FAULT_NONDA, EXT4_FAULT_CLEAR };

@@ -78,14 +78,14 @@ static int filemap_write_and_wait_range(struct ext4_fs *fs, int64_t start, int64
  */
 static void ext4_force_commit_jdata(struct ext4_fs *fs)
 {
-	if (ext4_should_journal_data(fs) && !fs->sem.jdata_dirty_folio)
+	if (ext4_should_journal_data(fs) && !ext4_sem(fs, jdata_dirty_folio))
 		jbd2_journal_force_commit(&fs->journal);
 }
 
 /* Is this fallocate synchronous (see the header on unified_sync_check)? */
 static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
 {
-	return (is_sync_test || fs->sem.unified_sync_check) && (fs->inode->i_flags & EXT4_SYNC_FL);
+	return (is_sync_test || ext4_sem(fs, unified_sync_check)) && (fs->inode->i_flags & EXT4_SYNC_FL);
 }
 
 static const struct ext4_size_rule alloc_isize = EXT4_SIZE_RULE("ext4_alloc_file_blocks",
@@ -110,7 +110,7 @@ static int64_t ext4_alloc_update_size(struct ext4_fs *fs, handle_t *h, int64_t o
 	if (epos <= old_size)
 		return epos;
 	pagecache_isize_extended(fs, old_size, epos);
-	if (fs->sem.eof_zero_fs && !fs->sem.zero_outside_handle)
+	if (ext4_sem(fs, eof_zero_fs) && !ext4_sem(fs, zero_outside_handle))
 		ext4_zero_partial_blocks(fs, h, old_size, epos - old_size, true, NULL);
 	return epos;
 }
@@ -148,11 +148,11 @@ static int ext4_alloc_chunk(struct ext4_fs *fs, uint32_t lblk, uint64_t len, int
 	handle_t *h = ext4_journal_start(fs, "ext4_alloc_file_blocks", HT_MAP_BLOCKS, 8);
 	int mapped = ext4_map_blocks(fs, h, &map, flags);
 
-	if (mapped > 0 && new_size && !fs->sem.isize_ext_outside_handle)
+	if (mapped > 0 && new_size && !ext4_sem(fs, isize_ext_outside_handle))
 		ext4_alloc_update_size(fs, h, old_size,
 				       ((int64_t)lblk + mapped) << ext4_blkbits(fs), new_size);
 	ext4_mark_inode_dirty(fs, h);
-	if (mapped > 0 && fs->sem.fdatasync_fallocate)
+	if (mapped > 0 && ext4_sem(fs, fdatasync_fallocate))
 		ext4_update_inode_fsync_trans(fs, h, true);
 	ext4_journal_stop(fs, "ext4_alloc_file_blocks", h);
 	return mapped;
@@ -175,7 +175,7 @@ static int ext4_alloc_file_blocks(struct ext4_fs *fs, uint32_t lblk, uint64_t le
 	int64_t old_size = fs->inode->i_size, epos = 0;
 	int ret = 0;
 
-	if (new_size > old_size && fs->sem.eof_zero_fs && fs->sem.zero_outside_handle &&
+	if (new_size > old_size && ext4_sem(fs, eof_zero_fs) && ext4_sem(fs, zero_outside_handle) &&
 	    (ret = ext4_block_zero_eof(fs, old_size, INT64_MAX)) < 0)
 		return ret;
 	while (len > 0) {
@@ -189,7 +189,7 @@ static int ext4_alloc_file_blocks(struct ext4_fs *fs, uint32_t lblk, uint64_t le
 		len -= (uint64_t)mapped;
 		epos = (int64_t)lblk << ext4_blkbits(fs);
 	}
-	if (epos && new_size && fs->sem.isize_ext_outside_handle) {
+	if (epos && new_size && ext4_sem(fs, isize_ext_outside_handle)) {
 		int err = ext4_alloc_size_after(fs, old_size, epos, new_size);
 
 		ret = ret < 0 ? ret : err;
@@ -209,7 +209,7 @@ static int falloc_new_size(const struct ext4_fs *fs, int mode, int64_t end, int6
 	*new_size = 0;
 	if ((mode & FALLOC_FL_KEEP_SIZE) ||
 	    (end <= fs->inode->i_size &&
-	     (end <= fs->inode->i_disksize || !fs->sem.falloc_disksize)))
+	     (end <= fs->inode->i_disksize || !ext4_sem(fs, falloc_disksize))))
 		return 0;
 	if (end > ext4_max_size(fs))
 		return -EFBIG;
@@ -247,11 +247,11 @@ static int zero_edges_early(struct ext4_fs *fs, int64_t offset, int64_t len, boo
 	bool zeroed = false;
 	int err;
 
-	if (!fs->sem.zero_outside_handle)
+	if (!ext4_sem(fs, zero_outside_handle))
 		return 0;
 	if ((err = ext4_zero_partial_blocks(fs, NULL, offset, len, false, &zeroed)) < 0)
 		return err;
-	if (zeroed && sync && fs->sem.sync_persist_zero)
+	if (zeroed && sync && ext4_sem(fs, sync_persist_zero))
 		return filemap_write_and_wait_range(fs, offset, offset + len - 1);
 	return 0;
 }
@@ -267,7 +267,7 @@ static int sync_persist_zero_late(struct ext4_fs *fs, int64_t offset, int64_t le
 	int64_t bs = fs->opts.block_size, end = offset + len;
 	int err;
 
-	if (!sync || !fs->sem.sync_persist_zero || fs->sem.zero_outside_handle)
+	if (!sync || !ext4_sem(fs, sync_persist_zero) || ext4_sem(fs, zero_outside_handle))
 		return 0;
 	if ((err = filemap_write_and_wait_range(fs, offset & ~(bs - 1), offset | (bs - 1))) < 0 ||
 	    (err = filemap_write_and_wait_range(fs, (end - 1) & ~(bs - 1),
@@ -297,10 +297,10 @@ static int ext4_update_disksize_before_punch(struct ext4_fs *fs, int64_t offset,
 	int64_t size = fs->inode->i_size;
 	handle_t *h;
 
-	if (!fs->sem.disksize_before_punch || offset > size)
+	if (!ext4_sem(fs, disksize_before_punch) || offset > size)
 		return 0;
 	if (offset + len < size) {
-		if (!fs->sem.disksize_before_punch_partial)
+		if (!ext4_sem(fs, disksize_before_punch_partial))
 			return 0;
 		size = offset + len;
 	}
@@ -385,7 +385,7 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 						       ext4_max_blocks(fs, offset, len),
 						       new_size, flags)) < 0)
 		return err;
-	if (fs->sem.punch_zero_refactor) {
+	if (ext4_sem(fs, punch_zero_refactor)) {
 		if ((err = ext4_update_disksize_before_punch(fs, offset, len)) < 0 ||
 		    (err = ext4_truncate_page_cache_block_range(fs, offset, end)) < 0)
 			return err;
@@ -403,16 +403,16 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 		return 0;
 	if ((err = zero_edges_early(fs, offset, len, falloc_sync(fs, false))) < 0)
 		return err;
-	h = ext4_journal_start(fs, "ext4_zero_range", HT_MISC, fs->sem.zero_outside_handle ? 1 :
+	h = ext4_journal_start(fs, "ext4_zero_range", HT_MISC, ext4_sem(fs, zero_outside_handle) ? 1 :
 				ext4_should_journal_data(fs) ? 5 : 3);
-	if (!fs->sem.zero_outside_handle)
+	if (!ext4_sem(fs, zero_outside_handle))
 		err = ext4_zero_partial_blocks(fs, h, offset, len, false, NULL);
 	if (err == 0) {
 		if (new_size)
 			ext4_update_inode_size(fs, new_size, &zero_range_isize,
 					       &zero_range_disksize);
 		ext4_mark_inode_dirty(fs, h);
-		if (fs->sem.fdatasync_extent_ops)
+		if (ext4_sem(fs, fdatasync_extent_ops))
 			ext4_update_inode_fsync_trans(fs, h, true);
 		if (falloc_sync(fs, false))
 			ext4_handle_sync(h);
@@ -436,7 +436,7 @@ static int ext4_punch_drop_page_cache(struct ext4_fs *fs, int64_t offset, int64_
 	int64_t first = (offset + bs - 1) & ~(bs - 1), last = (end & ~(bs - 1)) - 1;
 	int err;
 
-	if (fs->sem.punch_zero_refactor) {
+	if (ext4_sem(fs, punch_zero_refactor)) {
 		if ((err = ext4_update_disksize_before_punch(fs, offset, end - offset)) < 0)
 			return err;
 		return ext4_truncate_page_cache_block_range(fs, offset, end);
@@ -464,14 +464,14 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	handle_t *h;
 	int err;
 
-	if (!fs->sem.punch_zero_refactor && mapping_tagged_dirty(&fs->inode->i_mapping) &&
+	if (!ext4_sem(fs, punch_zero_refactor) && mapping_tagged_dirty(&fs->inode->i_mapping) &&
 	    (err = filemap_write_and_wait_range(fs, offset, end - 1)) < 0)
 		return err;
 	if (offset >= fs->inode->i_size)
 		return 0;
-	if (fs->sem.punch_end_eof_block && end >= fs->inode->i_size)
+	if (ext4_sem(fs, punch_end_eof_block) && end >= fs->inode->i_size)
 		end = (fs->inode->i_size + bs - 1) & ~(bs - 1);
-	else if (!fs->sem.punch_end_eof_block && end > fs->inode->i_size)
+	else if (!ext4_sem(fs, punch_end_eof_block) && end > fs->inode->i_size)
 		end = (fs->inode->i_size + PAGE_SIZE - 1) & ~(int64_t)(PAGE_SIZE - 1);
 	length = end - offset;
 	if ((err = ext4_punch_drop_page_cache(fs, offset, end)) < 0)
@@ -479,7 +479,7 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	if ((err = zero_edges_early(fs, offset, length, falloc_sync(fs, true))) < 0)
 		return err;
 	h = ext4_journal_start(fs, "ext4_punch_hole", HT_TRUNCATE, 16);
-	if (!fs->sem.zero_outside_handle &&
+	if (!ext4_sem(fs, zero_outside_handle) &&
 	    (err = ext4_zero_partial_blocks(fs, h, offset, length, false, NULL)) < 0)
 		goto out;
 	start_lblk = (offset + bs - 1) >> bits;
@@ -487,7 +487,7 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	if (end_lblk > start_lblk)
 		ext4_ext_remove_space(fs, h, (uint32_t)start_lblk, (uint32_t)(end_lblk - 1));
 	ext4_mark_inode_dirty(fs, h);
-	if (fs->sem.fdatasync_extent_ops)
+	if (ext4_sem(fs, fdatasync_extent_ops))
 		ext4_update_inode_fsync_trans(fs, h, true);
 	if (falloc_sync(fs, true))
 		ext4_handle_sync(h);
@@ -573,7 +573,7 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	i_size_write(fs, fs->inode->i_size - len, &collapse_isize);
 	ext4_set_i_disksize(fs, fs->inode->i_size, &collapse_disksize);
 	ext4_mark_inode_dirty(fs, h);
-	if (fs->sem.fdatasync_extent_ops)
+	if (ext4_sem(fs, fdatasync_extent_ops))
 		ext4_update_inode_fsync_trans(fs, h, true);
 	if (fs->inode->i_flags & EXT4_SYNC_FL)
 		ext4_handle_sync(h);
@@ -606,7 +606,7 @@ static int ext4_ext_shift_extents(struct ext4_fs *fs, uint32_t start, uint32_t s
 		}
 	if (last_end + shift > EXT_MAX_LBLK)            /* past EXT_MAX_BLOCKS: 349fa7d6e193 */
 		return -EINVAL;
-	if (!fs->sem.insert_shift_start_block &&
+	if (!ext4_sem(fs, insert_shift_start_block) &&
 	    ext4_ext_leaf_ends_at(fs, start))
 		start++;
 	es_shift(t, start, shift, false);                                  /* SHIFT_RIGHT */
@@ -653,7 +653,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	err = ext4_ext_shift_extents(fs, lblk, (uint32_t)(len >> bits));
 	if (err == 0) {
 		ext4_ext_dirty(fs, h);
-		if (fs->sem.fdatasync_extent_ops)
+		if (ext4_sem(fs, fdatasync_extent_ops))
 			ext4_update_inode_fsync_trans(fs, h, true);
 	}
 	if (fs->inode->i_flags & EXT4_SYNC_FL)

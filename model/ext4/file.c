@@ -28,7 +28,7 @@ static int ext4_buffered_write_sync(struct ext4_fs *fs, int64_t pos, int64_t len
  */
 static int ext4_write_checks_zero_eof(struct ext4_fs *fs, int64_t pos)
 {
-	if (!fs->sem.zero_eof_in_write_checks || pos <= fs->inode->i_size)
+	if (!ext4_sem(fs, zero_eof_in_write_checks) || pos <= fs->inode->i_size)
 		return 0;
 	return ext4_block_zero_eof(fs, fs->inode->i_size, pos);
 }
@@ -391,7 +391,7 @@ static bool ext4_unaligned_io(const struct ext4_fs *fs, int64_t pos, int64_t len
  */
 static bool ext4_extending_io(const struct ext4_fs *fs, int64_t pos, int64_t len)
 {
-	bool disksize = fs->sem.dio_iomap || fs->sem.dio_disksize_inside_isize;
+	bool disksize = ext4_sem(fs, dio_iomap) || ext4_sem(fs, dio_disksize_inside_isize);
 
 	return pos + len > fs->inode->i_size || (disksize && pos + len > fs->inode->i_disksize);
 }
@@ -440,7 +440,7 @@ static int64_t ext4_handle_inode_extension(struct ext4_fs *fs, int64_t pos, int6
 	handle_t *h;
 
 	SIM_ASSERT(fs->inode->i_rwsem_writer);
-	if (!fs->sem.dio_extension_in_end_io && written >= 0 &&
+	if (!ext4_sem(fs, dio_extension_in_end_io) && written >= 0 &&
 	    pos + count <= fs->inode->i_disksize) {
 		if (fs->inode->i_orphan && fs->inode->i_links_count) {
 			h = ext4_journal_start(fs, "ext4_handle_inode_extension", HT_INODE, 2);
@@ -457,7 +457,7 @@ static int64_t ext4_handle_inode_extension(struct ext4_fs *fs, int64_t pos, int6
 	if (fs->inode->i_links_count)
 		ext4_orphan_del(fs, h);
 	ext4_journal_stop(fs, "ext4_handle_inode_extension", h);
-	if (!fs->sem.dio_extension_in_end_io && written < count)
+	if (!ext4_sem(fs, dio_extension_in_end_io) && written < count)
 		ext4_truncate_failed_write(fs);
 	return written;
 }
@@ -476,9 +476,9 @@ static int ext4_dio_write_end_io(struct ext4_fs *fs, int64_t pos, int64_t size, 
 		return error;
 	if (size && (flags & IOMAP_DIO_UNWRITTEN))
 		ext4_convert_unwritten_extents_range(fs, pos, size);
-	if (!fs->sem.dio_iomap)
+	if (!ext4_sem(fs, dio_iomap))
 		return 0;
-	if (!fs->sem.dio_extension_in_end_io) {
+	if (!ext4_sem(fs, dio_extension_in_end_io)) {
 		if (pos + size > fs->inode->i_size)
 			i_size_write(fs, pos + size, &dio_endio_isize);
 		return 0;
@@ -541,7 +541,7 @@ static void ext4_direct_io_write_end(struct ext4_fs *fs, int64_t pos, int64_t wr
 	int64_t end = pos + written;
 
 	if (written > 0 && (end > fs->inode->i_size ||
-			    (fs->sem.dio_disksize_inside_isize && end > fs->inode->i_disksize))) {
+			    (ext4_sem(fs, dio_disksize_inside_isize) && end > fs->inode->i_disksize))) {
 		ext4_update_i_disksize(fs, end, &dio_old_disksize);
 		if (end > fs->inode->i_size)
 			i_size_write(fs, end, &dio_old_isize);
@@ -562,7 +562,7 @@ static void ext4_direct_io_write_end(struct ext4_fs *fs, int64_t pos, int64_t wr
 static int64_t ext4_dio_buffered_rest(struct ext4_fs *fs, struct kiocb *iocb, int64_t len)
 {
 	int64_t got = 0, pos = iocb->ki_pos;
-	unsigned flags = fs->sem.dio_iomap ? iocb->ki_flags :
+	unsigned flags = ext4_sem(fs, dio_iomap) ? iocb->ki_flags :
 			 iocb->ki_flags & ~(IOCB_DSYNC | IOCB_SYNC);    /* synced by the caller */
 	int err = ext4_buffered_write_sync(fs, pos, len, iocb->ki_fill, NULL, flags, len, &got);
 
@@ -596,7 +596,7 @@ static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64
 {
 	int64_t pos = iocb->ki_pos, ret;
 	bool unaligned = ext4_unaligned_io(fs, pos, len), extend = false;
-	bool shared = !unaligned && pos + len <= fs->inode->i_size && fs->sem.dio_iomap;
+	bool shared = !unaligned && pos + len <= fs->inode->i_size && ext4_sem(fs, dio_iomap);
 	struct kiocb io = *iocb;
 
 	ext4_inode_lock(fs->inode, shared);
@@ -616,7 +616,7 @@ static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64
 		inode_dio_wait(fs);     /* no unaligned direct I/O in flight alongside */
 	if (extend)
 		ext4_dio_orphan_add(fs);
-	if (!fs->sem.dio_iomap)
+	if (!ext4_sem(fs, dio_iomap))
 		io.ki_flags &= ~(IOCB_DSYNC | IOCB_SYNC);      /* synced by the caller */
 	ret = iomap_dio_rw(fs, &io, len, shared ? &ext4_iomap_overwrite_ops : &ext4_iomap_ops,
 			   &ext4_dio_write_ops, (unaligned || extend) ? IOMAP_DIO_FORCE_WAIT : 0);
@@ -628,9 +628,9 @@ static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64
 		*how |= EXT4_DIO_QUEUED;
 		return ret;
 	}
-	if (extend && !fs->sem.dio_iomap)
+	if (extend && !ext4_sem(fs, dio_iomap))
 		ext4_direct_io_write_end(fs, pos, ret);
-	else if (extend && !fs->sem.dio_extension_in_end_io)
+	else if (extend && !ext4_sem(fs, dio_extension_in_end_io))
 		ret = ext4_handle_inode_extension(fs, pos, ret, len);
 	else if (extend && ret < 0)
 		ext4_truncate_failed_write(fs);
@@ -671,7 +671,7 @@ int ext4_file_write_kiocb(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t 
 	if (ret < 0)                    /* -EIOCBQUEUED: the bytes count at completion */
 		return (int)ret;
 	*written = ret;
-	if (!fs->sem.dio_iomap)         /* ext4_file_write_iter() syncs after it all */
+	if (!ext4_sem(fs, dio_iomap))         /* ext4_file_write_iter() syncs after it all */
 		ret = generic_write_sync(fs, &iocb, ret, false, &ext4_dio_write_ops);
 	return ret < 0 ? (int)ret : 0;
 }

@@ -26,7 +26,7 @@ static int ext4_fsync_journal(struct ext4_fs *fs, bool datasync, bool *needs_bar
 {
 	uint32_t commit_tid = datasync ? fs->inode->i_datasync_tid : fs->inode->i_sync_tid;
 
-	if (fs->sem.fsync_nonreg_force_commit && !S_ISREG(fs->inode->i_mode))
+	if (ext4_sem(fs, fsync_nonreg_force_commit) && !S_ISREG(fs->inode->i_mode))
 		return jbd2_journal_force_commit(&fs->journal);  /* ext4_force_commit() */
 	if (!jbd2_trans_will_send_data_barrier(&fs->journal, commit_tid))
 		*needs_barrier = true;
@@ -52,7 +52,7 @@ int ext4_sync_file(struct ext4_fs *fs, int64_t start, int64_t end, bool datasync
 		return -EIO;
 	if ((err = file_write_and_wait_range(fs, start, end)) < 0)
 		return err;
-	if (ext4_should_journal_data(fs) && !fs->sem.jdata_dirty_folio)
+	if (ext4_should_journal_data(fs) && !ext4_sem(fs, jdata_dirty_folio))
 		err = jbd2_journal_force_commit(&fs->journal);  /* ext4_force_commit() */
 	else
 		err = ext4_fsync_journal(fs, datasync, &needs_barrier);

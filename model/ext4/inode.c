@@ -88,7 +88,7 @@ static void ext4_map_order(struct ext4_fs *fs, handle_t *h, const struct ext4_ma
 	int64_t len = (int64_t)map->m_len << ext4_blkbits(fs);
 
 	if (!(map->m_flags & MAP_NEW) || (map->m_flags & MAP_UNWRITTEN) ||
-	    !ext4_should_order_data(fs) || !fs->sem.ordered_delalloc_alloc)
+	    !ext4_should_order_data(fs) || !ext4_sem(fs, ordered_delalloc_alloc))
 		return;
 	if (flags & GET_BLOCKS_IO_SUBMIT)
 		ext4_jbd2_inode_add_wait(fs, h, start, len);
@@ -164,7 +164,7 @@ static int ext4_convert_buffered(struct ext4_fs *fs, handle_t *h, struct ext4_ma
 	uint32_t ee_block = ex->es_lblk, ee_len = ex->es_len, ee_pblk = ex->es_pblk;
 	uint32_t map_len = map->m_len, allocated, max_zeroout;
 	uint32_t split_lblk = map->m_lblk, split_len = map_len;
-	uint64_t eof_block = ((uint64_t)(fs->sem.zeroout_disksize ? fs->inode->i_disksize :
+	uint64_t eof_block = ((uint64_t)(ext4_sem(fs, zeroout_disksize) ? fs->inode->i_disksize :
 					 fs->inode->i_size) + fs->opts.block_size - 1) >> bits;
 
 	SIM_ASSERT(ex->es_state == ES_UNWRITTEN && map->m_lblk + map_len <= ee_block + ee_len);
@@ -338,7 +338,7 @@ static int ext4_get_block_unwritten(struct ext4_fs *fs, handle_t *h, struct buff
 		return ret;
 	SIM_ASSERT(ret == 1);
 	map_bh(bh, &map);
-	if (fs->sem.get_block_unwritten_new && (bh->b_state & BH_Unwritten))
+	if (ext4_sem(fs, get_block_unwritten_new) && (bh->b_state & BH_Unwritten))
 		bh->b_state |= BH_New;
 	return 0;
 }
@@ -586,7 +586,7 @@ void pagecache_isize_extended(struct ext4_fs *fs, int64_t from, int64_t to)
 	sim_folio_lock(fs, f, SITE_ISIZE_EXT);
 	f->flags &= (uint8_t)~PG_mkwrite;               /* folio_mkclean */
 	fpos = (int64_t)f->index << PAGE_SHIFT;
-	if (fs->sem.eof_zero_dirty_folio_mm && (f->flags & PG_dirty))
+	if (ext4_sem(fs, eof_zero_dirty_folio_mm) && (f->flags & PG_dirty))
 		folio_zero_segment(f, (uint32_t)(from - fpos),
 				   (uint32_t)SIM_MIN(to - fpos, (int64_t)PAGE_SIZE));
 }
@@ -658,9 +658,9 @@ void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t le
 {
 	if (!zr->zeroed || !h || !ext4_should_order_data(fs))
 		return;
-	if (fs->sem.zero_ordered_written_only && !zr->written)
+	if (ext4_sem(fs, zero_ordered_written_only) && !zr->written)
 		return;
-	if (fs->sem.zero_order_eof_only && !eof)
+	if (ext4_sem(fs, zero_order_eof_only) && !eof)
 		return;
 	ext4_jbd2_inode_add_write(fs, h, from, length);
 }
@@ -804,7 +804,7 @@ static int ext4_da_write_begin(struct ext4_fs *fs, int64_t pos, uint32_t len,
 		return ext4_write_begin(fs, pos, len, fp);
 	f = filemap_grab_folio(&fs->inode->i_mapping, (uint64_t)pos >> PAGE_SHIFT);
 	sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
-	if (!fs->sem.da_write_no_handle) {
+	if (!ext4_sem(fs, da_write_no_handle)) {
 		h = ext4_journal_start(fs, "ext4_da_write_begin", HT_WRITE_PAGE, 1);
 		sim_folio_lock(fs, f, SITE_WRITE_BEGIN);
 	}
@@ -833,7 +833,7 @@ static void ext4_write_end_finish(struct ext4_fs *fs, handle_t *h, int64_t old_s
 
 	if (old_size < pos) {
 		pagecache_isize_extended(fs, old_size, pos);
-		if (fs->sem.eof_zero_fs && !fs->sem.zero_eof_in_write_checks)
+		if (ext4_sem(fs, eof_zero_fs) && !ext4_sem(fs, zero_eof_in_write_checks))
 			ext4_zero_partial_blocks(fs, h, old_size, pos - old_size, true, NULL);
 	}
 	if (size_changed)
@@ -870,7 +870,7 @@ static int ext4_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_
 	bool changed;
 
 	SIM_ASSERT(h != NULL);
-	if (!fs->sem.ordered_delalloc_alloc && ext4_should_order_data(fs))
+	if (!ext4_sem(fs, ordered_delalloc_alloc) && ext4_should_order_data(fs))
 		ext4_jbd2_file_inode(fs, h);
 	copied = block_write_end(fs, pos, len, copied, f);
 	changed = ext4_update_inode_size(fs, pos + copied, &write_end_isize, &write_end_disksize);
@@ -919,7 +919,7 @@ static int ext4_journalled_write_end(struct ext4_fs *fs, int64_t pos, uint32_t l
 	bool changed;
 
 	SIM_ASSERT(h != NULL);
-	if (copied < len && !fs->sem.jdata_write_end_copied) {
+	if (copied < len && !ext4_sem(fs, jdata_write_end_copied)) {
 		if (!(f->flags & PG_uptodate))
 			copied = 0;
 		folio_zero_new_buffers(fs, f, from + copied, from + len);
@@ -976,13 +976,13 @@ static int ext4_da_do_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len,
 	ext4_note_size_point(fs);       /* folio_unlock */
 	if (pos > old_size) {
 		pagecache_isize_extended(fs, old_size, pos);
-		if (fs->sem.eof_zero_fs && !fs->sem.zero_eof_in_write_checks)
+		if (ext4_sem(fs, eof_zero_fs) && !ext4_sem(fs, zero_eof_in_write_checks))
 			zero_len = pos - old_size;
 	}
 	if (!disksize_changed && !zero_len)
 		return (int)copied;
 	h = ext4_journal_start(fs, "ext4_da_do_write_end", HT_INODE,
-			       fs->sem.zero_eof_in_write_checks ? 1 : 2);
+			       ext4_sem(fs, zero_eof_in_write_checks) ? 1 : 2);
 	if (zero_len)
 		ext4_zero_partial_blocks(fs, h, old_size, zero_len, true, NULL);
 	ext4_mark_inode_dirty(fs, h);
@@ -1046,12 +1046,12 @@ static const struct ext4_size_rule da_write_end_disksize = EXT4_SIZE_RULE_TOGGLE
 static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32_t len,
 					 uint32_t copied, struct folio *f)
 {
-	handle_t *h = fs->sem.da_write_no_handle ? NULL : ext4_journal_current_handle(fs);
+	handle_t *h = ext4_sem(fs, da_write_no_handle) ? NULL : ext4_journal_current_handle(fs);
 	int64_t new_i_size = pos + copied;
 	uint32_t end = (uint32_t)((pos + copied - 1) & (PAGE_SIZE - 1));
 	bool update = copied && ext4_da_should_update_i_disksize(fs, f, end);
 
-	if (fs->sem.da_disksize_vs_isize) {
+	if (ext4_sem(fs, da_disksize_vs_isize)) {
 		if (update && new_i_size > fs->inode->i_size)
 			ext4_update_i_disksize(fs, new_i_size, &da_write_end_disksize);
 	} else if (update && new_i_size > fs->inode->i_disksize) {
@@ -1073,14 +1073,14 @@ static uint32_t ext4_da_write_end_legacy(struct ext4_fs *fs, int64_t pos, uint32
 static int ext4_da_write_end(struct ext4_fs *fs, int64_t pos, uint32_t len, uint32_t copied,
 			     struct folio *f, bool fallback)
 {
-	handle_t *h = fs->sem.da_write_no_handle ? NULL : ext4_journal_current_handle(fs);
+	handle_t *h = ext4_sem(fs, da_write_no_handle) ? NULL : ext4_journal_current_handle(fs);
 	int ret;
 
 	if (fallback)
 		return ext4_write_end(fs, pos, len, copied, f);
-	if (fs->sem.short_copy_zero && copied < len && !(f->flags & PG_uptodate))
+	if (ext4_sem(fs, short_copy_zero) && copied < len && !(f->flags & PG_uptodate))
 		copied = 0;
-	if (!fs->sem.da_end_skip_dirty)
+	if (!ext4_sem(fs, da_end_skip_dirty))
 		ret = (int)ext4_da_write_end_legacy(fs, pos, len, copied, f);
 	else
 		ret = ext4_da_do_write_end(fs, pos, len, copied, f);

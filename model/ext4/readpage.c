@@ -161,7 +161,7 @@ bool ext4_inode_datasync_dirty(struct ext4_fs *fs)
 	const journal_t *j = &fs->journal;
 
 	fs->counters->datasync_dirty_checks++;
-	if (!fs->sem.jbd2_lockless_committed)
+	if (!ext4_sem(fs, jbd2_lockless_committed))
 		fs->counters->j_state_lock_reads++;
 	return fs->inode->i_datasync_tid > j->j_commit_sequence;
 }
@@ -179,7 +179,7 @@ static uint32_t ext4_iomap_begin_read(struct ext4_fs *fs, uint32_t lblk, uint32_
 	*map = (struct ext4_map_blocks){ .m_lblk = lblk, .m_len = len };
 	if (ext4_map_blocks(fs, NULL, map, 0) <= 0)
 		map->m_len = SIM_MAX(map->m_len, 1u);
-	if (!fs->sem.iomap_dirty_write_only)
+	if (!ext4_sem(fs, iomap_dirty_write_only))
 		ext4_inode_datasync_dirty(fs);  /* || offset + length > i_size: not evaluated */
 	return SIM_MIN(map->m_len, len);
 }

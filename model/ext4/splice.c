@@ -119,12 +119,12 @@ int vfs_copy_file_range(struct ext4_fs *fs, int64_t pos_in, int64_t pos_out, int
 void ext4_shutdown_logflush(struct ext4_fs *fs)
 {
 	const transaction_t *t = fs->journal.j_running_transaction;
-	bool refused = fs->sem.ordered_data_shutdown_check ||
-		       !fs->sem.ordered_writeout_do_writepages;
+	bool refused = ext4_sem(fs, ordered_data_shutdown_check) ||
+		       !ext4_sem(fs, ordered_writeout_do_writepages);
 
 	if (fs->s_shutdown || !t)
 		return;
-	if (refused && !fs->sem.logflush_commit_first &&
+	if (refused && !ext4_sem(fs, logflush_commit_first) &&
 	    (jbd2_transaction_inode_flags(t) & JI_WRITE_DATA) && mapping_tagged_dirty(&fs->inode->i_mapping))
 		return;
 	jbd2_journal_force_commit(&fs->journal);
@@ -138,7 +138,7 @@ void ext4_shutdown_logflush(struct ext4_fs *fs)
  */
 int ext4_shutdown(struct ext4_fs *fs, bool logflush)
 {
-	if (!fs->sem.shutdown_ioctl)
+	if (!ext4_sem(fs, shutdown_ioctl))
 		return -ENOTTY;
 	if (logflush)
 		ext4_shutdown_logflush(fs);

@@ -504,6 +504,7 @@ int ext4_fill_super_base(struct ext4_fs *fs, struct blkdev *bd,
 	memset(fs, 0, sizeof(*fs));
 	fs->opts = ext4_set_def_opts(opts, sem);
 	fs->sem = *sem;
+	fs->s_sem_read = EXT4_SEM_BIT(dioread_nolock_default) | EXT4_SEM_BIT(dioread_nolock_subpage);
 	fs->bdev = bd;
 	fs->counters = c;
 	memset(rinfo, 0, sizeof(*rinfo));

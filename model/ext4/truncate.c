@@ -82,11 +82,11 @@ int ext4_truncate(struct ext4_fs *fs)
 
 	if (fs->inode->i_size == 0 && fs->opts.auto_da_alloc)
 		fs->inode->i_da_alloc_close = true;
-	if (unaligned && fs->sem.zero_outside_handle &&
+	if (unaligned && ext4_sem(fs, zero_outside_handle) &&
 	    (err = ext4_block_zero_eof(fs, fs->inode->i_size, INT64_MAX)) < 0)
 		return err;
 	h = ext4_journal_start(fs, "ext4_truncate", HT_TRUNCATE, 16);
-	if (unaligned && !fs->sem.zero_outside_handle)
+	if (unaligned && !ext4_sem(fs, zero_outside_handle))
 		ext4_block_truncate_page(fs, h, fs->inode->i_size);
 	ext4_orphan_add(fs, h);
 	err = ext4_ext_truncate(fs, h);
@@ -224,9 +224,9 @@ static bool grow_zeroes_eof_block(const struct ext4_fs *fs, int64_t oldsize)
 	struct extent_status es;
 	uint32_t lblk = (uint32_t)(oldsize >> ext4_blkbits(fs));
 
-	if (!fs->sem.eof_zero_fs || !(oldsize & (fs->opts.block_size - 1)))
+	if (!ext4_sem(fs, eof_zero_fs) || !(oldsize & (fs->opts.block_size - 1)))
 		return false;
-	if (!fs->sem.exp_grow_zero_written_only)
+	if (!ext4_sem(fs, exp_grow_zero_written_only))
 		return true;
 	return ext4_es_lookup_extent(&fs->inode->i_es, lblk, &es) && es.es_state == ES_WRITTEN;
 }
@@ -244,12 +244,12 @@ static void setattr_size_handle(struct ext4_fs *fs, int64_t newsize, bool shrink
 	bool zero = !shrink && grow_zeroes_eof_block(fs, oldsize);
 	handle_t *h;
 
-	if (zero && fs->sem.zero_outside_handle)
+	if (zero && ext4_sem(fs, zero_outside_handle))
 		ext4_block_zero_eof(fs, oldsize, INT64_MAX);
 	h = __ext4_journal_start(fs, "ext4_setattr", HT_INODE, 3);
 	if (shrink)
 		ext4_orphan_add(fs, h);
-	if (zero && !fs->sem.zero_outside_handle)
+	if (zero && !ext4_sem(fs, zero_outside_handle))
 		ext4_block_truncate_page(fs, h, oldsize);
 	ext4_set_i_disksize(fs, newsize, &setattr_disksize);
 	ext4_mark_inode_dirty(fs, h);

@@ -293,7 +293,7 @@ static int mpage_map_and_submit_extent(struct mpage_da_data *mpd, handle_t *h)
 		if ((err = mpage_map_one_extent(mpd, h)) < 0) {
 			if (!progress)
 				return err;
-			if (fs->sem.wb_submit_partial_folio && mpd->map.m_len &&
+			if (ext4_sem(fs, wb_submit_partial_folio) && mpd->map.m_len &&
 			    mpage_submit_partial_folio(mpd) < 0)
 				return err;     /* invalidate_dirty_pages: not modelled */
 			break;
@@ -389,7 +389,7 @@ int ext4_writepages(struct ext4_fs *fs, int64_t start, int64_t end,
 		return -EIO;
 	if (ext4_should_journal_data(fs)) {
 		mpd.can_map = false;
-		if (mode == WB_SYNC_ALL && fs->sem.jdata_dirty_folio &&
+		if (mode == WB_SYNC_ALL && ext4_sem(fs, jdata_dirty_folio) &&
 		    mapping_tagged_dirty(&fs->inode->i_mapping))
 			jbd2_complete_transaction(&fs->journal, fs->inode->i_datasync_tid);
 	}

@@ -238,7 +238,7 @@ static uint32_t do_descriptor(struct recovery *r, enum pass pass, uint32_t pos,
 	pos = next_log(r->j, pos);
 	if (pass != PASS_REPLAY)
 		return advance(r->j, pos, count_tags(r));
-	desc = sim_zalloc(bs);
+	desc = sim_realloc_array(NULL, 1, bs);
 	memcpy(desc, r->buf, bs);
 	for (uint8_t *tagp = desc + sizeof(journal_header_t);
 	     (uint32_t)(tagp - desc) + tb <= size;) {
@@ -336,8 +336,8 @@ static bool recovery_begin(struct recovery *r)
 	uint32_t bs = r->j->j_dev->bd_block_size;
 	const journal_superblock_t *sb = (const journal_superblock_t *)r->j->j_superblock;
 
-	r->buf = sim_zalloc(bs);
-	r->data = sim_zalloc(bs);
+	r->buf = sim_realloc_array(NULL, 1, bs);       /* each read whole before use */
+	r->data = sim_realloc_array(NULL, 1, bs);
 	r->j->j_failed_commit = 0;
 	read_log(r, 0, r->buf);
 	if (r->j->j_format_version == 0 && jbd2_journal_get_superblock(r->j) < 0)

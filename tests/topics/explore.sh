@@ -66,6 +66,24 @@ run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --shard 24
 	--diff disksize_before_punch
 check ace-seq1-zero-range-4.4 '[ "$rc" = 0 ] &&
 	grep -q "ns_file_fsync  *patch off x1  *first: workload 25 (--shard 24/300)" "$out"'
+# The whole seq-1 space with --diff: its crash points shared (crash/cpmemo.c, across the
+# sides where the mount reads no toggle they differ in) and not: the same report, the
+# 8 zero-range findings; the memo answered some points; three contiguous shards make it up
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --diff disksize_before_punch \
+	--share-stats
+cp "$out" "$tmp/ace1-shared.txt"
+check ace-seq1-diff-shared '[ "$rc" = 0 ] && grep -q "with a finding 8, causes 1" "$out" &&
+	grep -q "run 292, .* refused 8 (mknod" "$out" &&
+	grep -q "^explore: [1-9][0-9]* crash point(s) met again, judged once" "$err"'
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --diff disksize_before_punch \
+	--no-share
+check ace-seq1-diff-unshared-same '[ "$rc" = 0 ] && cmp -s "$out" "$tmp/ace1-shared.txt"'
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --shard 0/3
+check ace-seq1-shard-contiguous '[ "$rc" = 0 ] && grep -q "100 to run here" "$err" &&
+	grep -q "with a finding 8, causes 1" "$out" &&
+	grep -q "first: workload 25 (--shard 24/300)" "$out"'
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --shard 2/3
+check ace-seq1-shard-last '[ "$rc" = 0 ] && grep -q "with a finding 0" "$out"'
 run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --shard 24/300
 check ace-seq1-zero-range-6.18 '[ "$rc" = 0 ] && grep -q "with a finding 0" "$out"'
 run "$sim" import --from ace tests/data/ace/b3-seq1-26.jlang

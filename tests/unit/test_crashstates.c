@@ -380,6 +380,71 @@ static void test_crashstates__images_before_recovery(void **state)
 }
 
 /* A test on the world of setup(), checked and freed by fx_world_teardown(). */
+/* Do @a and @b hold the same states, by size, content, verdict and weight? */
+static bool same_point(const struct cs_point *a, const struct cs_point *b)
+{
+	if (a->nr_states != b->nr_states || a->evaluated != b->evaluated)
+		return false;
+	for (uint32_t i = 0; i < a->nr_states; i++) {
+		const struct cs_state *x = &a->states[i], *y = &b->states[i];
+
+		if (x->size != y->size || x->mask != y->mask || x->h[0] != y->h[0] ||
+		    x->h[1] != y->h[1] || x->raw_states != y->raw_states ||
+		    strcmp(x->sha256, y->sha256) || strcmp(x->first_msg, y->first_msg))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * cs_point.sem_read names the semantics its mounts read (ext4_sem), so
+ * that the crash-point memo may hand a point to semantics that differ
+ * elsewhere (crash/cpmemo.c).  Here at three points (unflushed data; a
+ * committed transaction not checkpointed and data behind it; the same with
+ * a truncate down in the log), every field of the semantics the point did
+ * not read is flipped in turn: the states stay the same, byte for byte.
+ * The mount options' defaults are always read.
+ */
+static void test_crashstates__unread_semantics_change_nothing(void **state)
+{
+	struct fx_world *w = *state;
+	uint8_t *sem = (uint8_t *)&w->fs.sem;
+
+	for (int stage = 0; stage < 3; stage++) {
+		struct cs_point p, q;
+		unsigned flipped = 0;
+
+		if (stage == 0) {
+			write_fill(w, 0, 12288, 0x11);
+			writeback_wait(w);
+		} else if (stage == 1) {
+			fsync_file(w);
+			write_fill(w, 12288, 4096, 0x22);
+			writeback_wait(w);
+		} else {
+			assert_int_equal(ext4_setattr_size(&w->fs, 5000), 0);
+			chk_note_truncate(&w->chk, 5000);
+			assert_int_equal(jbd2_journal_force_commit(&w->fs.journal), 0);
+		}
+		cs_enumerate(&w->fs, w->bd, &w->chk, 1, 4096, CS_DIGEST, &p);
+		assert_true(p.sem_read & EXT4_SEM_BIT(dioread_nolock_default));
+		for (unsigned off = 0; off < sizeof(w->fs.sem); off++) {
+			if (p.sem_read & 1ull << off)
+				continue;
+			sem[off] = !sem[off];
+			cs_enumerate(&w->fs, w->bd, &w->chk, 1, 4096, CS_DIGEST, &q);
+			sem[off] = !sem[off];
+			if (!same_point(&p, &q))
+				fail_msg("stage %d: field %u of the semantics, not read, changed the "
+					 "point", stage, off);
+			cs_point_free(&q);
+			flipped++;
+		}
+		assert_true(flipped > 0);
+		cs_point_free(&p);
+	}
+}
+
 #define W(fn) cmocka_unit_test_setup_teardown(fn, setup, fx_world_teardown)
 
 int main(void)
@@ -390,6 +455,7 @@ int main(void)
 		W(test_crashstates__equal_write_folds),
 		W(test_crashstates__bound_samples),
 		cmocka_unit_test(test_crashstates__overlay),
+		W(test_crashstates__unread_semantics_change_nothing),
 		W(test_crashstates__commit_without_commit_block),
 		W(test_crashstates__lost_changes_named_by_transaction),
 		W(test_crashstates__images_before_recovery),

@@ -98,7 +98,9 @@ static void same_step(const struct scn_step *a, const struct scn_step *b, const 
 	    a->s_sync_flag != b->s_sync_flag || a->s_sr_flag != b->s_sr_flag ||
 	    a->s_short_copy != b->s_short_copy || a->s_has_persist != b->s_has_persist ||
 	    a->s_nr_persist != b->s_nr_persist ||
-	    memcmp(a->s_persist, b->s_persist, sizeof(a->s_persist[0]) * a->s_nr_persist))
+	    memcmp(a->s_persist, b->s_persist, sizeof(a->s_persist[0]) * a->s_nr_persist) ||
+	    a->s_direct != b->s_direct || a->s_aio != b->s_aio || a->s_dsync != b->s_dsync ||
+	    a->s_osync != b->s_osync || a->s_creat != b->s_creat || a->s_trunc != b->s_trunc)
 		fail_msg("'%s' does not come back the same", text);
 }
 
@@ -113,6 +115,9 @@ static void test_oracle__step_text_round_trip(void **state)
 		"sync_range -b 1 2", "chattr +S", "chattr -S", "close", "shutdown",
 		"shutdown --keep none", "writeback", "writeback 0 4096", "commit", "checkpoint",
 		"crash", "crash --keep none", "crash --keep 1,3-5,7", "remount", "evict",
+		"pwrite -d 0 4096", "pwrite -d --aio 4096 4096", "pwrite -V 1 -D -d 0 512",
+		"aio_wait", "open /f", "open -f -t /g", "open -d /f", "open -s /f",
+		"open -d -s /f",
 	};
 	char text[SCN_STEP_TEXT_MAX];
 

@@ -1019,7 +1019,7 @@ int ext4_rename(struct ext4_fs *fs, const char *oldpath, const char *newpath, un
 		return ext4_cross_rename(fs, &old, &new);
 	if (ni && fs->opts.auto_da_alloc && S_ISREG(old.r_nd.nd_inode->i_mode)) {
 		fs->inode = old.r_nd.nd_inode;
-		err = fs->sem.rename_flush_data ? ext4_flush_data(fs) : ext4_alloc_da_blocks(fs);
+		err = ext4_sem(fs, rename_flush_data) ? ext4_flush_data(fs) : ext4_alloc_da_blocks(fs);
 		fs->inode = was;
 		if (err < 0)
 			return err;

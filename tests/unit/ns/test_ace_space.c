@@ -68,7 +68,7 @@ static void expect_walked(enum ace_space sp, const char *path)
 	assert_non_null(f);
 	assert_int_equal(steps_of(f, want, sizeof(want)), 0);
 	fclose(f);
-	ace_walk(sp, 0, 1, find_one, &fd);
+	ace_walk(sp, 1, UINT64_MAX, find_one, &fd);
 	if (!fd.found)
 		fail_msg("%s: no workload of %s has its steps", path, ace_space_name(sp));
 }
@@ -76,32 +76,44 @@ static void expect_walked(enum ace_space sp, const char *path)
 static void test_counts(void **state)
 {
 	(void)state;
-	assert_int_equal(ace_walk(ACE_B3_SEQ1, 0, 1, NULL, NULL), 300);
-	assert_int_equal(ace_walk(ACE_B3_SEQ2, 0, 1, NULL, NULL), 254032);
-	assert_int_equal(ace_walk(ACE_B3_SEQ3_META, 0, 1, NULL, NULL), 1520892);
+	assert_int_equal(ace_walk(ACE_B3_SEQ1, 0, 0, NULL, NULL), 300);
+	assert_int_equal(ace_walk(ACE_B3_SEQ2, 0, 0, NULL, NULL), 254032);
+	assert_int_equal(ace_walk(ACE_B3_SEQ3_META, 0, 0, NULL, NULL), 1520892);
 	assert_int_equal(ace_space_lookup("b3-seq2"), ACE_B3_SEQ2);
 	assert_int_equal(ace_space_lookup("seq2"), ACE_SPACE_NONE);
 }
 
+/* Counts the workloads handed over; each must lie in [c[1], c[2]] and come in order. */
 static int count_one(void *arg, uint64_t n, const char *jlang)
 {
 	uint64_t *c = arg;
 
-	(void)n;
 	assert_non_null(strstr(jlang, "# run\n"));
-	(*c)++;
+	assert_true(n >= c[1] && n <= c[2]);
+	assert_int_equal(n, c[1] + c[0]);
+	c[0]++;
 	return 0;
 }
 
-/* Shards 0/3, 1/3, 2/3 of seq-1 are 100 workloads each, 300 in all. */
-static void test_shards(void **state)
+/*
+ * Ranges 1-100, 101-200 and 201-300 of seq-1 are 100 workloads each, in
+ * order; the walk stops after the last (it returns the last number met),
+ * and a range past the end gets what is there.
+ */
+static void test_ranges(void **state)
 {
 	(void)state;
-	for (uint32_t i = 0; i < 3; i++) {
-		uint64_t c = 0;
+	for (uint64_t i = 0; i < 3; i++) {
+		uint64_t c[3] = { 0, 100 * i + 1, 100 * i + 100 };
 
-		assert_int_equal(ace_walk(ACE_B3_SEQ1, i, 3, count_one, &c), 300);
-		assert_int_equal(c, 100);
+		assert_int_equal(ace_walk(ACE_B3_SEQ1, c[1], c[2], count_one, c), c[2]);
+		assert_int_equal(c[0], 100);
+	}
+	{
+		uint64_t c[3] = { 0, 291, 400 };
+
+		assert_int_equal(ace_walk(ACE_B3_SEQ1, c[1], c[2], count_one, c), 300);
+		assert_int_equal(c[0], 10);
 	}
 }
 
@@ -128,7 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts),
-		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_walked_equals_imported),
 	};
 

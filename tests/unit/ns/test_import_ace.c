@@ -124,6 +124,22 @@ static void test_import_ace__open_descriptions(void **state)
 		     "truncate 100;sync;crash");
 }
 
+/*
+ * dwrite: cmAdapter closes fd_N, opens the file O_RDWR|O_DIRECT|O_SYNC,
+ * writes once and closes it; ACE's close of it at the end is EBADF (no
+ * step).  O_DIRECT and O_SYNC in an open are the model's -d and -s.
+ */
+static void test_import_ace__dwrite_reopens_direct_sync(void **state)
+{
+	(void)state;
+	expect_steps(RUN "open foo O_RDWR|O_CREAT 0777\nopen bar O_RDWR|O_CREAT 0777\n"
+		     "dwrite foo 4096 8192\nfsync bar\ncheckpoint 1\nclose foo\nclose bar\n",
+		     "open -f /foo;open -f /bar;open /foo;close;close;open -d -s /foo;"
+		     "pwrite -S 0x01 4096 8192;close;fsync /bar;crash");
+	expect_steps(RUN "open foo O_RDWR|O_CREAT|O_DIRECT|O_SYNC 0777\nwrite foo 0 512\n"
+		     "checkpoint 1\n", "open -f -d -s /foo;pwrite -S 0x01 0 512;crash");
+}
+
 /* The last checkpoint is the crash; one before it judges every step; closes after it go. */
 static void test_import_ace__checkpoints(void **state)
 {
@@ -161,11 +177,10 @@ static void test_import_ace__setup_then_remount(void **state)
 static void test_import_ace__refusals_name_line_and_column(void **state)
 {
 	(void)state;
-	expect_refused(RUN "open foo O_RDWR|O_CREAT 0777\ndwrite foo 0 4096\n",
-		       "w:14:1: dwrite is a direct write");
 	expect_refused(RUN "mknod foo TEST_FILE_PERMS|S_IFCHR|S_IFBLK 0\n",
 		       "w:13:1: mknod makes a device node");
-	expect_refused(RUN "open foo O_RDWR|O_DIRECT 0777\n", "w:13:17: O_DIRECT");
+	expect_refused(RUN "open foo O_RDWR|O_APPEND 0777\n", "w:13:17: open flag 'O_APPEND'");
+	expect_refused(RUN "mkdir A 0777\ndwrite A 0 4096\n", "w:14:1: 'A' is a directory");
 	expect_refused(RUN "open foo O_RDONLY 0777\n", "w:13:10: open flag 'O_RDONLY'");
 	expect_refused(RUN "open foo O_RDWR|O_CREAT 0777\nfalloc foo FALLOC_FL_PUNCH_HOLE 0 1\n",
 		       "w:14:12: FALLOC_FL_PUNCH_HOLE without FALLOC_FL_KEEP_SIZE");
@@ -268,7 +283,8 @@ int main(void)
 		cmocka_unit_test(test_import_ace__data_operations),
 		cmocka_unit_test(test_import_ace__write_split_as_writedata),
 		cmocka_unit_test(test_import_ace__open_descriptions),
-		cmocka_unit_test(test_import_ace__checkpoints),
+		cmocka_unit_test(test_import_ace__dwrite_reopens_direct_sync),
+	cmocka_unit_test(test_import_ace__checkpoints),
 		cmocka_unit_test(test_import_ace__setup_then_remount),
 		cmocka_unit_test(test_import_ace__refusals_name_line_and_column),
 		cmocka_unit_test(test_import_ace__line_limits),
