@@ -29,11 +29,16 @@
 #define ACE_SEEN_MAX (1u << 20)         /* digests held: 1 Mi, in twice as many slots */
 #define ACE_CRASH_MEMO_BYTES ((uint64_t)64 << 20)      /* crash points' results kept */
 
-/* A workload judged: its j-lang text's digest and verdict (inv -1: none). */
+/* A workload judged: its j-lang text's digest and where its verdicts are. */
 struct ace_seen {
 	uint8_t s_digest[32];
-	int8_t s_inv, s_side;
+	uint32_t s_verdicts;            /* index into ace_ctx.verdicts, of nr_configs pairs */
 	bool s_used;
+};
+
+/* A verdict under one configuration: the invariant (-1: none) and the --diff side. */
+struct ace_verdict {
+	int8_t v_inv, v_side;
 };
 
 struct ace_ctx {
@@ -41,6 +46,7 @@ struct ace_ctx {
 	struct ace_seen *seen;          /* nr_slots, open addressing */
 	uint64_t nr_slots;              /* twice what it may hold, and one */
 	unsigned nr_seen, seen_max;
+	struct ace_verdict *verdicts;   /* seen_max * nr_configs */
 };
 
 /* The slot of @digest: the one holding it, or the empty one where it would go. */
@@ -58,11 +64,11 @@ static struct ace_seen *ace_slot(struct ace_ctx *c, const uint8_t digest[32])
 	}
 }
 
-/* What @s violated under @cfg (with --diff, the patch set to @on). */
-static void ace_side(const struct ace_run *r, const struct scenario *s, bool on,
+/* What @s violated under configuration @k (with --diff, the patch set to @on). */
+static void ace_side(const struct ace_run *r, unsigned k, const struct scenario *s, bool on,
 		     bool violated[INV_COUNT])
 {
-	struct sim_variant_cfg cfg = r->cfg;
+	struct sim_variant_cfg cfg = r->configs[k].cfg;
 	struct sim_variant_result res;
 	struct sim_options o = r->o;
 	char err[SCN_ERR_MAX];
@@ -77,14 +83,17 @@ static void ace_side(const struct ace_run *r, const struct scenario *s, bool on,
 	sim_variant_result_free(&res, s->nr_steps);
 }
 
-/* The first invariant the run shows (with --diff: one the sides disagree on), or -1. */
-static int ace_verdict(const struct ace_run *r, const struct scenario *s, int *side)
+/*
+ * The first invariant the run under configuration @k shows (with --diff:
+ * one the sides disagree on), or -1.
+ */
+static int ace_verdict(const struct ace_run *r, unsigned k, const struct scenario *s, int *side)
 {
 	bool v[2][INV_COUNT];
 
-	ace_side(r, s, false, v[0]);
+	ace_side(r, k, s, false, v[0]);
 	if (r->diff)
-		ace_side(r, s, true, v[1]);
+		ace_side(r, k, s, true, v[1]);
 	for (int inv = 0; inv < INV_COUNT; inv++) {
 		if (!r->diff && v[0][inv])
 			return *side = 0, inv;
@@ -94,21 +103,23 @@ static int ace_verdict(const struct ace_run *r, const struct scenario *s, int *s
 	return -1;
 }
 
-/* Count workload @n's finding (@inv on @side) under its cause. */
-static void ace_count_finding(struct ace_run *r, uint64_t n, int inv, int side)
+/* Count workload @n's verdict @v under configuration @c (a finding: under its cause). */
+static void ace_count(struct ace_config *c, uint64_t n, struct ace_verdict v)
 {
 	unsigned i;
 
-	r->with_finding++;
-	for (i = 0; i < r->nr_causes; i++)
-		if (r->causes[i].inv == inv && r->causes[i].side == side)
+	if (v.v_inv < 0)
+		return;
+	c->with_finding++;
+	for (i = 0; i < c->nr_causes; i++)
+		if (c->causes[i].inv == v.v_inv && c->causes[i].side == v.v_side)
 			break;
-	if (i == r->nr_causes) {
+	if (i == c->nr_causes) {
 		SIM_ASSERT(i < ACE_CAUSES_MAX);
-		r->causes[i] = (struct ace_cause){ .inv = inv, .side = side, .first = n };
-		r->nr_causes++;
+		c->causes[i] = (struct ace_cause){ .inv = v.v_inv, .side = v.v_side, .first = n };
+		c->nr_causes++;
 	}
-	r->causes[i].count++;
+	c->causes[i].count++;
 }
 
 /* The scenario of the steps ace_parse made: crash_everywhere, the defaults else. */
@@ -122,38 +133,41 @@ static void ace_scenario(struct scenario *s, struct ace_result *a, uint64_t n)
 	s->nr_steps = a->nr;
 }
 
-/* Lower @jlang and judge it: the invariant and side, -1 when none, -2 when refused. */
-static int ace_judge(struct ace_run *r, uint64_t n, const char *jlang, int *side)
+/* Lower @jlang and judge it under each configuration into @v; false when refused. */
+static bool ace_judge(struct ace_run *r, uint64_t n, const char *jlang, struct ace_verdict *v)
 {
 	struct ace_result a = { 0 };
 	struct scenario s;
 	FILE *f = fmemopen((void *)jlang, strlen(jlang), "r");
-	int inv;
 
 	SIM_ASSERT(f != NULL);
 	if (ace_parse("ace", f, &a) < 0) {
 		fclose(f);
 		r->refused[strstr(a.err, "mknod") ? 1 : 0]++;
 		ace_result_free(&a);
-		return -2;
+		return false;
 	}
 	fclose(f);
 	ace_scenario(&s, &a, n);
-	inv = ace_verdict(r, &s, side);
+	for (unsigned k = 0; k < r->nr_configs; k++) {
+		int side = 0, inv = ace_verdict(r, k, &s, &side);
+
+		v[k] = (struct ace_verdict){ .v_inv = (int8_t)inv, .v_side = (int8_t)side };
+	}
 	ace_result_free(&a);
 	r->run++;
-	return inv;
+	return true;
 }
 
-/* One workload: a duplicate, refused or run; its verdict counted. */
+/* One workload: a duplicate, refused or run; its verdicts counted. */
 static int ace_one(void *arg, uint64_t n, const char *jlang)
 {
 	struct ace_ctx *c = arg;
 	struct ace_run *r = c->r;
+	struct ace_verdict v[ACE_CONFIGS_MAX];
 	struct ace_seen *sl;
 	struct sha256 h;
 	uint8_t digest[32];
-	int inv, side = 0;
 
 	if ((r->interrupted = outfile_signal))
 		return 1;
@@ -163,17 +177,18 @@ static int ace_one(void *arg, uint64_t n, const char *jlang)
 	sl = ace_slot(c, digest);
 	if (sl->s_used) {
 		r->same++;
-		if (sl->s_inv >= 0)
-			ace_count_finding(r, n, sl->s_inv, sl->s_side);
+		for (unsigned k = 0; k < r->nr_configs; k++)
+			ace_count(&r->configs[k], n, c->verdicts[sl->s_verdicts + k]);
 		return 0;
 	}
-	inv = ace_judge(r, n, jlang, &side);
-	if (inv >= 0)
-		ace_count_finding(r, n, inv, side);
-	if (inv != -2 && c->nr_seen < c->seen_max) {
-		*sl = (struct ace_seen){ .s_inv = (int8_t)inv, .s_side = (int8_t)side,
-					 .s_used = true };
+	if (!ace_judge(r, n, jlang, v))
+		return 0;
+	for (unsigned k = 0; k < r->nr_configs; k++)
+		ace_count(&r->configs[k], n, v[k]);
+	if (c->nr_seen < c->seen_max) {
+		*sl = (struct ace_seen){ .s_verdicts = c->nr_seen * r->nr_configs, .s_used = true };
 		memcpy(sl->s_digest, digest, 32);
+		memcpy(&c->verdicts[sl->s_verdicts], v, r->nr_configs * sizeof(*v));
 		c->nr_seen++;
 	}
 	return 0;
@@ -196,11 +211,13 @@ int ace_run_space(struct ace_run *r)
 			(unsigned long long)r->mine, (unsigned long long)r->max_space);
 		return 2;
 	}
+	SIM_ASSERT(r->nr_configs >= 1 && r->nr_configs <= ACE_CONFIGS_MAX);
 	c = sim_zalloc(sizeof(*c));
 	c->r = r;
 	c->seen_max = r->mine < ACE_SEEN_MAX ? (unsigned)r->mine : ACE_SEEN_MAX;
 	c->nr_slots = 2 * (uint64_t)c->seen_max + 1;
 	c->seen = sim_zalloc(c->nr_slots * sizeof(*c->seen));
+	c->verdicts = sim_zalloc(((size_t)c->seen_max + 1) * r->nr_configs * sizeof(*c->verdicts));
 	r->o.crash_memo = r->share ? cp_memo_create(ACE_CRASH_MEMO_BYTES) : NULL;
 	if (r->mine)
 		ace_walk(r->sp, r->first, r->first + r->mine - 1, ace_one, c);
@@ -209,31 +226,51 @@ int ace_run_space(struct ace_run *r)
 			(unsigned long long)cp_memo_hits(r->o.crash_memo));
 	cp_memo_destroy(r->o.crash_memo);
 	r->o.crash_memo = NULL;
+	free(c->verdicts);
 	free(c->seen);
 	free(c);
 	return 0;
 }
 
-void ace_run_report(const struct ace_run *r)
+/* Configuration @c's findings, each cause with its count and first workload. */
+static void report_causes(const struct ace_run *r, const struct ace_config *c)
 {
-	printf("explore: ACE's space %s: %llu workloads (ACE's count); shard %u/%u\n",
-	       ace_space_name(r->sp), (unsigned long long)r->space, r->shard, r->nr_shards);
-	printf("  here %llu: run %llu, the same as one judged before %llu, refused %llu (mknod: "
-	       "no device nodes in the model) and %llu (other), with a finding %llu, causes %u\n",
-	       (unsigned long long)r->mine, (unsigned long long)r->run,
-	       (unsigned long long)r->same, (unsigned long long)r->refused[1],
-	       (unsigned long long)r->refused[0], (unsigned long long)r->with_finding,
-	       r->nr_causes);
-	if (r->interrupted)
-		printf("  incomplete: stopped by signal %d; the counts cover what ran before it\n",
-		       r->interrupted);
-	for (unsigned i = 0; i < r->nr_causes; i++) {
-		const struct ace_cause *k = &r->causes[i];
+	for (unsigned i = 0; i < c->nr_causes; i++) {
+		const struct ace_cause *k = &c->causes[i];
 
 		printf("  %-28s %s%sx%-7llu first: workload %llu (--shard %llu/%llu)\n",
 		       chk_inv_info(k->inv)->name, !r->diff ? "" : k->side ? "patch on " :
 		       "patch off", r->diff ? " " : "", (unsigned long long)k->count,
 		       (unsigned long long)k->first,
 		       (unsigned long long)k->first - 1, (unsigned long long)r->space);
+	}
+}
+
+void ace_run_report(const struct ace_run *r)
+{
+	const struct ace_config *one = r->nr_configs == 1 ? &r->configs[0] : NULL;
+
+	printf("explore: ACE's space %s: %llu workloads (ACE's count); shard %u/%u\n",
+	       ace_space_name(r->sp), (unsigned long long)r->space, r->shard, r->nr_shards);
+	printf("  here %llu: run %llu, the same as one judged before %llu, refused %llu (mknod: "
+	       "no device nodes in the model) and %llu (other)",
+	       (unsigned long long)r->mine, (unsigned long long)r->run,
+	       (unsigned long long)r->same, (unsigned long long)r->refused[1],
+	       (unsigned long long)r->refused[0]);
+	if (one)
+		printf(", with a finding %llu, causes %u\n", (unsigned long long)one->with_finding,
+		       one->nr_causes);
+	else
+		printf("; under each of %u configurations:\n", r->nr_configs);
+	if (r->interrupted)
+		printf("  incomplete: stopped by signal %d; the counts cover what ran before it\n",
+		       r->interrupted);
+	for (unsigned k = 0; k < r->nr_configs; k++) {
+		if (!one)
+			printf("configuration %u/%u: %s: with a finding %llu, causes %u\n", k + 1,
+			       r->nr_configs, r->configs[k].name,
+			       (unsigned long long)r->configs[k].with_finding,
+			       r->configs[k].nr_causes);
+		report_causes(r, &r->configs[k]);
 	}
 }

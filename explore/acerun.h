@@ -16,6 +16,7 @@
 #include "run.h"
 
 #define ACE_CAUSES_MAX (2 * INV_COUNT)  /* an invariant, and with --diff its side */
+#define ACE_CONFIGS_MAX 32              /* configurations walked together */
 
 struct ace_cause {
 	int inv;
@@ -23,20 +24,32 @@ struct ace_cause {
 	uint64_t count, first;          /* workloads; the first one's number */
 };
 
-/* One walk: the caller sets the first block, ace_run_space the rest. */
+/* One configuration of the walk (a sweep's, or the flags' alone) and what it found. */
+struct ace_config {
+	struct sim_variant_cfg cfg;
+	char name[128];                 /* the sweep's description of it ("" alone) */
+	uint64_t with_finding;
+	struct ace_cause causes[ACE_CAUSES_MAX];
+	unsigned nr_causes;
+};
+
+/*
+ * One walk: the caller sets the first block, ace_run_space the rest.  Each
+ * workload is lowered once and judged under every configuration in turn,
+ * so that their equal crash points are judged once (crash/cpmemo.h).
+ */
 struct ace_run {
 	enum ace_space sp;
 	uint32_t shard, nr_shards;
 	uint64_t max_space;
-	struct sim_variant_cfg cfg;
+	struct ace_config *configs;     /* nr_configs of them (the caller's) */
+	unsigned nr_configs;
 	struct sim_options o;
 	const struct ext4_toggle *diff;
 	bool share;                     /* equal crash points judged once (crash/cpmemo.h) */
 	bool share_stats;               /* their count on stderr */
 	/* results */
-	uint64_t space, first, mine, run, same, refused[2], with_finding;
-	struct ace_cause causes[ACE_CAUSES_MAX];
-	unsigned nr_causes;
+	uint64_t space, first, mine, run, same, refused[2];
 	int interrupted;
 };
 
@@ -45,7 +58,10 @@ struct ace_run {
  * max_space: one line, 2) every workload of the shard judged.  0 or 2.
  */
 int ace_run_space(struct ace_run *r);
-/* The report on stdout: the counts and each cause with its first workload. */
+/*
+ * The report on stdout: the counts, then each cause with its first workload
+ * (with several configurations, under a line naming each).
+ */
 void ace_run_report(const struct ace_run *r);
 
 #endif

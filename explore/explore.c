@@ -1189,32 +1189,70 @@ int explore_resolve(struct explore *e)
 }
 
 /*
+ * The configurations an ACE space is walked under: the flags' variant, or
+ * each distinct one of the sweep (one mounting as an earlier one is left
+ * out), named as the sweep describes it.  How many; 0 with the usage error
+ * printed (2).
+ */
+static unsigned ace_configs(struct explore *e, struct ace_config *out)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < e->nr_configs; k++) {
+		bool dup = false;
+
+		if (e->nr_configs > 1)
+			sweep_apply(&e->op.sweep, k, &e->op.ov);
+		if (explore_variant(e))
+			return 0;
+		for (unsigned j = 0; j < n && !dup; j++)
+			dup = config_equal(&out[j].cfg, &e->cfg);
+		if (dup)
+			continue;
+		if (n == ACE_CONFIGS_MAX) {
+			fprintf(stderr, "ext4sim: explore: an ACE space is walked under at most %u "
+				"configurations at once; the sweep has more\n", ACE_CONFIGS_MAX);
+			return 0;
+		}
+		out[n].cfg = e->cfg;
+		if (e->nr_configs > 1)
+			sweep_describe(&e->op.sweep, k, out[n].name, sizeof(out[n].name));
+		n++;
+	}
+	return n;
+}
+
+/*
  * A grammar file's ACE space (space:): its generator walked under the
- * flags' variant, one configuration (a sweep is refused), its own report.
+ * flags' variant or a sweep's configurations, each workload judged under
+ * all of them in turn, its own report.
  */
 static int explore_ace(struct explore *e)
 {
 	struct ace_run *r = sim_zalloc(sizeof(*r));
-	int rc;
+	struct ace_config *cf = sim_zalloc(ACE_CONFIGS_MAX * sizeof(*cf));
+	unsigned n;
+	int rc = 2;
 
-	if (e->nr_configs > 1 || e->op.random || e->op.o.json || e->op.out_dir ||
-	    e->op.diff_states) {
+	if (e->op.random || e->op.o.json || e->op.out_dir || e->op.diff_states) {
 		fprintf(stderr, "ext4sim: explore: an ACE space (%s) is walked whole or by --shard, "
-			"in one configuration, reported as text: not with a sweep, --seed, --json, "
-			"--out (its findings are not written as files yet) or --diff-states\n",
-			e->op.grammar_path);
-		free(r);
-		return 2;
+			"reported as text: not with --seed, --json, --out (its findings are not "
+			"written as files yet) or --diff-states\n", e->op.grammar_path);
+		goto out;
 	}
+	if (!(n = ace_configs(e, cf)))
+		goto out;
 	*r = (struct ace_run){ .sp = e->op.gf->space, .shard = e->op.shard,
 			       .nr_shards = e->op.nr_shards, .max_space = e->op.max_space,
-			       .cfg = e->cfg, .o = e->op.o, .diff = e->op.diff,
+			       .configs = cf, .nr_configs = n, .o = e->op.o, .diff = e->op.diff,
 			       .share = e->op.share && e->op.share_states,
 			       .share_stats = e->op.share_stats };
 	outfile_catch_signals(true);
 	if ((rc = ace_run_space(r)) == 0)
 		ace_run_report(r);
 	rc = rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
+out:
+	free(cf);
 	free(r);
 	return rc;
 }

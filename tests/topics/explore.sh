@@ -92,7 +92,14 @@ run "$sim" run --kernel 4.4 "$tmp/ace26.yaml"
 check ace-seq1-zero-range-imported-4.4 '[ "$rc" = 1 ] && grep -q "VIOLATION ns_file_fsync" "$out"'
 expect_exit2 ace-space-json "$sim" explore --grammar docs/grammars/ace-seq1.yaml --json
 expect_exit2 ace-space-out "$sim" explore --grammar docs/grammars/ace-seq1.yaml --out "$tmp"
-check ace-space-out-message 'grep -q "not with a sweep, --seed, --json, --out" "$err"'
+check ace-space-out-message 'grep -q "not with --seed, --json, --out" "$err"'
+# A sweep: each workload judged under every configuration (one mounting as another is
+# left out), a report per configuration; 4.4's eight zero-range findings only under 4.4
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 6.18,4.4
+check ace-seq1-sweep '[ "$rc" = 0 ] && grep -q "under each of 2 configurations:" "$out" &&
+	grep -q "^configuration 1/2: kernel 6.18: with a finding 0, causes 0$" "$out" &&
+	grep -q "^configuration 2/2: kernel 4.4: with a finding 8, causes 1$" "$out" &&
+	[ "$(grep -c "first: workload 25" "$out")" = 1 ]'
 expect_exit2 steps-9-without-seed "$sim" explore --steps 9
 expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
 expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2
