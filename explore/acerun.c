@@ -22,6 +22,9 @@
 
 #include "cpmemo.h"
 #include "import_ace.h"
+#include "minimize.h"
+#include "oracle.h"
+#include "scnwrite.h"
 #include "outfile.h"
 #include "sha256.h"
 #include "sim.h"
@@ -194,6 +197,99 @@ static int ace_one(void *arg, uint64_t n, const char *jlang)
 	return 0;
 }
 
+/* ace_walk's callback that keeps the one workload asked for and stops. */
+static int copy_jlang(void *arg, uint64_t n, const char *jlang)
+{
+	(void)n;
+	snprintf(arg, ACE_JLANG_MAX, "%s", jlang);
+	return 1;
+}
+
+/*
+ * Workload @n's steps as text into *@texts (allocated), their number into
+ * *@nr; false if it does not lower (it did when it was judged).
+ */
+static bool ace_texts(const struct ace_run *r, uint64_t n, char (**texts)[SCN_STEP_TEXT_MAX],
+		      unsigned *nr)
+{
+	char jlang[ACE_JLANG_MAX] = "";
+	struct ace_result a = { 0 };
+	FILE *f;
+	bool ok;
+
+	ace_walk(r->sp, n, n, copy_jlang, jlang);
+	f = fmemopen(jlang, strlen(jlang), "r");
+	SIM_ASSERT(f != NULL);
+	ok = ace_parse("ace", f, &a) == 0;
+	fclose(f);
+	*nr = ok ? a.nr : 0;
+	*texts = sim_zalloc(((size_t)*nr + 1) * sizeof(**texts));
+	for (unsigned i = 0; i < *nr; i++)
+		orc_step_text(&a.steps[i], (*texts)[i], sizeof((*texts)[i]));
+	ace_result_free(&a);
+	return ok;
+}
+
+/*
+ * Cause @k of configuration @c as a scenario file under --out: its first
+ * workload's steps, minimized unless --no-minimize (the finding kept: the
+ * invariant under the configuration, with --diff on the same side only),
+ * with the configuration's settings, crash_everywhere, the off/on variants
+ * of --diff and the verdicts they show, as DIR/INVARIANT-KERNEL-wN.yaml.
+ */
+static void ace_write_cause(struct ace_run *r, const struct ace_config *c, struct ace_cause *k)
+{
+	struct min_target t = { .cfg = c->cfg, .inv = k->inv, .diff = r->diff,
+				.diff_on_side = k->side == 1, .o = r->o };
+	char (*texts)[SCN_STEP_TEXT_MAX], err[SCN_ERR_MAX], desc[SCN_TEXT_MAX];
+	char name[SCN_NAME_MAX];
+	struct sim_variant_cfg v[2];
+	bool expect[2][INV_COUNT];
+	struct scenario s;
+	unsigned nr;
+
+	t.o.crash_everywhere = true;
+	t.o.quiet = true;
+	if (!ace_texts(r, k->first, &texts, &nr))
+		SIM_ASSERT(!"a judged workload lowers");
+	k->nr_steps[0] = nr;
+	if (r->minimize)
+		min_minimize(&t, texts, &nr);
+	k->nr_steps[1] = nr;
+	snprintf(name, sizeof(name), "%s-%s-w%llu%s", chk_inv_info(k->inv)->name,
+		 t.cfg.profile->name, (unsigned long long)k->first,
+		 !r->diff ? "" : k->side ? "-on" : "-off");
+	min_build(&s, name, texts, nr);
+	snprintf(desc, sizeof(desc), "found by ext4sim explore over ACE's space %s: workload %llu "
+		 "(--shard %llu/%llu), %s %s%s, like %llu workload(s) in all; %u step(s)%s",
+		 ace_space_name(r->sp), (unsigned long long)k->first,
+		 (unsigned long long)k->first - 1, (unsigned long long)r->space,
+		 chk_inv_info(k->inv)->name, r->diff ? "differs with patch " : "violated",
+		 r->diff ? r->diff->name : "", (unsigned long long)k->count, k->nr_steps[0],
+		 r->minimize ? ", minimized" : "");
+	for (unsigned side = 0; side < (r->diff ? 2u : 1u); side++) {
+		v[side] = t.cfg;
+		if (r->diff) {
+			snprintf(v[side].name, sizeof(v[side].name), side ? "on" : "off");
+			ext4_toggle_set(&v[side].sem, r->diff, side);
+		}
+		ace_side(&(struct ace_run){ .configs = &(struct ace_config){ .cfg = v[side] },
+					    .nr_configs = 1, .o = t.o }, 0, &s, false, expect[side]);
+	}
+	snprintf(k->path, sizeof(k->path), "%s/%s.yaml", r->out_dir, name);
+	if (scn_write_yaml(&(struct scn_write){ .w_scn = &s, .w_description = desc,
+						.w_cfg = &t.cfg, .w_variants = r->diff ? v : NULL,
+						.w_nr_variants = r->diff ? 2 : 0,
+						.w_expect = (const bool (*)[INV_COUNT])expect,
+						.w_judging = &t.o }, k->path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ext4sim: %s\n", err);
+		k->path[0] = 0;
+		r->write_failed = true;
+	}
+	scn_free(&s);
+	free(texts);
+}
+
 int ace_run_space(struct ace_run *r)
 {
 	struct ace_ctx *c;
@@ -221,6 +317,9 @@ int ace_run_space(struct ace_run *r)
 	r->o.crash_memo = r->share ? cp_memo_create(ACE_CRASH_MEMO_BYTES) : NULL;
 	if (r->mine)
 		ace_walk(r->sp, r->first, r->first + r->mine - 1, ace_one, c);
+	for (unsigned ci = 0; r->out_dir && ci < r->nr_configs; ci++)
+		for (unsigned i = 0; i < r->configs[ci].nr_causes; i++)
+			ace_write_cause(r, &r->configs[ci], &r->configs[ci].causes[i]);
 	if (r->o.crash_memo && r->share_stats)
 		fprintf(stderr, "explore: %llu crash point(s) met again, judged once\n",
 			(unsigned long long)cp_memo_hits(r->o.crash_memo));
@@ -243,6 +342,8 @@ static void report_causes(const struct ace_run *r, const struct ace_config *c)
 		       "patch off", r->diff ? " " : "", (unsigned long long)k->count,
 		       (unsigned long long)k->first,
 		       (unsigned long long)k->first - 1, (unsigned long long)r->space);
+		if (k->path[0])
+			printf("    %s (%u step(s) of %u)\n", k->path, k->nr_steps[1], k->nr_steps[0]);
 	}
 }
 

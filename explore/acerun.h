@@ -22,6 +22,8 @@ struct ace_cause {
 	int inv;
 	int side;                       /* --diff: 1 when the patch on violates it */
 	uint64_t count, first;          /* workloads; the first one's number */
+	char path[SCN_PATH_MAX];        /* --out: its file ("" when none was written) */
+	unsigned nr_steps[2];           /* --out: the workload's steps, and the file's */
 };
 
 /* One configuration of the walk (a sweep's, or the flags' alone) and what it found. */
@@ -46,11 +48,14 @@ struct ace_run {
 	unsigned nr_configs;
 	struct sim_options o;
 	const struct ext4_toggle *diff;
+	const char *out_dir;            /* --out: each cause's first workload written there */
+	bool minimize;                  /* ... minimized first */
 	bool share;                     /* equal crash points judged once (crash/cpmemo.h) */
 	bool share_stats;               /* their count on stderr */
 	/* results */
 	uint64_t space, first, mine, run, same, refused[2];
 	int interrupted;
+	bool write_failed;              /* --out: a file could not be written (exit 2) */
 };
 
 /*

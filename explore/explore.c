@@ -1234,10 +1234,10 @@ static int explore_ace(struct explore *e)
 	unsigned n;
 	int rc = 2;
 
-	if (e->op.random || e->op.o.json || e->op.out_dir || e->op.diff_states) {
+	if (e->op.random || e->op.o.json || e->op.diff_states) {
 		fprintf(stderr, "ext4sim: explore: an ACE space (%s) is walked whole or by --shard, "
-			"reported as text: not with --seed, --json, --out (its findings are not "
-			"written as files yet) or --diff-states\n", e->op.grammar_path);
+			"reported as text: not with --seed, --json or --diff-states\n",
+			e->op.grammar_path);
 		goto out;
 	}
 	if (!(n = ace_configs(e, cf)))
@@ -1246,11 +1246,12 @@ static int explore_ace(struct explore *e)
 			       .nr_shards = e->op.nr_shards, .max_space = e->op.max_space,
 			       .configs = cf, .nr_configs = n, .o = e->op.o, .diff = e->op.diff,
 			       .share = e->op.share && e->op.share_states,
-			       .share_stats = e->op.share_stats };
+			       .share_stats = e->op.share_stats, .out_dir = e->op.out_dir,
+			       .minimize = e->op.minimize };
 	outfile_catch_signals(true);
 	if ((rc = ace_run_space(r)) == 0)
 		ace_run_report(r);
-	rc = rc ? rc : r->interrupted ? 128 + r->interrupted : 0;
+	rc = rc ? rc : r->interrupted ? 128 + r->interrupted : r->write_failed ? 2 : 0;
 out:
 	free(cf);
 	free(r);

@@ -91,8 +91,24 @@ cp "$out" "$tmp/ace26.yaml"
 run "$sim" run --kernel 4.4 "$tmp/ace26.yaml"
 check ace-seq1-zero-range-imported-4.4 '[ "$rc" = 1 ] && grep -q "VIOLATION ns_file_fsync" "$out"'
 expect_exit2 ace-space-json "$sim" explore --grammar docs/grammars/ace-seq1.yaml --json
-expect_exit2 ace-space-out "$sim" explore --grammar docs/grammars/ace-seq1.yaml --out "$tmp"
-check ace-space-out-message 'grep -q "not with --seed, --json, --out" "$err"'
+expect_exit2 ace-space-seed "$sim" explore --grammar docs/grammars/ace-seq1.yaml --seed 1 --count 2
+check ace-space-seed-message 'grep -q "not with --seed, --json or --diff-states" "$err"'
+# --out: each cause's first workload as a scenario, minimized (the crash step goes:
+# crash_everywhere judges the fsync's point), or as it is with --no-minimize; with --diff
+# both variants; each file runs as it expects
+mkdir -p "$tmp/ace-out" "$tmp/ace-out2"
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --shard 0/3 --out "$tmp/ace-out"
+check ace-seq1-out '[ "$rc" = 0 ] && [ "$(ls "$tmp/ace-out")" = ns_file_fsync-4.4-w25.yaml ] &&
+	grep -q "^    $tmp/ace-out/ns_file_fsync-4.4-w25.yaml (4 step(s) of 5)$" "$out" &&
+	! grep -q "crash\"$" "$tmp/ace-out/ns_file_fsync-4.4-w25.yaml"'
+run "$sim" run --quiet "$tmp/ace-out/ns_file_fsync-4.4-w25.yaml"
+check ace-seq1-out-runs '[ "$rc" = 0 ] && grep -q "1 as expected, 0 not" "$out"'
+run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --shard 0/3 --no-minimize \
+	--diff disksize_before_punch --out "$tmp/ace-out2"
+check ace-seq1-out-diff '[ "$rc" = 0 ] && [ -f "$tmp/ace-out2/ns_file_fsync-4.4-w25-off.yaml" ] &&
+	grep -q "(5 step(s) of 5)" "$out" && grep -q "^  on: \[\]$" "$tmp/ace-out2/ns_file_fsync-4.4-w25-off.yaml"'
+run "$sim" run --quiet "$tmp/ace-out2/ns_file_fsync-4.4-w25-off.yaml"
+check ace-seq1-out-diff-runs '[ "$rc" = 0 ] && grep -q "2 variant(s): 2 as expected, 0 not" "$out"'
 # A sweep: each workload judged under every configuration (one mounting as another is
 # left out), a report per configuration; 4.4's eight zero-range findings only under 4.4
 run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 6.18,4.4
