@@ -39,9 +39,9 @@ struct ace_seen {
 	bool s_used;
 };
 
-/* A verdict under one configuration: the invariant (-1: none) and the --diff side. */
+/* A verdict under one configuration: the cause (-1: none, -2: one past the table's). */
 struct ace_verdict {
-	int8_t v_inv, v_side;
+	int16_t v_cause;
 };
 
 struct ace_ctx {
@@ -106,23 +106,54 @@ static int ace_verdict(const struct ace_run *r, unsigned k, const struct scenari
 	return -1;
 }
 
-/* Count workload @n's verdict @v under configuration @c (a finding: under its cause). */
+/* Count workload @n's verdict @v under configuration @c: under its cause. */
 static void ace_count(struct ace_config *c, uint64_t n, struct ace_verdict v)
 {
-	unsigned i;
-
-	if (v.v_inv < 0)
+	if (v.v_cause == -1)
 		return;
 	c->with_finding++;
-	for (i = 0; i < c->nr_causes; i++)
-		if (c->causes[i].inv == v.v_inv && c->causes[i].side == v.v_side)
-			break;
-	if (i == c->nr_causes) {
-		SIM_ASSERT(i < ACE_CAUSES_MAX);
-		c->causes[i] = (struct ace_cause){ .inv = v.v_inv, .side = v.v_side, .first = n };
-		c->nr_causes++;
+	if (v.v_cause == -2) {
+		c->others++;
+		return;
 	}
-	c->causes[i].count++;
+	SIM_ASSERT(v.v_cause >= 0 && (unsigned)v.v_cause < c->nr_causes);
+	if (!c->causes[v.v_cause].count)
+		c->causes[v.v_cause].first = n;
+	c->causes[v.v_cause].count++;
+}
+
+/*
+ * The cause of the finding @inv (--diff: on @side) that steps @a show under
+ * configuration @k: its signature (cause_signature: a toggle or release
+ * that makes it go away, else the function it first appears in), found in
+ * or added to the configuration's causes; -2 when the table is full.
+ */
+static int16_t ace_cause_of(const struct ace_run *r, unsigned k, const struct ace_result *a,
+			    int inv, int side)
+{
+	struct ace_config *c = &r->configs[k];
+	struct min_target t = { .cfg = c->cfg, .inv = inv, .diff = r->diff,
+				.diff_on_side = side == 1, .o = r->o };
+	char (*texts)[SCN_STEP_TEXT_MAX] = sim_zalloc(((size_t)a->nr + 1) * sizeof(*texts));
+	char sig[CAUSE_TEXT_MAX];
+	unsigned i;
+
+	t.o.crash_everywhere = true;
+	t.o.quiet = true;
+	for (i = 0; i < a->nr; i++)
+		orc_step_text(&a->steps[i], texts[i], sizeof(texts[i]));
+	cause_signature(&t, texts, a->nr, sig, sizeof(sig));
+	free(texts);
+	for (i = 0; i < c->nr_causes; i++)
+		if (c->causes[i].inv == inv && c->causes[i].side == side &&
+		    strcmp(c->causes[i].sig, sig) == 0)
+			return (int16_t)i;
+	if (i == ACE_CAUSES_MAX)
+		return -2;
+	c->causes[i] = (struct ace_cause){ .inv = inv, .side = side };
+	snprintf(c->causes[i].sig, sizeof(c->causes[i].sig), "%s", sig);
+	c->nr_causes++;
+	return (int16_t)i;
 }
 
 /* The scenario of the steps ace_parse made: crash_everywhere, the defaults else. */
@@ -155,7 +186,7 @@ static bool ace_judge(struct ace_run *r, uint64_t n, const char *jlang, struct a
 	for (unsigned k = 0; k < r->nr_configs; k++) {
 		int side = 0, inv = ace_verdict(r, k, &s, &side);
 
-		v[k] = (struct ace_verdict){ .v_inv = (int8_t)inv, .v_side = (int8_t)side };
+		v[k].v_cause = inv < 0 ? -1 : ace_cause_of(r, k, &a, inv, side);
 	}
 	ace_result_free(&a);
 	r->run++;
@@ -261,11 +292,12 @@ static void ace_write_cause(struct ace_run *r, const struct ace_config *c, struc
 		 !r->diff ? "" : k->side ? "-on" : "-off");
 	min_build(&s, name, texts, nr);
 	snprintf(desc, sizeof(desc), "found by ext4sim explore over ACE's space %s: workload %llu "
-		 "(--shard %llu/%llu), %s %s%s, like %llu workload(s) in all; %u step(s)%s",
+		 "(--shard %llu/%llu), %s %s%s, like %llu workload(s) in all (cause: %s); %u "
+		 "step(s)%s",
 		 ace_space_name(r->sp), (unsigned long long)k->first,
 		 (unsigned long long)k->first - 1, (unsigned long long)r->space,
 		 chk_inv_info(k->inv)->name, r->diff ? "differs with patch " : "violated",
-		 r->diff ? r->diff->name : "", (unsigned long long)k->count, k->nr_steps[0],
+		 r->diff ? r->diff->name : "", (unsigned long long)k->count, k->sig, k->nr_steps[0],
 		 r->minimize ? ", minimized" : "");
 	for (unsigned side = 0; side < (r->diff ? 2u : 1u); side++) {
 		v[side] = t.cfg;
@@ -342,9 +374,13 @@ static void report_causes(const struct ace_run *r, const struct ace_config *c)
 		       "patch off", r->diff ? " " : "", (unsigned long long)k->count,
 		       (unsigned long long)k->first,
 		       (unsigned long long)k->first - 1, (unsigned long long)r->space);
+		printf("    cause: %s\n", k->sig);
 		if (k->path[0])
 			printf("    %s (%u step(s) of %u)\n", k->path, k->nr_steps[1], k->nr_steps[0]);
 	}
+	if (c->others)
+		printf("  %llu more finding(s) of causes past the first %u, not told apart\n",
+		       (unsigned long long)c->others, ACE_CAUSES_MAX);
 }
 
 void ace_run_report(const struct ace_run *r)

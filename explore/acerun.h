@@ -11,16 +11,19 @@
 #include <stdint.h>
 
 #include "ace.h"
+#include "cause.h"
 #include "checker.h"
 #include "profile.h"
 #include "run.h"
 
-#define ACE_CAUSES_MAX (2 * INV_COUNT)  /* an invariant, and with --diff its side */
+#define ACE_CAUSES_MAX 64                /* causes kept a configuration (then "others") */
 #define ACE_CONFIGS_MAX 32              /* configurations walked together */
 
+/* A cause: the invariant, the --diff side and the signature (explore/cause.h). */
 struct ace_cause {
 	int inv;
 	int side;                       /* --diff: 1 when the patch on violates it */
+	char sig[CAUSE_TEXT_MAX];
 	uint64_t count, first;          /* workloads; the first one's number */
 	char path[SCN_PATH_MAX];        /* --out: its file ("" when none was written) */
 	unsigned nr_steps[2];           /* --out: the workload's steps, and the file's */
@@ -33,6 +36,7 @@ struct ace_config {
 	uint64_t with_finding;
 	struct ace_cause causes[ACE_CAUSES_MAX];
 	unsigned nr_causes;
+	uint64_t others;                /* findings of causes past ACE_CAUSES_MAX */
 };
 
 /*

@@ -72,7 +72,7 @@ check ace-seq1-zero-range-4.4 '[ "$rc" = 0 ] &&
 run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --diff disksize_before_punch \
 	--share-stats
 cp "$out" "$tmp/ace1-shared.txt"
-check ace-seq1-diff-shared '[ "$rc" = 0 ] && grep -q "with a finding 8, causes 1" "$out" &&
+check ace-seq1-diff-shared '[ "$rc" = 0 ] && grep -q "with a finding 8, causes 3" "$out" &&
 	grep -q "run 292, .* refused 8 (mknod" "$out" &&
 	grep -q "^explore: [1-9][0-9]* crash point(s) met again, judged once" "$err"'
 run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 4.4 --diff disksize_before_punch \
@@ -113,6 +113,7 @@ check ace-seq1-out-diff-runs '[ "$rc" = 0 ] && grep -q "2 variant(s): 2 as expec
 # left out), a report per configuration; 4.4's eight zero-range findings only under 4.4
 run "$sim" explore --grammar docs/grammars/ace-seq1.yaml --kernel 6.18,4.4
 check ace-seq1-sweep '[ "$rc" = 0 ] && grep -q "under each of 2 configurations:" "$out" &&
+	grep -q "^    cause: ns_file_fsync: gone in 4.9 with disksize_before_punch on$" "$out" &&
 	grep -q "^configuration 1/2: kernel 6.18: with a finding 0, causes 0$" "$out" &&
 	grep -q "^configuration 2/2: kernel 4.4: with a finding 8, causes 1$" "$out" &&
 	[ "$(grep -c "first: workload 25" "$out")" = 1 ]'
