@@ -117,6 +117,14 @@ check ace-seq1-sweep '[ "$rc" = 0 ] && grep -q "under each of 2 configurations:"
 	grep -q "^configuration 1/2: kernel 6.18: with a finding 0, causes 0$" "$out" &&
 	grep -q "^configuration 2/2: kernel 4.4: with a finding 8, causes 1$" "$out" &&
 	[ "$(grep -c "first: workload 25" "$out")" = 1 ]'
+cp "$out" "$tmp/ace1-sweep.txt"
+# scripts/ace-space runs a space in contiguous shards side by side and merges their
+# reports: the same counts and causes as the whole walk in one process
+run env BUILD="${BUILD:-build}" scripts/ace-space docs/grammars/ace-seq1.yaml "$tmp/ace-space" 3 2 \
+	--kernel 6.18,4.4
+check ace-space-merged '[ "$rc" = 0 ] && grep -q "of CPU in all" "$out" &&
+	head -1 "$tmp/ace-space/merged.txt" | grep -q "300 workloads (ACE.s count); 3 shards merged" &&
+	cmp -s <(tail -n +2 "$tmp/ace1-sweep.txt") <(tail -n +2 "$tmp/ace-space/merged.txt")'
 expect_exit2 steps-9-without-seed "$sim" explore --steps 9
 expect_exit2 crash-at-on-short-runs "$sim" explore --crash-at crash
 expect_exit2 run-out-of-range "$sim" explore --seed 1 --count 2 --run 2
