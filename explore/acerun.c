@@ -2,17 +2,22 @@
  * acerun.c - explore over one of ACE's spaces (acerun.h): each workload
  * the generator (ace.c) writes, lowered by import's own j-lang reader
  * (ace_parse, oracle/import_ace.c) into the scenario `import --from ace`
- * gives for the same file, run under the variant (and with --diff under
- * both sides of the patch) with a crash judged after every step and inside
- * the steps where the model can (crash_everywhere: ACE's checkpoints are
- * among those points, the last one the scenario's crash step).  A workload
- * whose j-lang text equals one judged before (ACE's duplicates: the choice
- * after an fdatasync or mmapwrite is counted, not written; two parameter
- * combinations that write the same file) takes that one's verdict without
+ * gives for the same file, run under each configuration (a sweep's, or the
+ * flags' alone; with --diff under both sides of the patch) with a crash
+ * judged after every step and inside the steps where the model can
+ * (crash_everywhere: ACE's checkpoints are among those points, the last one
+ * the scenario's crash step).  The crash points go through the crash-point
+ * memo (crash/cpmemo.h): neighbouring workloads, the sides of --diff and
+ * the configurations share the points where their devices agree, so a
+ * shard is a contiguous range of the space.  A workload whose j-lang text
+ * equals one judged before (ACE's duplicates: the choice after an
+ * fdatasync or mmapwrite is counted, not written; two parameter
+ * combinations that write the same file) takes that one's verdicts without
  * running again: a table of the texts' SHA-256 digests, at most
- * ACE_SEEN_MAX of them (past it, workloads run again).  Findings are grouped by the
- * invariant (and --diff side) they violate, each with its count and its
- * first workload.
+ * ACE_SEEN_MAX of them (past it, workloads run again).  Findings are
+ * grouped by cause (the invariant, the --diff side and the signature of
+ * explore/cause.h), each with its count and its first workload; with
+ * --out, each cause's first workload is written as a scenario, minimized.
  */
 #include "acerun.h"
 
@@ -24,8 +29,8 @@
 #include "import_ace.h"
 #include "minimize.h"
 #include "oracle.h"
-#include "scnwrite.h"
 #include "outfile.h"
+#include "scnwrite.h"
 #include "sha256.h"
 #include "sim.h"
 
@@ -35,7 +40,7 @@
 /* A workload judged: its j-lang text's digest and where its verdicts are. */
 struct ace_seen {
 	uint8_t s_digest[32];
-	uint32_t s_verdicts;            /* index into ace_ctx.verdicts, of nr_configs pairs */
+	uint32_t s_verdicts;            /* index into ace_ctx.verdicts: nr_configs of them */
 	bool s_used;
 };
 
