@@ -23,6 +23,7 @@
 
 #include "blkdev.h"
 #include "cpmemo.h"
+#include "namespace.h"
 #include "world.h"
 
 /*
@@ -174,6 +175,27 @@ static void note_intended(struct chk_state *c, const struct scn_step *st, int64_
 }
 
 /*
+ * The namespace reference for a crash inside step @ic->st: a copy of the
+ * run's into @ns, with a data step's change to the bytes of the file it
+ * works on noted as possibly done (its content no longer promised: an
+ * O_SYNC write's bytes may land before its size, an fsync's promise of the
+ * old bytes then fails wrongly); @ns itself.  The namespace steps note
+ * their own.
+ */
+static struct chk_ns *note_intended_ns(struct chk_ns *ns, const struct world *w,
+				       const struct crash_inside_ctx *ic)
+{
+	const struct scn_step *st = ic->st;
+
+	chk_ns_copy(ns, w->chk->c_ns);
+	if (sim_step_on_file(st->s_op) && !scn_step_is_namespace(st) &&
+	    S_ISREG(w->fs.inode->i_mode))
+		chk_ns_note_unknown(ns, w->fs.inode->i_ino,
+				    SIM_MAX(ic->size_before, st->s_off + st->s_len));
+	return ns;
+}
+
+/*
  * --crash-everywhere, inside a step: just before the media changes (a
  * flush, a FUA write) while other writes are pending.  A crash anywhere
  * else inside the step leaves a subset of the states of the next such
@@ -187,10 +209,15 @@ void crash_inside(void *p, enum bd_point what, const struct bio_rec *fua)
 	struct world *w = ic->w;
 	struct cs_point *pt;
 	struct chk_state cc;
+	struct chk_ns ns;
 
 	chk_copy(&cc, w->chk);
 	note_intended(&cc, ic->st, ic->size_before);
+	if (w->chk->c_ns)
+		cc.c_ns = note_intended_ns(&ns, w, ic);
 	pt = enumerate_crash_states(w, ic->step, &cc);
+	if (w->chk->c_ns)
+		chk_ns_destroy(&ns);
 	chk_destroy(&cc);
 	if (!pt)
 		return;
