@@ -131,12 +131,27 @@ expect_exit2 export-inject "$sim" export scenarios/bugs/f7-writeback-bailout-sta
 check export-inject-message 'golden refuse-inject "$err"'
 expect_exit2 export-inject-fstests "$sim" export --format fstests scenarios/bugs/f8-unwritten-buffer-new.yaml
 expect_exit2 export-inline-inject "$sim" export -c "pwrite 0 10" -c "inject nonda"
-# direct I/O is the model's until its export is written: a direct write, an O_DIRECT or
-# O_SYNC open and aio_wait are refused (xfs_io's own pwrite -d is a buffered write)
-expect_exit2 export-dio "$sim" export scenarios/dio/extend-dsync.yaml
-check export-dio-message 'golden refuse-dio "$err"'
-expect_exit2 export-dio-open-fstests "$sim" export --format fstests scenarios/bugs/2023-dio-osync-size.yaml
-expect_exit2 export-osync-open "$sim" export -c "open -s /f" -c "pwrite 0 4096"
+# direct I/O: a direct pwrite runs in an xfs_io process with the file opened O_DIRECT
+# (xfs_io -d; xfs_io's own pwrite -d opens its -i input O_DIRECT and leaves the target
+# buffered, so the command never carries -d), a close where a process of the other kind
+# begins; open -d / -s are the process's -d / -s; AIO is refused (xfs_io has none)
+mkdir -p "$tmp/xd"
+run "$sim" export --format xfs_io -o "$tmp/xd" scenarios/dio/mixed-page-cache.yaml
+check export-dio-xfs_io '[ "$rc" = 0 ] && bash -n "$tmp/xd/mixed-page-cache.sh" &&
+	golden xfs_io-dio-mixed-page-cache "$tmp/xd/mixed-page-cache.sh"'
+check export-dio-no-pwrite-d '! grep -q "pwrite -d" <(grep -v "^#" "$tmp/xd/mixed-page-cache.sh") &&
+	grep -qx "io -d -c '"'"'pwrite -S 0x22 4096 4096'"'"'" "$tmp/xd/mixed-page-cache.sh"'
+run "$sim" export --format xfs_io -o "$tmp/xd" scenarios/dio/extend-dsync.yaml
+check export-dio-dsync 'grep -qx "io -d -c '"'"'pwrite -V 1 -D -S 0x22 8192 8192'"'"'" "$tmp/xd/extend-dsync.sh"'
+run "$sim" export --format fstests -o "$tmp/xd" scenarios/bugs/2023-dio-osync-size.yaml
+check export-dio-open-fstests '[ "$rc" = 0 ] && golden fstests-dio-osync-size "$tmp/xd/999" &&
+	golden fstests-dio-osync-size-out "$tmp/xd/999.out"'
+run "$sim" export --format xfs_io -o "$tmp/xd" scenarios/bugs/2018-dio-disksize-inside-isize.yaml
+check export-dio-open-xfs_io 'grep -qx "use '"'"'./f'"'"' -d -s" "$tmp/xd/2018-dio-disksize-inside-isize.sh"'
+run "$sim" export --format yaml scenarios/dio/extend-dsync.yaml
+check export-dio-yaml 'grep -qx "  - pwrite -d -V 1 -D -S 0x22 8192 8192" "$out"'
+expect_exit2 export-aio "$sim" export scenarios/dio/aio-crash.yaml
+check export-aio-message 'golden refuse-aio "$err"'
 expect_exit2 export-aio-wait "$sim" export -c "pwrite -d --aio 0 4096" -c "aio_wait"
 # a namespace scenario exports as an xfs_io script that runs each namespace step by its
 # system call and reads the whole tree at every point (the model's namespaces in its
