@@ -617,27 +617,90 @@ static int xfs_io_exit(struct imp *m, unsigned line, unsigned before)
 	return add_step(m, line, 1, "close");
 }
 
+/* xfs_io's open flags of a command line that import follows: -d (O_DIRECT), -s (O_SYNC). */
+struct xio_flags {
+	bool direct, osync;
+};
+
+/* The -d and -s among the flags of command line @text (the words not after a -c). */
+static struct xio_flags xfs_io_flags(const char *text)
+{
+	char word[SCN_STEP_TEXT_MAX + 64];
+	const char *p = text;
+	struct xio_flags fl = { false, false };
+	bool next_is_cmd = false, bad = false;
+
+	shell_word(&p, text, word, sizeof(word), &bad);         /* xfs_io */
+	while (shell_word(&p, text, word, sizeof(word), &bad) >= 0 && !bad) {
+		if (!next_is_cmd && word[0] == '-' && word[1] != '-' && strcmp(word, "-c")) {
+			fl.direct |= strchr(word, 'd') != NULL;
+			fl.osync |= strchr(word, 's') != NULL;
+		}
+		next_is_cmd = !next_is_cmd && strcmp(word, "-c") == 0;
+	}
+	return fl;
+}
+
+/*
+ * The step just added from a -c command of a process opened with @fl, at
+ * column @col: under -d a pwrite is a direct write and a pread a direct read
+ * (dio_read); a read, copy or mapping through an O_DIRECT file otherwise is
+ * refused, and so is xfs_io's own pwrite -d (O_DIRECT for its -i input file:
+ * the write to the file is buffered).
+ */
+static int xfs_io_direct(struct imp *m, unsigned line, unsigned col, struct xio_flags fl)
+{
+	struct scn_step *st = &m->steps[m->nr - 1];
+
+	if (st->s_op == SCN_PWRITE && st->s_direct)
+		return imp_err(m, line, col, "pwrite -d in an xfs_io command line is xfs_io's: "
+			       "O_DIRECT for its -i input file, a buffered write to the file; a "
+			       "direct write is xfs_io -d -c 'pwrite ...'");
+	if (!fl.direct)
+		return 0;
+	if (st->s_op == SCN_PWRITE) {
+		st->s_direct = !fl.osync;       /* with -s, the open -d's */
+		return 0;
+	}
+	if (st->s_op == SCN_PREAD && !fl.osync) {
+		st->s_op = SCN_DIO_READ;
+		return 0;
+	}
+	if (st->s_op == SCN_PREAD || orc_needs_buffered_fd(st))
+		return imp_err(m, line, col, "xfs_io -d%s: %s through an O_DIRECT file; import "
+			       "takes direct writes there, %sand the commands that neither read "
+			       "nor map the file", fl.osync ? " -s" : "", scn_op_name(st->s_op),
+			       fl.osync ? "" : "direct reads (pread) ");
+	return 0;
+}
+
 /*
  * `xfs_io [-f -x ...] -c CMD -c CMD ... FILE` on one line (as fstests tests
  * write it, `$XFS_IO_PROG` too): each -c's command is a step, at the column
- * of its word; xfs_io's other flags and the file are passed over.
+ * of its word.  -d opens the file O_DIRECT: its pwrites are direct writes,
+ * its preads dio_read; -s O_SYNC: the process starts with open -s /f (open
+ * -d -s /f with -d; its pwrites are then the open's).  xfs_io's other flags
+ * and the file are passed over.
  */
 static int xfs_io_cmdline(struct imp *m, unsigned line, const char *text)
 {
 	char word[SCN_STEP_TEXT_MAX + 64];
 	const char *p = text;
 	bool next_is_cmd = false, bad = false;
+	struct xio_flags fl = xfs_io_flags(text);
+	unsigned before = m->nr, lead;
 	int col;
 
-	unsigned before = m->nr;
-
+	if (fl.osync && add_step(m, line, 1, "open%s -s /f", fl.direct ? " -d" : "") < 0)
+		return -1;
 	shell_word(&p, text, word, sizeof(word), &bad);         /* xfs_io */
 	while ((col = shell_word(&p, text, word, sizeof(word), &bad)) >= 0) {
 		if (bad)
 			return imp_err(m, line, (unsigned)col + 1, "a quote that does not close");
 		if (next_is_cmd) {
-			if (xfs_io_step(m, line, word, (unsigned)col + (text[col] == '\'' ||
-							     text[col] == '"')) < 0)
+			lead = (unsigned)col + (text[col] == '\'' || text[col] == '"');
+			if (xfs_io_step(m, line, word, lead) < 0 ||
+			    xfs_io_direct(m, line, lead + 1, fl) < 0)
 				return -1;
 			next_is_cmd = false;
 			continue;

@@ -336,6 +336,49 @@ expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
 check import-clone-range-message 'golden import-clone-range "$err"'
 expect_exit2 import-bad-step "$sim" import tests/data/import/bad-step.xfs_io
 check import-bad-step-message 'golden import-bad-step "$err"'
+# xfs_io -d lines: a pwrite -d inside one is xfs_io's (its -i input's O_DIRECT) and a
+# mapping through the O_DIRECT file is not taken, each at its command's column
+expect_exit2 import-direct-pwrite-d "$sim" import tests/data/import/direct-pwrite-d.xfs_io
+check import-direct-pwrite-d-message 'golden import-direct-pwrite-d "$err"'
+expect_exit2 import-direct-mwrite "$sim" import tests/data/import/direct-mwrite.xfs_io
+check import-direct-mwrite-message 'golden import-direct-mwrite "$err"'
+# round trip: the processes of an exported script (io [FLAGS] -c ..., the open's flags
+# of a use line) imported as xfs_io command lines give the as-run scenario's steps of
+# those processes (direct writes, dio_read, open -d -s), step for step
+ndr=0 ndr_bad=0
+for y in scenarios/dio/extend-dsync.yaml scenarios/dio/hole-inside-isize.yaml \
+	scenarios/dio/misaligned.yaml scenarios/dio/mixed-page-cache.yaml \
+	scenarios/bugs/2018-dio-disksize-inside-isize.yaml scenarios/bugs/2023-dio-osync-size.yaml; do
+	"$sim" export --format xfs_io "$y" 2> /dev/null | sed -e ':a' -e '/\\$/{N;s/ \\\n\t/ /;ba}' |
+		awk '/^use / { fl = ""; for (i = 3; i <= NF; i++) fl = fl " " $i; next }
+		     /^io / { sub(/^io/, "xfs_io" fl); print $0 " f"; fl = "" }' > "$tmp/procs.xfs_io"
+	"$sim" import --from xfs_io "$tmp/procs.xfs_io" | sed -n 's/^  - //p' > "$tmp/dr.got"
+	"$sim" export --format yaml "$y" 2> /dev/null | sed -n 's/^  - //p' |
+		grep -Ev '^(crash|shutdown|commit|remount|evict)' |
+		sed -e 's/^pread -v /pread /' -e 's/^dio_read -v /dio_read /' > "$tmp/dr.want"
+	ndr=$((ndr + 1))
+	[ -s "$tmp/dr.want" ] && cmp -s "$tmp/dr.want" "$tmp/dr.got" ||
+		{ echo "  $y"; diff "$tmp/dr.want" "$tmp/dr.got" | head -4; ndr_bad=$((ndr_bad + 1)); }
+done > "$tmp/dr.log"
+cmdline="for each: $sim export --format xfs_io FILE; its io lines as xfs_io lines; $sim import --from xfs_io"
+check import-direct-roundtrip '[ "$ndr_bad" = 0 ] && [ "$ndr" = 6 ] || { cat "$tmp/dr.log"; false; }'
+# and through an exported fstests test (io -d -c ..., file= then io -d -s): the as-run
+# steps, pread -v as pread and a shutdown as the crash it is exported as
+nfr=0 nfr_bad=0
+mkdir -p "$tmp/fr"
+for y in scenarios/dio/extend-dsync.yaml scenarios/dio/hole-inside-isize.yaml \
+	scenarios/dio/misaligned.yaml scenarios/dio/mixed-page-cache.yaml \
+	scenarios/bugs/2018-dio-disksize-inside-isize.yaml scenarios/bugs/2023-dio-osync-size.yaml; do
+	"$sim" export --format fstests --test-number 001 -o "$tmp/fr" "$y" 2> /dev/null || continue
+	"$sim" export --format yaml "$y" 2> /dev/null | sed -n 's/^  - //p' |
+		sed -e 's/^\(pread\|dio_read\) -v /\1 /' -e 's/^shutdown$/crash/' > "$tmp/fr.want"
+	"$sim" import --from fstests "$tmp/fr/001" | sed -n 's/^  - //p' > "$tmp/fr.got"
+	nfr=$((nfr + 1))
+	cmp -s "$tmp/fr.want" "$tmp/fr.got" ||
+		{ echo "  $y"; diff "$tmp/fr.want" "$tmp/fr.got" | head -4; nfr_bad=$((nfr_bad + 1)); }
+done > "$tmp/fr.log"
+cmdline="for each: $sim export --format fstests FILE; $sim import --from fstests TEST"
+check import-fstests-direct-roundtrip '[ "$nfr_bad" = 0 ] && [ "$nfr" = 6 ] || { cat "$tmp/fr.log"; false; }'
 # import --from fstests: a namespace scenario exported as an fstests test and imported
 # again gives the scenario as run, step for step (every namespace step, renameat2's
 # flags, two names of one inode, fsync PATH, creat, evict, chattr, dio_read, remount,
