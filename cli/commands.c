@@ -102,6 +102,7 @@ static const struct cmd_flag gen_flags[] = { CONFIG_FLAGS,
 	{ F_SEED, "--seed", "S", "the campaign's seed" }, { F_COUNT, "--count", "N", "how many scenarios" },
 	{ F_OUT, "--out", "DIR", "one file per scenario under DIR" },
 	{ F_NAMESPACE, "--namespace", NULL, "namespace operations over two directories" },
+	{ F_DIO, "--dio", NULL, "direct writes (O_DIRECT, O_SYNC, RWF_DSYNC) among the steps" },
 	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
 	{ F_STEPS, "--steps", "K", "steps per sequence" }, { F_KINDS, "--kinds", "LIST", "the step kinds on" },

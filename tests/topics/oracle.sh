@@ -451,6 +451,33 @@ done
 cmdline="for each generated scenario: $sim export --format xfs_io FILE; $sim import --from xfs_io STEPS"
 check gen-export-and-round-trip '[ $nexp = 40 ] && [ $nrt = 40 ] ||
 	{ echo "  $nexp of 40 export, $nrt of 40 round-trip through import"; false; }'
+# gen --dio: the same seed, the same bytes, not the buffered campaign's; direct writes,
+# RWF_DSYNC ones and O_SYNC opens among the steps; every scenario exports as a script that
+# opens the file O_DIRECT for its direct writes, and comes back through import
+run "$sim" gen --dio --seed 5 --count 30
+cp "$out" "$tmp/gdio1"
+run "$sim" gen --dio --seed 5 --count 30
+check gen-dio-deterministic '[ -s "$tmp/gdio1" ] && cmp -s "$tmp/gdio1" "$out" &&
+	! cmp -s "$out" <("$sim" gen --seed 5 --count 30) && grep -q "^name: gen-dio-5-0029$" "$out" &&
+	grep -q "^  - pwrite -d -S" "$out" && grep -q "^  - pwrite -d -V 1 -D -S" "$out" &&
+	grep -q "^  - open -d -s /f$" "$out" && grep -q "^  - open -s /f$" "$out"'
+mkdir -p "$tmp/gdio"
+run "$sim" gen --dio --seed 5 --count 30 --out "$tmp/gdio"
+ndx=0 ndd=0 ndr=0 ndo=0
+for f in "$tmp"/gdio/*.yaml; do
+	"$sim" export --format xfs_io "$f" > "$tmp/gdio.sh" 2> /dev/null && ndx=$((ndx + 1))
+	grep -q "^io -d " "$tmp/gdio.sh" && ndd=$((ndd + 1))
+	# an open step is a namespace step, which a list of one file's steps does not take
+	grep -q "^  - open " "$f" && { ndo=$((ndo + 1)); continue; }
+	sed -n 's/^  - //p' "$f" > "$tmp/list"
+	"$sim" import --from xfs_io "$tmp/list" > "$tmp/rt.yaml" 2> /dev/null &&
+		cmp -s <(sed -n 's/^  - //p' "$tmp/rt.yaml") "$tmp/list" && ndr=$((ndr + 1))
+done
+cmdline="for each: $sim gen --dio --seed 5 --count 30; $sim export --format xfs_io FILE; $sim import --from xfs_io STEPS"
+check gen-dio-export-and-round-trip '[ $ndx = 30 ] && [ $ndd -ge 20 ] && [ $ndr -ge 20 ] &&
+	[ $((ndr + ndo)) = 30 ] ||
+	{ echo "  $ndx of 30 export, $ndd with an xfs_io -d process, $ndr of $((30 - ndo)) round-trip"; false; }'
+expect_exit2 gen-dio-namespace "$sim" gen --dio --namespace --seed 1 --count 1
 # gen --namespace: the same seed, the same bytes; each scenario works on names over /A and
 # /B (its namespace steps), crashes, and exports as a namespace script (seed 4's first
 # ten do; some others abort the model: docs/real-kernel.md, "Namespace scenarios")
