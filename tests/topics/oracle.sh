@@ -326,6 +326,16 @@ for e in tests/data/fsx-real/*.expect; do
 		diff <(grep -E "^(size|zero-mask|seek) " "$e") "$tmp/fsx.got" > "$tmp/fsx.diff" ||
 		{ sed "s/^/  /" "$tmp/fsx.diff"; false; }'
 done
+# fsx -Z's log (--dio): every write a direct write, every read a direct read
+run "$sim" import --dio tests/data/fsx-real/ext4-4k-dio-seed1.fsxops
+check fsx-real-dio-steps '[ "$rc" = 0 ] &&
+	[ "$(grep -c "^  - pwrite -d -S" "$out")" = "$(grep -c "^write " tests/data/fsx-real/ext4-4k-dio-seed1.fsxops)" ] &&
+	[ "$(grep -c "^  - dio_read " "$out")" = "$(grep -c "^read " tests/data/fsx-real/ext4-4k-dio-seed1.fsxops)" ] &&
+	! grep -q "^  - pread " "$out"'
+expect_exit2 import-dio-copy "$sim" import --dio tests/data/import/dio-copy.fsxops
+check import-dio-copy-message '[ "$(cat "$err")" = "tests/data/import/dio-copy.fsxops:2:1: copy_range through an O_DIRECT file (--dio): the kernel'"'"'s splice writes it direct, the model'"'"'s copy_range is a buffered write; run fsx with -E" ]'
+expect_exit2 import-dio-not-fsx "$sim" import --dio tests/data/import/direct.xfs_io
+expect_exit2 import-dio-from-xfs_io "$sim" import --dio --from xfs_io tests/data/import/direct.xfs_io
 expect_exit2 import-bad-size "$sim" import tests/data/import/bad-size.fsxops
 check import-bad-size-message 'golden import-bad-size "$err"'
 run "$sim" import --pollute-eof tests/data/import/fsx-default.fsxops
