@@ -1170,10 +1170,38 @@ static int import_check_budget(struct imp *m)
 		       (long long)sum, (long long)SCN_RUN_BYTES_DEFAULT);
 }
 
+/* The imported scenario's description: what it came from and how it maps. */
+static void import_description(const struct imp *m, char *desc, size_t cap)
+{
+	char pol[256] = "";
+
+	if (m->pollute_eof)
+		snprintf(pol, sizeof(pol), "; fsx -e 1 re-created: %u EOF-page pollution(s) as "
+			 "mwrite past EOF", m->nr_polluted);
+	if (m->fsx_direct)
+		snprintf(pol + strlen(pol), sizeof(pol) - strlen(pol), "; fsx -Z: its writes "
+			 "are direct writes and its reads direct reads");
+	if (m->from == IF_FSX)
+		snprintf(desc, cap, "Imported from an fsx operation log: %u operation(s), "
+			 "%u skipped by fsx and left out%s.  Each write or mmap store writes one "
+			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
+			 "is an fdatasync of the whole file; close_open is a close and an evict; "
+			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
+	else if (m->from == IF_FSTESTS)
+		snprintf(desc, cap, "Imported from an fstests test: %u step(s) from its "
+			 "shell commands after the scratch mount; each xfs_io process opens its "
+			 "file when it is not the current one and ends with a close, a shutdown "
+			 "and its remount are a crash.", m->nr);
+	else
+		snprintf(desc, cap, "Imported from a list of %u xfs_io command(s)%s.",
+			 m->nr_ops, m->nr_closes ? "; each xfs_io process ends with a close, as "
+			 "the process closes the file when it exits" : "");
+}
+
 int cmd_import(int argc, struct cmd_opt *opts)
 {
 	struct imp *m = sim_zalloc(sizeof(*m));
-	char desc[1024], pol[256] = "", *buf = NULL;
+	char desc[1024], *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int rc;
@@ -1205,27 +1233,7 @@ int cmd_import(int argc, struct cmd_opt *opts)
 		rc = 2;
 		goto out;
 	}
-	if (m->pollute_eof)
-		snprintf(pol, sizeof(pol), "; fsx -e 1 re-created: %u EOF-page pollution(s) as "
-			 "mwrite past EOF", m->nr_polluted);
-	if (m->fsx_direct)
-		snprintf(pol + strlen(pol), sizeof(pol) - strlen(pol), "; fsx -Z: its writes "
-			 "are direct writes and its reads direct reads");
-	if (m->from == IF_FSX)
-		snprintf(desc, sizeof(desc), "Imported from an fsx operation log: %u operation(s), "
-			 "%u skipped by fsx and left out%s.  Each write or mmap store writes one "
-			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
-			 "is an fdatasync of the whole file; close_open is a close and an evict; "
-			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
-	else if (m->from == IF_FSTESTS)
-		snprintf(desc, sizeof(desc), "Imported from an fstests test: %u step(s) from its "
-			 "shell commands after the scratch mount; each xfs_io process opens its "
-			 "file when it is not the current one and ends with a close, a shutdown "
-			 "and its remount are a crash.", m->nr);
-	else
-		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s)%s.",
-			 m->nr_ops, m->nr_closes ? "; each xfs_io process ends with a close, as "
-			 "the process closes the file when it exits" : "");
+	import_description(m, desc, sizeof(desc));
 	mem = open_memstream(&buf, &len);
 	SIM_ASSERT(mem != NULL);
 	orc_write_yaml(mem, &(struct orc_yaml){
