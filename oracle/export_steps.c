@@ -288,10 +288,14 @@ static const char *const mapping_doc =
 	"sync_range -w then -a; commit = a timestamp change and fsync of another\n"
 	"file, ext4sim-commit (xfs_io runs every command on every file it has\n"
 	"open, hence the close before it); sync = syncfs; remount = unmount,\n"
-	"mount.  A real device completes a write at once, so sync_range -w is\n"
-	"followed by sync_range -a, and a close after a truncate to 0\n"
-	"(auto_da_alloc) by a wait.  After the remount that follows a crash the\n"
-	"page cache is dropped, as the model's is empty.\n";
+	"mount.  A direct write (pwrite -d) runs in an xfs_io -d process, the\n"
+	"file opened O_DIRECT (xfs_io's own pwrite -d is O_DIRECT for its -i\n"
+	"input file), with a close where a step needs the other kind; open -d\n"
+	"and -s are the process's -d and -s.  A real device completes a write\n"
+	"at once, so sync_range -w is followed by sync_range -a, and a close\n"
+	"after a truncate to 0 (auto_da_alloc) by a wait.  After the remount\n"
+	"that follows a crash the page cache is dropped, as the model's is\n"
+	"empty.\n";
 
 /* How the steps map to a real ext4, each line after @prefix. */
 void xp_print_mapping_doc(FILE *out, const char *prefix)
