@@ -97,11 +97,13 @@ static const struct cmd_flag import_flags[] = { CONFIG_FLAGS,
 	{ F_FROM, "--from", "fsx|xfs_io|ace|fstests", "the input's kind (default: from the name and first line)" },
 	{ F_NAME, "--name", "NAME", "the scenario's name" },
 	{ F_POLLUTE_EOF, "--pollute-eof", NULL, "re-create fsx -e 1: bytes past EOF in the EOF page" },
+	{ F_DIO, "--dio", NULL, "a log of fsx -Z: its writes and reads are direct I/O" },
 	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag gen_flags[] = { CONFIG_FLAGS,
 	{ F_SEED, "--seed", "S", "the campaign's seed" }, { F_COUNT, "--count", "N", "how many scenarios" },
 	{ F_OUT, "--out", "DIR", "one file per scenario under DIR" },
 	{ F_NAMESPACE, "--namespace", NULL, "namespace operations over two directories" },
+	{ F_DIO, "--dio", NULL, "direct writes (O_DIRECT, O_SYNC, RWF_DSYNC) among the steps" },
 	{ F_NONE, NULL, NULL, NULL } };
 static const struct cmd_flag explore_flags[] = { RUN_FLAGS,
 	{ F_STEPS, "--steps", "K", "steps per sequence" }, { F_KINDS, "--kinds", "LIST", "the step kinds on" },

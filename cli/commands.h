@@ -57,6 +57,7 @@ enum cmd_flag_id {
 	F_COUNT,
 	F_OUT,
 	F_NAMESPACE,
+	F_DIO,
 	F_STEPS,
 	F_KINDS,
 	F_RUN,

@@ -68,15 +68,14 @@ int xp_refuse(const struct xctx *x, const struct scn_step *st, const char *fmt, 
 }
 
 /*
- * Direct writes and O_SYNC opens are the model's for now: xfs_io's own
- * `pwrite -d` opens its -i input file with O_DIRECT and leaves the target
- * buffered, so the script would make a buffered write where the model made
- * a direct one.
+ * xfs_io (6.1's xfsprogs) has no command that submits an AIO and waits for
+ * it later: its pwrite is pwrite(2) or pwritev2(2), each waited for.
  */
-#define DIO_NOT_EXPORTED(what) \
-	what ": export does not write direct I/O or O_SYNC opens yet (xfs_io's " \
-	"pwrite -d is a buffered write to the file: a direct one needs xfs_io -d or " \
-	"open -d); run the scenario in the model (ext4sim run)"
+#define AIO_NOT_EXPORTED(what) \
+	what " is model only: xfs_io has no asynchronous write (no io_submit(2) " \
+	"command; its pwrite waits for each call), so a real run cannot leave an AIO " \
+	"in flight; run the scenario in the model (ext4sim run), or write pwrite -d " \
+	"without --aio"
 
 /* Steps no real mechanism reproduces; NULL if @st is fine. */
 static const char *model_only(const struct scn_step *st)
@@ -86,16 +85,11 @@ static const char *model_only(const struct scn_step *st)
 		if (st->s_short_copy >= 0)
 			return "pwrite --short is model only: no real write(2) can be made to "
 			       "fault in its user buffer at a chosen byte";
-		if (st->s_direct)
-			return DIO_NOT_EXPORTED("pwrite -d");
-		return NULL;
-	case SCN_OPEN:
-		if (st->s_direct || st->s_osync)
-			return st->s_direct ? DIO_NOT_EXPORTED("open -d") :
-					      DIO_NOT_EXPORTED("open -s");
+		if (st->s_aio)
+			return AIO_NOT_EXPORTED("pwrite --aio");
 		return NULL;
 	case SCN_AIO_WAIT:
-		return DIO_NOT_EXPORTED("aio_wait");
+		return AIO_NOT_EXPORTED("aio_wait");
 	case SCN_CHECKPOINT:
 		return "checkpoint is model only: the kernel writes the journal home only "
 		       "inside a journal flush (unmount, freeze, EXT4_IOC_CHECKPOINT), which "

@@ -67,6 +67,7 @@ struct emitter {
 	char line[65536];               /* the process's command line being built */
 	char steps[65536];              /* its steps, as comment lines */
 	bool mapped;
+	bool direct;                    /* the process's file is O_DIRECT (xfs_io -d, open -d) */
 	uint32_t open_step;             /* 1-based: the open step that starts the process; 0 */
 	uint32_t first, end;            /* the process's steps: [first, end) of s */
 	/* called after a process's command line is written (NULL: nothing) */
@@ -104,7 +105,7 @@ void xp_emit_steps(struct emitter *e, xp_outside_fn outside, void *arg);
 void xp_print_step_list(FILE *out, const struct scenario *s, const char *prefix);
 /* @prefix then @word as one single-quoted shell word (a ' as '\''). */
 void xp_shell_word(FILE *out, const char *prefix, const char *word);
-/* The namespace script's "use ./PATH [-f] [-t]": open step @st names the process's file. */
+/* The namespace script's "use ./PATH [-f] [-t] [-d] [-s]": open step @st names the process's file. */
 void xp_emit_use(FILE *out, const struct scn_step *st);
 /* The fstests test's "file=$SCRATCH_MNT/PATH" of open step @st (its flags go on the io line). */
 void xp_emit_file(FILE *out, const struct scn_step *st);

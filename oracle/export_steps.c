@@ -3,8 +3,10 @@
  * script formats): each run of steps up to a close, evict, chattr, commit,
  * remount or crash is one xfs_io process on the file, its -c commands the
  * model's steps mapped to xfs_io's (writeback = sync_range -w then -a, sync
- * = syncfs, an mwrite, mread or madvise under one mmap of the process); what runs outside a
- * process is the format's own (xp_emit_steps' callback).
+ * = syncfs, an mwrite, mread or madvise under one mmap of the process; a
+ * direct pwrite in a process with the file opened O_DIRECT, xfs_io -d or
+ * the open's -d); what runs outside a process is the format's own
+ * (xp_emit_steps' callback).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +38,15 @@ static unsigned io_commands(const struct emitter *e, const struct scn_step *st,
 	case SCN_SYNC:
 		snprintf(cmds[0], sizeof(cmds[0]), "syncfs");
 		return 1;
+	case SCN_PWRITE: {
+		/* O_DIRECT is the process's (xfs_io -d): xfs_io's pwrite -d is its -i file's */
+		struct scn_step plain = *st;
+
+		SIM_ASSERT(!st->s_aio && (!st->s_direct || e->direct));
+		plain.s_direct = false;
+		orc_step_text(&plain, cmds[0], sizeof(cmds[0]));
+		return 1;
+	}
 	default:
 		orc_step_text(st, cmds[0], sizeof(cmds[0]));
 		return 1;
@@ -94,8 +105,11 @@ static void emit_flush(struct emitter *e)
 	if (e->open_step && e->fmt == XF_FSTESTS) {     /* the open's flags, this process's */
 		const struct scn_step *op = &e->s->steps[e->open_step - 1];
 
-		fprintf(e->out, "%s%s", op->s_creat ? " -f" : "", op->s_trunc ? " -t" : "");
+		fprintf(e->out, "%s%s%s%s", op->s_creat ? " -f" : "", op->s_trunc ? " -t" : "",
+			op->s_direct ? " -d" : "", op->s_osync ? " -s" : "");
 	}
+	if (e->direct && !e->open_step)         /* a direct pwrite's process: O_DIRECT */
+		fputs(" -d", e->out);
 	for (const char *c = e->line; *c;) {
 		const char *next = strstr(c + 1, " -c ");
 
@@ -106,6 +120,7 @@ static void emit_flush(struct emitter *e)
 		e->flushed(e, e->first, e->end, e->flush_arg);
 	e->line[0] = e->steps[0] = '\0';
 	e->mapped = false;
+	e->direct = false;
 	e->open_step = 0;
 }
 
@@ -158,8 +173,12 @@ static void emit_io_step(struct emitter *e, uint32_t i)
 	if (st->s_op == SCN_OPEN) {     /* the first step of its process (orc_as_run) */
 		SIM_ASSERT(!e->line[0] && !e->open_step);
 		e->open_step = i + 1;
+		e->direct = st->s_direct;
 		return;
 	}
+	/* a direct pwrite starts its process, or is in an O_DIRECT one (orc_as_run) */
+	if (st->s_op == SCN_PWRITE && st->s_direct && !e->line[0] && !e->open_step)
+		e->direct = true;
 	if (st->s_op == SCN_MMAP || st->s_op == SCN_MUNMAP)
 		e->mapped = st->s_op == SCN_MMAP;
 	if (orc_maps_implicitly(st) && !e->mapped) {
@@ -203,7 +222,8 @@ void xp_emit_use(FILE *out, const struct scn_step *st)
 	SIM_ASSERT(st->s_op == SCN_OPEN && st->s_path[0] == '/');
 	fputs("use ", out);
 	xp_shell_word(out, ".", st->s_path);
-	fprintf(out, "%s%s\n", st->s_creat ? " -f" : "", st->s_trunc ? " -t" : "");
+	fprintf(out, "%s%s%s%s\n", st->s_creat ? " -f" : "", st->s_trunc ? " -t" : "",
+		st->s_direct ? " -d" : "", st->s_osync ? " -s" : "");
 }
 
 void xp_emit_file(FILE *out, const struct scn_step *st)
@@ -268,10 +288,14 @@ static const char *const mapping_doc =
 	"sync_range -w then -a; commit = a timestamp change and fsync of another\n"
 	"file, ext4sim-commit (xfs_io runs every command on every file it has\n"
 	"open, hence the close before it); sync = syncfs; remount = unmount,\n"
-	"mount.  A real device completes a write at once, so sync_range -w is\n"
-	"followed by sync_range -a, and a close after a truncate to 0\n"
-	"(auto_da_alloc) by a wait.  After the remount that follows a crash the\n"
-	"page cache is dropped, as the model's is empty.\n";
+	"mount.  A direct write (pwrite -d) runs in an xfs_io -d process, the\n"
+	"file opened O_DIRECT (xfs_io's own pwrite -d is O_DIRECT for its -i\n"
+	"input file), with a close where a step needs the other kind; open -d\n"
+	"and -s are the process's -d and -s.  A real device completes a write\n"
+	"at once, so sync_range -w is followed by sync_range -a, and a close\n"
+	"after a truncate to 0 (auto_da_alloc) by a wait.  After the remount\n"
+	"that follows a crash the page cache is dropped, as the model's is\n"
+	"empty.\n";
 
 /* How the steps map to a real ext4, each line after @prefix. */
 void xp_print_mapping_doc(FILE *out, const char *prefix)

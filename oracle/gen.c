@@ -4,6 +4,7 @@
  *
  *   ext4sim gen --seed S --count N [--out DIR] [--block-size N]
  *               [--data MODE] [--delalloc|--nodelalloc] [--kernel K]
+ *               [--namespace | --dio]
  *
  * Scenario I of seed S depends on S and I alone (so a smaller --count gives
  * a prefix of a larger one), from a splitmix64 generator: 4 to 16 steps over
@@ -16,6 +17,11 @@
  * close sits wherever an xfs_io process would end (orc_as_run), so export
  * runs exactly the generated steps.  Fill bytes are never 0x00 or 0xee (the
  * device's sentinel).
+ *
+ * With --dio, two steps in five are direct I/O instead (g_dio_step): direct
+ * writes at block boundaries, of 512-byte sectors inside blocks, with
+ * RWF_DSYNC, misaligned ones (EINVAL), O_SYNC opens of the file (O_DIRECT
+ * too, half of them) whose process the next steps run in, direct reads.
  *
  * The configuration cycles over block sizes 4096 and 1024 and
  * data=ordered (delalloc, nodelalloc), data=writeback (delalloc, nodelalloc)
@@ -48,6 +54,7 @@ struct gen {
 	struct sim_overrides mount;     /* --dioread-nolock and the other mount flags */
 	char kernel[SCN_NAME_MAX];
 	bool ns;                        /* --namespace: gen_ns_one's scenarios */
+	bool dio;                       /* --dio: direct I/O among the steps (g_dio_step) */
 };
 
 static const struct { uint32_t bs; enum scn_data_mode data; bool delalloc; } cycle[] = {
@@ -86,6 +93,7 @@ struct gscn {
 	struct orc_config oc;
 	struct scn_step steps[GEN_STEPS_MAX + 2];
 	unsigned nr;
+	bool dio;                       /* --dio */
 };
 
 /* The file's size after the steps so far, from the model. */
@@ -129,6 +137,42 @@ static bool g_mwrite(struct prng *r, struct gscn *g)
 	orc_make_step(&g->steps[g->nr++], "mwrite -S 0x%02x %lld %lld", g_fill(r),
 		      (long long)off, (long long)len);
 	return true;
+}
+
+/*
+ * A direct-I/O step (--dio): a direct write of whole blocks at a block
+ * boundary, of 512-byte sectors (inside a block or across blocks: the
+ * unaligned path, IOMAP_DIO_FORCE_WAIT), with RWF_DSYNC (pwritev2, -V 1 -D),
+ * a misaligned one (EINVAL), a buffered RWF_DSYNC write, an O_SYNC open of
+ * the file (O_DIRECT too, half of them), or a direct read of sectors.
+ */
+static void g_dio_step(struct prng *r, struct gscn *g)
+{
+	int64_t bs = g->oc.block_size, off = (int64_t)prng_below(r, 16) * bs,
+		len = (1 + (int64_t)prng_below(r, 4)) * bs,
+		soff = (int64_t)prng_below(r, 128) * 512, slen = (1 + (int64_t)prng_below(r, 8)) * 512;
+	struct scn_step *st = &g->steps[g->nr++];
+	unsigned k = (unsigned)prng_below(r, 100);
+
+	if (k < 45)
+		orc_make_step(st, "pwrite -d -S 0x%02x %lld %lld", g_fill(r), (long long)off,
+			      (long long)len);
+	else if (k < 57)
+		orc_make_step(st, "pwrite -d -S 0x%02x %lld %lld", g_fill(r), (long long)soff,
+			      (long long)slen);
+	else if (k < 67)
+		orc_make_step(st, "pwrite -d -V 1 -D -S 0x%02x %lld %lld", g_fill(r),
+			      (long long)off, (long long)len);
+	else if (k < 72)
+		orc_make_step(st, "pwrite -d -S 0x%02x %lld %lld", g_fill(r),
+			      (long long)g_offset(r), (long long)PICK(r, LENGTHS));
+	else if (k < 77)
+		orc_make_step(st, "pwrite -V 1 -D -S 0x%02x %lld %lld", g_fill(r),
+			      (long long)g_offset(r), (long long)PICK(r, LENGTHS));
+	else if (k < 87)
+		orc_make_step(st, "open%s -s /f", prng_below(r, 2) ? " -d" : "");
+	else
+		orc_make_step(st, "dio_read %lld %lld", (long long)soff, (long long)slen);
 }
 
 static void g_step(struct prng *r, struct gscn *g)
@@ -270,15 +314,24 @@ static void gen_one(const struct gen *o, uint32_t idx, FILE *out)
 	prng_seed(&r, o->seed * UINT64_C(0x100000001b3) + idx);
 	prng_next(&r);
 	gen_config(o, idx, g);
+	g->dio = o->dio;
 	want = 4 + (unsigned)prng_below(&r, GEN_STEPS_MAX - 3);
-	while (g->nr < want)
-		g_step(&r, g);
+	while (g->nr < want) {
+		if (g->dio && prng_below(&r, 5) < 2)     /* --dio: two steps in five */
+			g_dio_step(&r, g);
+		else
+			g_step(&r, g);
+	}
 	gen_end_with_crash(&r, g->steps, &g->nr);
-	snprintf(name, sizeof(name), "gen-%llu-%04u", (unsigned long long)o->seed, idx);
-	snprintf(desc, sizeof(desc), "Random scenario %u of seed %llu (ext4sim gen), for the "
-		 "real-kernel check: offsets at and around block and page boundaries, a close "
-		 "wherever an xfs_io process ends.", idx, (unsigned long long)o->seed);
-	snprintf(src, sizeof(src), "ext4sim gen --seed %llu", (unsigned long long)o->seed);
+	snprintf(name, sizeof(name), "gen-%s%llu-%04u", o->dio ? "dio-" : "",
+		 (unsigned long long)o->seed, idx);
+	snprintf(desc, sizeof(desc), "Random scenario %u of seed %llu (ext4sim gen%s), for the "
+		 "real-kernel check: offsets at and around block and page boundaries,%s a close "
+		 "wherever an xfs_io process ends.", idx, (unsigned long long)o->seed,
+		 o->dio ? " --dio" : "", o->dio ? " direct writes, O_SYNC opens and RWF_DSYNC "
+		 "writes among buffered ones," : "");
+	snprintf(src, sizeof(src), "ext4sim gen%s --seed %llu", o->dio ? " --dio" : "",
+		 (unsigned long long)o->seed);
 	gen_write(out, name, desc, src, &g->oc, g->steps, g->nr);
 	free(g);
 }
@@ -475,6 +528,9 @@ static int gen_args(struct gen *o, int argc, const struct cmd_opt *opts)
 		case F_NAMESPACE:
 			o->ns = true;
 			break;
+		case F_DIO:
+			o->dio = true;
+			break;
 		case F_BLOCK_SIZE: case F_DATA: case F_KERNEL:
 			rc = gen_config_flag(o, p->id, p->val);
 			break;
@@ -488,6 +544,9 @@ static int gen_args(struct gen *o, int argc, const struct cmd_opt *opts)
 	}
 	if (rc == 0 && (!has_seed || !has_count))
 		return bad_usage("gen needs --seed S and --count N%s", "");
+	if (rc == 0 && o->ns && o->dio)
+		return bad_usage("--dio and --namespace: the namespace campaign has no direct "
+				 "I/O%s", "");
 	return rc;
 }
 
@@ -509,8 +568,8 @@ int cmd_gen(int argc, struct cmd_opt *opts)
 			(o.ns ? gen_ns_one : gen_one)(&o, i, stdout);
 			continue;
 		}
-		snprintf(path, sizeof(path), "%s/gen-%s%llu-%04u.yaml", o.out_dir, o.ns ? "ns-" : "",
-			 (unsigned long long)o.seed, i);
+		snprintf(path, sizeof(path), "%s/gen-%s%llu-%04u.yaml", o.out_dir,
+			 o.ns ? "ns-" : o.dio ? "dio-" : "", (unsigned long long)o.seed, i);
 		if (outfile_open(&f, path, false, err, sizeof(err)) == 0) {
 			(o.ns ? gen_ns_one : gen_one)(&o, i, f.f);
 			if (outfile_commit(&f, err, sizeof(err)) == 0)

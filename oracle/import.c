@@ -3,7 +3,7 @@
  * list of xfs_io commands (docs/real-kernel.md).
  *
  *   ext4sim import [--from fsx|xfs_io|ace|fstests] [--name NAME] [--block-size N]
- *                  [--data MODE] [--delalloc|--nodelalloc] [--kernel K] FILE
+ *                  [--data MODE] [--delalloc|--nodelalloc] [--kernel K] [--dio] FILE
  *
  * An fsx log (.fsxops, written by `fsx --record-ops`) has one operation a
  * line: `[skip ]OP ARG... [keep_size] [close_open] [unshare] [*]`, the
@@ -24,9 +24,13 @@
  *                           flag still is a close and an evict (fsx's test()
  *                           closes and reopens after a skipped operation too)
  *
+ * With --dio (a log of fsx -Z, whose file is opened O_DIRECT) a write is
+ * pwrite -d and a read dio_read; copy_range and the dontcache operations
+ * are refused then.
+ *
  * fsx writes a pattern; the model writes one byte, so each write or store
  * gets its own fill byte (never 0xee, the device's sentinel).  Refused, at
- * the token, as FILE:LINE:COL: write_atomic (direct I/O), clone_range,
+ * the token, as FILE:LINE:COL: write_atomic (RWF_ATOMIC), clone_range,
  * dedupe_range, copy_range, exchange_range (a second range's bytes), the
  * unshare flag, unknown operations and flags, and bad numbers.
  *
@@ -83,6 +87,7 @@ struct imp {
 	unsigned nr, cap;
 	unsigned nr_ops, nr_skipped, nr_fills, nr_polluted;
 	bool pollute_eof;               /* --pollute-eof: fsx -e 1 */
+	bool fsx_direct;                /* --dio: fsx -Z, its file opened O_DIRECT */
 	int64_t size;                   /* the file's size after the lines so far */
 	unsigned nr_lines;
 	unsigned nr_closes;             /* xfs_io: the closes that end its processes */
@@ -194,8 +199,8 @@ static const struct fsx_op {
 	{ "read_dontcache", FK_READ, 3, NULL },
 	{ "write", FK_WRITE, 3, NULL },
 	{ "write_dontcache", FK_WRITE_DONTCACHE, 3, NULL },
-	{ "write_atomic", FK_REFUSED, 3, "an atomic write is direct I/O, which the model "
-	  "does not have" },
+	{ "write_atomic", FK_REFUSED, 3, "an atomic write (RWF_ATOMIC) needs the device's "
+	  "atomic write unit, which the model's device has not" },
 	{ "mapread", FK_READ, 3, NULL },
 	{ "mapwrite", FK_MAPWRITE, 3, NULL },
 	{ "truncate", FK_TRUNCATE, 3, NULL },
@@ -346,12 +351,33 @@ static int fsx_parse_flags(struct imp *m, unsigned line, struct tok *t, unsigned
  * range's writeback started), or a truncate up when the store extends the
  * file (as fsx does), the mwrite and fsx's msync as fdatasync.
  */
+/*
+ * Under --dio (fsx -Z: fsx opens its file O_DIRECT, and again at each
+ * close_open), what an operation cannot be: a dontcache read or write (-Z
+ * turns them off) or a copy (the kernel's splice would write it direct, the
+ * model's copy_range is buffered).  0, or -1 with the message.
+ */
+static int fsx_direct_refused(struct imp *m, unsigned line, unsigned col, const struct fsx_rec *r)
+{
+	if (!m->fsx_direct)
+		return 0;
+	if (r->op->kind == FK_COPY)
+		return imp_err(m, line, col, "copy_range through an O_DIRECT file (--dio): the "
+			       "kernel's splice writes it direct, the model's copy_range is a "
+			       "buffered write; run fsx with -E");
+	if (strstr(r->op->name, "dontcache"))
+		return imp_err(m, line, col, "%s in a log of fsx -Z (--dio): -Z turns dontcache "
+			       "I/O off, so this log is not one", r->op->name);
+	return 0;
+}
+
 static int fsx_write_steps(struct imp *m, unsigned line, unsigned col, const struct fsx_rec *r)
 {
 	long long off = (long long)r->a[0], len = (long long)r->a[1];
 
 	if (r->op->kind != FK_MAPWRITE) {
-		if (add_step(m, line, col, "pwrite -S 0x%02x %lld %lld", next_fill(m), off, len) < 0)
+		if (add_step(m, line, col, "pwrite%s -S 0x%02x %lld %lld",
+			     m->fsx_direct ? " -d" : "", next_fill(m), off, len) < 0)
 			return -1;
 		if (r->op->kind == FK_WRITE_DONTCACHE && len > 0 &&
 		    add_step(m, line, col, "sync_range -w %lld %lld", off, len) < 0)
@@ -374,13 +400,16 @@ static int fsx_steps(struct imp *m, unsigned line, unsigned col, const struct fs
 	enum fsx_kind kind = r->op->kind;
 	long long off = (long long)r->a[0], len = (long long)r->a[1];
 
+	if (fsx_direct_refused(m, line, col, r) < 0)
+		return -1;
 	switch (kind) {
 	case FK_WRITE:
 	case FK_WRITE_DONTCACHE:
 	case FK_MAPWRITE:
 		return fsx_write_steps(m, line, col, r);
-	case FK_READ:
-		return add_step(m, line, col, "pread %lld %lld", off, len);
+	case FK_READ:   /* fsx -Z: a read(2) of the O_DIRECT file is a direct read */
+		return add_step(m, line, col, "%s %lld %lld", m->fsx_direct &&
+				strcmp(r->op->name, "read") == 0 ? "dio_read" : "pread", off, len);
 	case FK_TRUNCATE:
 		return add_step(m, line, col, "truncate %lld", len);
 	case FK_FALLOCATE:
@@ -617,27 +646,90 @@ static int xfs_io_exit(struct imp *m, unsigned line, unsigned before)
 	return add_step(m, line, 1, "close");
 }
 
+/* xfs_io's open flags of a command line that import follows: -d (O_DIRECT), -s (O_SYNC). */
+struct xio_flags {
+	bool direct, osync;
+};
+
+/* The -d and -s among the flags of command line @text (the words not after a -c). */
+static struct xio_flags xfs_io_flags(const char *text)
+{
+	char word[SCN_STEP_TEXT_MAX + 64];
+	const char *p = text;
+	struct xio_flags fl = { false, false };
+	bool next_is_cmd = false, bad = false;
+
+	shell_word(&p, text, word, sizeof(word), &bad);         /* xfs_io */
+	while (shell_word(&p, text, word, sizeof(word), &bad) >= 0 && !bad) {
+		if (!next_is_cmd && word[0] == '-' && word[1] != '-' && strcmp(word, "-c")) {
+			fl.direct |= strchr(word, 'd') != NULL;
+			fl.osync |= strchr(word, 's') != NULL;
+		}
+		next_is_cmd = !next_is_cmd && strcmp(word, "-c") == 0;
+	}
+	return fl;
+}
+
+/*
+ * The step just added from a -c command of a process opened with @fl, at
+ * column @col: under -d a pwrite is a direct write and a pread a direct read
+ * (dio_read); a read, copy or mapping through an O_DIRECT file otherwise is
+ * refused, and so is xfs_io's own pwrite -d (O_DIRECT for its -i input file:
+ * the write to the file is buffered).
+ */
+static int xfs_io_direct(struct imp *m, unsigned line, unsigned col, struct xio_flags fl)
+{
+	struct scn_step *st = &m->steps[m->nr - 1];
+
+	if (st->s_op == SCN_PWRITE && st->s_direct)
+		return imp_err(m, line, col, "pwrite -d in an xfs_io command line is xfs_io's: "
+			       "O_DIRECT for its -i input file, a buffered write to the file; a "
+			       "direct write is xfs_io -d -c 'pwrite ...'");
+	if (!fl.direct)
+		return 0;
+	if (st->s_op == SCN_PWRITE) {
+		st->s_direct = !fl.osync;       /* with -s, the open -d's */
+		return 0;
+	}
+	if (st->s_op == SCN_PREAD && !fl.osync) {
+		st->s_op = SCN_DIO_READ;
+		return 0;
+	}
+	if (st->s_op == SCN_PREAD || orc_needs_buffered_fd(st))
+		return imp_err(m, line, col, "xfs_io -d%s: %s through an O_DIRECT file; import "
+			       "takes direct writes there, %sand the commands that neither read "
+			       "nor map the file", fl.osync ? " -s" : "", scn_op_name(st->s_op),
+			       fl.osync ? "" : "direct reads (pread) ");
+	return 0;
+}
+
 /*
  * `xfs_io [-f -x ...] -c CMD -c CMD ... FILE` on one line (as fstests tests
  * write it, `$XFS_IO_PROG` too): each -c's command is a step, at the column
- * of its word; xfs_io's other flags and the file are passed over.
+ * of its word.  -d opens the file O_DIRECT: its pwrites are direct writes,
+ * its preads dio_read; -s O_SYNC: the process starts with open -s /f (open
+ * -d -s /f with -d; its pwrites are then the open's).  xfs_io's other flags
+ * and the file are passed over.
  */
 static int xfs_io_cmdline(struct imp *m, unsigned line, const char *text)
 {
 	char word[SCN_STEP_TEXT_MAX + 64];
 	const char *p = text;
 	bool next_is_cmd = false, bad = false;
+	struct xio_flags fl = xfs_io_flags(text);
+	unsigned before = m->nr, lead;
 	int col;
 
-	unsigned before = m->nr;
-
+	if (fl.osync && add_step(m, line, 1, "open%s -s /f", fl.direct ? " -d" : "") < 0)
+		return -1;
 	shell_word(&p, text, word, sizeof(word), &bad);         /* xfs_io */
 	while ((col = shell_word(&p, text, word, sizeof(word), &bad)) >= 0) {
 		if (bad)
 			return imp_err(m, line, (unsigned)col + 1, "a quote that does not close");
 		if (next_is_cmd) {
-			if (xfs_io_step(m, line, word, (unsigned)col + (text[col] == '\'' ||
-							     text[col] == '"')) < 0)
+			lead = (unsigned)col + (text[col] == '\'' || text[col] == '"');
+			if (xfs_io_step(m, line, word, lead) < 0 ||
+			    xfs_io_direct(m, line, lead + 1, fl) < 0)
 				return -1;
 			next_is_cmd = false;
 			continue;
@@ -1009,6 +1101,9 @@ static int import_arg(struct imp *m, const struct cmd_opt *o)
 	case F_POLLUTE_EOF:
 		m->pollute_eof = true;
 		return 0;
+	case F_DIO:
+		m->fsx_direct = true;
+		return 0;
 	case F_DELALLOC: case F_NODELALLOC:
 		m->cfg.delalloc = o->id == F_DELALLOC;
 		m->has_config = true;
@@ -1075,10 +1170,38 @@ static int import_check_budget(struct imp *m)
 		       (long long)sum, (long long)SCN_RUN_BYTES_DEFAULT);
 }
 
+/* The imported scenario's description: what it came from and how it maps. */
+static void import_description(const struct imp *m, char *desc, size_t cap)
+{
+	char pol[256] = "";
+
+	if (m->pollute_eof)
+		snprintf(pol, sizeof(pol), "; fsx -e 1 re-created: %u EOF-page pollution(s) as "
+			 "mwrite past EOF", m->nr_polluted);
+	if (m->fsx_direct)
+		snprintf(pol + strlen(pol), sizeof(pol) - strlen(pol), "; fsx -Z: its writes "
+			 "are direct writes and its reads direct reads");
+	if (m->from == IF_FSX)
+		snprintf(desc, cap, "Imported from an fsx operation log: %u operation(s), "
+			 "%u skipped by fsx and left out%s.  Each write or mmap store writes one "
+			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
+			 "is an fdatasync of the whole file; close_open is a close and an evict; "
+			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
+	else if (m->from == IF_FSTESTS)
+		snprintf(desc, cap, "Imported from an fstests test: %u step(s) from its "
+			 "shell commands after the scratch mount; each xfs_io process opens its "
+			 "file when it is not the current one and ends with a close, a shutdown "
+			 "and its remount are a crash.", m->nr);
+	else
+		snprintf(desc, cap, "Imported from a list of %u xfs_io command(s)%s.",
+			 m->nr_ops, m->nr_closes ? "; each xfs_io process ends with a close, as "
+			 "the process closes the file when it exits" : "");
+}
+
 int cmd_import(int argc, struct cmd_opt *opts)
 {
 	struct imp *m = sim_zalloc(sizeof(*m));
-	char desc[1024], pol[128] = "", *buf = NULL;
+	char desc[1024], *buf = NULL;
 	size_t len = 0;
 	FILE *mem;
 	int rc;
@@ -1087,6 +1210,10 @@ int cmd_import(int argc, struct cmd_opt *opts)
 		goto out;
 	if (m->from == IF_ACE) {        /* oracle/import_ace.c: a j-lang workload of ACE's */
 		rc = orc_import_ace(m->path, m->name, &m->cfg, m->has_config);
+		goto out;
+	}
+	if (m->fsx_direct && m->from != IF_FSX && m->from != IF_AUTO) {
+		rc = bad_usage("--dio takes an fsx -Z log (--from fsx)%s", "");
 		goto out;
 	}
 	if (read_input(m) < 0 || import_check_budget(m) < 0) {
@@ -1100,24 +1227,13 @@ int cmd_import(int argc, struct cmd_opt *opts)
 		rc = 2;
 		goto out;
 	}
-	if (m->pollute_eof)
-		snprintf(pol, sizeof(pol), "; fsx -e 1 re-created: %u EOF-page pollution(s) as "
-			 "mwrite past EOF", m->nr_polluted);
-	if (m->from == IF_FSX)
-		snprintf(desc, sizeof(desc), "Imported from an fsx operation log: %u operation(s), "
-			 "%u skipped by fsx and left out%s.  Each write or mmap store writes one "
-			 "byte of its own where fsx wrote a pattern; a mapwrite's msync(MS_SYNC) "
-			 "is an fdatasync of the whole file; close_open is a close and an evict; "
-			 "copy_range is a copy_range step.", m->nr_ops, m->nr_skipped, pol);
-	else if (m->from == IF_FSTESTS)
-		snprintf(desc, sizeof(desc), "Imported from an fstests test: %u step(s) from its "
-			 "shell commands after the scratch mount; each xfs_io process opens its "
-			 "file when it is not the current one and ends with a close, a shutdown "
-			 "and its remount are a crash.", m->nr);
-	else
-		snprintf(desc, sizeof(desc), "Imported from a list of %u xfs_io command(s)%s.",
-			 m->nr_ops, m->nr_closes ? "; each xfs_io process ends with a close, as "
-			 "the process closes the file when it exits" : "");
+	if (m->fsx_direct && m->from != IF_FSX) {
+		fprintf(stderr, "%s:1:1: --dio takes an fsx -Z log, and this input is not an fsx "
+			"log\n", m->path);
+		rc = 2;
+		goto out;
+	}
+	import_description(m, desc, sizeof(desc));
 	mem = open_memstream(&buf, &len);
 	SIM_ASSERT(mem != NULL);
 	orc_write_yaml(mem, &(struct orc_yaml){

@@ -13,11 +13,13 @@
  *   mkdir, rmdir, rm [-f], touch   mkdir, rmdir, unlink, open -f + close
  *   ln [-T] OLD NEW, ln -s [-T] T P, mv [-T] OLD NEW   link, symlink, rename
  *   $here/src/renameat2 [-n] [-x] OLD NEW   rename [-n] [-x]
- *   $XFS_IO_PROG [-f] [-t] -c CMD... PATH   an xfs_io process: open PATH
- *                              (when it is not the current file, or with a
- *                              flag), the commands as steps, close; only
+ *   $XFS_IO_PROG [-f] [-t] [-d] [-s] -c CMD... PATH   an xfs_io process:
+ *                              open PATH (when it is not the current file,
+ *                              or with -f, -t or -s; -d with it), the
+ *                              commands as steps, close; only
  *                              fsync/fdatasync: fsync PATH; -f -t -c quit:
- *                              creat PATH; -d -c pread: dio_read
+ *                              creat PATH; -d -c pread: dio_read; -d without
+ *                              an open: each pwrite a direct write
  *   io ARGS, file=PATH         the exported test's process on $file
  *   sync, commit, echo N > /proc/sys/vm/drop_caches   sync, commit, evict
  *   _scratch_shutdown [-f] then _scratch_cycle_mount (or _scratch_unmount
@@ -486,9 +488,9 @@ static int parse_xfs_io(struct fst *f, const struct fword *w, int n, bool helper
 			x->cmd[x->nr++] = &w[++i];
 		} else if (w[i].w[0] == '-' && w[i].w[1]) {
 			for (const char *c = w[i].w + 1; *c; c++)
-				if (!strchr("ftrdix", *c))
+				if (!strchr("ftrdisx", *c))
 					return fst_err(f, w[i].off, "xfs_io -%c: a flag import does "
-						       "not take (-f, -t, -r, -d, -i, -x)", *c);
+						       "not take (-f, -t, -r, -d, -s, -i, -x)", *c);
 				else if (!strchr(x->flags, *c))
 					strncat(x->flags, c, 1);
 		} else if (!helper && !x->file) {
@@ -532,8 +534,8 @@ static int xfs_io_special(struct fst *f, const struct xio *x, bool helper, unsig
 	}
 	if (!helper && ft && x->nr == 1 && strcmp(x->cmd[0]->w, "quit") == 0)
 		return fst_step(f, off, "creat %s", x->path) < 0 ? -1 : 1;
-	if (strchr(x->flags, 'd')) {
-		if (!all_cmds(x, "pread ", NULL) || strcmp(x->path, f->cur))
+	if (strchr(x->flags, 'd') && all_cmds(x, "pread ", NULL) && !strchr(x->flags, 's')) {
+		if (strcmp(x->path, f->cur))
 			return fst_err(f, off, "xfs_io -d: import takes direct reads (pread) of "
 				       "the current file only");
 		for (int i = 0; i < x->nr; i++)
@@ -548,8 +550,12 @@ static int xfs_io_special(struct fst *f, const struct xio *x, bool helper, unsig
 	return 0;
 }
 
-/* One -c command of a process as a step: quit nothing, copy_range without its file. */
-static int process_cmd(struct fst *f, const struct fword *c)
+/*
+ * One -c command of a process as a step: quit nothing, copy_range without
+ * its file; @direct: the process's file is O_DIRECT (xfs_io -d without an
+ * open step), so a pwrite is a direct write, and a read or mapping refused.
+ */
+static int process_cmd(struct fst *f, const struct fword *c, bool direct)
 {
 	char text[FST_WORD_MAX];
 	size_t n;
@@ -565,6 +571,13 @@ static int process_cmd(struct fst *f, const struct fword *c)
 			       "commands as written");
 	if (fst_step(f, c->off, "%s", text) < 0)
 		return -1;
+	if (direct && f->steps[f->nr - 1].s_op == SCN_PWRITE)
+		f->steps[f->nr - 1].s_direct = true;
+	else if (direct && orc_needs_buffered_fd(&f->steps[f->nr - 1]))
+		return fst_err(f, c->off, "xfs_io -d: %s through an O_DIRECT file among other "
+			       "commands; import takes direct writes there, and the commands "
+			       "that neither read nor map the file",
+			       scn_op_name(f->steps[f->nr - 1].s_op));
 	if (scn_step_is_namespace(&f->steps[f->nr - 1]))
 		return fst_err(f, c->off, "xfs_io's %s: a namespace command inside xfs_io; use "
 			       "the shell's (mkdir, ln, mv, rm) or xfs_io's file operand",
@@ -587,16 +600,19 @@ static int xfs_io_process(struct fst *f, const struct fword *w, int n, bool help
 		return -1;
 	if (rc)
 		return 0;
-	if ((helper && f->pending_open) || strchr(x.flags, 'f') || strchr(x.flags, 't') ||
-	    strcmp(x.path, f->cur)) {
-		if (fst_step(f, w[0].off, "open%s%s %s", strchr(x.flags, 'f') ? " -f" : "",
-			     strchr(x.flags, 't') ? " -t" : "", x.path) < 0)
+	bool opened = (helper && f->pending_open) || strchr(x.flags, 'f') ||
+		      strchr(x.flags, 't') || strchr(x.flags, 's') || strcmp(x.path, f->cur);
+
+	if (opened) {   /* -d and -s: the open's, O_DIRECT and O_SYNC */
+		if (fst_step(f, w[0].off, "open%s%s%s%s %s", strchr(x.flags, 'f') ? " -f" : "",
+			     strchr(x.flags, 't') ? " -t" : "", strchr(x.flags, 'd') ? " -d" : "",
+			     strchr(x.flags, 's') ? " -s" : "", x.path) < 0)
 			return -1;
 		snprintf(f->cur, sizeof(f->cur), "%s", x.path);
 	}
 	f->pending_open = false;
 	for (int i = 0; i < x.nr; i++)
-		if (process_cmd(f, x.cmd[i]) < 0)
+		if (process_cmd(f, x.cmd[i], !opened && strchr(x.flags, 'd')) < 0)
 			return -1;
 	if (f->nr == before || (f->nr == before + 1 && f->steps[before].s_op == SCN_CHATTR))
 		return 0;

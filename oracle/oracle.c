@@ -40,20 +40,20 @@ static void persist_list(char *buf, size_t cap, const struct scn_step *st)
 	}
 }
 
-/* pwrite's options: --short, or -b, -V and the syncs; then -S. */
+/* pwrite's options: -d and --aio; --short, or -b, -V and the syncs; then -S. */
 static void pwrite_options(const struct scn_step *st, char *opt, size_t cap)
 {
-	opt[0] = '\0';
+	snprintf(opt, cap, "%s%s", st->s_direct ? " -d" : "", st->s_aio ? " --aio" : "");
 	if (st->s_short_copy >= 0)
-		snprintf(opt, cap, " --short %lld", (long long)st->s_short_copy);
+		snprintf(opt + strlen(opt), cap - strlen(opt), " --short %lld",
+			 (long long)st->s_short_copy);
 	if (st->s_bsize)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -b %u", st->s_bsize);
 	if (st->s_vectors)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -V %u", st->s_vectors);
 	if (st->s_random)
 		snprintf(opt + strlen(opt), cap - strlen(opt), " -R -Z %u", st->s_zeed);
-	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s%s%s%s -S 0x%02x",
-		 st->s_direct ? " -d" : "", st->s_aio ? " --aio" : "",
+	snprintf(opt + strlen(opt), cap - strlen(opt), "%s%s%s%s -S 0x%02x",
 		 st->s_dsync ? " -D" : "", st->s_atomic ? " -A" : "",
 		 st->s_fsync_after ? " -W" : "", st->s_fdatasync_after ? " -w" : "", st->s_fill);
 }
@@ -366,24 +366,76 @@ static void close_after(const struct scn_step *in, unsigned n, unsigned next,
 	orc_make_step(&out[(*k)++], "close");
 }
 
+bool orc_needs_buffered_fd(const struct scn_step *st)
+{
+	switch (st->s_op) {
+	case SCN_PWRITE:
+		return !st->s_direct;
+	case SCN_PREAD: case SCN_COPY_RANGE: case SCN_MMAP: case SCN_MWRITE: case SCN_MREAD:
+	case SCN_MSYNC: case SCN_MUNMAP: case SCN_MREMAP: case SCN_MADVISE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The descriptor of the xfs_io process orc_as_run is in. */
+struct as_run_fd {
+	bool open;              /* a process is open */
+	bool direct;            /* its file is O_DIRECT (xfs_io -d, or open -d) */
+	bool by_open;           /* O_DIRECT by its open step: every pwrite is direct */
+};
+
+/*
+ * Must the process end before step @st?  A step outside a process ends it,
+ * and so does an open (it starts the next one on its file); a direct pwrite
+ * needs a process whose file is O_DIRECT, and a read, a buffered write, a
+ * copy or a mapping one whose file is not (a plain pwrite in an open -d
+ * process is a direct write in the model too).
+ */
+static bool ends_process(const struct scn_step *st, const struct as_run_fd *fd)
+{
+	if (!fd->open || st->s_op == SCN_CLOSE)
+		return false;
+	if (!orc_step_in_process(st) || st->s_op == SCN_OPEN)
+		return true;
+	if (st->s_op == SCN_PWRITE && st->s_direct && !st->s_aio)
+		return !fd->direct;
+	if (st->s_op == SCN_PWRITE && fd->by_open)
+		return false;
+	return fd->direct && orc_needs_buffered_fd(st);
+}
+
+/* The process after step @st, which ran in the one @fd describes (or started it). */
+static void track_fd(const struct scn_step *st, struct as_run_fd *fd)
+{
+	bool was_open = fd->open;
+
+	fd->open = orc_step_in_process(st);
+	if (!fd->open || was_open)
+		return;
+	fd->by_open = st->s_op == SCN_OPEN && st->s_direct;
+	fd->direct = fd->by_open || (st->s_op == SCN_PWRITE && st->s_direct && !st->s_aio);
+}
+
 unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out)
 {
 	unsigned k = 0;
-	bool open = false, da_close = false;
+	bool da_close = false;
+	struct as_run_fd fd = { false, false, false };
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct scn_step *st = &in[i];
 
-		/* an open starts a process of its own: the one before it ends there */
-		if ((!orc_step_in_process(st) || st->s_op == SCN_OPEN) && st->s_op != SCN_CLOSE &&
-		    open) {
+		if (ends_process(st, &fd)) {
 			orc_make_step(&out[k++], "close");
 			close_after(in, n, i, out, &k, &da_close);
+			fd.open = false;
 		}
 		out[k++] = *st;
 		if (st->s_op == SCN_CLOSE)
 			close_after(in, n, i + 1, out, &k, &da_close);
-		open = orc_step_in_process(st);
+		track_fd(st, &fd);
 		if (st->s_op == SCN_TRUNCATE && st->s_len == 0)
 			da_close = true;        /* EXT4_STATE_DA_ALLOC_CLOSE */
 		/* a write sync_range -w starts completes at once on a real device */
@@ -393,7 +445,7 @@ unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out)
 			orc_make_step(&out[k++], "sync_range -a %lld %lld", (long long)st->s_off,
 				      (long long)st->s_len);
 	}
-	if (open) {
+	if (fd.open) {
 		orc_make_step(&out[k++], "close");
 		close_after(in, n, n, out, &k, &da_close);
 	}

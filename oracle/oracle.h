@@ -55,6 +55,12 @@ bool orc_in_process(enum scn_op op);
  */
 bool orc_step_in_process(const struct scn_step *st);
 /*
+ * Does step @st need a process whose file is not O_DIRECT: a buffered
+ * pwrite, pread, copy_range or a mapping step (xfs_io -d would make the
+ * write direct, the read direct: EINVAL unaligned)?
+ */
+bool orc_needs_buffered_fd(const struct scn_step *st);
+/*
  * The steps "as run" on a real ext4.  A close is inserted before an evict,
  * chattr, remount, commit or crash, and at the end, wherever an xfs_io
  * process is open (and before a dio_read): the process ends there, and closing the file is not free
@@ -64,7 +70,10 @@ bool orc_step_in_process(const struct scn_step *st);
  * OFF LEN, and a close after a truncate to 0 (which may start writeback) by
  * sync_range -a 0 0 and another close.  A namespace step ends the process
  * before it (orc_step_in_process), and so does an open, which starts the
- * next one on its file.  @out has room for 6 * @n + 3 steps;
+ * next one on its file.  A direct pwrite runs in a process whose file is
+ * O_DIRECT (xfs_io -d, or one an open -d started), a step that needs a
+ * buffered file (orc_needs_buffered_fd) in one whose file is not: a close
+ * is inserted where the kind changes.  @out has room for 6 * @n + 3 steps;
  * returns how many it holds.  Applied to its own output it changes nothing.
  */
 unsigned orc_as_run(const struct scn_step *in, unsigned n, struct scn_step *out);

@@ -375,7 +375,8 @@ static void step_fallocate(struct world *w, const struct scn_step *st, struct si
 {
 	int64_t off = st->s_off, len = st->s_len;
 
-	sr->err = ext4_fallocate(&w->fs, falloc_mode(st), off, len);
+	sr->err = ext4_fallocate_file(&w->fs, falloc_mode(st), off, len,
+				      (w->f_flags & IOCB_SYNC) != 0);  /* open -s */
 	note(sr, "%s [%lld, %lld)%s", sr->err ? "fallocate refused or stopped" : "fallocate",
 	     (long long)off, (long long)(off + len), st->s_keep_size ? " keeping the size" : "");
 	if (sr->err && st->s_op == SCN_FALLOC && !st->s_keep_size)

@@ -622,8 +622,10 @@ void ext4_order_zeroed(struct ext4_fs *fs, handle_t *h, int64_t from, int64_t le
 		       const struct zero_result *zr, bool eof);
 int ext4_page_mkwrite(struct ext4_fs *fs, struct folio *f);
 
-/* fallocate.c */
+/* fallocate.c: ext4_fallocate() through a descriptor opened without O_SYNC */
 int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len);
+/* ext4_fallocate() through a descriptor opened O_SYNC when @o_sync (file->f_flags & O_SYNC) */
+int ext4_fallocate_file(struct ext4_fs *fs, int mode, int64_t offset, int64_t len, bool o_sync);
 
 /* inode.c: ext4_iomap_begin() for direct writes (IOMAP_WRITE) and the overwrite lookup */
 int ext4_iomap_begin(struct ext4_fs *fs, int64_t offset, int64_t length, unsigned flags,

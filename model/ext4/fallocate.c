@@ -28,8 +28,9 @@
  *
  * SYNC: before unified_sync_check punch, collapse and insert test
  * IS_SYNC(inode) (chattr +S) and zero range and allocation test the file's
- * O_SYNC, which xfs_io never sets, so they are never synchronous here; after
- * it every mode tests IS_SYNC or O_SYNC.
+ * O_SYNC (an open -s descriptor: ext4_fallocate_file's @o_sync; ext4_do_fallocate
+ * then commits i_sync_tid, ext4_zero_range makes its handle synchronous);
+ * after it punch and zero range test IS_SYNC or O_SYNC.
  *
  * fdatasync: every handle that changes the file's blocks records its
  * transaction in i_datasync_tid (ext4_update_inode_fsync_trans); before
@@ -38,7 +39,7 @@
  * allocation chunks did not.
  *
  * Not modelled: the ENOSPC retry after a forced commit, FALLOC_FL_WRITE_ZEROES
- * and NO_HIDE_STALE, O_SYNC file descriptors, fast commit, clusters
+ * and NO_HIDE_STALE, fast commit, clusters
  * (bigalloc), indirect-block files.
  */
 #include "ext4.h"
@@ -82,10 +83,18 @@ static void ext4_force_commit_jdata(struct ext4_fs *fs)
 		jbd2_journal_force_commit(&fs->journal);
 }
 
-/* Is this fallocate synchronous (see the header on unified_sync_check)? */
-static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test)
+/*
+ * Is this fallocate synchronous (see the header on unified_sync_check)?
+ * @is_sync_test: the mode tests IS_SYNC(inode) before the series (punch),
+ * else the file's O_SYNC (@o_sync: allocation, zero range); after it both.
+ */
+static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test, bool o_sync)
 {
-	return (is_sync_test || ext4_sem(fs, unified_sync_check)) && (fs->inode->i_flags & EXT4_SYNC_FL);
+	bool is_sync = (fs->inode->i_flags & EXT4_SYNC_FL) != 0;
+
+	if (ext4_sem(fs, unified_sync_check))
+		return is_sync || o_sync;
+	return is_sync_test ? is_sync : o_sync;
 }
 
 static const struct ext4_size_rule alloc_isize = EXT4_SIZE_RULE("ext4_alloc_file_blocks",
@@ -218,7 +227,8 @@ static int falloc_new_size(const struct ext4_fs *fs, int mode, int64_t end, int6
 }
 
 /* ext4_do_fallocate(): mode 0 and KEEP_SIZE, unwritten extents over the holes. */
-static int ext4_do_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
+static int ext4_do_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len,
+			     bool o_sync)
 {
 	int64_t new_size;
 	int err = falloc_new_size(fs, mode, offset + len, &new_size);
@@ -228,7 +238,7 @@ static int ext4_do_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64
 	err = ext4_alloc_file_blocks(fs, (uint32_t)(offset >> ext4_blkbits(fs)),
 				     ext4_max_blocks(fs, offset, len), new_size,
 				     GET_BLOCKS_CREATE | GET_BLOCKS_UNWRIT_EXT);
-	if (err == 0 && falloc_sync(fs, false))
+	if (err == 0 && falloc_sync(fs, false, o_sync))
 		jbd2_complete_transaction(&fs->journal, fs->inode->i_sync_tid);
 	return err;
 }
@@ -369,7 +379,8 @@ static const struct ext4_size_rule zero_range_disksize = EXT4_SIZE_RULE("ext4_ze
  * the partial blocks at the edges zeroed in one EXT4_HT_MISC handle that
  * also sets the new size.
  */
-static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
+static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t len,
+			   bool o_sync)
 {
 	uint32_t bits = ext4_blkbits(fs), flags = GET_BLOCKS_CREATE | GET_BLOCKS_UNWRIT_EXT;
 	int64_t end = offset + len, new_size, bs = fs->opts.block_size;
@@ -401,7 +412,7 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 		return err;
 	if (aligned)
 		return 0;
-	if ((err = zero_edges_early(fs, offset, len, falloc_sync(fs, false))) < 0)
+	if ((err = zero_edges_early(fs, offset, len, falloc_sync(fs, false, o_sync))) < 0)
 		return err;
 	h = ext4_journal_start(fs, "ext4_zero_range", HT_MISC, ext4_sem(fs, zero_outside_handle) ? 1 :
 				ext4_should_journal_data(fs) ? 5 : 3);
@@ -414,12 +425,12 @@ static int ext4_zero_range(struct ext4_fs *fs, int mode, int64_t offset, int64_t
 		ext4_mark_inode_dirty(fs, h);
 		if (ext4_sem(fs, fdatasync_extent_ops))
 			ext4_update_inode_fsync_trans(fs, h, true);
-		if (falloc_sync(fs, false))
+		if (falloc_sync(fs, false, o_sync))
 			ext4_handle_sync(h);
 	}
 	ext4_journal_stop(fs, "ext4_zero_range", h);
 	if (err == 0)
-		err = sync_persist_zero_late(fs, offset, len, falloc_sync(fs, false),
+		err = sync_persist_zero_late(fs, offset, len, falloc_sync(fs, false, o_sync),
 					     "ext4_zero_range");
 	return err;
 }
@@ -457,7 +468,7 @@ static int ext4_punch_drop_page_cache(struct ext4_fs *fs, int64_t offset, int64_
  * EXT4_HT_TRUNCATE handle zeroes the partial blocks and frees the whole
  * ones (delayed ones lose their reservation).
  */
-static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
+static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length, bool o_sync)
 {
 	int64_t end = offset + length, bs = fs->opts.block_size, start_lblk, end_lblk;
 	uint32_t bits = ext4_blkbits(fs);
@@ -476,7 +487,7 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	length = end - offset;
 	if ((err = ext4_punch_drop_page_cache(fs, offset, end)) < 0)
 		return err;
-	if ((err = zero_edges_early(fs, offset, length, falloc_sync(fs, true))) < 0)
+	if ((err = zero_edges_early(fs, offset, length, falloc_sync(fs, true, o_sync))) < 0)
 		return err;
 	h = ext4_journal_start(fs, "ext4_punch_hole", HT_TRUNCATE, 16);
 	if (!ext4_sem(fs, zero_outside_handle) &&
@@ -489,12 +500,12 @@ static int ext4_punch_hole(struct ext4_fs *fs, int64_t offset, int64_t length)
 	ext4_mark_inode_dirty(fs, h);
 	if (ext4_sem(fs, fdatasync_extent_ops))
 		ext4_update_inode_fsync_trans(fs, h, true);
-	if (falloc_sync(fs, true))
+	if (falloc_sync(fs, true, o_sync))
 		ext4_handle_sync(h);
 out:
 	ext4_journal_stop(fs, "ext4_punch_hole", h);
 	if (err == 0)
-		err = sync_persist_zero_late(fs, offset, length, falloc_sync(fs, true),
+		err = sync_persist_zero_late(fs, offset, length, falloc_sync(fs, true, o_sync),
 					     "ext4_punch_hole");
 	return err;
 }
@@ -689,6 +700,11 @@ static int vfs_fallocate_checks(const struct ext4_fs *fs, int mode, int64_t offs
  */
 int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
 {
+	return ext4_fallocate_file(fs, mode, offset, len, false);
+}
+
+int ext4_fallocate_file(struct ext4_fs *fs, int mode, int64_t offset, int64_t len, bool o_sync)
+{
 	int err;
 
 	SIM_ASSERT(ext4_journal_current_handle(fs) == NULL);
@@ -700,12 +716,12 @@ int ext4_fallocate(struct ext4_fs *fs, int mode, int64_t offset, int64_t len)
 		return -EIO;
 	file_update_time(fs);                   /* file_modified() */
 	if (!(mode & FALLOC_FL_MODE_MASK))
-		return ext4_do_fallocate(fs, mode, offset, len);
+		return ext4_do_fallocate(fs, mode, offset, len, o_sync);
 	if (mode & FALLOC_FL_PUNCH_HOLE)
-		return ext4_punch_hole(fs, offset, len);
+		return ext4_punch_hole(fs, offset, len, o_sync);
 	if (mode & FALLOC_FL_COLLAPSE_RANGE)
 		return ext4_collapse_range(fs, offset, len);
 	if (mode & FALLOC_FL_INSERT_RANGE)
 		return ext4_insert_range(fs, offset, len);
-	return ext4_zero_range(fs, mode, offset, len);
+	return ext4_zero_range(fs, mode, offset, len, o_sync);
 }

@@ -188,16 +188,28 @@ static uint32_t ext4_iomap_begin_read(struct ext4_fs *fs, uint32_t lblk, uint32_
  * ext4_dio_read_iter() -> iomap_dio_rw() for a read: write back and wait
  * for the page cache over the range, then one iomap lookup per mapping,
  * reading written blocks from the device and zeros elsewhere.  Offset and
- * length must be 512-byte aligned (EINVAL).  Clipped to i_size.
+ * length must be 512-byte aligned (EINVAL).  Clipped to i_size.  A
+ * data=journal file takes no direct I/O (ext4_dio_supported): a buffered
+ * read, after the writeback generic_file_read_iter did first before
+ * dio_read_iomap (ext4_direct_IO refused it), with none since.
  */
 int ext4_dio_read(struct ext4_fs *fs, int64_t pos, int64_t len, uint8_t *out, int64_t *got)
 {
 	uint32_t bs = fs->opts.block_size, bits = ext4_blkbits(fs);
-	uint8_t *blk = sim_zalloc(bs);
+	uint8_t *blk;
 	int64_t end;
 	int err = 0;
 
 	*got = 0;
+	if (ext4_should_journal_data(fs)) {
+		end = SIM_MIN(fs->inode->i_size, pos + len);
+		if (!ext4_sem(fs, dio_read_iomap) && pos < end && len > 0) {
+			err = ext4_writepages(fs, pos, end - 1, WB_SYNC_ALL, true);
+			ext4_wait_io_range(fs, pos, end - 1);
+		}
+		return err ? err : ext4_file_read(fs, pos, len, out, got);
+	}
+	blk = sim_zalloc(bs);
 	if ((pos | len) & 511)
 		err = -EINVAL;
 	else if (pos < fs->inode->i_size && len > 0) {

@@ -723,6 +723,26 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"(fstests generic/737, Gao Xiang's report).",
 		.shown_by = "scenarios/bugs/2023-dio-osync-size.yaml after-6.12",
 		.stable = "5.10" },
+	[T_DIO_READ_IOMAP] = {
+		"dio_read_iomap",
+		"b1b4705d54ab ext4: introduce direct I/O read using iomap infrastructure",
+		"5.5",
+		"generic_file_read_iter with IOCB_DIRECT: the page cache over the range "
+		"written back and waited for (filemap_write_and_wait_range), then "
+		"ext4_direct_IO, which refuses journalled data (returns 0), so a data=journal "
+		"file is read buffered after that writeback",
+		"ext4_dio_read_iter: a data=journal file (ext4_dio_supported false) is read "
+		"by generic_file_read_iter with IOCB_DIRECT cleared: no writeback at all, a "
+		"buffered read; other files by iomap_dio_rw, which writes back first as before",
+		"ext4_file_read_iter, ext4_dio_read_iter (ext4_direct_IO before)",
+		"both sides of the other modes are the same read (written back, then the "
+		"blocks from the device) and are modelled once; the alignment is not checked "
+		"for a data=journal file on either side (the refusal comes first)",
+		SEM(dio_read_iomap),
+		.why = "The direct-I/O read path moved from the buffer-head direct I/O code "
+		"to iomap with the write path; its fall-back to buffered I/O moved before "
+		"the writeback that generic_file_read_iter does for a direct read.",
+		.shown_by = "scenarios/dio/journal-dio-read.yaml iomap-6.18" },
 	[T_RENAME_FLUSH_DATA] = {
 		"rename_flush_data",
 		"unmerged: Ye Bin, ext4: ensure data forced to disk when rename (2022)",

@@ -4,7 +4,8 @@
 #     ground-truth-*.txt) replayed in one process each by $build/tests/replay: every recorded point compared byte for byte,
 #     one count per record, and every post-crash state one of those crashstates lists,
 #     one count per postN record; a corpus copy with one record changed must fail once;
-#   - the recorded kernel-check campaigns (this machine's kernel, Debian's 5.10 to 7.2, and
+#   - the recorded kernel-check campaigns (this machine's kernel, its gen --dio campaign,
+#     Debian's 5.10 to 7.2, and
 #     the namespace campaigns of gen --namespace on 6.18 and Debian's 5.10, 6.1, 6.12, 7.2,
 #     with their known disagreements, NAME.known),
 #     one count per scenario (tests/kernel/kernel-check-replay.sh);

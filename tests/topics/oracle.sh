@@ -131,12 +131,27 @@ expect_exit2 export-inject "$sim" export scenarios/bugs/f7-writeback-bailout-sta
 check export-inject-message 'golden refuse-inject "$err"'
 expect_exit2 export-inject-fstests "$sim" export --format fstests scenarios/bugs/f8-unwritten-buffer-new.yaml
 expect_exit2 export-inline-inject "$sim" export -c "pwrite 0 10" -c "inject nonda"
-# direct I/O is the model's until its export is written: a direct write, an O_DIRECT or
-# O_SYNC open and aio_wait are refused (xfs_io's own pwrite -d is a buffered write)
-expect_exit2 export-dio "$sim" export scenarios/dio/extend-dsync.yaml
-check export-dio-message 'golden refuse-dio "$err"'
-expect_exit2 export-dio-open-fstests "$sim" export --format fstests scenarios/bugs/2023-dio-osync-size.yaml
-expect_exit2 export-osync-open "$sim" export -c "open -s /f" -c "pwrite 0 4096"
+# direct I/O: a direct pwrite runs in an xfs_io process with the file opened O_DIRECT
+# (xfs_io -d; xfs_io's own pwrite -d opens its -i input O_DIRECT and leaves the target
+# buffered, so the command never carries -d), a close where a process of the other kind
+# begins; open -d / -s are the process's -d / -s; AIO is refused (xfs_io has none)
+mkdir -p "$tmp/xd"
+run "$sim" export --format xfs_io -o "$tmp/xd" scenarios/dio/mixed-page-cache.yaml
+check export-dio-xfs_io '[ "$rc" = 0 ] && bash -n "$tmp/xd/mixed-page-cache.sh" &&
+	golden xfs_io-dio-mixed-page-cache "$tmp/xd/mixed-page-cache.sh"'
+check export-dio-no-pwrite-d '! grep -q "pwrite -d" <(grep -v "^#" "$tmp/xd/mixed-page-cache.sh") &&
+	grep -qx "io -d -c '"'"'pwrite -S 0x22 4096 4096'"'"'" "$tmp/xd/mixed-page-cache.sh"'
+run "$sim" export --format xfs_io -o "$tmp/xd" scenarios/dio/extend-dsync.yaml
+check export-dio-dsync 'grep -qx "io -d -c '"'"'pwrite -V 1 -D -S 0x22 8192 8192'"'"'" "$tmp/xd/extend-dsync.sh"'
+run "$sim" export --format fstests -o "$tmp/xd" scenarios/bugs/2023-dio-osync-size.yaml
+check export-dio-open-fstests '[ "$rc" = 0 ] && golden fstests-dio-osync-size "$tmp/xd/999" &&
+	golden fstests-dio-osync-size-out "$tmp/xd/999.out"'
+run "$sim" export --format xfs_io -o "$tmp/xd" scenarios/bugs/2018-dio-disksize-inside-isize.yaml
+check export-dio-open-xfs_io 'grep -qx "use '"'"'./f'"'"' -d -s" "$tmp/xd/2018-dio-disksize-inside-isize.sh"'
+run "$sim" export --format yaml scenarios/dio/extend-dsync.yaml
+check export-dio-yaml 'grep -qx "  - pwrite -d -V 1 -D -S 0x22 8192 8192" "$out"'
+expect_exit2 export-aio "$sim" export scenarios/dio/aio-crash.yaml
+check export-aio-message 'golden refuse-aio "$err"'
 expect_exit2 export-aio-wait "$sim" export -c "pwrite -d --aio 0 4096" -c "aio_wait"
 # a namespace scenario exports as an xfs_io script that runs each namespace step by its
 # system call and reads the whole tree at every point (the model's namespaces in its
@@ -310,6 +325,16 @@ for e in tests/data/fsx-real/*.expect; do
 		diff <(grep -E "^(size|zero-mask|seek) " "$e") "$tmp/fsx.got" > "$tmp/fsx.diff" ||
 		{ sed "s/^/  /" "$tmp/fsx.diff"; false; }'
 done
+# fsx -Z's log (--dio): every write a direct write, every read a direct read
+run "$sim" import --dio tests/data/fsx-real/ext4-4k-dio-seed1.fsxops
+check fsx-real-dio-steps '[ "$rc" = 0 ] &&
+	[ "$(grep -c "^  - pwrite -d -S" "$out")" = "$(grep -c "^write " tests/data/fsx-real/ext4-4k-dio-seed1.fsxops)" ] &&
+	[ "$(grep -c "^  - dio_read " "$out")" = "$(grep -c "^read " tests/data/fsx-real/ext4-4k-dio-seed1.fsxops)" ] &&
+	! grep -q "^  - pread " "$out"'
+expect_exit2 import-dio-copy "$sim" import --dio tests/data/import/dio-copy.fsxops
+check import-dio-copy-message '[ "$(cat "$err")" = "tests/data/import/dio-copy.fsxops:2:1: copy_range through an O_DIRECT file (--dio): the kernel'"'"'s splice writes it direct, the model'"'"'s copy_range is a buffered write; run fsx with -E" ]'
+expect_exit2 import-dio-not-fsx "$sim" import --dio tests/data/import/direct.xfs_io
+expect_exit2 import-dio-from-xfs_io "$sim" import --dio --from xfs_io tests/data/import/direct.xfs_io
 expect_exit2 import-bad-size "$sim" import tests/data/import/bad-size.fsxops
 check import-bad-size-message 'golden import-bad-size "$err"'
 run "$sim" import --pollute-eof tests/data/import/fsx-default.fsxops
@@ -320,6 +345,49 @@ expect_exit2 import-clone-range "$sim" import tests/data/import/clone.fsxops
 check import-clone-range-message 'golden import-clone-range "$err"'
 expect_exit2 import-bad-step "$sim" import tests/data/import/bad-step.xfs_io
 check import-bad-step-message 'golden import-bad-step "$err"'
+# xfs_io -d lines: a pwrite -d inside one is xfs_io's (its -i input's O_DIRECT) and a
+# mapping through the O_DIRECT file is not taken, each at its command's column
+expect_exit2 import-direct-pwrite-d "$sim" import tests/data/import/direct-pwrite-d.xfs_io
+check import-direct-pwrite-d-message 'golden import-direct-pwrite-d "$err"'
+expect_exit2 import-direct-mwrite "$sim" import tests/data/import/direct-mwrite.xfs_io
+check import-direct-mwrite-message 'golden import-direct-mwrite "$err"'
+# round trip: the processes of an exported script (io [FLAGS] -c ..., the open's flags
+# of a use line) imported as xfs_io command lines give the as-run scenario's steps of
+# those processes (direct writes, dio_read, open -d -s), step for step
+ndr=0 ndr_bad=0
+for y in scenarios/dio/extend-dsync.yaml scenarios/dio/hole-inside-isize.yaml \
+	scenarios/dio/misaligned.yaml scenarios/dio/mixed-page-cache.yaml \
+	scenarios/bugs/2018-dio-disksize-inside-isize.yaml scenarios/bugs/2023-dio-osync-size.yaml; do
+	"$sim" export --format xfs_io "$y" 2> /dev/null | sed -e ':a' -e '/\\$/{N;s/ \\\n\t/ /;ba}' |
+		awk '/^use / { fl = ""; for (i = 3; i <= NF; i++) fl = fl " " $i; next }
+		     /^io / { sub(/^io/, "xfs_io" fl); print $0 " f"; fl = "" }' > "$tmp/procs.xfs_io"
+	"$sim" import --from xfs_io "$tmp/procs.xfs_io" | sed -n 's/^  - //p' > "$tmp/dr.got"
+	"$sim" export --format yaml "$y" 2> /dev/null | sed -n 's/^  - //p' |
+		grep -Ev '^(crash|shutdown|commit|remount|evict)' |
+		sed -e 's/^pread -v /pread /' -e 's/^dio_read -v /dio_read /' > "$tmp/dr.want"
+	ndr=$((ndr + 1))
+	[ -s "$tmp/dr.want" ] && cmp -s "$tmp/dr.want" "$tmp/dr.got" ||
+		{ echo "  $y"; diff "$tmp/dr.want" "$tmp/dr.got" | head -4; ndr_bad=$((ndr_bad + 1)); }
+done > "$tmp/dr.log"
+cmdline="for each: $sim export --format xfs_io FILE; its io lines as xfs_io lines; $sim import --from xfs_io"
+check import-direct-roundtrip '[ "$ndr_bad" = 0 ] && [ "$ndr" = 6 ] || { cat "$tmp/dr.log"; false; }'
+# and through an exported fstests test (io -d -c ..., file= then io -d -s): the as-run
+# steps, pread -v as pread and a shutdown as the crash it is exported as
+nfr=0 nfr_bad=0
+mkdir -p "$tmp/fr"
+for y in scenarios/dio/extend-dsync.yaml scenarios/dio/hole-inside-isize.yaml \
+	scenarios/dio/misaligned.yaml scenarios/dio/mixed-page-cache.yaml \
+	scenarios/bugs/2018-dio-disksize-inside-isize.yaml scenarios/bugs/2023-dio-osync-size.yaml; do
+	"$sim" export --format fstests --test-number 001 -o "$tmp/fr" "$y" 2> /dev/null || continue
+	"$sim" export --format yaml "$y" 2> /dev/null | sed -n 's/^  - //p' |
+		sed -e 's/^\(pread\|dio_read\) -v /\1 /' -e 's/^shutdown$/crash/' > "$tmp/fr.want"
+	"$sim" import --from fstests "$tmp/fr/001" | sed -n 's/^  - //p' > "$tmp/fr.got"
+	nfr=$((nfr + 1))
+	cmp -s "$tmp/fr.want" "$tmp/fr.got" ||
+		{ echo "  $y"; diff "$tmp/fr.want" "$tmp/fr.got" | head -4; nfr_bad=$((nfr_bad + 1)); }
+done > "$tmp/fr.log"
+cmdline="for each: $sim export --format fstests FILE; $sim import --from fstests TEST"
+check import-fstests-direct-roundtrip '[ "$nfr_bad" = 0 ] && [ "$nfr" = 6 ] || { cat "$tmp/fr.log"; false; }'
 # import --from fstests: a namespace scenario exported as an fstests test and imported
 # again gives the scenario as run, step for step (every namespace step, renameat2's
 # flags, two names of one inode, fsync PATH, creat, evict, chattr, dio_read, remount,
@@ -392,6 +460,33 @@ done
 cmdline="for each generated scenario: $sim export --format xfs_io FILE; $sim import --from xfs_io STEPS"
 check gen-export-and-round-trip '[ $nexp = 40 ] && [ $nrt = 40 ] ||
 	{ echo "  $nexp of 40 export, $nrt of 40 round-trip through import"; false; }'
+# gen --dio: the same seed, the same bytes, not the buffered campaign's; direct writes,
+# RWF_DSYNC ones and O_SYNC opens among the steps; every scenario exports as a script that
+# opens the file O_DIRECT for its direct writes, and comes back through import
+run "$sim" gen --dio --seed 5 --count 30
+cp "$out" "$tmp/gdio1"
+run "$sim" gen --dio --seed 5 --count 30
+check gen-dio-deterministic '[ -s "$tmp/gdio1" ] && cmp -s "$tmp/gdio1" "$out" &&
+	! cmp -s "$out" <("$sim" gen --seed 5 --count 30) && grep -q "^name: gen-dio-5-0029$" "$out" &&
+	grep -q "^  - pwrite -d -S" "$out" && grep -q "^  - pwrite -d -V 1 -D -S" "$out" &&
+	grep -q "^  - open -d -s /f$" "$out" && grep -q "^  - open -s /f$" "$out"'
+mkdir -p "$tmp/gdio"
+run "$sim" gen --dio --seed 5 --count 30 --out "$tmp/gdio"
+ndx=0 ndd=0 ndr=0 ndo=0
+for f in "$tmp"/gdio/*.yaml; do
+	"$sim" export --format xfs_io "$f" > "$tmp/gdio.sh" 2> /dev/null && ndx=$((ndx + 1))
+	grep -q "^io -d " "$tmp/gdio.sh" && ndd=$((ndd + 1))
+	# an open step is a namespace step, which a list of one file's steps does not take
+	grep -q "^  - open " "$f" && { ndo=$((ndo + 1)); continue; }
+	sed -n 's/^  - //p' "$f" > "$tmp/list"
+	"$sim" import --from xfs_io "$tmp/list" > "$tmp/rt.yaml" 2> /dev/null &&
+		cmp -s <(sed -n 's/^  - //p' "$tmp/rt.yaml") "$tmp/list" && ndr=$((ndr + 1))
+done
+cmdline="for each: $sim gen --dio --seed 5 --count 30; $sim export --format xfs_io FILE; $sim import --from xfs_io STEPS"
+check gen-dio-export-and-round-trip '[ $ndx = 30 ] && [ $ndd -ge 20 ] && [ $ndr -ge 20 ] &&
+	[ $((ndr + ndo)) = 30 ] ||
+	{ echo "  $ndx of 30 export, $ndd with an xfs_io -d process, $ndr of $((30 - ndo)) round-trip"; false; }'
+expect_exit2 gen-dio-namespace "$sim" gen --dio --namespace --seed 1 --count 1
 # gen --namespace: the same seed, the same bytes; each scenario works on names over /A and
 # /B (its namespace steps), crashes, and exports as a namespace script (seed 4's first
 # ten do; some others abort the model: docs/real-kernel.md, "Namespace scenarios")

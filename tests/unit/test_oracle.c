@@ -97,10 +97,10 @@ static void same_step(const struct scn_step *a, const struct scn_step *b, const 
 	    a->s_keep_size != b->s_keep_size || a->s_verbose != b->s_verbose ||
 	    a->s_sync_flag != b->s_sync_flag || a->s_sr_flag != b->s_sr_flag ||
 	    a->s_short_copy != b->s_short_copy || a->s_has_persist != b->s_has_persist ||
-	    a->s_nr_persist != b->s_nr_persist ||
-	    memcmp(a->s_persist, b->s_persist, sizeof(a->s_persist[0]) * a->s_nr_persist) ||
-	    a->s_direct != b->s_direct || a->s_aio != b->s_aio || a->s_dsync != b->s_dsync ||
-	    a->s_osync != b->s_osync || a->s_creat != b->s_creat || a->s_trunc != b->s_trunc)
+	    a->s_nr_persist != b->s_nr_persist || a->s_direct != b->s_direct ||
+	    a->s_aio != b->s_aio || a->s_dsync != b->s_dsync || a->s_osync != b->s_osync ||
+	    a->s_vectors != b->s_vectors || a->s_creat != b->s_creat || a->s_trunc != b->s_trunc ||
+	    memcmp(a->s_persist, b->s_persist, sizeof(a->s_persist[0]) * a->s_nr_persist))
 		fail_msg("'%s' does not come back the same", text);
 }
 
@@ -115,9 +115,9 @@ static void test_oracle__step_text_round_trip(void **state)
 		"sync_range -b 1 2", "chattr +S", "chattr -S", "close", "shutdown",
 		"shutdown --keep none", "writeback", "writeback 0 4096", "commit", "checkpoint",
 		"crash", "crash --keep none", "crash --keep 1,3-5,7", "remount", "evict",
-		"pwrite -d 0 4096", "pwrite -d --aio 4096 4096", "pwrite -V 1 -D -d 0 512",
-		"aio_wait", "open /f", "open -f -t /g", "open -d /f", "open -s /f",
-		"open -d -s /f",
+		"pwrite -d 0 4k", "pwrite -d -V 1 -D -S 0x22 8k 8k", "pwrite -V 2 -D 0 8k",
+		"pwrite -d --aio -S 0x33 16k 8k", "aio_wait", "open -d -s /f", "open -f -t -d /g",
+		"open -s /f", "open /f", "open -d /f",
 	};
 	char text[SCN_STEP_TEXT_MAX];
 
@@ -182,6 +182,19 @@ static void test_oracle__as_run(void **state)
 		  "truncate 0; pwrite -S 0xcd 0 10; close; sync_range -a 0 0; close");
 	as_run_is("truncate 1; pwrite 0 10",
 		  "truncate 1; pwrite -S 0xcd 0 10; close");
+	/* a direct pwrite runs in an O_DIRECT process (xfs_io -d): a close where the kind changes */
+	as_run_is("pwrite 0 4k; pwrite -d 0 4k; fsync; pwrite -d 4k 4k; pread 0 4k",
+		  "pwrite -S 0xcd 0 4096; close; pwrite -d -S 0xcd 0 4096; fsync; "
+		  "pwrite -d -S 0xcd 4096 4096; close; pread 0 4096; close");
+	as_run_is("fsync; pwrite -d 0 4k; truncate 4k; mwrite 0 1",
+		  "fsync; close; pwrite -d -S 0xcd 0 4096; truncate 4096; close; "
+		  "mwrite -S 0x58 0 1; close");
+	/* in an open -d process every pwrite is direct: a plain one stays, a read ends it */
+	as_run_is("open -d -s /f; pwrite 0 4k; pwrite -d 4k 4k; pread 0 16; pwrite -d 0 4k",
+		  "open -d -s /f; pwrite -S 0xcd 0 4096; pwrite -d -S 0xcd 4096 4096; close; "
+		  "pread 0 16; close; pwrite -d -S 0xcd 0 4096; close");
+	as_run_is("open -s /f; pwrite 0 4k; pwrite -d 0 4k",
+		  "open -s /f; pwrite -S 0xcd 0 4096; close; pwrite -d -S 0xcd 0 4096; close");
 }
 
 /* orc_as_run(orc_as_run(x)) == orc_as_run(x) on random step lists. */
@@ -191,7 +204,8 @@ static void test_oracle__as_run_idempotent(void **state)
 		"pwrite 0 10", "truncate 0", "truncate 100", "sync_range -w 0 0",
 		"sync_range -a 0 0", "sync_range -w 0 4096", "sync_range -a 0 4096", "close",
 		"crash", "evict", "chattr +S", "commit", "remount", "fsync", "mwrite 0 1",
-		"writeback", "shutdown",
+		"writeback", "shutdown", "pwrite -d 0 4096", "pread 0 10", "open -d /f",
+		"open -s /f",
 	};
 	struct scn_step in[16], once[6 * 16 + 3], twice[6 * (6 * 16 + 3) + 3];
 
