@@ -4,13 +4,14 @@
  * block size, and explore runs a few short random sequences from it
  * (`explore --grammar FILE --seed 1 --count 2 --steps 3 --no-minimize`,
  * output thrown away) and must exit 0 or 1; a grammar of an ACE space
- * (space:, which takes no --seed or --steps) runs its first workload or two
- * (`--shard 0/1000000`).
+ * (space:, which takes no --seed or --steps) runs its first workload
+ * (`--shard 0/SPACE`: a shard is a contiguous range of the space).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ace.h"
 #include "cli.h"
 #include "commands.h"
 #include "fuzz.h"
@@ -48,12 +49,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (grammar_load(path, g, err, sizeof(err)) == 0) {
 		char *argv[] = { "--grammar", (char *)path, "--seed", "1", "--count", "2",
 				 "--steps", "3", "--no-minimize", NULL };
-		char *ace_argv[] = { "--grammar", (char *)path, "--shard", "0/1000000",
-				     "--no-minimize", NULL };
 		bool ace = g->space != ACE_SPACE_NONE;
+		char shard[32];
+		char *ace_argv[] = { "--grammar", (char *)path, "--shard", shard, "--no-minimize",
+				     NULL };
 		struct cmd_args a;
 		int rc;
 
+		/* one shard a workload (shards are contiguous ranges): the first one */
+		snprintf(shard, sizeof(shard), "0/%llu",
+			 ace ? (unsigned long long)ace_walk(g->space, 0, 0, NULL, NULL) : 1ull);
 		expand_all(g);
 		if ((rc = cmd_parse(cmd_find("explore"), ace ? 5 : 9, ace ? ace_argv : argv,
 				    &a)) == 0) {
