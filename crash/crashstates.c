@@ -689,29 +689,9 @@ static void judge_namespace(const struct cs_ctx *x, struct ext4_fs *fs, struct c
  * violations and the first message; the SHA-256 too with @want_digest; with
  * @want_detail every message and, violating, the kept and lost changes.
  */
-void chk_key_tmp(const struct chk_state *c, uint64_t key[2]);
-static uint64_t (*jk)[2]; static uint64_t jk_calls, jk_hits;
-static void __attribute__((destructor)) jk_report(void) { if (jk_calls) fprintf(stderr, "judge calls %llu hits %llu\n", (unsigned long long)jk_calls, (unsigned long long)jk_hits); }
-static void jk_note(const struct cs_ctx *x)
-{
-	uint64_t s[2] = { x->bd->bd_durable_sum[0], x->bd->bd_durable_sum[1] }, k[2];
-	if (!getenv("JK")) return;
-	if (getenv("JKC")) { chk_key_tmp(x->chk, k); s[0] ^= k[0] + x->out->step * 77 + x->committing * 1234567; s[1] ^= k[1]; }
-	if (!jk) jk = calloc(1u << 22, sizeof(*jk));
-	for (uint32_t b = 0; b < x->nr_blocks; b++) {
-		const struct cs_alt *a = &x->blocks[b].alts[x->digit[b]];
-		if (a->data) blkdev_sum_with(x->bd, x->blocks[b].blk, a->data, s);
-	}
-	jk_calls++;
-	for (uint64_t i = s[0] & ((1u << 22) - 1);; i = (i + 1) & ((1u << 22) - 1)) {
-		if (jk[i][0] == s[0] && jk[i][1] == s[1]) { jk_hits++; return; }
-		if (!jk[i][0] && !jk[i][1]) { jk[i][0] = s[0]; jk[i][1] = s[1]; return; }
-	}
-}
 static void judge_whole(const struct cs_ctx *x, struct cs_state *st, bool want_digest,
 			bool want_detail)
 {
-	jk_note(x);
 	struct sim_counters counters;
 	struct jbd2_recovery_info ri;
 	struct chk_state cc;

@@ -44,17 +44,16 @@ struct ace_seen {
 	bool s_used;
 };
 
-/* A verdict under one configuration: the cause (-1: none, -2: one past the table's). */
-struct ace_verdict {
-	int16_t v_cause;
-};
+/* A workload's verdict under one configuration: its cause, or one of these. */
+#define ACE_NO_FINDING ((int16_t)-1)
+#define ACE_CAUSE_PAST ((int16_t)-2)    /* a cause past the table's ACE_CAUSES_MAX */
 
 struct ace_ctx {
 	struct ace_run *r;
 	struct ace_seen *seen;          /* nr_slots, open addressing */
 	uint64_t nr_slots;              /* twice what it may hold, and one */
 	unsigned nr_seen, seen_max;
-	struct ace_verdict *verdicts;   /* seen_max * nr_configs */
+	int16_t *verdicts;              /* seen_max * nr_configs */
 };
 
 /* The slot of @digest: the one holding it, or the empty one where it would go. */
@@ -72,23 +71,31 @@ static struct ace_seen *ace_slot(struct ace_ctx *c, const uint8_t digest[32])
 	}
 }
 
+/* What @s violated under @cfg, judged with @judging and a crash at every point. */
+static void run_violated(const struct sim_variant_cfg *cfg, const struct sim_options *judging,
+			 const struct scenario *s, bool violated[INV_COUNT])
+{
+	struct sim_variant_result res;
+	struct sim_options o = *judging;
+	char err[SCN_ERR_MAX];
+
+	o.quiet = true;
+	o.json = false;
+	o.crash_everywhere = true;
+	SIM_ASSERT(sim_run_variant(s, cfg, &o, NULL, NULL, &res, err, sizeof(err)) == 0);
+	memcpy(violated, res.violated, sizeof(res.violated));
+	sim_variant_result_free(&res, s->nr_steps);
+}
+
 /* What @s violated under configuration @k (with --diff, the patch set to @on). */
 static void ace_side(const struct ace_run *r, unsigned k, const struct scenario *s, bool on,
 		     bool violated[INV_COUNT])
 {
 	struct sim_variant_cfg cfg = r->configs[k].cfg;
-	struct sim_variant_result res;
-	struct sim_options o = r->o;
-	char err[SCN_ERR_MAX];
 
 	if (r->diff)
 		ext4_toggle_set(&cfg.sem, r->diff, on);
-	o.quiet = true;
-	o.json = false;
-	o.crash_everywhere = true;
-	SIM_ASSERT(sim_run_variant(s, &cfg, &o, NULL, NULL, &res, err, sizeof(err)) == 0);
-	memcpy(violated, res.violated, sizeof(res.violated));
-	sim_variant_result_free(&res, s->nr_steps);
+	run_violated(&cfg, &r->o, s, violated);
 }
 
 /*
@@ -112,26 +119,36 @@ static int ace_verdict(const struct ace_run *r, unsigned k, const struct scenari
 }
 
 /* Count workload @n's verdict @v under configuration @c: under its cause. */
-static void ace_count(struct ace_config *c, uint64_t n, struct ace_verdict v)
+static void ace_count(struct ace_config *c, uint64_t n, int16_t cause)
 {
-	if (v.v_cause == -1)
+	if (cause == ACE_NO_FINDING)
 		return;
 	c->with_finding++;
-	if (v.v_cause == -2) {
+	if (cause == ACE_CAUSE_PAST) {
 		c->others++;
 		return;
 	}
-	SIM_ASSERT(v.v_cause >= 0 && (unsigned)v.v_cause < c->nr_causes);
-	if (!c->causes[v.v_cause].count)
-		c->causes[v.v_cause].first = n;
-	c->causes[v.v_cause].count++;
+	SIM_ASSERT(cause >= 0 && (unsigned)cause < c->nr_causes);
+	if (!c->causes[cause].count)
+		c->causes[cause].first = n;
+	c->causes[cause].count++;
+}
+
+/* The steps of @a as text (allocated, one spare row). */
+static char (*ace_step_texts(const struct ace_result *a))[SCN_STEP_TEXT_MAX]
+{
+	char (*texts)[SCN_STEP_TEXT_MAX] = sim_zalloc(((size_t)a->nr + 1) * sizeof(*texts));
+
+	for (unsigned i = 0; i < a->nr; i++)
+		orc_step_text(&a->steps[i], texts[i], sizeof(texts[i]));
+	return texts;
 }
 
 /*
  * The cause of the finding @inv (--diff: on @side) that steps @a show under
  * configuration @k: its signature (cause_signature: a toggle or release
  * that makes it go away, else the function it first appears in), found in
- * or added to the configuration's causes; -2 when the table is full.
+ * or added to the configuration's causes; ACE_CAUSE_PAST when it is full.
  */
 static int16_t ace_cause_of(const struct ace_run *r, unsigned k, const struct ace_result *a,
 			    int inv, int side)
@@ -139,14 +156,12 @@ static int16_t ace_cause_of(const struct ace_run *r, unsigned k, const struct ac
 	struct ace_config *c = &r->configs[k];
 	struct min_target t = { .cfg = c->cfg, .inv = inv, .diff = r->diff,
 				.diff_on_side = side == 1, .o = r->o };
-	char (*texts)[SCN_STEP_TEXT_MAX] = sim_zalloc(((size_t)a->nr + 1) * sizeof(*texts));
+	char (*texts)[SCN_STEP_TEXT_MAX] = ace_step_texts(a);
 	char sig[CAUSE_TEXT_MAX];
 	unsigned i;
 
 	t.o.crash_everywhere = true;
 	t.o.quiet = true;
-	for (i = 0; i < a->nr; i++)
-		orc_step_text(&a->steps[i], texts[i], sizeof(texts[i]));
 	cause_signature(&t, texts, a->nr, sig, sizeof(sig));
 	free(texts);
 	for (i = 0; i < c->nr_causes; i++)
@@ -154,7 +169,7 @@ static int16_t ace_cause_of(const struct ace_run *r, unsigned k, const struct ac
 		    strcmp(c->causes[i].sig, sig) == 0)
 			return (int16_t)i;
 	if (i == ACE_CAUSES_MAX)
-		return -2;
+		return ACE_CAUSE_PAST;
 	c->causes[i] = (struct ace_cause){ .inv = inv, .side = side };
 	snprintf(c->causes[i].sig, sizeof(c->causes[i].sig), "%s", sig);
 	c->nr_causes++;
@@ -173,7 +188,7 @@ static void ace_scenario(struct scenario *s, struct ace_result *a, uint64_t n)
 }
 
 /* Lower @jlang and judge it under each configuration into @v; false when refused. */
-static bool ace_judge(struct ace_run *r, uint64_t n, const char *jlang, struct ace_verdict *v)
+static bool ace_judge(struct ace_run *r, uint64_t n, const char *jlang, int16_t *v)
 {
 	struct ace_result a = { 0 };
 	struct scenario s;
@@ -191,7 +206,7 @@ static bool ace_judge(struct ace_run *r, uint64_t n, const char *jlang, struct a
 	for (unsigned k = 0; k < r->nr_configs; k++) {
 		int side = 0, inv = ace_verdict(r, k, &s, &side);
 
-		v[k].v_cause = inv < 0 ? -1 : ace_cause_of(r, k, &a, inv, side);
+		v[k] = inv < 0 ? ACE_NO_FINDING : ace_cause_of(r, k, &a, inv, side);
 	}
 	ace_result_free(&a);
 	r->run++;
@@ -203,7 +218,7 @@ static int ace_one(void *arg, uint64_t n, const char *jlang)
 {
 	struct ace_ctx *c = arg;
 	struct ace_run *r = c->r;
-	struct ace_verdict v[ACE_CONFIGS_MAX];
+	int16_t v[ACE_CONFIGS_MAX];
 	struct ace_seen *sl;
 	struct sha256 h;
 	uint8_t digest[32];
@@ -242,28 +257,24 @@ static int copy_jlang(void *arg, uint64_t n, const char *jlang)
 }
 
 /*
- * Workload @n's steps as text into *@texts (allocated), their number into
- * *@nr; false if it does not lower (it did when it was judged).
+ * Workload @n's steps as text (allocated), their number into *@nr; it
+ * lowers, as it did when it was judged.
  */
-static bool ace_texts(const struct ace_run *r, uint64_t n, char (**texts)[SCN_STEP_TEXT_MAX],
-		      unsigned *nr)
+static char (*ace_texts(const struct ace_run *r, uint64_t n, unsigned *nr))[SCN_STEP_TEXT_MAX]
 {
-	char jlang[ACE_JLANG_MAX] = "";
+	char jlang[ACE_JLANG_MAX] = "", (*texts)[SCN_STEP_TEXT_MAX];
 	struct ace_result a = { 0 };
 	FILE *f;
-	bool ok;
 
 	ace_walk(r->sp, n, n, copy_jlang, jlang);
 	f = fmemopen(jlang, strlen(jlang), "r");
 	SIM_ASSERT(f != NULL);
-	ok = ace_parse("ace", f, &a) == 0;
+	SIM_ASSERT(ace_parse("ace", f, &a) == 0);
 	fclose(f);
-	*nr = ok ? a.nr : 0;
-	*texts = sim_zalloc(((size_t)*nr + 1) * sizeof(**texts));
-	for (unsigned i = 0; i < *nr; i++)
-		orc_step_text(&a.steps[i], (*texts)[i], sizeof((*texts)[i]));
+	*nr = a.nr;
+	texts = ace_step_texts(&a);
 	ace_result_free(&a);
-	return ok;
+	return texts;
 }
 
 /*
@@ -286,8 +297,7 @@ static void ace_write_cause(struct ace_run *r, const struct ace_config *c, struc
 
 	t.o.crash_everywhere = true;
 	t.o.quiet = true;
-	if (!ace_texts(r, k->first, &texts, &nr))
-		SIM_ASSERT(!"a judged workload lowers");
+	texts = ace_texts(r, k->first, &nr);
 	k->nr_steps[0] = nr;
 	if (r->minimize)
 		min_minimize(&t, texts, &nr);
@@ -310,8 +320,7 @@ static void ace_write_cause(struct ace_run *r, const struct ace_config *c, struc
 			snprintf(v[side].name, sizeof(v[side].name), side ? "on" : "off");
 			ext4_toggle_set(&v[side].sem, r->diff, side);
 		}
-		ace_side(&(struct ace_run){ .configs = &(struct ace_config){ .cfg = v[side] },
-					    .nr_configs = 1, .o = t.o }, 0, &s, false, expect[side]);
+		run_violated(&v[side], &t.o, &s, expect[side]);
 	}
 	snprintf(k->path, sizeof(k->path), "%s/%s.yaml", r->out_dir, name);
 	if (scn_write_yaml(&(struct scn_write){ .w_scn = &s, .w_description = desc,

@@ -472,7 +472,8 @@ static void handle_finding(struct explore *e, char (*texts)[SCN_STEP_TEXT_MAX], 
 	t.o.quiet = true;
 	t.o.json = false;
 	t.o.crash_everywhere = true;
-	t.o.crash_memo = e->crash_memo;  /* keyed by semantics too: sound under every variant */
+	t.o.crash_memo = e->crash_memo;  /* sound under every variant: cpmemo.c compares the
+					  * semantics a point read */
 	if (e->op.minimize && inv != INV_STATES)   /* minimize keeps a verdict, not states */
 		min_minimize(&t, texts, &nr);
 	finding_hash(&t, texts, nr, e->op.sweep.nr[SD_KERNEL] > 1, hash);

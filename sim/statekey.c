@@ -44,10 +44,10 @@
  * its logged copies, the checker as above (the namespace reference with
  * it), which blocks the in-core inodes make metadata (extent leaves,
  * directories', links' and xattr blocks: ext4_is_data_block), the step (it
- * seeds the sampling past the bound), and the enumeration's flags and bound.  Not
- * the semantics: the memo compares the fields a point's mounts read
- * (cs_point.sem_read) beside the key.  Not the page cache, the in-memory inode or the running transaction: a crash
- * loses them.
+ * seeds the sampling past the bound), and the enumeration's flags and bound.
+ * Not the semantics: the memo compares the fields a point's mounts read
+ * (cs_point.sem_read) beside the key.  Not the page cache, the in-memory
+ * inode or the running transaction: a crash loses them.
  */
 #include "run.h"
 
@@ -525,14 +525,6 @@ void world_crash_key(const struct world *w, const struct chk_state *chk, uint32_
 	mix(&h, 0x4352534b);
 	key[0] = h.a ^ rotl(h.b, 17);
 	key[1] = h.b ^ (h.a >> 7) * 0x9e3779b97f4a7c15ull;
-}
-
-void chk_key_tmp(const struct chk_state *c, uint64_t key[2]);
-void chk_key_tmp(const struct chk_state *c, uint64_t key[2])
-{
-	struct keyh h = { 0x243f6a8885a308d3ull, 0x13198a2e03707344ull };
-	key_checker(&h, c);
-	key[0] = h.a; key[1] = h.b;
 }
 
 void world_key(const struct world *w, uint64_t key[2])

@@ -238,25 +238,6 @@ static bool same_bytes(const uint8_t *data, const uint8_t *ref, uint32_t bs)
 	return true;
 }
 
-void blkdev_sum_with(const struct blkdev *bd, uint32_t blk, const uint8_t *data, uint64_t sum[2])
-{
-	const uint8_t *ref = base_bytes(bd, blk);
-	const uint8_t *old = blkdev_peek_durable(bd, blk);
-	uint32_t bs = bd->bd_block_size;
-	uint64_t h[2];
-
-	if (old && !same_bytes(old, ref, bs)) {
-		block_hash(blk, old, bs, h);
-		sum[0] -= h[0];
-		sum[1] -= h[1];
-	}
-	if (!same_bytes(data, ref, bs)) {
-		block_hash(blk, data, bs, h);
-		sum[0] += h[0];
-		sum[1] += h[1];
-	}
-}
-
 /*
  * Keep bd_durable_sum (blkdev.h) as @blk's own copy goes from @old (NULL:
  * none, the base's bytes) to @data: only bytes that differ from the base

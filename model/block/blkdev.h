@@ -219,7 +219,6 @@ void blkdev_read_durable(const struct blkdev *bd, uint32_t blk, uint8_t *out);
  */
 const uint8_t *blkdev_peek(const struct blkdev *bd, uint32_t blk);
 const uint8_t *blkdev_peek_durable(const struct blkdev *bd, uint32_t blk);
-void blkdev_sum_with(const struct blkdev *bd, uint32_t blk, const uint8_t *data, uint64_t sum[2]);
 /* Real-shutdown outcome: completed writes kept, in-flight ones lost. */
 void blkdev_crash(struct blkdev *bd);
 /*
