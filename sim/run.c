@@ -170,6 +170,39 @@ static int64_t pwrite_random(struct world *w, const struct scn_step *st,
 	return total;
 }
 
+/*
+ * io_getevents: the results of the AIOs that completed (inside a step:
+ * inode_dio_wait, ext4_unwritten_wait; or by sim_aio_reap), each noted to
+ * the checker in completion order.  Returns how many.
+ */
+static uint32_t sim_aio_events(struct world *w)
+{
+	struct iomap_dio_done d;
+	uint32_t n = 0;
+
+	while (iomap_dio_reap(&w->fs, &d)) {
+		n++;
+		if (d.dd_ret <= 0 || d.dd_ino != w->fs.inode->i_ino)
+			continue;
+		chk_note_write(w->chk, d.dd_pos, d.dd_ret, d.dd_fill);
+		if (d.dd_ki_flags & IOCB_DSYNC)
+			chk_note_dsync(w->chk, d.dd_pos, d.dd_ret, d.dd_fill);
+	}
+	return n;
+}
+
+/*
+ * Every direct write submitted asynchronously completed and reaped
+ * (aio_wait), and inode_dio_wait before a step that waits for them.
+ * Returns how many completed.
+ */
+static uint32_t sim_aio_reap(struct world *w)
+{
+	while (iomap_dio_complete_one(&w->fs))
+		;
+	return sim_aio_events(w);
+}
+
 /* "O_DIRECT, exclusive i_rwsem, extending" and the like: what the write went through. */
 static void pwrite_how(char *buf, size_t len, unsigned flags, unsigned how)
 {
@@ -179,6 +212,8 @@ static void pwrite_how(char *buf, size_t len, unsigned flags, unsigned how)
 		 (how & EXT4_DIO_SHARED) ? ", i_rwsem shared" : ", i_rwsem exclusive",
 		 (how & EXT4_DIO_UNALIGNED) ? ", unaligned" : "",
 		 (how & EXT4_DIO_EXTEND) ? ", extending (orphan until completion)" : "",
+		 (how & EXT4_DIO_QUEUED_WAITED) ? ", submitted as AIO, then waited for "
+		 "(ext4_unwritten_wait: its blocks converted)" :
 		 (how & EXT4_DIO_QUEUED) ? ", submitted as AIO (completed by aio_wait)" :
 		 (flags & IOCB_AIO) ? ", AIO waited for (unaligned or extending)" : "",
 		 (flags & IOCB_SYNC) ? ", O_SYNC" : (flags & IOCB_DSYNC) ? ", O_DSYNC" : "");
@@ -205,9 +240,11 @@ static int64_t pwrite_kiocb(struct world *w, const struct scn_step *st, struct s
 		if (sr->err == -EIOCBQUEUED) {  /* io_submit: completed at aio_wait */
 			sr->err = 0;
 			chk_note_write_submitted(w->chk, st->s_off + done, n, st->s_fill);
+			sim_aio_events(w);      /* AIOs the call waited for, itself too */
 			done += n;
 			continue;
 		}
+		sim_aio_events(w);              /* those it waited for before its own I/O */
 		chk_note_write(w->chk, st->s_off + done, got, st->s_fill);
 		if ((flags & IOCB_DIRECT) && (flags & IOCB_DSYNC) && got > 0 && sr->err == 0)
 			chk_note_dsync(w->chk, st->s_off + done, got, st->s_fill);
@@ -216,28 +253,6 @@ static int64_t pwrite_kiocb(struct world *w, const struct scn_step *st, struct s
 			break;
 	}
 	return done;
-}
-
-/*
- * io_getevents for every direct write submitted asynchronously (aio_wait),
- * and inode_dio_wait before a step that waits for them: each completion
- * (iomap_dio_complete: unwritten conversion, the sync) noted to the checker.
- * Returns how many completed.
- */
-static uint32_t sim_aio_reap(struct world *w)
-{
-	struct iomap_dio_done d;
-	uint32_t n = 0;
-
-	while (iomap_dio_complete_one(&w->fs, &d)) {
-		n++;
-		if (d.dd_ret <= 0 || d.dd_ino != w->fs.inode->i_ino)
-			continue;
-		chk_note_write(w->chk, d.dd_pos, d.dd_ret, d.dd_fill);
-		if (d.dd_ki_flags & IOCB_DSYNC)
-			chk_note_dsync(w->chk, d.dd_pos, d.dd_ret, d.dd_fill);
-	}
-	return n;
 }
 
 /* pwrite: xfs_io writes in -b sized write(2) calls (pwritev2 with -V); --short
@@ -548,20 +563,18 @@ static void step_inject(struct world *w, const struct scn_step *st, struct sim_s
 
 /*
  * Does step @st wait for the direct I/O in flight (inode_dio_wait): a
- * buffered write, an unaligned direct one, truncate, fallocate's modes, a
- * copy, a remount (the inode's eviction)?  An aligned direct write does not.
+ * buffered write, truncate, fallocate's modes, a copy, a remount (the
+ * inode's eviction)?  A direct write waits inside the model where the
+ * kernel does (an unaligned one: inode_dio_wait, ext4_unwritten_wait).
  * An fsync, fdatasync, sync or msync -s does not in the kernel; the model
  * completes the AIO first, one schedule a real run may take, so that the
  * durable point it makes holds its bytes.
  */
 static bool step_waits_for_dio(const struct world *w, const struct scn_step *st)
 {
-	uint32_t bs = w->fs.opts.block_size;
-
 	switch (st->s_op) {
 	case SCN_PWRITE:
-		return !(st->s_direct || (w->f_flags & IOCB_DIRECT)) ||
-		       ((st->s_off | st->s_len) & (bs - 1));
+		return !(st->s_direct || (w->f_flags & IOCB_DIRECT));
 	case SCN_TRUNCATE: case SCN_FALLOC: case SCN_FZERO: case SCN_FPUNCH:
 	case SCN_FCOLLAPSE: case SCN_FINSERT: case SCN_COPY_RANGE: case SCN_REMOUNT:
 		return true;
@@ -640,6 +653,7 @@ static void run_step(struct world *w, const struct scn_step *st, uint32_t idx,
 	if (w->ns)
 		w->chk->c_mute = ino != EXT4_FILE_INO && sim_step_on_file(st->s_op);
 	run_step_op(w, st, idx, sr, trace);
+	sim_aio_events(w);              /* completions inside the step, none left unreaped */
 	w->chk->c_mute = false;
 	if (w->ns)
 		sim_ns_after_step(w, st, idx, sr, ino);

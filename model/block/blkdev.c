@@ -406,6 +406,13 @@ bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq)
 	return b && b->b_state == BIO_SUBMITTED;
 }
 
+bool blkdev_in_flight_to(const struct blkdev *bd, uint64_t seq, uint32_t blk)
+{
+	const struct bio_rec *b = find_bio(bd, seq);
+
+	return b && b->b_state == BIO_SUBMITTED && b->b_blocknr == blk;
+}
+
 static void fua_done(struct blkdev *bd, struct bio_rec *b);
 
 void blkdev_complete(struct blkdev *bd, uint64_t seq)

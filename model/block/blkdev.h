@@ -201,6 +201,8 @@ uint64_t blkdev_submit_bio(struct blkdev *bd, uint32_t blk, const uint8_t *data,
 /* Complete an in-flight write (moves it into the cache, or to media if FUA). */
 void blkdev_complete(struct blkdev *bd, uint64_t seq);
 bool blkdev_in_flight(const struct blkdev *bd, uint64_t seq);
+/* Is write @seq in flight, and to block @blk? */
+bool blkdev_in_flight_to(const struct blkdev *bd, uint64_t seq, uint32_t blk);
 /* Complete every in-flight write, in submission order. */
 void blkdev_complete_all(struct blkdev *bd);
 /*

@@ -279,6 +279,8 @@ struct ext4_fs {
 	bool s_shutdown;
 	struct iomap_dio *s_dios;       /* asynchronous direct writes in flight, oldest first */
 	uint32_t s_nr_dios;
+	struct iomap_dio_done *s_dio_done;      /* completed AIOs not reaped yet, oldest first */
+	uint32_t s_nr_dio_done;
 	/* model-only faults (`inject` steps): in memory, so a mount clears them */
 	bool s_fault_enospc;            /* one ENOSPC armed in ext4_mb_new_blocks() */
 	bool s_fault_fired;             /* it fired; ext4_writepages() has not retried yet */
@@ -688,6 +690,7 @@ int ext4_set_sync_flag(struct ext4_fs *fs, bool on);
 #define EXT4_DIO_EXTEND 0x4u            /* extending: orphan added, size at completion */
 #define EXT4_DIO_BUFFERED 0x8u          /* fell back to buffered I/O (data=journal, ...) */
 #define EXT4_DIO_QUEUED 0x10u           /* an AIO submitted, -EIOCBQUEUED: completed later */
+#define EXT4_DIO_QUEUED_WAITED 0x20u    /* ... then waited for (the old path's ext4_unwritten_wait) */
 /*
  * write(2) of @len bytes of @fill at @pos with the kiocb flags @ki_flags
  * (IOCB_DIRECT, IOCB_DSYNC, IOCB_SYNC): ext4_file_write_iter(), which sends

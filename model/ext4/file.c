@@ -385,6 +385,40 @@ static bool ext4_unaligned_io(const struct ext4_fs *fs, int64_t pos, int64_t len
 }
 
 /*
+ * ext4_unaligned_aio() (the path before dio_iomap): an AIO not aligned to
+ * the block, unless it starts at or past i_size, or past i_size rounded up
+ * to the block since 372a03e01853 (dio_unaligned_aio_eof_block): only then
+ * is no AIO in flight into the block it shares.
+ */
+static bool ext4_unaligned_aio(const struct ext4_fs *fs, const struct kiocb *iocb, int64_t len)
+{
+	int64_t bs = fs->opts.block_size, eof = fs->inode->i_size;
+
+	if (!(iocb->ki_flags & IOCB_AIO))
+		return false;
+	if (ext4_sem(fs, dio_unaligned_aio_eof_block))
+		eof = (eof + bs - 1) / bs * bs;
+	return iocb->ki_pos < eof && ext4_unaligned_io(fs, iocb->ki_pos, len);
+}
+
+/*
+ * ext4_unwritten_wait() (before dio_iomap): until the inode's i_unwritten
+ * is 0, no AIO of the inode with blocks to convert in flight; the model
+ * completes the AIOs in flight, oldest first, up to the last such one.
+ */
+static void ext4_unwritten_wait(struct ext4_fs *fs)
+{
+	uint32_t upto = 0;
+
+	for (uint32_t i = 0; i < fs->s_nr_dios; i++)
+		if (fs->s_dios[i].d_ino == fs->inode->i_ino &&
+		    (fs->s_dios[i].d_flags & IOMAP_DIO_UNWRITTEN))
+			upto = i + 1;
+	while (upto-- && iomap_dio_complete_one(fs))
+		;
+}
+
+/*
  * ext4_extending_io(): the write ends past i_size or past i_disksize.  The
  * path before dio_iomap (ext4_direct_IO_write) tests i_size only, and
  * i_disksize too from 45d8ec4d9fd5 (dio_disksize_inside_isize).
@@ -589,14 +623,18 @@ static void ext4_dio_orphan_add(struct ext4_fs *fs)
  * the orphan for an extending write, iomap_dio_rw() with FORCE_WAIT for an
  * unaligned or extending one, the size (ext4_handle_inode_extension: here
  * before 91562895f803, else the cleanup), the unlock; a short write's rest
- * is written buffered.  The old path (dio_iomap off) syncs after all of it.
+ * is written buffered.  The old path (dio_iomap off) syncs after all of it,
+ * waits for an extending write only, and serializes an unaligned AIO
+ * (ext4_file_write_iter) by ext4_unwritten_wait before it and, from
+ * 57a0da28ced8 (dio_unaligned_aio_wait), after it is queued.
  */
 static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
 				   unsigned *how)
 {
 	int64_t pos = iocb->ki_pos, ret;
 	bool unaligned = ext4_unaligned_io(fs, pos, len), extend = false;
-	bool shared = !unaligned && pos + len <= fs->inode->i_size && ext4_sem(fs, dio_iomap);
+	bool iomap = ext4_sem(fs, dio_iomap), unaligned_aio = false;
+	bool shared = !unaligned && pos + len <= fs->inode->i_size && iomap;
 	struct kiocb io = *iocb;
 
 	ext4_inode_lock(fs->inode, shared);
@@ -612,18 +650,25 @@ static int64_t ext4_dio_write_iter(struct ext4_fs *fs, struct kiocb *iocb, int64
 	len = ret;
 	*how |= (shared ? EXT4_DIO_SHARED : 0) | (unaligned ? EXT4_DIO_UNALIGNED : 0) |
 		(extend ? EXT4_DIO_EXTEND : 0);
-	if (unaligned)
+	if (iomap && unaligned)
 		inode_dio_wait(fs);     /* no unaligned direct I/O in flight alongside */
+	else if (!iomap && (unaligned_aio = ext4_unaligned_aio(fs, iocb, len)))
+		ext4_unwritten_wait(fs);
 	if (extend)
 		ext4_dio_orphan_add(fs);
-	if (!ext4_sem(fs, dio_iomap))
+	if (!iomap)
 		io.ki_flags &= ~(IOCB_DSYNC | IOCB_SYNC);      /* synced by the caller */
 	ret = iomap_dio_rw(fs, &io, len, shared ? &ext4_iomap_overwrite_ops : &ext4_iomap_ops,
-			   &ext4_dio_write_ops, (unaligned || extend) ? IOMAP_DIO_FORCE_WAIT : 0);
+			   &ext4_dio_write_ops,
+			   (extend || (iomap && unaligned)) ? IOMAP_DIO_FORCE_WAIT : 0);
 	if (ret == -ENOTBLK)
 		ret = 0;
-	if (ret == -EIOCBQUEUED) {      /* an AIO, neither unaligned nor extending */
-		SIM_ASSERT(!extend && !unaligned);
+	if (ret == -EIOCBQUEUED) {      /* an AIO, not extending (aligned too from dio_iomap) */
+		SIM_ASSERT(!extend && (!iomap || !unaligned));
+		if (unaligned_aio && ext4_sem(fs, dio_unaligned_aio_wait)) {
+			ext4_unwritten_wait(fs);        /* the only unaligned AIO in flight */
+			*how |= EXT4_DIO_QUEUED_WAITED;
+		}
 		ext4_inode_unlock(fs->inode, shared);
 		*how |= EXT4_DIO_QUEUED;
 		return ret;

@@ -675,6 +675,8 @@ void ext4_fs_clone(struct ext4_fs *dst, const struct ext4_fs *src, struct blkdev
 							src->io_ends[i].ie_nr_vecs,
 							src->io_ends[i].ie_nr_vecs,
 							sizeof(struct ext4_io_end_vec));
+	SIM_ASSERT(src->s_nr_dio_done == 0);   /* reaped by the end of every step */
+	dst->s_dio_done = NULL;
 	dst->s_dios = src->s_nr_dios ? sim_dup_array(src->s_dios, src->s_nr_dios, src->s_nr_dios,
 						     sizeof(*src->s_dios)) : NULL;
 	for (uint32_t i = 0; i < dst->s_nr_dios; i++)

@@ -6,14 +6,18 @@
  * invalidated again, generic_write_sync() for an O_DSYNC write that was not
  * all FUA.
  *
- * An AIO (IOCB_AIO) that needs no wait (aligned, not extending) returns
+ * An AIO (IOCB_AIO) that needs no wait (no IOMAP_DIO_FORCE_WAIT) returns
  * -EIOCBQUEUED with its bios in flight; iomap_dio_complete_one() finishes
- * it later, or a crash drops it with its bios among the pending writes.
+ * it later (its result waits in the completion ring for iomap_dio_reap(),
+ * the model's io_getevents), or a crash drops it with its bios among the
+ * pending writes.
  *
  * A bio carries a whole block: a sub-block write into a new or unwritten
  * block is the block with zeros around the data (iomap_dio_zero's pads);
  * into a written block, the device's current bytes around it (the sectors
- * the kernel's bio leaves alone).  The bios of one call are completed
+ * the kernel's bio leaves alone; an earlier AIO's bio to that block is
+ * completed first, iomap_dio_wait_block, as the kernel's two bios, sector
+ * sized, would not overlap).  The bios of one call are completed
  * before ->end_io runs, in submission order, for a synchronous kiocb or
  * IOMAP_DIO_FORCE_WAIT.
  */
@@ -76,6 +80,25 @@ static void iomap_dio_block(struct ext4_fs *fs, const struct iomap *map, const s
 	memset(buf + (from - blk_start), iocb->ki_fill, (size_t)(to - from));
 }
 
+static void iomap_dio_complete_front(struct ext4_fs *fs);
+
+/*
+ * The model's bios carry whole blocks: before one that keeps the device's
+ * bytes around its data is built, the AIOs with a bio to @pblk still in
+ * flight complete (oldest first), so that it does not undo their sectors.
+ */
+static void iomap_dio_wait_block(struct ext4_fs *fs, uint32_t pblk)
+{
+	uint32_t upto = 0;
+
+	for (uint32_t i = 0; i < fs->s_nr_dios; i++)
+		for (uint32_t k = 0; k < fs->s_dios[i].d_nr_seqs; k++)
+			if (blkdev_in_flight_to(fs->bdev, fs->s_dios[i].d_seqs[k], pblk))
+				upto = i + 1;
+	while (upto--)
+		iomap_dio_complete_front(fs);
+}
+
 /*
  * iomap_dio_bio_iter(): the alignment check, then a bio per block of @map
  * that the write touches, their sequence numbers appended to @seqs.
@@ -104,11 +127,13 @@ static int64_t iomap_dio_bio_iter(struct ext4_fs *fs, const struct iomap *map,
 		*dflags &= ~IOMAP_DIO_WRITE_FUA;
 	for (int64_t b = pos & ~(int64_t)(bs - 1); b < stop; b += bs) {
 		bool tail = need_zeroout || stop >= fs->inode->i_size;  /* the EOF block */
+		uint32_t pblk = map->pblk + (uint32_t)((b - map->offset) / bs);
 
+		if ((pos > b && !need_zeroout) || (stop < b + bs && !tail))
+			iomap_dio_wait_block(fs, pblk);
 		iomap_dio_block(fs, map, iocb, b, stop, need_zeroout, tail, buf);
 		*seqs = sim_realloc_array(*seqs, *nr + 1, sizeof(**seqs));
-		(*seqs)[(*nr)++] = blkdev_submit_bio(fs->bdev,
-			map->pblk + (uint32_t)((b - map->offset) / bs), buf, BIO_DATA, use_fua,
+		(*seqs)[(*nr)++] = blkdev_submit_bio(fs->bdev, pblk, buf, BIO_DATA, use_fua,
 			&(struct bio_info){ .bi_func = "iomap_dio_bio_iter", .bi_what = BW_DATA,
 					    .bi_lblk = b / bs });
 		fs->counters->bios_submitted++;
@@ -204,37 +229,54 @@ static void iomap_dio_queue(struct ext4_fs *fs, const struct kiocb *iocb, int64_
 		.d_dops = dops };
 }
 
-bool iomap_dio_complete_one(struct ext4_fs *fs, struct iomap_dio_done *done)
+/* The oldest AIO in flight completes; its result goes to the completion ring. */
+static void iomap_dio_complete_front(struct ext4_fs *fs)
 {
-	struct iomap_dio d;
+	struct iomap_dio d = fs->s_dios[0];
 	struct ext4_inode_info *was;
+	struct iomap_dio_done *done;
 
-	if (fs->s_nr_dios == 0)
-		return false;
-	d = fs->s_dios[0];
 	memmove(fs->s_dios, fs->s_dios + 1, (fs->s_nr_dios - 1) * sizeof(*fs->s_dios));
 	fs->s_nr_dios--;
 	iomap_dio_bios_end(fs, d.d_seqs, d.d_nr_seqs);
 	free(d.d_seqs);
-	was = ext4_set_current_inode(fs, d.d_ino);
+	fs->s_dio_done = sim_realloc_array(fs->s_dio_done, fs->s_nr_dio_done + 1,
+					   sizeof(*fs->s_dio_done));
+	done = &fs->s_dio_done[fs->s_nr_dio_done++];
 	*done = (struct iomap_dio_done){ .dd_ino = d.d_ino, .dd_pos = d.d_iocb.ki_pos,
 		.dd_size = d.d_size, .dd_ki_flags = d.d_iocb.ki_flags, .dd_fill = d.d_iocb.ki_fill };
+	was = ext4_set_current_inode(fs, d.d_ino);
 	done->dd_ret = iomap_dio_complete(fs, &d.d_iocb, d.d_size, 0, d.d_flags, d.d_dops);
 	fs->inode = was;
+}
+
+bool iomap_dio_complete_one(struct ext4_fs *fs)
+{
+	if (fs->s_nr_dios == 0)
+		return false;
+	iomap_dio_complete_front(fs);
+	return true;
+}
+
+bool iomap_dio_reap(struct ext4_fs *fs, struct iomap_dio_done *done)
+{
+	if (fs->s_nr_dio_done == 0)
+		return false;
+	*done = fs->s_dio_done[0];
+	memmove(fs->s_dio_done, fs->s_dio_done + 1, (fs->s_nr_dio_done - 1) * sizeof(*done));
+	fs->s_nr_dio_done--;
 	return true;
 }
 
 void inode_dio_wait(struct ext4_fs *fs)
 {
-	struct iomap_dio_done done;
-
 	for (uint32_t i = 0; i < fs->s_nr_dios;) {
 		if (fs->s_dios[i].d_ino != fs->inode->i_ino) {
 			i++;
 			continue;
 		}
 		SIM_ASSERT(i == 0 || !"inode_dio_wait past another inode's dio");
-		iomap_dio_complete_one(fs, &done);
+		iomap_dio_complete_front(fs);
 	}
 }
 
@@ -245,6 +287,9 @@ void iomap_dio_drop_all(struct ext4_fs *fs)
 	free(fs->s_dios);
 	fs->s_dios = NULL;
 	fs->s_nr_dios = 0;
+	free(fs->s_dio_done);
+	fs->s_dio_done = NULL;
+	fs->s_nr_dio_done = 0;
 }
 
 int64_t iomap_dio_rw(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,

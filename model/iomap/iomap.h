@@ -76,7 +76,7 @@ struct iomap_dio {
 	const struct iomap_dio_ops *d_dops;
 };
 
-/* What iomap_dio_complete_one() completed. */
+/* What an AIO's completion left for io_getevents (iomap_dio_reap). */
 struct iomap_dio_done {
 	uint32_t dd_ino;
 	int64_t dd_pos, dd_size;
@@ -117,13 +117,19 @@ int64_t iomap_dio_rw(struct ext4_fs *fs, struct kiocb *iocb, int64_t len,
 /*
  * Complete the oldest pending asynchronous direct write (its bios, then
  * iomap_dio_complete: ->end_io, the sync), as its bio's end_io and the
- * completion work would; false when none is pending.  The model's
- * io_getevents and inode_dio_wait.
+ * completion work would, its result queued for iomap_dio_reap(); false
+ * when none is pending.
  */
-bool iomap_dio_complete_one(struct ext4_fs *fs, struct iomap_dio_done *done);
+bool iomap_dio_complete_one(struct ext4_fs *fs);
+/*
+ * io_getevents(): the oldest completed AIO's result into *@done, removed
+ * from the ring; false when the ring is empty.  Completions inside a step
+ * (inode_dio_wait, ext4_unwritten_wait) wait there until the caller reaps.
+ */
+bool iomap_dio_reap(struct ext4_fs *fs, struct iomap_dio_done *done);
 /* inode_dio_wait(): complete every pending direct write of the current inode. */
 void inode_dio_wait(struct ext4_fs *fs);
-/* The pending direct writes dropped (a crash: no completion runs); frees them. */
+/* The pending direct writes and unreaped results dropped (a crash: no completion runs). */
 void iomap_dio_drop_all(struct ext4_fs *fs);
 
 /*

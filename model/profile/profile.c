@@ -743,6 +743,48 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"to iomap with the write path; its fall-back to buffered I/O moved before "
 		"the writeback that generic_file_read_iter does for a direct read.",
 		.shown_by = "scenarios/dio/journal-dio-read.yaml iomap-6.18" },
+	[T_DIO_UNALIGNED_AIO_EOF_BLOCK] = {
+		"dio_unaligned_aio_eof_block",
+		"372a03e01853 ext4: fix data corruption caused by unaligned direct AIO", "5.1",
+		"ext4_unaligned_aio counts an AIO starting at or past i_size as aligned, so it "
+		"is not serialized (ext4_unwritten_wait): with i_size inside a block, an "
+		"unaligned AIO past it shares that block with an earlier one still in flight, "
+		"both see it unwritten and each zeroes the other's part of it",
+		"an AIO starting below i_size rounded up to the block is serialized as well: "
+		"it waits until no unwritten conversion of the inode is pending, so the block "
+		"it shares is written and converted first",
+		"ext4_unaligned_aio (ext4_file_write_iter)", "only the path before dio_iomap "
+		"reads it: ext4_dio_write_iter waits for every direct I/O before an unaligned "
+		"one (inode_dio_wait); the model's bio of a sub-block write into a written block "
+		"waits for an earlier AIO's bio to that block (the kernel's bio carries only "
+		"its sectors), so only the zeroing of unwritten blocks races",
+		SEM(dio_unaligned_aio_eof_block),
+		.why = "Two unaligned direct AIOs into one unwritten block each zero the part of "
+		"the block they do not write; ext4 serialized them, but not when the second "
+		"started past i_size, though a block-unaligned i_size leaves the block they "
+		"share behind it (fstests generic/538).",
+		.shown_by = "scenarios/bugs/2019-unaligned-aio-past-isize.yaml after-4.4.302",
+		.stable = "4.4 4.9 4.14 4.19" },
+	[T_DIO_UNALIGNED_AIO_WAIT] = {
+		"dio_unaligned_aio_wait",
+		"57a0da28ced8 ext4: fix data corruption caused by overlapping unaligned and "
+		"aligned IO", "5.2",
+		"an unaligned AIO returns -EIOCBQUEUED with its bios in flight: a later "
+		"aligned write (which nothing serializes) into a block it is zeroing can "
+		"complete first and be overwritten by the zeroed block",
+		"after queueing an unaligned AIO, ext4_file_write_iter waits (ext4_unwritten_wait) "
+		"until its unwritten conversion is done, so it is the only direct I/O in "
+		"flight into unwritten blocks",
+		"ext4_file_write_iter", "only the path before dio_iomap reads it (the iomap "
+		"path waits for an unaligned write, IOMAP_DIO_FORCE_WAIT); the model completes "
+		"bios in submission order and a crash loses those in flight, so the race shows "
+		"only against a synchronous write that completes before the AIO",
+		SEM(dio_unaligned_aio_wait),
+		.why = "An unaligned AIO into a hole zeroes the rest of its block; an aligned "
+		"write of that block issued while the AIO was in flight could land first and "
+		"lose its data to the zeros (Lukas Czerner, after generic/538).",
+		.shown_by = "scenarios/bugs/2019-unaligned-aio-aligned-overlap.yaml after-5.4",
+		.stable = "4.9 4.14 4.19" },
 	[T_RENAME_FLUSH_DATA] = {
 		"rename_flush_data",
 		"unmerged: Ye Bin, ext4: ensure data forced to disk when rename (2022)",

@@ -76,6 +76,8 @@ struct ext4_semantics {
 	bool dio_disksize_inside_isize; /* 45d8ec4d9fd5 (4.16) */
 	bool dio_extension_in_end_io;   /* 91562895f803 (6.7; in 5.10 and 6.1 stable) */
 	bool dio_read_iomap;            /* b1b4705d54ab (5.5) */
+	bool dio_unaligned_aio_eof_block; /* 372a03e01853 (5.1; in 4.4 to 4.19 stable) */
+	bool dio_unaligned_aio_wait;    /* 57a0da28ced8 (5.2; in 4.9 to 4.19 stable) */
 	/* experimental (experimental.c): ideas under test, in no profile */
 	bool exp_grow_zero_written_only;        /* truncate up zeroes a written EOF block only */
 };
@@ -126,6 +128,8 @@ enum ext4_toggle_id {
 	T_DIO_DISKSIZE_INSIDE_ISIZE,
 	T_DIO_EXTENSION_IN_END_IO,
 	T_DIO_READ_IOMAP,
+	T_DIO_UNALIGNED_AIO_EOF_BLOCK,
+	T_DIO_UNALIGNED_AIO_WAIT,
 	T_COUNT                         /* upstream toggles; experimental ones follow */
 };
 

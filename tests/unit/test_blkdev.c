@@ -294,9 +294,12 @@ static void test_blkdev__write_stages(void **state)
 	seq = blkdev_submit(bd, 3, data, BIO_META, false);
 	assert_int_equal(seq, 1);
 	assert_true(blkdev_in_flight(bd, seq));
+	assert_true(blkdev_in_flight_to(bd, seq, 3));
+	assert_false(blkdev_in_flight_to(bd, seq, 4));
 	assert_block(bd, 3, NO_VERSION, false);
 	blkdev_complete(bd, seq);
 	assert_false(blkdev_in_flight(bd, seq));
+	assert_false(blkdev_in_flight_to(bd, seq, 3));
 	assert_block(bd, 3, 7, false);
 	assert_block(bd, 3, NO_VERSION, true);
 	blkdev_flush(bd, "blkdev_issue_flush");

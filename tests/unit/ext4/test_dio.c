@@ -7,7 +7,10 @@
  * sub-block write, EINVAL for a misaligned one, data=journal's fall-back to
  * buffered I/O, the two size fixes (91562895f803, 45d8ec4d9fd5) through
  * a crash, and AIO: queued, completed later, lost at a crash, or waited for;
- * fallocate through an O_SYNC descriptor, synchronous.
+ * the old path's serialization of unaligned AIOs (372a03e01853,
+ * 57a0da28ced8) and the model's wait for an AIO's bio to a block a
+ * sub-block write keeps bytes of; fallocate through an O_SYNC descriptor,
+ * synchronous.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -281,13 +284,132 @@ static void test_dio__aio_overwrite_completes_later(void **state)
 	assert_int_equal(w->fs.s_nr_dios, 1);
 	read_block(w, 0, blk);
 	assert_int_equal(blk[0], 0x11);         /* in flight: not read back yet */
-	assert_true(iomap_dio_complete_one(&w->fs, &done));
+	assert_false(iomap_dio_reap(&w->fs, &done));    /* not completed: nothing to reap */
+	assert_true(iomap_dio_complete_one(&w->fs));
+	assert_int_equal(w->fs.s_nr_dios, 0);
+	assert_true(iomap_dio_reap(&w->fs, &done));
 	assert_int_equal(done.dd_ret, 4096);
 	assert_int_equal(done.dd_pos, 0);
-	assert_int_equal(w->fs.s_nr_dios, 0);
+	assert_false(iomap_dio_reap(&w->fs, &done));
 	read_block(w, 0, blk);
 	assert_int_equal(blk[0], 0x22);
-	assert_false(iomap_dio_complete_one(&w->fs, &done));
+	assert_false(iomap_dio_complete_one(&w->fs));
+	fx_world_free(w);
+}
+
+static void old_path_unaligned_aio(struct ext4_semantics *sem)
+{
+	sem->dio_iomap = false;
+	sem->dio_unaligned_aio_wait = false;
+}
+
+static void old_path_unaligned_aio_before_5_1(struct ext4_semantics *sem)
+{
+	old_path_unaligned_aio(sem);
+	sem->dio_unaligned_aio_eof_block = false;
+}
+
+/*
+ * generic/538's race on the old path: i_size 8704, an unaligned AIO of
+ * [512, 8704) in flight, then one of [8704, 16896) past i_size into the
+ * same (unwritten) block 2.  Before 372a03e01853 the second is not
+ * serialized and block 2 ends as the first AIO's bio, zeros over the
+ * second's bytes; from it, the second waits for the first's conversion
+ * and keeps its bytes.  Returns byte 8704 of the device's block 2.
+ */
+static uint8_t unaligned_aio_past_isize(void (*tune)(struct ext4_semantics *))
+{
+	struct fx_world *w = world_with(4096, DATA_ORDERED, tune);
+	struct iomap_dio_done done;
+	uint8_t blk[4096], got;
+	uint32_t reaped = 0;
+
+	assert_int_equal(ext4_setattr_size(&w->fs, 8704), 0);
+	/* queued on the old path; the iomap path waits for an unaligned AIO */
+	assert_int_equal(dio(w, 512, 8192, 0x41, IOCB_AIO, NULL),
+			 w->sem.dio_iomap ? 0 : -EIOCBQUEUED);
+	assert_int_equal(dio(w, 8704, 8192, 0x42, IOCB_AIO, NULL), 0);
+	while (iomap_dio_complete_one(&w->fs))
+		;
+	while (iomap_dio_reap(&w->fs, &done))
+		reaped++;
+	assert_int_equal(reaped, w->sem.dio_iomap ? 0 : 1);
+	read_block(w, 2, blk);
+	assert_int_equal(blk[0], 0x41);                 /* the first AIO's [8192, 8704) */
+	got = blk[8704 - 8192];
+	fx_world_free(w);
+	return got;
+}
+
+static void test_dio__unaligned_aio_past_isize(void **state)
+{
+	(void)state;
+	assert_int_equal(unaligned_aio_past_isize(old_path_unaligned_aio_before_5_1), 0x00);
+	assert_int_equal(unaligned_aio_past_isize(old_path_unaligned_aio), 0x42);
+	assert_int_equal(unaligned_aio_past_isize(old_path), 0x42);
+	assert_int_equal(unaligned_aio_past_isize(NULL), 0x42);
+}
+
+/*
+ * 57a0da28ced8 on the old path: an unaligned AIO into a hole is waited for
+ * (its conversion) before the call returns, so an aligned write of its block
+ * lands after it.  Without it, the AIO stays in flight and its zeroed block
+ * lands last.  Returns byte 0 of the file's block 0 after both.
+ */
+static uint8_t unaligned_aio_then_aligned(void (*tune)(struct ext4_semantics *), uint32_t *queued)
+{
+	struct fx_world *w = world_with(4096, DATA_ORDERED, tune);
+	uint8_t blk[4096], got;
+
+	assert_int_equal(ext4_setattr_size(&w->fs, 16384), 0);
+	assert_int_equal(dio(w, 512, 1024, 0x41, IOCB_AIO, NULL), -EIOCBQUEUED);
+	*queued = w->fs.s_nr_dios;
+	assert_int_equal(dio(w, 0, 4096, 0x42, 0, NULL), 0);
+	while (iomap_dio_complete_one(&w->fs))
+		;
+	read_block(w, 0, blk);
+	got = blk[0];
+	fx_world_free(w);
+	return got;
+}
+
+static void test_dio__unaligned_aio_then_aligned(void **state)
+{
+	uint32_t queued;
+
+	(void)state;
+	assert_int_equal(unaligned_aio_then_aligned(old_path_unaligned_aio, &queued), 0x00);
+	assert_int_equal(queued, 1);
+	assert_int_equal(unaligned_aio_then_aligned(old_path, &queued), 0x42);
+	assert_int_equal(queued, 0);
+}
+
+/*
+ * A sub-block write into a written block while an AIO's bio to that block
+ * is in flight: the model's bio carries the whole block, so the AIO
+ * completes first (its result waits to be reaped) and both writes' bytes
+ * are on the device, as the kernel's sector-sized bios leave them.
+ */
+static void test_dio__partial_block_waits_for_aio_bio(void **state)
+{
+	struct fx_world *w = world_with(4096, DATA_ORDERED, old_path_unaligned_aio);
+	struct iomap_dio_done done;
+	uint8_t blk[4096];
+
+	(void)state;
+	assert_int_equal(dio(w, 0, 4096, 0x11, 0, NULL), 0);
+	assert_int_equal(dio(w, 512, 512, 0x22, IOCB_AIO, NULL), -EIOCBQUEUED);
+	assert_int_equal(w->fs.s_nr_dios, 1);
+	assert_int_equal(dio(w, 2048, 512, 0x33, 0, NULL), 0);
+	assert_int_equal(w->fs.s_nr_dios, 0);
+	assert_true(iomap_dio_reap(&w->fs, &done));
+	assert_int_equal(done.dd_pos, 512);
+	assert_int_equal(done.dd_ret, 512);
+	read_block(w, 0, blk);
+	assert_int_equal(blk[0], 0x11);
+	assert_int_equal(blk[512], 0x22);
+	assert_int_equal(blk[2048], 0x33);
+	assert_int_equal(blk[4095], 0x11);
 	fx_world_free(w);
 }
 
@@ -381,6 +503,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_dio__aio_unwritten_lost_at_crash, fx_world_leftover),
 		cmocka_unit_test_teardown(test_dio__aio_extending_is_waited_for, fx_world_leftover),
 		cmocka_unit_test_teardown(test_dio__osync_fallocate_durable, fx_world_leftover),
+		cmocka_unit_test_teardown(test_dio__unaligned_aio_past_isize, fx_world_leftover),
+		cmocka_unit_test_teardown(test_dio__unaligned_aio_then_aligned, fx_world_leftover),
+		cmocka_unit_test_teardown(test_dio__partial_block_waits_for_aio_bio,
+					  fx_world_leftover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
