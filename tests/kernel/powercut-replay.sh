@@ -8,10 +8,11 @@
 # its comments and description: tests/kernel/scenario-sum); a scenario under
 # scenarios/ that changed since the record is skipped and counted (record again).  Each is exported under the
 # recorded profile; for each recorded crash point every real state (the file's size and
-# SHA-256 after this machine's recovery of one subset of the unflushed writes) must be
-# one the model lists for that point (the "# model: post N state" lines, the states of
-# ext4sim crashstates), and the model's states that no subset produced are counted (a
-# state is its size and SHA-256: two the model lists apart only by their violations
+# SHA-256, or a namespace export's listing hash, after this machine's recovery of one
+# subset of the unflushed writes: tests/kernel/powercut-lib.sh) must be one the model
+# lists for that point (the export header's "# model: post N state" or "# model: ns post
+# N state" lines, the states of ext4sim crashstates), and the model's states that no
+# subset produced are counted (two states the model lists apart only by their violations
 # count once).
 #
 # usage: tests/kernel/powercut-replay.sh [-b BUILD] -t FILE [-v]
@@ -21,6 +22,8 @@
 set -uo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=powercut-lib.sh
+. "$here/tests/kernel/powercut-lib.sh"
 build=build
 truth=""
 verbose=0
@@ -73,11 +76,12 @@ while read -r name sum; do
 	script=$(ls "$tmp/s"/*.sh)
 	for n in $(awk -v n="$name" '$1 == n && $3 == "point" { print $4 }' "$truth"); do
 		miss=0 real=0 ponly=0
-		declare -A seen=()
+		declare -A seen=() listed=()
+		while IFS= read -r line; do listed[$line]=1; done < <(pc_model_states "$script" "$n")
 		while read -r st; do
 			real=$((real + 1))
 			seen[$st]=1
-			if grep -qxF "# model: post $n state $st" "$script"; then
+			if [ -n "${listed[$st]:-}" ]; then
 				inmodel=$((inmodel + 1))
 			else
 				miss=$((miss + 1))
@@ -85,11 +89,11 @@ while read -r name sum; do
 			fi
 		done < <(awk -v n="$name" -v p="$n" '$1 == n && $3 == "real" && $4 == p {
 			s = $5; for (i = 6; i <= NF; i++) s = s " " $i; print s }' "$truth")
-		while read -r line; do
+		for line in "${!listed[@]}"; do
 			models=$((models + 1))
-			[ -n "${seen[${line#"# model: post $n state "}]:-}" ] || ponly=$((ponly + 1))
-		done < <(grep "^# model: post $n state " "$script" | sort -u)
-		unset seen
+			[ -n "${seen[$line]:-}" ] || ponly=$((ponly + 1))
+		done
+		unset seen listed
 		points=$((points + 1)) reals=$((reals + real)) only=$((only + ponly))
 		if [ $miss = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 		[ $verbose = 0 ] || echo "$name point $n: real $real, missing $miss, model-only $ponly"
