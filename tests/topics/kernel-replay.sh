@@ -208,6 +208,11 @@ for truth in tests/kernel/powercut-*.txt; do
 		$8 = ($8 ~ /^0/ ? "1" : "0") substr($8, 2); done = 1 } 1' "$truth" > "$tmp/wrong-powercut.txt"
 	run tests/kernel/powercut-replay.sh -b "$build" -t "$tmp/wrong-powercut.txt"
 	check "power-cut-fails-on-a-wrong-state ${truth##*/}" '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ]'
+	grep -q '^[^#][^ ]* [^ ]* real [0-9]* ns ' "$truth" || continue
+	awk '!done && !/^#/ && $3 == "real" && $5 == "ns" {
+		$6 = ($6 ~ /^0/ ? "1" : "0") substr($6, 2); done = 1 } 1' "$truth" > "$tmp/wrong-powercut.txt"
+	run tests/kernel/powercut-replay.sh -b "$build" -t "$tmp/wrong-powercut.txt"
+	check "power-cut-fails-on-a-wrong-namespace ${truth##*/}" '[ "$rc" = 1 ] && [ "$(grep -c "^FAIL " "$out")" = 1 ]'
 done
 
 # logreplay (the write-log replay of the power-cut campaign) on a log made here: A
