@@ -30,7 +30,8 @@
  * IS_SYNC(inode) (chattr +S) and zero range and allocation test the file's
  * O_SYNC (an open -s descriptor: ext4_fallocate_file's @o_sync; ext4_do_fallocate
  * then commits i_sync_tid, ext4_zero_range makes its handle synchronous);
- * after it punch and zero range test IS_SYNC or O_SYNC.
+ * after it every mode tests IS_SYNC or O_SYNC (7.2's extents.c:
+ * ext4_collapse_range and ext4_insert_range too).
  *
  * fdatasync: every handle that changes the file's blocks records its
  * transaction in i_datasync_tid (ext4_update_inode_fsync_trans); before
@@ -85,8 +86,9 @@ static void ext4_force_commit_jdata(struct ext4_fs *fs)
 
 /*
  * Is this fallocate synchronous (see the header on unified_sync_check)?
- * @is_sync_test: the mode tests IS_SYNC(inode) before the series (punch),
- * else the file's O_SYNC (@o_sync: allocation, zero range); after it both.
+ * @is_sync_test: the mode tests IS_SYNC(inode) before the series (punch,
+ * collapse, insert), else the file's O_SYNC (@o_sync: allocation, zero
+ * range); after it both.
  */
 static bool falloc_sync(const struct ext4_fs *fs, bool is_sync_test, bool o_sync)
 {
@@ -561,7 +563,7 @@ static const struct ext4_size_rule collapse_disksize = EXT4_SIZE_RULE("ext4_coll
  * EXT4_HT_TRUNCATE handle frees the range's blocks, shifts the extents
  * after it left and sets i_size and i_disksize to size - len.
  */
-static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
+static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len, bool o_sync)
 {
 	uint32_t bits = ext4_blkbits(fs), start_lblk, end_lblk;
 	handle_t *h;
@@ -586,7 +588,7 @@ static int ext4_collapse_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 	ext4_mark_inode_dirty(fs, h);
 	if (ext4_sem(fs, fdatasync_extent_ops))
 		ext4_update_inode_fsync_trans(fs, h, true);
-	if (fs->inode->i_flags & EXT4_SYNC_FL)
+	if (falloc_sync(fs, true, o_sync))
 		ext4_handle_sync(h);
 	return ext4_journal_stop(fs, "ext4_collapse_range", h);
 }
@@ -639,7 +641,7 @@ static const struct ext4_size_rule insert_disksize = EXT4_SIZE_RULE("ext4_insert
  * were raised first ("expand file to avoid data loss if there is error
  * while shifting") and stay raised, nothing moves.
  */
-static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
+static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len, bool o_sync)
 {
 	uint32_t bits = ext4_blkbits(fs), lblk = (uint32_t)(offset >> bits);
 	handle_t *h;
@@ -667,7 +669,7 @@ static int ext4_insert_range(struct ext4_fs *fs, int64_t offset, int64_t len)
 		if (ext4_sem(fs, fdatasync_extent_ops))
 			ext4_update_inode_fsync_trans(fs, h, true);
 	}
-	if (fs->inode->i_flags & EXT4_SYNC_FL)
+	if (falloc_sync(fs, true, o_sync))
 		ext4_handle_sync(h);
 	stop_err = ext4_journal_stop(fs, "ext4_insert_range", h);
 	return err < 0 ? err : stop_err;        /* a failed shift: the raised sizes stay */
@@ -720,8 +722,8 @@ int ext4_fallocate_file(struct ext4_fs *fs, int mode, int64_t offset, int64_t le
 	if (mode & FALLOC_FL_PUNCH_HOLE)
 		return ext4_punch_hole(fs, offset, len, o_sync);
 	if (mode & FALLOC_FL_COLLAPSE_RANGE)
-		return ext4_collapse_range(fs, offset, len);
+		return ext4_collapse_range(fs, offset, len, o_sync);
 	if (mode & FALLOC_FL_INSERT_RANGE)
-		return ext4_insert_range(fs, offset, len);
+		return ext4_insert_range(fs, offset, len, o_sync);
 	return ext4_zero_range(fs, mode, offset, len, o_sync);
 }

@@ -222,8 +222,8 @@ static const struct ext4_toggle toggles[T_COUNT] = {
 		"every fallocate mode tests (file->f_flags & O_SYNC) || IS_SYNC(inode) (7.2.13: "
 		"ext4_punch_hole, ext4_zero_range, ext4_do_fallocate, ext4_collapse_range, "
 		"ext4_insert_range)",
-		"ext4_fallocate and its modes", "the model has no O_SYNC file descriptor: only "
-		"IS_SYNC (chattr +S) tells the rules apart", SEM(unified_sync_check),
+		"ext4_fallocate and its modes", "none: both an O_SYNC descriptor (open -s) and "
+		"IS_SYNC (chattr +S) tell the rules apart", SEM(unified_sync_check),
 		.why = "Zero range tested the file's O_SYNC while punch tested the inode's sync flag: "
 		"under chattr +S a zero range was not synchronous.",
 		.shown_by = "scenarios/patches/sync-persist-zero-crash.yaml after-7.1" },

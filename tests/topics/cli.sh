@@ -181,6 +181,13 @@ run "$sim" diff scenarios/patches/jdata-writeback-commit.yaml --patch jdata_dirt
 	--variant before-6.5
 check diff-past-eof '[ "$rc" = 0 ] && grep -q "^      bytes size 0 | 12288 (off | on)\$" "$out" &&
 	grep -q "^      bytes \[0, 12288): past EOF | 0xd1 (off | on)\$" "$out" && ! grep -q "0x00 | 0xd1" "$out"'
+# an O_SYNC collapse and insert commit under the unified SYNC check (7.2.13's extents.c):
+# only with unified_sync_check on does the crash keep them
+run "$sim" diff scenarios/patches/unified-sync-collapse-insert.yaml --patch unified_sync_check \
+	--variant after-7.1
+check diff-osync-collapse-insert '[ "$rc" = 0 ] &&
+	grep -A6 "^  step 6 (crash): the crash\$" "$out" | grep -q "^      only on: size 12288 " &&
+	grep -A1 "^  step 11 (crash): the crash\$" "$out" | grep -q "differs (the states)\$"'
 # diff --crash-everywhere pairs crash points by place (step, and moment inside it): the on
 # side's extra flush inside step 11 leaves the later points paired (17 with 18), not shifted;
 # equal counts over other states are marked
