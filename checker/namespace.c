@@ -487,7 +487,13 @@ static void promise_free(struct chk_ns_promise *p)
 	free(p->p_later);
 }
 
-/* Inode @id lost a name: freed when it has none left (a directory's fsync promises end). */
+/*
+ * Inode @id lost a name: freed when it has none left.  A freed directory's
+ * fsync promises end, and every other promise's names in it are changed:
+ * the recovered state finds a directory by its inode number, which a later
+ * mkdir may take again (ACE's seq-3: `rename A B` over the empty B, then
+ * `mkdir A` gets B's old number).
+ */
 static void maybe_freed(struct chk_ns *ns, uint32_t id)
 {
 	const struct chk_ns_version *v = nsr_cur(ns);
@@ -496,9 +502,15 @@ static void maybe_freed(struct chk_ns *ns, uint32_t id)
 		if (v->nv_names[i].nn_id == id)
 			return;
 	ns->ns_inodes[id].ni_freed = true;
-	for (uint32_t i = 0; i < ns->ns_nr_p; i++)
-		if (ns->ns_p[i].p_kind == NSP_DIR && ns->ns_p[i].p_id == id)
-			ns->ns_p[i].p_void = true;
+	for (uint32_t i = 0; i < ns->ns_nr_p; i++) {
+		struct chk_ns_promise *p = &ns->ns_p[i];
+
+		if (p->p_kind == NSP_DIR && p->p_id == id)
+			p->p_void = true;
+		for (uint32_t k = 0; p->p_kind != NSP_DIR && k < p->p_nr; k++)
+			if (p->p_names[k].dn_dir == id)
+				p->p_changed[k] = true;
+	}
 }
 
 /* --- the operations --- */
